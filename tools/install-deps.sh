@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages optgrammar's build, tests, tools and benchmarks need.
+# Idempotent: does nothing when everything is present. Run as root (or with sudo available).
+set -euo pipefail
+pkgs=(cmake ninja-build g++-12 clang-14 lld-14 libc++-14-dev llvm-14 libclang-rt-14-dev
+      libboost-dev catch2 libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+      qemu-user-static time)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "[install-deps] installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -264,14 +264,15 @@ inline void print_operand(std::string& out, AffineExpr const& e) {
 inline void print_expr(std::string& out, AffineExpr const& e, int level) {
   switch (e.kind()) {
     case ExprKind::constant: out += std::to_string(e.value()); return;
-    case ExprKind::dim: out += 'd' + std::to_string(e.value()); return;
-    case ExprKind::symbol: out += 's' + std::to_string(e.value()); return;
+    case ExprKind::dim: out += 'd'; out += std::to_string(e.value()); return;
+    case ExprKind::symbol: out += 's'; out += std::to_string(e.value()); return;
     case ExprKind::add: {
       if (level == 2) out += '(';
       print_expr(out, e.lhs(), 0);
       AffineExpr const& r = e.rhs();
       if (r.is_constant() && r.value() < 0) {
-        out += " - " + std::to_string(-r.value());
+        out += " - ";
+        out += std::to_string(-r.value());
       } else if (r.kind() == ExprKind::mul && r.value() < 0) {
         out += " - ";
         print_expr(out, r.lhs() * -r.value(), 2);
@@ -289,7 +290,8 @@ inline void print_expr(std::string& out, AffineExpr const& e, int level) {
         return;
       }
       print_operand(out, e.lhs());
-      out += " * " + std::to_string(e.value());
+      out += " * ";
+      out += std::to_string(e.value());
       return;
     case ExprKind::floordiv:
     case ExprKind::ceildiv:

@@ -80,19 +80,19 @@ struct IndexingMap {
   /// bounds of every variable and then the constraints, one per line.
   std::string to_string() const {
     std::string s = "(";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", d" : "d") + std::to_string(i);
+    for (std::size_t i = 0; i < dims.size(); ++i) s += detail::cat({i ? ", d" : "d", std::to_string(i)});
     s += ")";
     if (!ranges.empty()) {
       s += "[";
-      for (std::size_t j = 0; j < ranges.size(); ++j) s += (j ? ", s" : "s") + std::to_string(j);
+      for (std::size_t j = 0; j < ranges.size(); ++j) s += detail::cat({j ? ", s" : "s", std::to_string(j)});
       s += "]";
     }
     s += " -> (";
-    for (std::size_t i = 0; i < results.size(); ++i) s += (i ? ", " : "") + index::to_string(results[i]);
+    for (std::size_t i = 0; i < results.size(); ++i) s += detail::cat({i ? ", " : "", index::to_string(results[i])});
     s += ")\ndomain:\n";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += "d" + std::to_string(i) + " in " + dims[i].to_string() + "\n";
-    for (std::size_t j = 0; j < ranges.size(); ++j) s += "s" + std::to_string(j) + " in " + ranges[j].to_string() + "\n";
-    for (auto const& c : constraints) s += index::to_string(c.expr) + " in " + c.range.to_string() + "\n";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += detail::cat({"d", std::to_string(i), " in ", dims[i].to_string(), "\n"});
+    for (std::size_t j = 0; j < ranges.size(); ++j) s += detail::cat({"s", std::to_string(j), " in ", ranges[j].to_string(), "\n"});
+    for (auto const& c : constraints) s += detail::cat({index::to_string(c.expr), " in ", c.range.to_string(), "\n"});
     if (known_empty) s += "known empty\n";
     return s;
   }

@@ -9,6 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <initializer_list>
 #include <vector>
 
 namespace optgrammar::index {
@@ -27,6 +29,16 @@ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 
 /// a mod b in [0, b) for b > 0: floor_mod(-1, 2) == 1.
 constexpr std::int64_t floor_mod(std::int64_t a, std::int64_t b) { return a - floor_div(a, b) * b; }
+
+namespace detail {
+/// Concatenation by appending (GCC 12 warns falsely, -Wrestrict, on `"lit" + std::string&&`
+/// once inlined at -O3, so messages are built this way).
+inline std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string s;
+  for (auto p : parts) s.append(p.data(), p.size());
+  return s;
+}
+}  // namespace detail
 
 /// A closed interval [lo, hi]; `Interval{0, 9}` holds 0..9. Empty when lo > hi.
 struct Interval {
@@ -64,7 +76,7 @@ struct Interval {
   }
 
   /// "[0, 9]"
-  std::string to_string() const { return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; }
+  std::string to_string() const { return detail::cat({"[", std::to_string(lo), ", ", std::to_string(hi), "]"}); }
 };
 
 /// A hyper-rectangle of indices: one interval per dimension (a tile, or the slice of an input).
@@ -75,7 +87,10 @@ using Shape = std::vector<std::int64_t>;
 /// "[0, 9] x [0, 19]"
 inline std::string to_string(Box const& b) {
   std::string s;
-  for (std::size_t i = 0; i < b.size(); ++i) s += (i ? " x " : "") + b[i].to_string();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (i) s += " x ";
+    s += b[i].to_string();
+  }
   return s.empty() ? "[]" : s;
 }
 

@@ -81,8 +81,8 @@ class MapParser {
   }
 
   AffineExpr parse_lone_expr(std::size_t num_dims, std::size_t num_syms) {
-    for (std::size_t i = 0; i < num_dims; ++i) declare("d" + std::to_string(i), dim(static_cast<int>(i)));
-    for (std::size_t j = 0; j < num_syms; ++j) declare("s" + std::to_string(j), sym(static_cast<int>(j)));
+    for (std::size_t i = 0; i < num_dims; ++i) declare(detail::cat({"d", std::to_string(i)}), dim(static_cast<int>(i)));
+    for (std::size_t j = 0; j < num_syms; ++j) declare(detail::cat({"s", std::to_string(j)}), sym(static_cast<int>(j)));
     AffineExpr e = parse_expr();
     if (!at_end()) fail("unexpected text after the expression");
     return e;

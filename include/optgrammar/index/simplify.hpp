@@ -340,6 +340,37 @@ inline Box result_ranges(IndexingMap const& m) {
 }
 
 namespace detail {
+// A constraint on one variable only (like `(d0 - 1) mod 2 in [0, 0]`) moves that variable's
+// bounds inward to the nearest values that satisfy it (at most 64 steps per end), so that
+// interval evaluation over the domain is tight.
+inline void tighten_single_var(IndexingMap& m, Constraint const& c, bool& changed) {
+  int count = 0;
+  ExprKind kind = ExprKind::dim;
+  std::int64_t index = -1;
+  bool single = true;
+  for_each_var(c.expr, [&](ExprKind k, std::int64_t i) {
+    if (count++ > 0 && (k != kind || i != index)) single = false;
+    kind = k;
+    index = i;
+  });
+  if (count == 0 || !single) return;
+  Interval& b = kind == ExprKind::dim ? m.dims[static_cast<std::size_t>(index)] : m.ranges[static_cast<std::size_t>(index)];
+  std::vector<std::int64_t> d(m.dims.size(), 0), s(m.ranges.size(), 0);
+  std::vector<std::int64_t>& v = kind == ExprKind::dim ? d : s;
+  auto holds = [&](std::int64_t x) {
+    v[static_cast<std::size_t>(index)] = x;
+    return c.range.contains(evaluate(c.expr, d, s));
+  };
+  Interval nb = b;
+  for (int k = 0; k < 64 && !nb.empty() && !holds(nb.lo); ++k) ++nb.lo;
+  for (int k = 0; k < 64 && !nb.empty() && !holds(nb.hi); ++k) --nb.hi;
+  if (nb != b) {
+    b = nb;
+    changed = true;
+    if (nb.empty()) m.known_empty = true;
+  }
+}
+
 // Simplifies one constraint against the current bounds. Returns the constraint to keep (if any);
 // may tighten bounds in `m` (setting `changed`) or set m.known_empty.
 inline std::optional<Constraint> simplify_constraint(IndexingMap& m, Constraint const& c, bool& changed) {
@@ -389,7 +420,9 @@ inline std::optional<Constraint> simplify_constraint(IndexingMap& m, Constraint 
     Interval rr = s.range(l);
     if (iv.contains(rr)) return std::nullopt;
     if (rr.intersect(iv).empty()) { m.known_empty = true; return std::nullopt; }
-    return Constraint{l.to_expr(), iv};
+    Constraint kept{l.to_expr(), iv};
+    tighten_single_var(m, kept, changed);
+    return kept;
   }
   return Constraint{l.to_expr(), iv};
 }

@@ -1,0 +1,385 @@
+// The runtime graph: ops, their inputs and uses, output definitions, constant data, options.
+//
+// Storage is flat: ops live in one vector and are named by index (OpRef); every input slot is a
+// Use record in one vector, threaded on a doubly linked list of the uses of the value it reads.
+// Output definitions and constant payloads are interned (equal ones stored once), so a graph of a
+// million ops with a handful of distinct shapes costs about 60 bytes an op. Erased ops keep their
+// index (dead slots) so that OpRefs stay valid while rules run.
+#pragma once
+
+#include "optgrammar/core/dtype.hpp"
+#include "optgrammar/core/op_names.hpp"
+#include "optgrammar/core/output_def.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+namespace optgrammar {
+
+/// A reference to one op of a graph (its index). Default-constructed: invalid.
+struct OpRef {
+  static constexpr std::uint32_t invalid_index = 0xFFFFFFFFu;
+  std::uint32_t index = invalid_index;
+
+  constexpr bool valid() const noexcept { return index != invalid_index; }
+  constexpr explicit operator bool() const noexcept { return valid(); }
+  friend constexpr bool operator==(OpRef, OpRef) noexcept = default;
+  friend constexpr auto operator<=>(OpRef, OpRef) noexcept = default;
+};
+
+inline constexpr std::uint32_t no_index = 0xFFFFFFFFu;
+
+/// One op as stored in the graph. Read it through Graph's accessors.
+struct OpDef {
+  OpNameId name = 0;
+  std::uint32_t output = 0;          ///< index of the interned OutputDef
+  std::uint32_t first_input = 0;     ///< first of n_inputs consecutive Use records
+  std::uint32_t n_inputs = 0;
+  std::uint32_t first_use = no_index;  ///< head of the list of uses of this op's output
+  std::uint32_t n_uses = 0;
+  std::uint32_t payload = no_index;  ///< constant data (for $Const), interned
+  std::uint32_t split_history = 0;   ///< 0: none; else index into the graph's history table
+  std::uint64_t id = 0;              ///< op id; a replacement inherits the replaced op's
+  bool alive = true;
+};
+
+/// One input slot: `user` reads `value` in slot `slot`.
+struct Use {
+  OpRef value;
+  OpRef user;
+  std::uint32_t next = no_index;
+  std::uint32_t prev = no_index;
+};
+
+/// A graph option, read by OPTION_INT/UINT/FLOAT/BOOL.
+using OptionValue = std::variant<std::int64_t, std::uint64_t, double, bool, std::string>;
+
+/// Thrown for misuse of the graph API (a bad OpRef, erasing a used op, ...).
+class GraphError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Graph {
+ public:
+  Graph() {
+    outdefs_.reserve(16);
+    split_histories_.emplace_back();  // index 0: no history
+  }
+
+  // ---- building ---------------------------------------------------------------------------
+  void reserve(std::size_t ops, std::size_t inputs) {
+    ops_.reserve(ops);
+    uses_.reserve(inputs);
+  }
+
+  /// add_op("Conv2d", {x, w}, OutputDef::make(DType::Float32, {1, 32, 32, 16})).
+  OpRef add_op(OpNameId name, std::span<const OpRef> inputs, const OutputDef& out) {
+    return add_op_with_id(name, inputs, intern_output(out), next_id_++);
+  }
+  OpRef add_op(std::string_view name, std::initializer_list<OpRef> inputs, const OutputDef& out) {
+    return add_op(intern_op_name(name), std::span<const OpRef>(inputs.begin(), inputs.size()), out);
+  }
+  OpRef add_op(OpNameId name, std::initializer_list<OpRef> inputs, const OutputDef& out) {
+    return add_op(name, std::span<const OpRef>(inputs.begin(), inputs.size()), out);
+  }
+
+  /// The general form: interned output definition index and an explicit op id.
+  OpRef add_op_with_id(OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
+                       std::uint64_t id) {
+    OpRef r{static_cast<std::uint32_t>(ops_.size())};
+    OpDef& d = ops_.emplace_back();
+    d.name = name;
+    d.output = outdef;
+    d.id = id;
+    if (id >= next_id_) next_id_ = id + 1;
+    d.first_input = static_cast<std::uint32_t>(uses_.size());
+    d.n_inputs = static_cast<std::uint32_t>(inputs.size());
+    for (OpRef in : inputs) {
+      check(in);
+      auto u = static_cast<std::uint32_t>(uses_.size());
+      uses_.push_back(Use{in, r, no_index, no_index});
+      link_use(u);
+    }
+    ++live_;
+    return r;
+  }
+
+  /// A constant: `$Const` with the given bytes (element_count * element_size of `out`).
+  OpRef add_const(const OutputDef& out, std::span<const std::byte> data) {
+    if (data.size() != out.byte_size())
+      throw GraphError("constant data has " + std::to_string(data.size()) + " bytes, its shape needs " +
+                       std::to_string(out.byte_size()));
+    OpRef r = add_op(op_names::const_op, std::span<const OpRef>{}, out);
+    ops_[r.index].payload = intern_payload(data);
+    return r;
+  }
+  template <class T>
+  OpRef add_const(const OutputDef& out, std::span<const T> values) {
+    return add_const(out, std::as_bytes(values));
+  }
+  template <class T>
+  OpRef add_const(const OutputDef& out, std::initializer_list<T> values) {
+    return add_const(out, std::span<const T>(values.begin(), values.size()));
+  }
+  OpRef add_input(const OutputDef& out) { return add_op(op_names::input, std::span<const OpRef>{}, out); }
+  OpRef add_output(OpRef value) {
+    return add_op(op_names::output, std::span<const OpRef>(&value, 1), output(value));
+  }
+
+  // ---- reading ----------------------------------------------------------------------------
+  std::size_t size() const noexcept { return ops_.size(); }  ///< op slots, dead ones included
+  std::size_t live_count() const noexcept { return live_; }
+  bool valid(OpRef r) const noexcept { return r.index < ops_.size(); }
+  bool alive(OpRef r) const noexcept { return r.index < ops_.size() && ops_[r.index].alive; }
+  const OpDef& op(OpRef r) const { return ops_[checked(r)]; }
+  OpNameId name_id(OpRef r) const noexcept { return ops_[r.index].name; }
+  std::string_view name(OpRef r) const { return op_name_of(op(r).name); }
+  const OutputDef& output(OpRef r) const { return outdefs_[op(r).output]; }
+  std::uint32_t output_index(OpRef r) const noexcept { return ops_[r.index].output; }
+  const OutputDef& outdef_at(std::uint32_t i) const { return outdefs_.at(i); }
+  std::uint32_t n_inputs(OpRef r) const noexcept { return ops_[r.index].n_inputs; }
+  OpRef input(OpRef r, std::uint32_t i) const noexcept {
+    return uses_[ops_[r.index].first_input + i].value;
+  }
+  std::uint32_t n_uses(OpRef r) const noexcept { return ops_[r.index].n_uses; }
+  std::uint64_t op_id(OpRef r) const noexcept { return ops_[r.index].id; }
+  bool is_const(OpRef r) const noexcept { return ops_[r.index].payload != no_index; }
+  std::span<const std::byte> payload(OpRef r) const {
+    const OpDef& d = op(r);
+    if (d.payload == no_index) return {};
+    const auto& p = payloads_[d.payload];
+    return {p.data(), p.size()};
+  }
+  std::uint32_t payload_index(OpRef r) const noexcept { return ops_[r.index].payload; }
+  const std::vector<int>& split_history(OpRef r) const { return split_histories_[op(r).split_history]; }
+
+  /// Calls f(user, slot) for every use of r's output.
+  template <class F>
+  void for_each_use(OpRef r, F&& f) const {
+    for (std::uint32_t u = ops_[r.index].first_use; u != no_index;) {
+      const Use& use = uses_[u];
+      std::uint32_t next = use.next;
+      f(use.user, u - ops_[use.user.index].first_input);
+      u = next;
+    }
+  }
+  std::vector<OpRef> users(OpRef r) const {
+    std::vector<OpRef> v;
+    for_each_use(r, [&](OpRef u, std::uint32_t) { v.push_back(u); });
+    return v;
+  }
+  std::vector<OpRef> live_ops() const {
+    std::vector<OpRef> v;
+    v.reserve(live_);
+    for (std::uint32_t i = 0; i < ops_.size(); ++i)
+      if (ops_[i].alive) v.push_back(OpRef{i});
+    return v;
+  }
+  /// Graph outputs (ops named Output) are never removed as dead.
+  bool is_root(OpRef r) const noexcept { return ops_[r.index].name == op_names::output; }
+
+  // ---- editing ----------------------------------------------------------------------------
+  /// Every reader of `from` reads `to` instead. Calls touched(user) for each changed reader.
+  template <class F>
+  void replace_all_uses(OpRef from, OpRef to, F&& touched) {
+    check(from);
+    check(to);
+    if (from == to) return;
+    std::uint32_t u = ops_[from.index].first_use;
+    while (u != no_index) {
+      std::uint32_t next = uses_[u].next;
+      unlink_use(u);
+      uses_[u].value = to;
+      link_use(u);
+      touched(uses_[u].user);
+      u = next;
+    }
+  }
+  void replace_all_uses(OpRef from, OpRef to) {
+    replace_all_uses(from, to, [](OpRef) {});
+  }
+  void set_input(OpRef user, std::uint32_t slot, OpRef value) {
+    check(user);
+    check(value);
+    if (slot >= ops_[user.index].n_inputs) throw GraphError("input slot out of range");
+    std::uint32_t u = ops_[user.index].first_input + slot;
+    unlink_use(u);
+    uses_[u].value = value;
+    link_use(u);
+  }
+  void set_output(OpRef r, const OutputDef& d) { ops_[checked(r)].output = intern_output(d); }
+  void set_op_id(OpRef r, std::uint64_t id) { ops_[checked(r)].id = id; }
+  void set_split_history(OpRef r, std::vector<int> h) {
+    if (h.empty()) {
+      ops_[checked(r)].split_history = 0;
+      return;
+    }
+    split_histories_.push_back(std::move(h));
+    ops_[checked(r)].split_history = static_cast<std::uint32_t>(split_histories_.size() - 1);
+  }
+  void copy_split_history(OpRef to, OpRef from) {
+    ops_[checked(to)].split_history = ops_[checked(from)].split_history;
+  }
+  /// A fresh op id, for ops that must not inherit one.
+  std::uint64_t new_op_id() noexcept { return next_id_++; }
+
+  /// Removes an op that nothing reads; its inputs lose a use. Calls released(input) for each
+  /// input whose last use this was (the caller decides whether it is dead in turn).
+  template <class F>
+  void erase(OpRef r, F&& released) {
+    OpDef& d = ops_[checked(r)];
+    if (!d.alive) return;
+    if (d.n_uses != 0) throw GraphError("erasing op %" + std::to_string(r.index) + " which is still used");
+    for (std::uint32_t i = 0; i < d.n_inputs; ++i) {
+      std::uint32_t u = d.first_input + i;
+      OpRef v = uses_[u].value;
+      unlink_use(u);
+      uses_[u].value = OpRef{};
+      if (ops_[v.index].n_uses == 0) released(v);
+    }
+    d.alive = false;
+    --live_;
+  }
+  void erase(OpRef r) { erase(r, [](OpRef) {}); }
+
+  /// Erases r if dead, then every input made dead by that, transitively.
+  std::size_t erase_if_dead(OpRef r) {
+    std::size_t n = 0;
+    dead_stack_.clear();
+    dead_stack_.push_back(r);
+    while (!dead_stack_.empty()) {
+      OpRef x = dead_stack_.back();
+      dead_stack_.pop_back();
+      if (!alive(x) || ops_[x.index].n_uses != 0 || is_root(x)) continue;
+      erase(x, [this](OpRef v) { dead_stack_.push_back(v); });
+      ++n;
+    }
+    return n;
+  }
+  /// Removes every op that no graph output depends on. Returns how many.
+  std::size_t remove_dead() {
+    std::size_t n = 0;
+    for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;)
+      if (ops_[i].alive) n += erase_if_dead(OpRef{i});
+    return n;
+  }
+
+  // ---- transactions -----------------------------------------------------------------------
+  /// Everything appended after a checkpoint can be taken back by rollback(); ops that existed
+  /// before are not edited by appends except for gaining uses, which rollback removes.
+  struct Checkpoint {
+    std::size_t ops, uses, live;
+    std::uint64_t next_id;
+  };
+  Checkpoint checkpoint() const noexcept { return {ops_.size(), uses_.size(), live_, next_id_}; }
+  void rollback(const Checkpoint& cp) {
+    for (std::size_t u = uses_.size(); u-- > cp.uses;)
+      if (uses_[u].value.valid()) unlink_use(static_cast<std::uint32_t>(u));
+    uses_.resize(cp.uses);
+    ops_.resize(cp.ops);
+    live_ = cp.live;
+    next_id_ = cp.next_id;
+  }
+
+  // ---- interned tables --------------------------------------------------------------------
+  std::uint32_t intern_output(const OutputDef& d) {
+    if (!outdefs_.empty() && outdefs_[last_outdef_] == d) return last_outdef_;
+    auto [it, fresh] = outdef_ids_.try_emplace(d, static_cast<std::uint32_t>(outdefs_.size()));
+    if (fresh) outdefs_.push_back(d);
+    last_outdef_ = it->second;
+    return it->second;
+  }
+  std::size_t distinct_outputs() const noexcept { return outdefs_.size(); }
+  std::size_t distinct_payloads() const noexcept { return payloads_.size(); }
+
+  // ---- options ----------------------------------------------------------------------------
+  void set_option(std::string name, OptionValue v) { options_[std::move(name)] = std::move(v); }
+  const OptionValue* option(std::string_view name) const {
+    auto it = options_.find(std::string(name));
+    return it == options_.end() ? nullptr : &it->second;
+  }
+  const std::unordered_map<std::string, OptionValue>& options() const noexcept { return options_; }
+
+ private:
+  std::uint32_t checked(OpRef r) const {
+    if (r.index >= ops_.size()) throw GraphError("invalid op reference %" + std::to_string(r.index));
+    return r.index;
+  }
+  void check(OpRef r) const {
+    if (!alive(r)) throw GraphError("op %" + std::to_string(r.index) + " does not exist or was erased");
+  }
+  void link_use(std::uint32_t u) {
+    OpDef& v = ops_[uses_[u].value.index];
+    uses_[u].prev = no_index;
+    uses_[u].next = v.first_use;
+    if (v.first_use != no_index) uses_[v.first_use].prev = u;
+    v.first_use = u;
+    ++v.n_uses;
+  }
+  void unlink_use(std::uint32_t u) {
+    Use& use = uses_[u];
+    OpDef& v = ops_[use.value.index];
+    if (use.prev != no_index)
+      uses_[use.prev].next = use.next;
+    else
+      v.first_use = use.next;
+    if (use.next != no_index) uses_[use.next].prev = use.prev;
+    use.next = use.prev = no_index;
+    --v.n_uses;
+  }
+
+  struct BytesHash {
+    std::size_t operator()(std::string_view s) const noexcept {
+      // Four independent lanes over 8-byte words: fast enough to intern large weights.
+      std::uint64_t h[4] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+                            0x27D4EB2F165667C5ull};
+      std::size_t i = 0, n = s.size();
+      for (; i + 32 <= n; i += 32)
+        for (int l = 0; l < 4; ++l) {
+          std::uint64_t w;
+          std::memcpy(&w, s.data() + i + 8 * l, 8);
+          h[l] = (h[l] ^ w) * 0x100000001B3ull;
+          h[l] ^= h[l] >> 31;
+        }
+      std::uint64_t r = n * 0x9E3779B97F4A7C15ull;
+      for (; i < n; ++i) r = (r ^ static_cast<unsigned char>(s[i])) * 0x100000001B3ull;
+      for (int l = 0; l < 4; ++l) r = (r ^ h[l]) * 0x9E3779B97F4A7C15ull + (r >> 27);
+      return static_cast<std::size_t>(r);
+    }
+  };
+  std::uint32_t intern_payload(std::span<const std::byte> data) {
+    std::string_view key(reinterpret_cast<const char*>(data.data()), data.size());
+    if (auto it = payload_ids_.find(key); it != payload_ids_.end()) return it->second;
+    auto id = static_cast<std::uint32_t>(payloads_.size());
+    payloads_.emplace_back(data.begin(), data.end());
+    const auto& stored = payloads_.back();
+    payload_ids_.emplace(std::string_view(reinterpret_cast<const char*>(stored.data()), stored.size()), id);
+    return id;
+  }
+
+  std::vector<OpDef> ops_;
+  std::vector<Use> uses_;
+  std::size_t live_ = 0;
+  std::uint64_t next_id_ = 1;
+  std::vector<OutputDef> outdefs_;
+  std::unordered_map<OutputDef, std::uint32_t, OutputDefHash> outdef_ids_;
+  std::uint32_t last_outdef_ = 0;
+  // Payload bytes never move once stored (vector of vectors), so the views used as keys stay valid.
+  std::vector<std::vector<std::byte>> payloads_;
+  std::unordered_map<std::string_view, std::uint32_t, BytesHash> payload_ids_;
+  std::vector<std::vector<int>> split_histories_;
+  std::unordered_map<std::string, OptionValue> options_;
+  std::vector<OpRef> dead_stack_;
+};
+
+}  // namespace optgrammar

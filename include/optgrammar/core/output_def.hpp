@@ -1,0 +1,73 @@
+// The description of an op's output tensor: shape, element type and quantization.
+#pragma once
+
+#include "optgrammar/core/dtype.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+
+namespace optgrammar {
+
+inline constexpr std::size_t max_rank = 8;
+
+/// Shape, dtype and quantization of one op output. Dims past the rank are 0.
+struct OutputDef {
+  std::uint32_t rank = 0;
+  DType dtype = DType::Float32;
+  std::int32_t zero_offset = 0;
+  float stepsize = 1.0f;
+  std::array<std::size_t, max_rank> dims{};
+
+  /// OutputDef::make(DType::Float32, {1, 32, 32, 16}).
+  static OutputDef make(DType t, std::initializer_list<std::size_t> shape, std::int32_t zero = 0,
+                        float step = 1.0f) {
+    OutputDef d;
+    d.dtype = t;
+    d.zero_offset = zero;
+    d.stepsize = step;
+    for (std::size_t v : shape)
+      if (d.rank < max_rank) d.dims[d.rank++] = v;
+    return d;
+  }
+
+  /// DIM_OF semantics: a dimension past the rank is 0.
+  constexpr std::size_t dim(std::size_t i) const noexcept { return i < rank ? dims[i] : 0; }
+
+  constexpr std::size_t element_count() const noexcept {
+    std::size_t n = 1;
+    for (std::uint32_t i = 0; i < rank; ++i) n *= dims[i];
+    return n;
+  }
+  constexpr std::size_t byte_size() const noexcept { return element_count() * element_size(dtype); }
+
+  /// Same dtype and, when quantized, same zero offset and step size (SAME_ENCODING).
+  constexpr bool same_encoding(const OutputDef& o) const noexcept {
+    if (dtype != o.dtype) return false;
+    return !is_quantized(dtype) || (zero_offset == o.zero_offset && stepsize == o.stepsize);
+  }
+  constexpr bool same_shape(const OutputDef& o) const noexcept {
+    return rank == o.rank && dims == o.dims;
+  }
+
+  friend bool operator==(const OutputDef& a, const OutputDef& b) noexcept {
+    return a.rank == b.rank && a.dtype == b.dtype && a.zero_offset == b.zero_offset &&
+           a.stepsize == b.stepsize && a.dims == b.dims;
+  }
+};
+
+struct OutputDefHash {
+  std::size_t operator()(const OutputDef& d) const noexcept {
+    std::size_t h = d.rank * 0x9E3779B97F4A7C15ull;
+    auto mix = [&h](std::size_t v) { h = (h ^ v) * 0x100000001B3ull + (h >> 29); };
+    mix(static_cast<std::size_t>(d.dtype));
+    mix(static_cast<std::size_t>(static_cast<std::uint32_t>(d.zero_offset)));
+    mix(std::hash<float>{}(d.stepsize));
+    for (std::uint32_t i = 0; i < d.rank; ++i) mix(d.dims[i]);
+    return h;
+  }
+};
+
+}  // namespace optgrammar

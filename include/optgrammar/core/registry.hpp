@@ -1,0 +1,157 @@
+// The op registry: which ops a package implements, at what cost, with which flags.
+//
+// DEF_PACKAGE_OP(impl, "Op") and DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl, "Op", SNAIL,
+// Flags::RESOURCE_HVX, ...) register an implementation at static initialization. The registry is
+// queried by name id; an op without a registration has the defaults (cost FAST, IS_CONST).
+#pragma once
+
+#include "optgrammar/core/op_names.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace optgrammar {
+
+/// Relative cost of an op: FREE < FAST < SNAIL < GLACIAL.
+enum class Cost : std::uint8_t { FREE, FAST, SNAIL, GLACIAL };
+
+constexpr std::string_view cost_name(Cost c) noexcept {
+  switch (c) {
+    case Cost::FREE: return "FREE";
+    case Cost::FAST: return "FAST";
+    case Cost::SNAIL: return "SNAIL";
+    case Cost::GLACIAL: return "GLACIAL";
+  }
+  return "?";
+}
+
+/// Op flags. IS_CONST (the default) allows constant propagation; INHIBIT_CONST_PROP forbids it.
+struct Flags {
+  enum Value : std::uint32_t {
+    NONE = 0,
+    IS_CONST = 1u << 0,
+    INHIBIT_CONST_PROP = 1u << 1,
+    RESOURCE_HVX = 1u << 2,
+    RESOURCE_HMX = 1u << 3,
+  };
+};
+
+/// What the registry knows of one implementation of an op.
+struct OpImplInfo {
+  OpNameId name = 0;
+  std::string impl_name;       ///< the implementation's spelling in the source
+  const void* impl = nullptr;  ///< address of the implementation function
+  std::size_t arity = 0;       ///< its parameter count
+  Cost cost = Cost::FAST;
+  std::uint32_t flags = Flags::IS_CONST;
+  const char* file = "";
+  int line = 0;
+};
+
+class OpRegistry {
+ public:
+  static OpRegistry& instance() {
+    static OpRegistry r;
+    return r;
+  }
+  void add(OpImplInfo info) {
+    if (info.name >= by_name_.size()) by_name_.resize(info.name + 1, no_entry);
+    by_name_[info.name] = static_cast<std::uint32_t>(entries_.size());
+    entries_.push_back(std::move(info));
+  }
+  /// The latest registration for an op name, or nullptr.
+  const OpImplInfo* find(OpNameId name) const noexcept {
+    if (name >= by_name_.size() || by_name_[name] == no_entry) return nullptr;
+    return &entries_[by_name_[name]];
+  }
+  const OpImplInfo* find(std::string_view name) const {
+    auto id = OpNames::instance().find(name);
+    return id ? find(*id) : nullptr;
+  }
+  std::uint32_t flags(OpNameId name) const noexcept {
+    const OpImplInfo* e = find(name);
+    return e ? e->flags : static_cast<std::uint32_t>(Flags::IS_CONST);
+  }
+  const std::vector<OpImplInfo>& entries() const noexcept { return entries_; }
+
+ private:
+  static constexpr std::uint32_t no_entry = 0xFFFFFFFFu;
+  std::vector<OpImplInfo> entries_;
+  std::vector<std::uint32_t> by_name_;
+};
+
+namespace detail {
+template <class R, class... A>
+constexpr std::size_t arity_of(R (*)(A...)) noexcept {
+  return sizeof...(A);
+}
+template <class F>
+const void* address_of(F* f) noexcept {
+  return reinterpret_cast<const void*>(f);
+}
+
+/// Collects the trailing `Flags::X, Flags::Y` of DEF_PACKAGE_OP_AND_COST_AND_FLAGS.
+template <class... F>
+constexpr std::uint32_t combine_flags(F... f) noexcept {
+  if constexpr (sizeof...(F) == 0)
+    return Flags::IS_CONST;
+  else
+    return (static_cast<std::uint32_t>(f) | ...);
+}
+
+struct OpRegistrar {
+  template <class Fn>
+  OpRegistrar(Fn* fn, const char* impl_name, std::string_view op, Cost cost, std::uint32_t flags,
+              const char* file, int line) {
+    OpImplInfo info;
+    info.name = intern_op_name(op);
+    info.impl_name = impl_name;
+    info.impl = address_of(fn);
+    info.arity = arity_of(fn);
+    info.cost = cost;
+    info.flags = flags;
+    info.file = file;
+    info.line = line;
+    OpRegistry::instance().add(std::move(info));
+  }
+};
+
+/// Names usable bare inside DEF_PACKAGE_OP_AND_COST_AND_FLAGS.
+namespace op_words {
+inline constexpr Cost FREE = Cost::FREE, FAST = Cost::FAST, SNAIL = Cost::SNAIL, GLACIAL = Cost::GLACIAL;
+inline constexpr Flags::Value IS_CONST = Flags::IS_CONST, INHIBIT_CONST_PROP = Flags::INHIBIT_CONST_PROP,
+                              RESOURCE_HVX = Flags::RESOURCE_HVX, RESOURCE_HMX = Flags::RESOURCE_HMX;
+using ::optgrammar::Flags;
+}  // namespace op_words
+}  // namespace detail
+}  // namespace optgrammar
+
+#define OPTGRAMMAR_CAT_(a, b) a##b
+#define OPTGRAMMAR_CAT(a, b) OPTGRAMMAR_CAT_(a, b)
+
+// A macro because it must create a uniquely named registration object at namespace scope and
+// spell the implementation's name. `(impl<T>)` works: the parentheses make one macro argument.
+#define DEF_PACKAGE_OP(IMPL, OPNAME)                                                                \
+  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
+      IMPL, #IMPL, OPNAME, ::optgrammar::Cost::FAST, ::optgrammar::Flags::IS_CONST, __FILE__, __LINE__};
+
+// Cost and flags are evaluated where FREE/FAST/SNAIL/GLACIAL and IS_CONST/Flags::... are visible.
+#define DEF_PACKAGE_OP_AND_COST_AND_FLAGS(IMPL, OPNAME, ...)                                        \
+  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
+      IMPL, #IMPL, OPNAME,                                                                          \
+      [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).cost; }(), \
+      [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).flags; }(), \
+      __FILE__, __LINE__};
+
+namespace optgrammar::detail {
+struct CostAndFlags {
+  Cost cost;
+  std::uint32_t flags;
+};
+template <class... F>
+constexpr CostAndFlags cost_and_flags(Cost c, F... f) noexcept {
+  return {c, combine_flags(f...)};
+}
+}  // namespace optgrammar::detail

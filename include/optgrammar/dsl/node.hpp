@@ -1,0 +1,274 @@
+// Rule nodes: one generic node template, tagged by the construct it stands for.
+//
+// Every construct of the grammar (`Op`, `LET`, `AND`, `DIM_OF`, `WITH_SIZE`, ...) is a
+// `Node<Kind, Children...>`; its children live in a boost::hana::tuple. Each node type carries
+// its static facts as constants computed from its children's (value type, whether it is an Op
+// construction or a shape construction); value facts (strings, numbers) live in `leaf`.
+#pragma once
+
+#include "optgrammar/core/dtype.hpp"
+#include "optgrammar/dsl/str.hpp"
+
+#include <boost/hana/tuple.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+namespace optgrammar::dsl {
+
+/// The constructs of the grammar.
+enum class Kind : unsigned char {
+  // match
+  Op, OpVarIn, Let, Tag,
+  // constants
+  Bool, Int, Size, Float, DTypeConst, LayoutChunksize,
+  // options
+  OptionInt, OptionUint, OptionBool, OptionFloat,
+  // operators
+  CastInt, CastUint, CastFloat, CastDType, Not, Neg, Abs, IsPow2, Select, Roundup,
+  And, Or, Xor, Add, Mul, Min, Max, Sub, Div, Rem, Mod, Eq, Ne, Lt, Gt, Le, Ge,
+  // operand references and properties
+  InputOf, OutputOf, RankOf, DimOf, StepsizeOf, DTypeOf, ElementsizeOf, InputsOf, OutputsOf,
+  ZeroOffsetOf, SameEncoding, SameOp, ConstvalInt, ConstvalIntValid, ConstvalFloat,
+  ConstvalFloatValid,
+  // split variables
+  SplitDim, SplitStart, SplitSize, IterVar,
+  // replacement constructs
+  WrapOp, WrapOpAlways, GenShape, GenShapeOf, GenConstScalarF32, GenConstScalarI32, GenConstArrF32,
+  GenConstArrI32, GenConstArrValsI32, Autosplit, OpIter, IterInputOf, WithSize, WithType,
+  WithSameOutput, WithOutputType, WithMultiOut, ResizeDim, WithSameId, WithSplitHistory,
+  Count_
+};
+
+/// The construct's name in the grammar's words, for messages and the canonical form.
+constexpr std::string_view kind_name(Kind k) {
+  constexpr std::string_view names[] = {
+      "Op", "OpVarIn", "LET", "operand tag",
+      "bool constant", "int constant", "size constant", "float constant", "dtype constant",
+      "LAYOUT_CHUNKSIZE",
+      "OPTION_INT", "OPTION_UINT", "OPTION_BOOL", "OPTION_FLOAT",
+      "INT", "UINT", "FLOAT", "DTYPE", "NOT", "NEG", "ABS", "IS_POW2", "SELECT", "ROUNDUP",
+      "AND", "OR", "XOR", "ADD", "MUL", "MIN", "MAX", "SUB", "DIV", "REM", "MOD", "EQ", "NE",
+      "LT", "GT", "LE", "GE",
+      "INPUT_OF", "OUTPUT_OF", "RANK_OF", "DIM_OF", "STEPSIZE_OF", "DTYPE_OF", "ELEMENTSIZE_OF",
+      "INPUTS_OF", "OUTPUTS_OF", "ZERO_OFFSET_OF", "SAME_ENCODING", "SAME_OP", "CONSTVAL_INT",
+      "CONSTVAL_INT_VALID", "CONSTVAL_FLOAT", "CONSTVAL_FLOAT_VALID",
+      "SPLIT_DIM", "SPLIT_START", "SPLIT_SIZE", "ITER_VAR",
+      "WrapOp", "WrapOpAlways", "gen_Shape", "gen_ShapeOf", "gen_ConstScalar_f32",
+      "gen_ConstScalar_i32", "gen_ConstArr_f32", "gen_ConstArr_i32", "gen_ConstArr_vals_i32",
+      "AUTOSPLIT", "OP_ITER", "ITER_INPUT_OF", "WITH_SIZE", "WITH_TYPE", "WITH_SAME_OUTPUT",
+      "WITH_OUTPUT_TYPE", "WITH_MULTI_OUT", "ResizeDim", "WITH_SAME_ID", "WITH_SPLIT_HISTORY"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(Kind::Count_));
+  return names[static_cast<std::size_t>(k)];
+}
+
+/// Value types of constraint expressions, plus the kinds of replacement values.
+enum class VType : unsigned char {
+  Bool, Int, Size, Float, DType,
+  OpRef,    ///< an existing opref: a tag, INPUT_OF, OUTPUT_OF, or a SELECT of those
+  OpBuild,  ///< an Op construction
+  Shape,    ///< a shape construction
+  NewConst, ///< a constant made by a gen_Const* construct
+  Repl,     ///< a replacement value of mixed kind (a SELECT of different kinds)
+  Match,    ///< a match pattern (Op/OpVarIn/LET in a match)
+  Text,     ///< a string operand that is not an opref (split tags, option names)
+  Bad,      ///< ill-typed: analysis reports why
+};
+
+constexpr std::string_view vtype_name(VType t) {
+  constexpr std::string_view names[] = {"bool", "int", "size", "float", "dtype", "opref",
+                                        "Op construction", "shape construction", "constant construction",
+                                        "replacement", "match pattern", "string", "ill-typed"};
+  return names[static_cast<std::size_t>(t)];
+}
+constexpr bool is_integral(VType t) { return t == VType::Int || t == VType::Size; }
+constexpr bool is_numeric(VType t) { return is_integral(t) || t == VType::Float || t == VType::Bool; }
+constexpr bool is_scalar(VType t) { return is_numeric(t) || t == VType::DType; }
+constexpr bool is_repl(VType t) {
+  return t == VType::OpRef || t == VType::OpBuild || t == VType::Shape || t == VType::NewConst ||
+         t == VType::Repl;
+}
+
+/// C's usual arithmetic conversions on our types: float wins, then size, then int (bool is int).
+constexpr VType promote(VType a, VType b) {
+  if (a == VType::Float || b == VType::Float) return VType::Float;
+  if (a == VType::Size || b == VType::Size) return VType::Size;
+  return VType::Int;
+}
+
+/// Value facts of a node: strings and numbers as written, and slots filled by analysis.
+struct Leaf {
+  Str str;               ///< op name, operand tag, option name or split tag
+  long long i = 0;       ///< integer constant (also bool and dtype constants)
+  double f = 0;          ///< float constant, already rounded to float
+  int slot = -1;         ///< tags: binding slot (0 is "*"); split variables: context index
+  int index = -1;        ///< Op nodes: index of the interned op name in the rule's name table
+  bool first = false;    ///< match tags and LETs: the occurrence that binds the slot
+  bool wildcard = false; ///< match tags: "*" as an operand, matches anything and binds nothing
+};
+
+template <Kind K, class... C>
+struct Node;
+
+template <class T>
+struct is_node : std::false_type {};
+template <Kind K, class... C>
+struct is_node<Node<K, C...>> : std::true_type {};
+
+namespace detail {
+/// Typing of one construct from its operands' types. Kinds whose typing depends on a value
+/// (`"*"` as a replacement, ROUNDUP's constant) are finished by analysis.
+constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
+  auto all = [&](auto pred) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!pred(a[i])) return false;
+    return true;
+  };
+  auto any_bad = [&] {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] == VType::Bad) return true;
+    return false;
+  };
+  if (any_bad()) return VType::Bad;
+  auto arith = [&]() {
+    if (!all([](VType t) { return t != VType::Bool && is_numeric(t); })) return VType::Bad;
+    VType r = a[0];
+    for (std::size_t i = 1; i < n; ++i) r = promote(r, a[i]);
+    return r == VType::Bool ? VType::Int : r;
+  };
+  switch (k) {
+    // Op(...) is both a match pattern and an Op construction; it is the latter while all its
+    // operands are replacement values, a pattern once one of them is a LET or OpVarIn.
+    case Kind::Op:
+      if (all(is_repl)) return VType::OpBuild;
+      return all([](VType t) { return t == VType::OpRef || t == VType::OpBuild || t == VType::Match; })
+                 ? VType::Match
+                 : VType::Bad;
+    case Kind::OpVarIn:
+      return all([](VType t) { return t == VType::OpRef || t == VType::OpBuild || t == VType::Match; })
+                 ? VType::Match
+                 : VType::Bad;
+    case Kind::Let: return n == 1 && (a[0] == VType::Match || a[0] == VType::OpBuild) ? VType::Match : VType::Bad;
+    case Kind::Tag: return VType::OpRef;
+    case Kind::Bool: return VType::Bool;
+    case Kind::Int: return VType::Int;
+    case Kind::Size: return VType::Size;
+    case Kind::Float: return VType::Float;
+    case Kind::DTypeConst: return VType::DType;
+    case Kind::LayoutChunksize: return VType::Size;
+    case Kind::OptionInt: return VType::Int;
+    case Kind::OptionUint: return VType::Size;
+    case Kind::OptionBool: return VType::Bool;
+    case Kind::OptionFloat: return VType::Float;
+    case Kind::CastInt: return is_scalar(a[0]) ? VType::Int : VType::Bad;
+    case Kind::CastUint: return is_numeric(a[0]) ? VType::Size : VType::Bad;
+    case Kind::CastFloat: return is_numeric(a[0]) ? VType::Float : VType::Bad;
+    case Kind::CastDType: return is_integral(a[0]) || a[0] == VType::DType ? VType::DType : VType::Bad;
+    case Kind::Not: return a[0] == VType::Bool ? VType::Bool : VType::Bad;
+    case Kind::Neg:
+    case Kind::Abs: return arith();
+    case Kind::IsPow2: return is_integral(a[0]) ? VType::Bool : VType::Bad;
+    case Kind::Roundup: return is_integral(a[0]) && is_integral(a[1]) ? promote(a[0], a[1]) : VType::Bad;
+    case Kind::Select: {
+      if (a[0] != VType::Bool) return VType::Bad;
+      VType x = a[1], y = a[2];
+      if (x == y && x != VType::Match && x != VType::Text) return x;
+      if (is_numeric(x) && is_numeric(y)) return promote(x, y);
+      if (is_repl(x) && is_repl(y)) return x == VType::OpBuild || y == VType::OpBuild ? VType::OpBuild : VType::Repl;
+      return VType::Bad;
+    }
+    case Kind::And:
+    case Kind::Or:
+    case Kind::Xor: return all([](VType t) { return t == VType::Bool; }) ? VType::Bool : VType::Bad;
+    case Kind::Add:
+    case Kind::Mul:
+    case Kind::Min:
+    case Kind::Max:
+    case Kind::Sub:
+    case Kind::Div:
+    case Kind::Rem:
+    case Kind::Mod: return arith();
+    case Kind::Eq:
+    case Kind::Ne:
+      if (a[0] == VType::DType || a[1] == VType::DType)
+        return a[0] == a[1] ? VType::Bool : VType::Bad;
+      return is_numeric(a[0]) && is_numeric(a[1]) ? VType::Bool : VType::Bad;
+    case Kind::Lt:
+    case Kind::Gt:
+    case Kind::Le:
+    case Kind::Ge: return is_numeric(a[0]) && is_numeric(a[1]) ? VType::Bool : VType::Bad;
+    case Kind::InputOf:
+    case Kind::OutputOf: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::OpRef : VType::Bad;
+    case Kind::RankOf:
+    case Kind::ElementsizeOf:
+    case Kind::InputsOf:
+    case Kind::OutputsOf: return a[0] == VType::OpRef ? VType::Size : VType::Bad;
+    case Kind::DimOf: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Size : VType::Bad;
+    case Kind::StepsizeOf: return a[0] == VType::OpRef ? VType::Float : VType::Bad;
+    case Kind::DTypeOf: return a[0] == VType::OpRef ? VType::DType : VType::Bad;
+    case Kind::ZeroOffsetOf: return a[0] == VType::OpRef ? VType::Int : VType::Bad;
+    case Kind::SameEncoding:
+    case Kind::SameOp: return a[0] == VType::OpRef && a[1] == VType::OpRef ? VType::Bool : VType::Bad;
+    case Kind::ConstvalInt: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Int : VType::Bad;
+    case Kind::ConstvalFloat: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Float : VType::Bad;
+    case Kind::ConstvalIntValid:
+    case Kind::ConstvalFloatValid: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Bool : VType::Bad;
+    case Kind::SplitDim:
+    case Kind::SplitStart:
+    case Kind::SplitSize:
+    case Kind::IterVar: return VType::Int;
+    case Kind::WrapOp:
+    case Kind::WrapOpAlways: return is_repl(a[0]) ? VType::OpBuild : VType::Bad;
+    case Kind::GenShape: return all(is_integral) ? VType::Shape : VType::Bad;
+    case Kind::GenShapeOf: return a[0] == VType::OpRef || a[0] == VType::Shape ? VType::Shape : VType::Bad;
+    case Kind::GenConstScalarF32: return is_numeric(a[0]) ? VType::NewConst : VType::Bad;
+    case Kind::GenConstScalarI32: return is_integral(a[0]) ? VType::NewConst : VType::Bad;
+    case Kind::GenConstArrF32:
+    case Kind::GenConstArrI32: return is_numeric(a[0]) && is_integral(a[1]) ? VType::NewConst : VType::Bad;
+    case Kind::GenConstArrValsI32: return all(is_integral) ? VType::NewConst : VType::Bad;
+    case Kind::Autosplit: return is_integral(a[0]) && is_integral(a[2]) && is_repl(a[3]) ? VType::OpBuild : VType::Bad;
+    case Kind::OpIter:
+      return is_repl(a[0]) && is_integral(a[2]) && is_integral(a[3]) && is_repl(a[4]) ? VType::OpBuild : VType::Bad;
+    case Kind::IterInputOf: return a[0] == VType::OpRef ? VType::OpRef : VType::Bad;
+    case Kind::WithSize: return (a[0] == VType::OpRef || a[0] == VType::Shape) && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::WithType:
+    case Kind::WithSameOutput:
+    case Kind::WithSameId: return a[0] == VType::OpRef && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::WithSplitHistory:
+      if (n == 2) return a[0] == VType::OpRef && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+      return a[0] == VType::OpRef && is_integral(a[1]) && a[2] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::WithOutputType:
+      return a[0] == VType::DType && is_integral(a[1]) && is_numeric(a[2]) && a[2] != VType::Bool &&
+                     a[3] == VType::OpBuild
+                 ? VType::OpBuild
+                 : VType::Bad;
+    case Kind::WithMultiOut: return is_integral(a[0]) && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::ResizeDim: return is_integral(a[0]) && is_integral(a[1]) && a[2] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::Count_: break;
+  }
+  return VType::Bad;
+}
+}  // namespace detail
+
+/// A rule node. `leaf` holds value facts; `kids` the operands, in the order written.
+template <Kind K, class... C>
+struct Node {
+  static constexpr Kind kind = K;
+  static constexpr std::size_t arity = sizeof...(C);
+  using children = boost::mp11::mp_list<C...>;
+  /// The value type from the operands' static facts (Bad when ill-typed).
+  static constexpr VType vtype = [] {
+    constexpr VType kids[] = {C::vtype..., VType::Bad};
+    return detail::type_of(K, kids, sizeof...(C));
+  }();
+  /// True when some operand is ill-typed (the error belongs to that operand, not this node).
+  static constexpr bool operand_bad = (false || ... || (C::vtype == VType::Bad));
+
+  Leaf leaf{};
+  boost::hana::tuple<C...> kids{};
+};
+
+}  // namespace optgrammar::dsl

@@ -1,0 +1,316 @@
+// The words of the rule language: Op, LET, AND, DIM_OF, WITH_SIZE, pass names, ...
+//
+// They are static members of `words`, not free functions or macros: DEF_PACKAGE_OPTIMIZATION
+// evaluates a rule inside a class derived from `words`, so inside a rule these names win over any
+// global of the same name, and outside rules user code keeps `Op`, `AND`, ... free.
+#pragma once
+
+#include "optgrammar/core/dtype.hpp"
+#include "optgrammar/core/registry.hpp"
+#include "optgrammar/dsl/node.hpp"
+#include "optgrammar/dsl/passes.hpp"
+
+#include <limits>
+#include <type_traits>
+
+namespace optgrammar::dsl {
+
+/// A pass spec: `EARLY`, `EARLY + 1`.
+struct Pass {
+  Str name;
+  int base = 0;
+  int offset = 0;
+  bool known = true;
+  constexpr int priority() const { return base + offset; }
+  friend constexpr Pass operator+(Pass p, int n) {
+    p.offset += n;
+    return p;
+  }
+  friend constexpr Pass operator-(Pass p, int n) {
+    p.offset -= n;
+    return p;
+  }
+};
+
+namespace detail {
+template <std::size_t N>
+constexpr Str str_of(const char (&s)[N]) {
+  return Str(s);
+}
+
+constexpr Leaf leaf_of(Str s) {
+  Leaf l;
+  l.str = s;
+  return l;
+}
+
+/// The node a C++ value stands for inside a rule: "x" → operand tag, 3 → int, 3u → size,
+/// 0.5f → float, true → bool, DType::QUInt8 → dtype constant; a node stays itself.
+template <class T>
+constexpr auto to_node(const T& v) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (is_node<U>::value) {
+    return v;
+  } else if constexpr (std::is_same_v<U, Str>) {
+    return Node<Kind::Tag>{leaf_of(v)};
+  } else if constexpr (std::is_array_v<U> && std::is_same_v<std::remove_extent_t<U>, char>) {
+    return Node<Kind::Tag>{leaf_of(Str(v))};
+  } else if constexpr (std::is_same_v<U, bool>) {
+    Leaf l;
+    l.i = v ? 1 : 0;
+    return Node<Kind::Bool>{l};
+  } else if constexpr (std::is_same_v<U, ::optgrammar::DType>) {
+    Leaf l;
+    l.i = static_cast<long long>(v);
+    return Node<Kind::DTypeConst>{l};
+  } else if constexpr (std::is_floating_point_v<U>) {
+    Leaf l;
+    l.f = static_cast<double>(static_cast<float>(v));
+    return Node<Kind::Float>{l};
+  } else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && !std::is_same_v<U, char>) {
+    Leaf l;
+    l.i = static_cast<long long>(v);
+    return Node<Kind::Int>{l};
+  } else if constexpr (std::is_integral_v<U> && std::is_unsigned_v<U>) {
+    Leaf l;
+    l.i = static_cast<long long>(v);
+    return Node<Kind::Size>{l};
+  } else {
+    static_assert(std::is_same_v<U, void>,
+                  "optgrammar: this C++ value cannot be used in a rule (use a string, a number, "
+                  "a DType:: tag or a rule construct)");
+  }
+}
+
+template <class T>
+using node_t = decltype(to_node(std::declval<const T&>()));
+
+template <Kind K, class... A>
+constexpr auto make(Leaf l, const A&... a) {
+  return Node<K, node_t<A>...>{l, boost::hana::tuple<node_t<A>...>{to_node(a)...}};
+}
+template <Kind K, class... A>
+constexpr auto make(const A&... a) {
+  return make<K>(Leaf{}, a...);
+}
+}  // namespace detail
+
+// clang-format off
+#define OPTGRAMMAR_PASS_WORD(NAME) static constexpr Pass NAME{Str(#NAME), ::optgrammar::pass_priority(#NAME)};
+// clang-format on
+
+/// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
+/// see seeds/optimization-grammar.txt for what each construct means.
+struct words {
+  using DType = ::optgrammar::DType;
+  using Flags = ::optgrammar::Flags;
+
+  // ---- pass names ----------------------------------------------------------------------------
+  OPTGRAMMAR_PASS_WORD(PRE_OPTIMIZATION) OPTGRAMMAR_PASS_WORD(CLEANUP_GRAPH)
+  OPTGRAMMAR_PASS_WORD(PRE_TRANSLATE) OPTGRAMMAR_PASS_WORD(TRANSLATE) OPTGRAMMAR_PASS_WORD(ANALYSIS)
+  OPTGRAMMAR_PASS_WORD(QUANT_FIXES) OPTGRAMMAR_PASS_WORD(PRE_RESHAPE_OP_SIMPLIFY)
+  OPTGRAMMAR_PASS_WORD(SPATIAL_RESHAPE) OPTGRAMMAR_PASS_WORD(SPACE_DEPTH)
+  OPTGRAMMAR_PASS_WORD(POST_RESHAPE_OP_SIMPLIFY) OPTGRAMMAR_PASS_WORD(PRE_TILING)
+  OPTGRAMMAR_PASS_WORD(TILING) OPTGRAMMAR_PASS_WORD(CENTRAL_TILING) OPTGRAMMAR_PASS_WORD(TILE_CLEANUP)
+  OPTGRAMMAR_PASS_WORD(POST_TILING) OPTGRAMMAR_PASS_WORD(HARD_OPS)
+  OPTGRAMMAR_PASS_WORD(BEFORE_TCM_MIGRATION) OPTGRAMMAR_PASS_WORD(TCM_MIGRATION)
+  OPTGRAMMAR_PASS_WORD(POST_TCM) OPTGRAMMAR_PASS_WORD(FINAL_CLEANUP) OPTGRAMMAR_PASS_WORD(AUX_CLEANUP)
+  OPTGRAMMAR_PASS_WORD(BEGIN) OPTGRAMMAR_PASS_WORD(GRAPH_CLEANUP) OPTGRAMMAR_PASS_WORD(PRE_QNN)
+  OPTGRAMMAR_PASS_WORD(QNN) OPTGRAMMAR_PASS_WORD(EARLY) OPTGRAMMAR_PASS_WORD(MIDDLE)
+  OPTGRAMMAR_PASS_WORD(LATE) OPTGRAMMAR_PASS_WORD(LAYOUT_AND_PLACEMENT)
+
+  // ---- constants ---------------------------------------------------------------------------
+  static constexpr bool OK = true;
+  static constexpr float INF = std::numeric_limits<float>::infinity();
+  static constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  static constexpr int CHANNEL_SPLIT_SIZE = 256;
+  static constexpr int MIN_CHANNEL_SPLIT_SIZE = 32;
+
+  // ---- match -------------------------------------------------------------------------------
+  /// Op("Relu", "x"): an op named Relu with exactly the listed inputs (also an Op construction
+  /// in a replacement).
+  template <class... A>
+  static constexpr auto Op(Str name, const A&... in) { return detail::make<Kind::Op>(detail::leaf_of(name), in...); }
+  /// OpVarIn("Concat", "a"): like Op, but the op may have more inputs after the listed ones.
+  template <class... A>
+  static constexpr auto OpVarIn(Str name, const A&... in) { return detail::make<Kind::OpVarIn>(detail::leaf_of(name), in...); }
+  /// LET("inner", Op("Relu", "x")): binds the tag "inner" to the inner op's output.
+  template <class A>
+  static constexpr auto LET(Str tag, const A& op) { return detail::make<Kind::Let>(detail::leaf_of(tag), op); }
+  /// Operand("x") is the same as "x".
+  static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::leaf_of(tag)}; }
+  /// FROM_DEFAULT_PACKAGE("Add") names the framework's own op "Add".
+  static constexpr Str FROM_DEFAULT_PACKAGE(Str name) { return name; }
+  /// OPCONST("c") matches a constant and binds it to "c".
+  static constexpr auto OPCONST(Str tag) { return LET(tag, Op("$Const")); }
+
+  // ---- options -------------------------------------------------------------------------------
+  static constexpr auto OPTION_INT(Str name) { return Node<Kind::OptionInt>{detail::leaf_of(name)}; }
+  static constexpr auto OPTION_UINT(Str name) { return Node<Kind::OptionUint>{detail::leaf_of(name)}; }
+  static constexpr auto OPTION_BOOL(Str name) { return Node<Kind::OptionBool>{detail::leaf_of(name)}; }
+  static constexpr auto OPTION_FLOAT(Str name) { return Node<Kind::OptionFloat>{detail::leaf_of(name)}; }
+  static constexpr auto TILE_HEIGHT = Node<Kind::OptionUint>{detail::leaf_of(Str("tile_height"))};
+
+  // ---- operators -----------------------------------------------------------------------------
+#define OPTGRAMMAR_UNARY(NAME, KIND) \
+  template <class A> static constexpr auto NAME(const A& a) { return detail::make<Kind::KIND>(a); }
+#define OPTGRAMMAR_BINARY(NAME, KIND) \
+  template <class A, class B> static constexpr auto NAME(const A& a, const B& b) { return detail::make<Kind::KIND>(a, b); }
+#define OPTGRAMMAR_REDUCE(NAME, KIND) \
+  template <class A, class... B> static constexpr auto NAME(const A& a, const B&... b) { return detail::make<Kind::KIND>(a, b...); }
+  OPTGRAMMAR_UNARY(INT, CastInt)
+  OPTGRAMMAR_UNARY(UINT, CastUint)
+  OPTGRAMMAR_UNARY(FLOAT, CastFloat)
+  OPTGRAMMAR_UNARY(DTYPE, CastDType)
+  OPTGRAMMAR_UNARY(NOT, Not)
+  OPTGRAMMAR_UNARY(NEG, Neg)
+  OPTGRAMMAR_UNARY(ABS, Abs)
+  OPTGRAMMAR_UNARY(IS_POW2, IsPow2)
+  OPTGRAMMAR_BINARY(ROUNDUP, Roundup)
+  OPTGRAMMAR_REDUCE(AND, And)
+  OPTGRAMMAR_REDUCE(OR, Or)
+  OPTGRAMMAR_REDUCE(XOR, Xor)
+  OPTGRAMMAR_REDUCE(ADD, Add)
+  OPTGRAMMAR_REDUCE(MUL, Mul)
+  OPTGRAMMAR_REDUCE(MIN, Min)
+  OPTGRAMMAR_REDUCE(MAX, Max)
+  OPTGRAMMAR_BINARY(SUB, Sub)
+  OPTGRAMMAR_BINARY(DIV, Div)
+  OPTGRAMMAR_BINARY(REM, Rem)
+  OPTGRAMMAR_BINARY(MOD, Mod)
+  OPTGRAMMAR_BINARY(EQ, Eq)
+  OPTGRAMMAR_BINARY(NE, Ne)
+  OPTGRAMMAR_BINARY(LT, Lt)
+  OPTGRAMMAR_BINARY(GT, Gt)
+  OPTGRAMMAR_BINARY(LE, Le)
+  OPTGRAMMAR_BINARY(GE, Ge)
+  /// SELECT(cond, a, b): a when cond holds, else b (values, oprefs or replacements).
+  template <class C, class A, class B>
+  static constexpr auto SELECT(const C& c, const A& a, const B& b) { return detail::make<Kind::Select>(c, a, b); }
+
+  // ---- operand references and properties -----------------------------------------------------
+  OPTGRAMMAR_BINARY(INPUT_OF, InputOf)
+  OPTGRAMMAR_BINARY(OUTPUT_OF, OutputOf)
+  OPTGRAMMAR_UNARY(RANK_OF, RankOf)
+  OPTGRAMMAR_BINARY(DIM_OF, DimOf)
+  OPTGRAMMAR_UNARY(STEPSIZE_OF, StepsizeOf)
+  OPTGRAMMAR_UNARY(DTYPE_OF, DTypeOf)
+  OPTGRAMMAR_UNARY(ELEMENTSIZE_OF, ElementsizeOf)
+  OPTGRAMMAR_UNARY(INPUTS_OF, InputsOf)
+  OPTGRAMMAR_UNARY(OUTPUTS_OF, OutputsOf)
+  OPTGRAMMAR_UNARY(ZERO_OFFSET_OF, ZeroOffsetOf)
+  OPTGRAMMAR_BINARY(SAME_ENCODING, SameEncoding)
+  OPTGRAMMAR_BINARY(SAME_OP, SameOp)
+  OPTGRAMMAR_BINARY(CONSTVAL_INT, ConstvalInt)
+  OPTGRAMMAR_BINARY(CONSTVAL_INT_VALID, ConstvalIntValid)
+  OPTGRAMMAR_BINARY(CONSTVAL_FLOAT, ConstvalFloat)
+  OPTGRAMMAR_BINARY(CONSTVAL_FLOAT_VALID, ConstvalFloatValid)
+
+  // ---- split variables -----------------------------------------------------------------------
+  static constexpr auto SPLIT_DIM(Str tag) { return Node<Kind::SplitDim>{detail::leaf_of(tag)}; }
+  static constexpr auto SPLIT_START(Str tag) { return Node<Kind::SplitStart>{detail::leaf_of(tag)}; }
+  static constexpr auto SPLIT_SIZE(Str tag) { return Node<Kind::SplitSize>{detail::leaf_of(tag)}; }
+  static constexpr auto ITER_VAR(Str tag) { return Node<Kind::IterVar>{detail::leaf_of(tag)}; }
+
+  // ---- cst_macro: the spec's expansions -----------------------------------------------------
+#define OPTGRAMMAR_IS_TYPE(NAME, T) \
+  template <class A> static constexpr auto NAME(const A& x) { return EQ(DTYPE_OF(x), DType::T); }
+  OPTGRAMMAR_IS_TYPE(IS_QUINT8, QUInt8)
+  OPTGRAMMAR_IS_TYPE(IS_QINT8, QInt8)
+  OPTGRAMMAR_IS_TYPE(IS_QUINT16, QUInt16)
+  OPTGRAMMAR_IS_TYPE(IS_QINT16, QInt16)
+  OPTGRAMMAR_IS_TYPE(IS_QINT32, QInt32)
+  OPTGRAMMAR_IS_TYPE(IS_INT32, Int32)
+  OPTGRAMMAR_IS_TYPE(IS_FLOAT16, Float16)
+  OPTGRAMMAR_IS_TYPE(IS_FLOAT32, Float32)
+  OPTGRAMMAR_IS_TYPE(IS_FLOAT, Float32)
+#define OPTGRAMMAR_DIM(NAME, D) \
+  template <class A> static constexpr auto NAME(const A& x) { return DIM_OF(x, D); }
+  OPTGRAMMAR_DIM(DIM_BATCHES, 0)
+  OPTGRAMMAR_DIM(DIM_HEIGHT, 1)
+  OPTGRAMMAR_DIM(DIM_WIDTH, 2)
+  OPTGRAMMAR_DIM(DIM_DEPTH, 3)
+  OPTGRAMMAR_DIM(DIM_FILTHEIGHT, 0)
+  OPTGRAMMAR_DIM(DIM_FILTWIDTH, 1)
+  OPTGRAMMAR_DIM(DIM_FILTDEPTH, 2)
+  OPTGRAMMAR_DIM(DIM_NFILTS, 3)
+  template <class A, class B>
+  static constexpr auto SAME_SHAPE(const A& x, const B& y) {
+    return AND(EQ(DIM_OF(x, 3), DIM_OF(y, 3)), EQ(DIM_OF(x, 2), DIM_OF(y, 2)), EQ(DIM_OF(x, 1), DIM_OF(y, 1)),
+               EQ(DIM_OF(x, 0), DIM_OF(y, 0)));
+  }
+  // Compatibility names used by shipped op packages (docs/canonical-form.md).
+  template <class A>
+  static constexpr auto IS_SCALAR(const A& x) {
+    return AND(EQ(DIM_OF(x, 0), 1), EQ(DIM_OF(x, 1), 1), EQ(DIM_OF(x, 2), 1), EQ(DIM_OF(x, 3), 1));
+  }
+  template <class A>
+  static constexpr auto IS_QUANT_TYPE(const A& x) {
+    return OR(IS_QUINT8(x), IS_QINT8(x), IS_QUINT16(x), IS_QINT16(x), IS_QINT32(x));
+  }
+  template <class A, class B>
+  static constexpr auto SAME_QUANT(const A& a, const B& b) {
+    return AND(EQ(ZERO_OFFSET_OF(a), ZERO_OFFSET_OF(b)), EQ(STEPSIZE_OF(a), STEPSIZE_OF(b)));
+  }
+  template <class A, class B>
+  static constexpr auto CEILDIV(const A& a, const B& b) { return DIV(SUB(ADD(a, b), 1), b); }
+
+  // ---- replacement -------------------------------------------------------------------------
+  template <class A>
+  static constexpr auto WrapOp(Str name, const A& a) { return detail::make<Kind::WrapOp>(detail::leaf_of(name), a); }
+  template <class A>
+  static constexpr auto WrapOpAlways(Str name, const A& a) { return detail::make<Kind::WrapOpAlways>(detail::leaf_of(name), a); }
+  template <class... A>
+  static constexpr auto gen_Shape(const A&... d) { return detail::make<Kind::GenShape>(d...); }
+  OPTGRAMMAR_UNARY(gen_ShapeOf, GenShapeOf)
+  OPTGRAMMAR_UNARY(gen_ConstScalar_f32, GenConstScalarF32)
+  OPTGRAMMAR_UNARY(gen_ConstScalar_i32, GenConstScalarI32)
+  OPTGRAMMAR_BINARY(gen_ConstArr_f32, GenConstArrF32)
+  OPTGRAMMAR_BINARY(gen_ConstArr_i32, GenConstArrI32)
+  template <class... A>
+  static constexpr auto gen_ConstArr_vals_i32(const A&... v) { return detail::make<Kind::GenConstArrValsI32>(v...); }
+  OPTGRAMMAR_BINARY(WITH_SIZE, WithSize)
+  OPTGRAMMAR_BINARY(WITH_TYPE, WithType)
+  OPTGRAMMAR_BINARY(WITH_SAME_OUTPUT, WithSameOutput)
+  OPTGRAMMAR_BINARY(WITH_SAME_ID, WithSameId)
+  OPTGRAMMAR_BINARY(WITH_MULTI_OUT, WithMultiOut)
+  template <class A, class B>
+  static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b) { return detail::make<Kind::WithSplitHistory>(a, b); }
+  template <class A, class B, class C>
+  static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b, const C& c) { return detail::make<Kind::WithSplitHistory>(a, b, c); }
+  template <class T, class Z, class S, class O>
+  static constexpr auto WITH_OUTPUT_TYPE(const T& t, const Z& z, const S& s, const O& o) {
+    return detail::make<Kind::WithOutputType>(t, z, s, o);
+  }
+  template <class D, class V, class O>
+  static constexpr auto ResizeDim(const D& d, const V& v, const O& o) { return detail::make<Kind::ResizeDim>(d, v, o); }
+  template <class D, class C, class E>
+  static constexpr auto AUTOSPLIT(const D& dim, Str tag, const C& chunk, const E& e) {
+    return detail::make<Kind::Autosplit>(detail::leaf_of(tag), dim, Node<Kind::Tag>{detail::leaf_of(tag)}, chunk, e);
+  }
+  template <class B, class L, class H, class E>
+  static constexpr auto OP_ITER(const B& base, Str tag, const L& lo, const H& hi, const E& e) {
+    return detail::make<Kind::OpIter>(detail::leaf_of(tag), base, Node<Kind::Tag>{detail::leaf_of(tag)}, lo, hi, e);
+  }
+  template <class A>
+  static constexpr auto ITER_INPUT_OF(const A& a, Str tag) { return detail::make<Kind::IterInputOf>(detail::leaf_of(tag), a); }
+  /// OpMultiOut(n_out, outno, "op", in...) → Op("$Out", WITH_MULTI_OUT(n_out, Op("op", in...)),
+  /// gen_Shape(0, 0, n_out, outno)).
+  template <class N, class K, class... A>
+  static constexpr auto OpMultiOut(const N& n, const K& k, Str name, const A&... in) {
+    return Op("$Out", WITH_MULTI_OUT(n, Op(name, in...)), gen_Shape(0, 0, n, k));
+  }
+  template <class I, class S, class Z>
+  static constexpr auto AUTOSPLIT_SLICE(const I& in, const S& start, const Z& size) {
+    return WITH_SIZE(size, WITH_TYPE(in, Op("Slice_shape", in, start, size)));
+  }
+#undef OPTGRAMMAR_UNARY
+#undef OPTGRAMMAR_BINARY
+#undef OPTGRAMMAR_REDUCE
+#undef OPTGRAMMAR_IS_TYPE
+#undef OPTGRAMMAR_DIM
+};
+
+#undef OPTGRAMMAR_PASS_WORD
+
+}  // namespace optgrammar::dsl

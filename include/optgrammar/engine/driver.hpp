@@ -1,0 +1,205 @@
+// The driver: runs a rule set over a graph, pass by pass, each to a fixed point over a worklist.
+//
+// Order: passes in ascending priority; inside a pass, a FIFO worklist that starts with every live
+// op in index order (inputs before users for a freshly built graph); for each op, the rules whose
+// root is that op's name, in rule order (rule.hpp), until one fires. Every edit goes through
+// Rewriter::replace, which re-enqueues what it touched and removes what became dead.
+#pragma once
+
+#include "optgrammar/core/graph.hpp"
+#include "optgrammar/core/verify.hpp"
+#include "optgrammar/engine/rule.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace optgrammar {
+
+/// The run did not reach a fixed point: some rules keep firing.
+class CycleError : public std::runtime_error {
+ public:
+  CycleError(const std::string& what, std::vector<std::string> rules)
+      : std::runtime_error(what), rules_(std::move(rules)) {}
+  const std::vector<std::string>& rules() const noexcept { return rules_; }
+
+ private:
+  std::vector<std::string> rules_;
+};
+
+struct PassReport {
+  std::string name;   ///< first rule's pass spelling
+  int priority = 0;
+  std::uint64_t rewrites = 0;
+  std::uint64_t dead_removed = 0;
+  double seconds = 0;
+};
+
+struct RunReport {
+  std::size_t ops_before = 0;
+  std::size_t ops_after = 0;
+  std::uint64_t rewrites = 0;
+  std::uint64_t dead_removed = 0;
+  double seconds = 0;
+  std::vector<PassReport> passes;
+  std::vector<const RuleInfo*> rules;  ///< rule order
+  std::vector<RuleStats> stats;        ///< by rule order
+};
+
+struct DriverOptions {
+  /// A pass stops with CycleError after this many rewrites per live op at its start (plus 1000).
+  std::uint64_t rewrite_budget_per_op = 16;
+  /// Receives one line per rewrite: "<pass> <rule name> %root(Op) -> %result(Op)".
+  std::ostream* trace = nullptr;
+  /// Run graph verification after every rewrite (slow; for debugging rules).
+  bool verify_each_rewrite = false;
+  /// Visit the initial worklist in reverse (checks results do not depend on visiting order).
+  bool reverse_order = false;
+};
+
+/// What a rule's apply function edits the graph through.
+class Rewriter {
+ public:
+  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats) {}
+
+  Graph& graph() noexcept { return g_; }
+  const Graph& graph() const noexcept { return g_; }
+  RuleStats& stats(const RuleInfo& r) noexcept { return stats_[r.index]; }
+
+  /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
+  void replace(OpRef root, OpRef with) {
+    g_.replace_all_uses(root, with, [this](OpRef user) { push(user); });
+    push(with);
+    dead_ += g_.erase_if_dead(root);
+    ++rewrites_;
+  }
+  /// Adds an op to the worklist (no-op when already queued).
+  void push(OpRef r) {
+    if (r.index >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size(), r.index + 1) + 1024, 0);
+    if (!queued_[r.index]) {
+      queued_[r.index] = 1;
+      queue_.push_back(r);
+    }
+  }
+  /// The next live op to visit, or an invalid ref when the worklist is empty.
+  OpRef pop() {
+    while (head_ < queue_.size()) {
+      OpRef r = queue_[head_++];
+      queued_[r.index] = 0;
+      if (g_.alive(r)) return r;
+    }
+    queue_.clear();
+    head_ = 0;
+    return OpRef{};
+  }
+  void reset_queue(std::size_t n) {
+    queue_.clear();
+    head_ = 0;
+    queued_.assign(n + 1024, 0);
+  }
+  std::uint64_t rewrites() const noexcept { return rewrites_; }
+  std::uint64_t dead_removed() const noexcept { return dead_; }
+  void count_dead(std::uint64_t n) noexcept { dead_ += n; }
+
+  /// The trace sink of the run (nullptr: no trace).
+  std::ostream* trace = nullptr;
+  const std::string* pass_name = nullptr;
+
+ private:
+  Graph& g_;
+  std::vector<RuleStats>& stats_;
+  std::vector<OpRef> queue_;
+  std::size_t head_ = 0;
+  std::vector<unsigned char> queued_;
+  std::uint64_t rewrites_ = 0;
+  std::uint64_t dead_ = 0;
+};
+
+/// Applies `rules` to `g` until no rule fires in any pass.
+inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt = {}) {
+  using clock = std::chrono::steady_clock;
+  RunReport rep;
+  rep.rules = rules.rules();
+  rep.stats.assign(rep.rules.size(), {});
+  rep.ops_before = g.live_count();
+  auto t_run = clock::now();
+  Rewriter rw(g, rep.stats);
+  rw.trace = opt.trace;
+  rep.dead_removed += g.remove_dead();
+
+  std::size_t i = 0;
+  std::vector<std::vector<const RuleInfo*>> by_root;
+  while (i < rep.rules.size()) {
+    // One pass: the rules [i, j) share a priority.
+    std::size_t j = i;
+    while (j < rep.rules.size() && rep.rules[j]->priority == rep.rules[i]->priority) ++j;
+    auto t_pass = clock::now();
+    PassReport pr;
+    pr.name = rep.rules[i]->pass_name;
+    pr.priority = rep.rules[i]->priority;
+    rw.pass_name = &pr.name;
+    by_root.assign(OpNames::instance().size(), {});
+    for (std::size_t k = i; k < j; ++k) by_root[rep.rules[k]->root].push_back(rep.rules[k]);
+
+    std::uint64_t rewrites0 = rw.rewrites(), dead0 = rw.dead_removed();
+    std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
+    std::vector<std::uint64_t> fired_at_start(j - i);
+    for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
+    rw.reset_queue(g.size());
+    if (opt.reverse_order) {
+      for (std::uint32_t x = static_cast<std::uint32_t>(g.size()); x-- > 0;)
+        if (g.alive(OpRef{x})) rw.push(OpRef{x});
+    } else {
+      for (std::uint32_t x = 0; x < g.size(); ++x)
+        if (g.alive(OpRef{x})) rw.push(OpRef{x});
+    }
+    for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
+      OpNameId name = g.name_id(r);
+      if (name >= by_root.size()) continue;
+      for (const RuleInfo* rule : by_root[name]) {
+        if (rule->apply(rw, *rule, r)) {
+          if (opt.verify_each_rewrite) {
+            auto problems = verify(g);
+            if (!problems.empty())
+              throw std::runtime_error("graph invalid after rule " + rule->name + ": " + problems.front());
+          }
+          break;
+        }
+      }
+      if (rw.rewrites() - rewrites0 > budget) {
+        // Name the rules that fired most in this pass: they are the cycle.
+        std::vector<std::pair<std::uint64_t, const RuleInfo*>> firing;
+        for (std::size_t k = i; k < j; ++k)
+          if (auto n = rep.stats[k].fired - fired_at_start[k - i]) firing.emplace_back(n, rep.rules[k]);
+        std::sort(firing.begin(), firing.end(),
+                  [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second->index < b.second->index; });
+        std::vector<std::string> names;
+        std::string msg = "no fixed point in pass " + pr.name + " after " + std::to_string(budget) +
+                          " rewrites; rules still firing:";
+        for (std::size_t k = 0; k < firing.size() && k < 4; ++k) {
+          names.push_back(firing[k].second->name);
+          msg += " " + firing[k].second->name + " (" + std::to_string(firing[k].first) + " times)";
+        }
+        throw CycleError(msg, names);
+      }
+    }
+    pr.rewrites = rw.rewrites() - rewrites0;
+    pr.dead_removed = rw.dead_removed() - dead0;
+    pr.seconds = std::chrono::duration<double>(clock::now() - t_pass).count();
+    rep.passes.push_back(pr);
+    i = j;
+  }
+  rep.rewrites = rw.rewrites();
+  rep.dead_removed += rw.dead_removed();
+  rep.ops_after = g.live_count();
+  rep.seconds = std::chrono::duration<double>(clock::now() - t_run).count();
+  return rep;
+}
+
+}  // namespace optgrammar
+

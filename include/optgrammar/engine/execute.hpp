@@ -1,0 +1,611 @@
+// Running an analyzed rule: the specialized matcher, constraint evaluation, replacement building.
+//
+// Everything here is instantiated per rule from the rule's node types; node values (slots,
+// op-name indices, constants) are read from the rule's `static constexpr` analysis, so after
+// inlining the matcher is straight-line code comparing integers.
+#pragma once
+
+#include "optgrammar/core/graph.hpp"
+#include "optgrammar/dsl/check.hpp"
+#include "optgrammar/engine/context.hpp"
+#include "optgrammar/engine/driver.hpp"
+
+#include <boost/hana/at.hpp>
+
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace optgrammar::engine {
+
+using dsl::Kind;
+using dsl::VType;
+namespace hana = boost::hana;
+
+/// State of one rule attempt: bindings by slot, split contexts, and whether evaluation failed.
+struct ExecState {
+  Graph& g;
+  const OpNameId* ids;          ///< the rule's op names, interned
+  OpRef root;
+  OpRef slot[dsl::max_tags];
+  Split_Context split[dsl::max_splits];
+  std::size_t first_new = 0;    ///< ops at or past this index were made by this attempt
+  bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
+};
+
+// ---- matcher ------------------------------------------------------------------------------------
+template <class N>
+inline bool match_op(const N& n, const Graph& g, OpRef o, ExecState& s);
+
+template <class N>
+inline bool match_operand(const N& n, const Graph& g, OpRef in, ExecState& s) {
+  if constexpr (N::kind == Kind::Tag) {
+    if (n.leaf.wildcard) return true;
+    if (n.leaf.first) {
+      s.slot[n.leaf.slot] = in;
+      return true;
+    }
+    return s.slot[n.leaf.slot] == in;
+  } else if constexpr (N::kind == Kind::Let) {
+    if (!n.leaf.first && s.slot[n.leaf.slot] != in) return false;
+    s.slot[n.leaf.slot] = in;
+    return match_op(hana::at_c<0>(n.kids), g, in, s);
+  } else {
+    return match_op(n, g, in, s);
+  }
+}
+
+template <class N, std::size_t... I>
+inline bool match_inputs([[maybe_unused]] const N& n, [[maybe_unused]] const Graph& g, [[maybe_unused]] OpRef o,
+                         [[maybe_unused]] ExecState& s, std::index_sequence<I...>) {
+  return (match_operand(hana::at_c<I>(n.kids), g, g.input(o, static_cast<std::uint32_t>(I)), s) && ...);
+}
+
+template <class N>
+inline bool match_op(const N& n, const Graph& g, OpRef o, ExecState& s) {
+  if (g.name_id(o) != s.ids[n.leaf.index]) return false;
+  const std::uint32_t k = g.n_inputs(o);
+  if constexpr (N::kind == Kind::Op) {
+    if (k != N::arity) return false;
+  } else {
+    if (k < N::arity) return false;
+  }
+  return match_inputs(n, g, o, s, std::make_index_sequence<N::arity>{});
+}
+
+// ---- constraint evaluation ------------------------------------------------------------------------
+template <VType T> struct ctype;
+template <> struct ctype<VType::Bool> { using type = bool; };
+template <> struct ctype<VType::Int> { using type = int; };
+template <> struct ctype<VType::Size> { using type = std::size_t; };
+template <> struct ctype<VType::Float> { using type = float; };
+template <> struct ctype<VType::DType> { using type = DType; };
+template <> struct ctype<VType::OpRef> { using type = OpRef; };
+template <VType T> using ctype_t = typename ctype<T>::type;
+
+inline float half_to_float(std::uint16_t h) {
+  std::uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
+  float v;
+  if (exp == 0) v = std::ldexp(static_cast<float>(man), -24);
+  else if (exp == 31) v = man ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  else v = std::ldexp(static_cast<float>(man | 0x400u), static_cast<int>(exp) - 25);
+  return sign ? -v : v;
+}
+
+/// Element `i` of a constant as a double, or nothing when `r` is not a constant or i is out of
+/// range. Quantized elements are read raw when `raw`, else dequantized.
+inline bool const_element(const Graph& g, OpRef r, long long i, bool raw, double& out) {
+  if (!g.alive(r) || !g.is_const(r)) return false;
+  const OutputDef& d = g.output(r);
+  if (i < 0 || static_cast<std::size_t>(i) >= d.element_count()) return false;
+  auto bytes = g.payload(r);
+  const std::byte* p = bytes.data() + static_cast<std::size_t>(i) * element_size(d.dtype);
+  auto load = [p](auto t) {
+    decltype(t) v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  double v = 0;
+  switch (d.dtype) {
+    case DType::Float32: v = load(float{}); break;
+    case DType::Float16: v = half_to_float(load(std::uint16_t{})); break;
+    case DType::Int32: v = load(std::int32_t{}); break;
+    case DType::QUInt8: v = load(std::uint8_t{}); break;
+    case DType::QInt8: v = load(std::int8_t{}); break;
+    case DType::QUInt16: v = load(std::uint16_t{}); break;
+    case DType::QInt16: v = load(std::int16_t{}); break;
+    case DType::QInt32: v = load(std::int32_t{}); break;
+  }
+  if (!raw && is_quantized(d.dtype)) v = (v - d.zero_offset) * static_cast<double>(d.stepsize);
+  out = v;
+  return true;
+}
+
+inline bool constval_int(const Graph& g, OpRef r, long long i, int& out) {
+  double v;
+  if (!const_element(g, r, i, true, v)) return false;
+  if (!(v >= INT_MIN && v <= INT_MAX) || v != std::floor(v)) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+/// Reads a graph option with the spec's conversions; a missing option reads as 0 / false.
+template <class T>
+inline T read_option(const Graph& g, std::string_view name) {
+  const OptionValue* v = g.option(name);
+  if (!v) return T{};
+  return std::visit(
+      [](const auto& x) -> T {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::string>) return static_cast<T>(x.empty() ? 0 : 1);
+        else if constexpr (std::is_same_v<T, bool>) return x != X{};
+        else return static_cast<T>(x);
+      },
+      *v);
+}
+
+template <class N>
+inline auto eval(const N& n, ExecState& s);
+
+template <std::size_t I, class N>
+inline auto kid(const N& n, ExecState& s) {
+  return eval(hana::at_c<I>(n.kids), s);
+}
+template <std::size_t I, class N>
+using kid_t = boost::mp11::mp_at_c<typename N::children, I>;
+
+/// OUTPUT_OF(x, k): output k of a multi-output op (its `$Out` reader numbered k), or x itself
+/// for k == 0 of a single-output op.
+inline OpRef output_of(const Graph& g, OpRef x, long long k) {
+  if (!g.alive(x)) return OpRef{};
+  OpRef found{};
+  bool multi = false;
+  g.for_each_use(x, [&](OpRef u, std::uint32_t slot) {
+    if (slot != 0 || g.name_id(u) != op_names::out || g.n_inputs(u) < 2) return;
+    multi = true;
+    const OutputDef& sh = g.output(g.input(u, 1));
+    if (sh.rank >= 4 && static_cast<long long>(sh.dims[3]) == k) found = u;
+  });
+  if (!multi && k == 0) return x;
+  return found;
+}
+
+template <class T>
+inline T arith(Kind k, T a, T b, ExecState& s) {
+  if constexpr (std::is_same_v<T, int>) {
+    auto ua = static_cast<unsigned>(a), ub = static_cast<unsigned>(b);
+    switch (k) {
+      case Kind::Add: return static_cast<int>(ua + ub);
+      case Kind::Sub: return static_cast<int>(ua - ub);
+      case Kind::Mul: return static_cast<int>(ua * ub);
+      default: break;
+    }
+    if (b == 0 || (a == INT_MIN && b == -1)) {
+      s.failed = true;
+      return 0;
+    }
+  } else if constexpr (std::is_same_v<T, std::size_t>) {
+    switch (k) {
+      case Kind::Add: return a + b;
+      case Kind::Sub: return a - b;
+      case Kind::Mul: return a * b;
+      default: break;
+    }
+    if (b == 0) {
+      s.failed = true;
+      return 0;
+    }
+  } else {
+    switch (k) {
+      case Kind::Add: return a + b;
+      case Kind::Sub: return a - b;
+      case Kind::Mul: return a * b;
+      case Kind::Div: return a / b;
+      case Kind::Rem: return std::fmod(a, b);
+      case Kind::Mod: {
+        T r = std::fmod(a, b);
+        return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+      }
+      default: return 0;
+    }
+  }
+  switch (k) {
+    case Kind::Div: return a / b;
+    case Kind::Rem: return a % b;  // sign of a, as C
+    case Kind::Mod: {
+      T r = a % b;
+      if constexpr (std::is_signed_v<T>)
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;  // sign of b
+      return r;
+    }
+    default: return 0;
+  }
+}
+
+template <class N, std::size_t... I>
+inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
+  constexpr Kind k = N::kind;
+  if constexpr (k == Kind::And) {
+    return (static_cast<bool>(kid<I>(n, s)) && ...);
+  } else if constexpr (k == Kind::Or) {
+    return (static_cast<bool>(kid<I>(n, s)) || ...);
+  } else if constexpr (k == Kind::Xor) {
+    return ((static_cast<bool>(kid<I>(n, s)) ? 1 : 0) + ...) % 2 == 1;
+  } else {
+    using T = ctype_t<N::vtype>;
+    T vals[] = {static_cast<T>(kid<I>(n, s))...};
+    T acc = vals[0];
+    for (std::size_t i = 1; i < sizeof...(I); ++i) {
+      if constexpr (k == Kind::Min) acc = vals[i] < acc ? vals[i] : acc;
+      else if constexpr (k == Kind::Max) acc = vals[i] > acc ? vals[i] : acc;
+      else acc = arith<T>(k, acc, vals[i], s);
+    }
+    return acc;
+  }
+}
+
+template <class N>
+inline auto eval(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  const Graph& g = s.g;
+  if constexpr (k == Kind::Tag) {
+    return s.slot[n.leaf.slot];
+  } else if constexpr (k == Kind::Bool) {
+    return n.leaf.i != 0;
+  } else if constexpr (k == Kind::Int) {
+    return static_cast<int>(n.leaf.i);
+  } else if constexpr (k == Kind::Size) {
+    return static_cast<std::size_t>(n.leaf.i);
+  } else if constexpr (k == Kind::Float) {
+    return static_cast<float>(n.leaf.f);
+  } else if constexpr (k == Kind::DTypeConst) {
+    return static_cast<DType>(n.leaf.i);
+  } else if constexpr (k == Kind::OptionInt) {
+    return read_option<int>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::OptionUint) {
+    return read_option<std::size_t>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::OptionBool) {
+    return read_option<bool>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::OptionFloat) {
+    return read_option<float>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::CastInt) {
+    auto v = kid<0>(n, s);
+    if constexpr (std::is_same_v<decltype(v), float>) {
+      if (!(v > -2147483649.0f && v < 2147483648.0f)) {
+        s.failed = true;
+        return 0;
+      }
+    }
+    return static_cast<int>(v);
+  } else if constexpr (k == Kind::CastUint) {
+    auto v = kid<0>(n, s);
+    if constexpr (std::is_same_v<decltype(v), float>) {
+      if (!(v > -1.0f && v < 1.8446744e19f)) {
+        s.failed = true;
+        return std::size_t{0};
+      }
+    }
+    return static_cast<std::size_t>(v);
+  } else if constexpr (k == Kind::CastFloat) {
+    return static_cast<float>(kid<0>(n, s));
+  } else if constexpr (k == Kind::CastDType) {
+    auto v = static_cast<long long>(kid<0>(n, s));
+    if (v < 0 || v >= dtype_count) {
+      s.failed = true;
+      return DType::Float32;
+    }
+    return static_cast<DType>(v);
+  } else if constexpr (k == Kind::Not) {
+    return !kid<0>(n, s);
+  } else if constexpr (k == Kind::Neg) {
+    using T = ctype_t<N::vtype>;
+    T v = static_cast<T>(kid<0>(n, s));
+    if constexpr (std::is_same_v<T, int>) return static_cast<int>(0u - static_cast<unsigned>(v));
+    else return static_cast<T>(-v);
+  } else if constexpr (k == Kind::Abs) {
+    using T = ctype_t<N::vtype>;
+    T v = static_cast<T>(kid<0>(n, s));
+    if constexpr (std::is_same_v<T, int>) {
+      if (v == INT_MIN) {
+        s.failed = true;
+        return 0;
+      }
+      return v < 0 ? -v : v;
+    } else if constexpr (std::is_same_v<T, float>) {
+      return std::fabs(v);
+    } else {
+      return v;
+    }
+  } else if constexpr (k == Kind::IsPow2) {
+    auto v = kid<0>(n, s);
+    return v > 0 && (v & (v - 1)) == 0;
+  } else if constexpr (k == Kind::Roundup) {
+    using T = ctype_t<N::vtype>;
+    T a = static_cast<T>(kid<0>(n, s)), b = static_cast<T>(kid<1>(n, s));
+    if (b <= 0) {
+      s.failed = true;
+      return T{};
+    }
+    return static_cast<T>(arith<T>(Kind::Div, arith<T>(Kind::Sub, arith<T>(Kind::Add, a, b, s), T{1}, s), b, s) * b);
+  } else if constexpr (k == Kind::Select) {
+    using T = ctype_t<N::vtype>;
+    return kid<0>(n, s) ? static_cast<T>(kid<1>(n, s)) : static_cast<T>(kid<2>(n, s));
+  } else if constexpr (k == Kind::And || k == Kind::Or || k == Kind::Xor || k == Kind::Add || k == Kind::Mul ||
+                       k == Kind::Min || k == Kind::Max) {
+    return eval_reduce(n, s, std::make_index_sequence<N::arity>{});
+  } else if constexpr (k == Kind::Sub || k == Kind::Div || k == Kind::Rem || k == Kind::Mod) {
+    using T = ctype_t<N::vtype>;
+    return arith<T>(k, static_cast<T>(kid<0>(n, s)), static_cast<T>(kid<1>(n, s)), s);
+  } else if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
+                       k == Kind::Ge) {
+    auto a = kid<0>(n, s);
+    auto b = kid<1>(n, s);
+    if constexpr (std::is_same_v<decltype(a), DType>) {
+      return k == Kind::Eq ? a == b : a != b;
+    } else {
+      using T = ctype_t<dsl::promote(kid_t<0, N>::vtype, kid_t<1, N>::vtype)>;
+      T x = static_cast<T>(a), y = static_cast<T>(b);
+      if constexpr (k == Kind::Eq) return x == y;
+      else if constexpr (k == Kind::Ne) return x != y;
+      else if constexpr (k == Kind::Lt) return x < y;
+      else if constexpr (k == Kind::Gt) return x > y;
+      else if constexpr (k == Kind::Le) return x <= y;
+      else return x >= y;
+    }
+  } else if constexpr (k == Kind::InputOf) {
+    OpRef x = kid<0>(n, s);
+    auto i = static_cast<long long>(kid<1>(n, s));
+    if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
+      s.failed = true;
+      return OpRef{};
+    }
+    return g.input(x, static_cast<std::uint32_t>(i));
+  } else if constexpr (k == Kind::OutputOf) {
+    OpRef r = output_of(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)));
+    if (!r.valid()) s.failed = true;
+    return r;
+  } else if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
+                       k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
+                       k == Kind::ZeroOffsetOf) {
+    using T = ctype_t<N::vtype>;
+    OpRef x = kid<0>(n, s);
+    if (!g.alive(x)) {
+      s.failed = true;
+      return T{};
+    }
+    const OutputDef& d = g.output(x);
+    if constexpr (k == Kind::RankOf) return static_cast<std::size_t>(d.rank);
+    else if constexpr (k == Kind::DimOf) {
+      auto i = static_cast<long long>(kid<1>(n, s));
+      return i < 0 ? std::size_t{0} : d.dim(static_cast<std::size_t>(i));
+    } else if constexpr (k == Kind::StepsizeOf) return d.stepsize;
+    else if constexpr (k == Kind::DTypeOf) return d.dtype;
+    else if constexpr (k == Kind::ElementsizeOf) return element_size(d.dtype);
+    else if constexpr (k == Kind::InputsOf) return static_cast<std::size_t>(g.n_inputs(x));
+    else if constexpr (k == Kind::ZeroOffsetOf) return static_cast<int>(d.zero_offset);
+    else {
+      std::size_t outs = 0;
+      g.for_each_use(x, [&](OpRef u, std::uint32_t slot) {
+        if (slot == 0 && g.name_id(u) == op_names::out) ++outs;
+      });
+      return outs ? outs : std::size_t{1};
+    }
+  } else if constexpr (k == Kind::SameEncoding || k == Kind::SameOp) {
+    OpRef a = kid<0>(n, s), b = kid<1>(n, s);
+    if (!g.alive(a) || !g.alive(b)) {
+      s.failed = true;
+      return false;
+    }
+    if constexpr (k == Kind::SameOp) return a == b;
+    else return g.output(a).same_encoding(g.output(b));
+  } else if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
+    int v = 0;
+    bool ok = constval_int(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+    if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
+    else return ok;
+  } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
+    double v = 0;
+    bool ok = const_element(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), false, v);
+    if constexpr (k == Kind::ConstvalFloat) return ok ? static_cast<float>(v) : std::numeric_limits<float>::quiet_NaN();
+    else return ok;
+  } else if constexpr (k == Kind::SplitDim) {
+    return s.split[n.leaf.slot].dim;
+  } else if constexpr (k == Kind::SplitStart || k == Kind::IterVar) {
+    return static_cast<int>(s.split[n.leaf.slot].start);
+  } else if constexpr (k == Kind::SplitSize) {
+    return static_cast<int>(s.split[n.leaf.slot].size);
+  } else {
+    static_assert(N::kind == Kind::Tag, "optgrammar: construct has no value in a constraint");
+    return false;
+  }
+}
+
+// ---- replacement ----------------------------------------------------------------------------------
+/// Thrown inside a replacement to abandon it; the graph is rolled back.
+class ReplacementFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <class N>
+inline OpRef build(const N& n, ExecState& s);
+
+template <class N, std::size_t... I>
+inline OpRef build_op(const N& n, ExecState& s, OpNameId name, std::index_sequence<I...>) {
+  OpRef in[sizeof...(I) + 1] = {build(hana::at_c<I>(n.kids), s)..., OpRef{}};
+  return s.g.add_op_with_id(name, std::span<const OpRef>(in, sizeof...(I)), s.g.output_index(s.root),
+                            s.g.op_id(s.root));
+}
+
+inline bool is_new(const ExecState& s, OpRef r) { return r.index >= s.first_new; }
+
+inline OpRef make_shape(ExecState& s, std::uint32_t rank, const std::size_t* dims) {
+  OutputDef d;
+  d.dtype = DType::Int32;
+  d.rank = rank > max_rank ? static_cast<std::uint32_t>(max_rank) : rank;
+  for (std::uint32_t i = 0; i < d.rank; ++i) d.dims[i] = dims[i];
+  return s.g.add_op_with_id(op_names::shape, {}, s.g.intern_output(d), s.g.op_id(s.root));
+}
+
+template <class T>
+inline OpRef make_const(ExecState& s, DType t, const T* vals, std::size_t n) {
+  OutputDef d = OutputDef::make(t, {1, 1, 1, n});
+  return s.g.add_const(d, std::span<const T>(vals, n));
+}
+
+/// The op a modifier edits: the Op construction its last operand built.
+inline OpRef modifiable(const ExecState& s, OpRef r, std::string_view what) {
+  if (!is_new(s, r))
+    throw ReplacementFailed(std::string(what) + ": its last operand yielded an existing op, not a new one");
+  return r;
+}
+
+template <class N>
+inline OpRef build(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  Graph& g = s.g;
+  if constexpr (N::vtype == VType::OpRef) {
+    OpRef r = eval(n, s);
+    if (s.failed || !g.alive(r)) throw ReplacementFailed("an operand reference of the replacement does not exist");
+    return r;
+  } else if constexpr (k == Kind::Op) {
+    return build_op(n, s, s.ids[n.leaf.index], std::make_index_sequence<N::arity>{});
+  } else if constexpr (k == Kind::Select) {
+    bool c = kid<0>(n, s);
+    return c ? build(hana::at_c<1>(n.kids), s) : build(hana::at_c<2>(n.kids), s);
+  } else if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways) {
+    OpRef x = build(hana::at_c<0>(n.kids), s);
+    OpNameId name = s.ids[n.leaf.index];
+    if (k == Kind::WrapOp && g.name_id(x) == name) return x;
+    return g.add_op_with_id(name, std::span<const OpRef>(&x, 1), g.output_index(x), g.op_id(s.root));
+  } else if constexpr (k == Kind::GenShape) {
+    std::size_t dims[N::arity + 1]{};
+    std::size_t i = 0;
+    hana::for_each(n.kids, [&](const auto& kd) { dims[i++] = static_cast<std::size_t>(eval(kd, s)); });
+    return make_shape(s, static_cast<std::uint32_t>(N::arity), dims);
+  } else if constexpr (k == Kind::GenShapeOf) {
+    OpRef x = build(hana::at_c<0>(n.kids), s);
+    const OutputDef& d = g.output(x);
+    OutputDef copy = d;
+    return make_shape(s, copy.rank, copy.dims.data());
+  } else if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
+    if constexpr (k == Kind::GenConstScalarF32) {
+      float v = static_cast<float>(kid<0>(n, s));
+      return make_const(s, DType::Float32, &v, 1);
+    } else {
+      auto v = static_cast<std::int32_t>(kid<0>(n, s));
+      return make_const(s, DType::Int32, &v, 1);
+    }
+  } else if constexpr (k == Kind::GenConstArrF32 || k == Kind::GenConstArrI32) {
+    auto count = static_cast<long long>(kid<1>(n, s));
+    if (count <= 0 || count > (1 << 24)) throw ReplacementFailed("gen_ConstArr: element count out of range");
+    if constexpr (k == Kind::GenConstArrF32) {
+      std::vector<float> v(static_cast<std::size_t>(count), static_cast<float>(kid<0>(n, s)));
+      return make_const(s, DType::Float32, v.data(), v.size());
+    } else {
+      std::vector<std::int32_t> v(static_cast<std::size_t>(count), static_cast<std::int32_t>(kid<0>(n, s)));
+      return make_const(s, DType::Int32, v.data(), v.size());
+    }
+  } else if constexpr (k == Kind::GenConstArrValsI32) {
+    std::int32_t v[N::arity + 1]{};
+    std::size_t i = 0;
+    hana::for_each(n.kids, [&](const auto& kd) { v[i++] = static_cast<std::int32_t>(eval(kd, s)); });
+    return make_const(s, DType::Int32, v, N::arity);
+  } else if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
+                       k == Kind::WithSameId || k == Kind::WithSplitHistory || k == Kind::WithOutputType ||
+                       k == Kind::ResizeDim || k == Kind::WithMultiOut) {
+    constexpr std::size_t last = N::arity - 1;
+    OpRef r = modifiable(s, build(hana::at_c<last>(n.kids), s), dsl::kind_name(k));
+    OutputDef d = g.output(r);
+    if constexpr (k == Kind::WithSize) {
+      OpRef from = build(hana::at_c<0>(n.kids), s);
+      const OutputDef& f = g.output(from);
+      d.rank = f.rank;
+      d.dims = f.dims;
+    } else if constexpr (k == Kind::WithType || k == Kind::WithSameOutput) {
+      OpRef from = build(hana::at_c<0>(n.kids), s);
+      const OutputDef& f = g.output(from);
+      if constexpr (k == Kind::WithSameOutput) d = f;
+      else {
+        d.dtype = f.dtype;
+        d.zero_offset = f.zero_offset;
+        d.stepsize = f.stepsize;
+      }
+    } else if constexpr (k == Kind::WithOutputType) {
+      d.dtype = kid<0>(n, s);
+      if (is_quantized(d.dtype)) {
+        d.zero_offset = static_cast<std::int32_t>(kid<1>(n, s));
+        d.stepsize = static_cast<float>(kid<2>(n, s));
+      } else {
+        d.zero_offset = 0;
+        d.stepsize = 1.0f;
+      }
+    } else if constexpr (k == Kind::ResizeDim) {
+      auto dim = static_cast<long long>(kid<0>(n, s));
+      if (dim < 0 || dim >= static_cast<long long>(d.rank)) throw ReplacementFailed("ResizeDim: dimension out of range");
+      d.dims[static_cast<std::size_t>(dim)] = static_cast<std::size_t>(kid<1>(n, s));
+    } else if constexpr (k == Kind::WithSameId) {
+      g.set_op_id(r, g.op_id(build(hana::at_c<0>(n.kids), s)));
+    } else if constexpr (k == Kind::WithSplitHistory) {
+      OpRef from = build(hana::at_c<0>(n.kids), s);
+      std::vector<int> h = g.split_history(from);
+      if constexpr (N::arity == 3) h.push_back(static_cast<int>(kid<1>(n, s)));
+      g.set_split_history(r, std::move(h));
+    } else if constexpr (k == Kind::WithMultiOut) {
+      if (static_cast<long long>(kid<0>(n, s)) < 1) throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
+    }
+    g.set_output(r, d);
+    return r;
+  } else {
+    static_assert(N::kind == Kind::Op, "optgrammar: this replacement construct is not supported at run time yet");
+    return OpRef{};
+  }
+}
+
+/// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
+template <class R>
+bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
+  static constexpr auto& rule = R::value;
+  Graph& g = rw.graph();
+  RuleStats& st = rw.stats(self);
+  ++st.tried;
+  ExecState s{g, self.names.data(), root, {}, {}, 0, false};
+  s.slot[0] = root;
+  if (!match_op(rule.match, g, root, s)) return false;
+  ++st.matched;
+  if constexpr (!(decltype(rule.constraint)::kind == Kind::Bool)) {
+    bool ok = eval(rule.constraint, s);
+    if (!ok || s.failed) return false;
+  }
+  auto cp = g.checkpoint();
+  s.first_new = cp.ops;
+  OpRef result;
+  try {
+    result = build(rule.replacement, s);
+  } catch (const ReplacementFailed&) {
+    g.rollback(cp);  // the rule does not apply here; the graph is as it was
+    ++st.failed;
+    return false;
+  } catch (...) {
+    g.rollback(cp);
+    ++st.failed;
+    throw;
+  }
+  if (result == root) {
+    g.rollback(cp);
+    return false;
+  }
+  ++st.fired;
+  if (rw.trace)
+    *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
+              << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
+  // New ops may match rules of this pass in turn.
+  for (std::size_t i = cp.ops; i < g.size(); ++i) rw.push(OpRef{static_cast<std::uint32_t>(i)});
+  rw.replace(root, result);
+  return true;
+}
+
+}  // namespace optgrammar::engine

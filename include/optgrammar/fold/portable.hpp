@@ -1,0 +1,215 @@
+// The portable backend: plain C++ written so that g++ and clang auto-vectorize it on x86-64
+// (baseline SSE2, -O2 and -O3), with results bit-identical to reference.hpp.
+//
+// How it stays vectorizable:
+//  * every loop body is branch-free (selects, no early exits) over same-index elements;
+//  * OPTGRAMMAR_FOLD_IVDEP tells the compiler there is no loop-carried dependence, which is
+//    true even in place (out == a), so it needs no runtime alias check;
+//  * loops run in blocks of a constant trip count, which g++ -O2's "very cheap" vectorizer
+//    accepts (it refuses loops that need a scalar epilogue), followed by a scalar tail;
+//  * 8-bit quantized kernels compute in int32 with 16-bit factors (|q - zp| <= 255 and
+//    |multiplier| <= 32767), which SSE2 does with pmullw/pmulhw or pmaddwd.
+#pragma once
+
+#include "optgrammar/fold/reference.hpp"
+
+#if defined(__clang__)
+#define OPTGRAMMAR_FOLD_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define OPTGRAMMAR_FOLD_IVDEP _Pragma("GCC ivdep")
+#else
+#define OPTGRAMMAR_FOLD_IVDEP
+#endif
+
+namespace optgrammar::fold::portable {
+
+/// Elements per block of the blocked loops.
+inline constexpr size_t block = 64;
+
+/// Runs f(i) for i in [0, n): blocks of `block` (vectorized) then the tail.
+template <class F> inline void for_each_index(size_t n, F&& f) {
+  size_t i = 0;
+  for (; i + block <= n; i += block) {
+    OPTGRAMMAR_FOLD_IVDEP
+    for (size_t j = 0; j < block; ++j) f(i + j);
+  }
+  for (; i < n; ++i) f(i);
+}
+
+namespace detail {
+template <BinOp op, class T> inline T binary_fast(T a, T b) {
+  if constexpr (is_float_v<T>) {
+    if constexpr (op == BinOp::max) { const T m = a > b ? a : b; return a != a ? a : m; }
+    else if constexpr (op == BinOp::min) { const T m = a < b ? a : b; return a != a ? a : m; }
+    else return scalar::binary<op>(a, b);
+  } else if constexpr (sizeof(T) < 4 && (op == BinOp::add || op == BinOp::sub || op == BinOp::mul)) {
+    // In the narrow unsigned type the wrap is the same and vectorizers keep the narrow lanes.
+    using U = unsigned_of<T>;
+    const U ua = static_cast<U>(a), ub = static_cast<U>(b);
+    if constexpr (op == BinOp::add) return static_cast<T>(static_cast<U>(ua + ub));
+    if constexpr (op == BinOp::sub) return static_cast<T>(static_cast<U>(ua - ub));
+    if constexpr (op == BinOp::mul) return static_cast<T>(static_cast<U>(static_cast<unsigned>(ua) * ub));
+  } else {
+    return scalar::binary<op>(a, b);
+  }
+}
+}  // namespace detail
+
+/// out[i] = a[i] (op) b[i]. out may be a or b (in place); no other overlap.
+template <BinOp op, class T> void binary(const T* a, const T* b, T* out, size_t n) {
+  for_each_index(n, [&](size_t i) { out[i] = detail::binary_fast<op>(a[i], b[i]); });
+}
+
+/// out[i] = a[i] (op) s: the broadcast of a scalar right operand.
+template <BinOp op, class T> void binary_scalar_rhs(const T* a, T s, T* out, size_t n) {
+  for_each_index(n, [&](size_t i) { out[i] = detail::binary_fast<op>(a[i], s); });
+}
+/// out[i] = s (op) b[i].
+template <BinOp op, class T> void binary_scalar_lhs(T s, const T* b, T* out, size_t n) {
+  for_each_index(n, [&](size_t i) { out[i] = detail::binary_fast<op>(s, b[i]); });
+}
+
+template <UnOp op, class T> void unary(const T* x, T* out, size_t n) {
+  for_each_index(n, [&](size_t i) { out[i] = scalar::unary<op>(x[i]); });
+}
+
+template <class T> void clamp(const T* x, T* out, size_t n, T lo, T hi) {
+  for_each_index(n, [&](size_t i) { out[i] = scalar::clamp(x[i], lo, hi); });
+}
+
+template <class To, class From> void cast(const From* x, To* out, size_t n) {
+  if constexpr (is_float_v<From> && !is_float_v<To>) {
+    constexpr float lo = static_cast<float>(int_range<To>::lo);
+    constexpr float hi_excl = static_cast<float>(int_range<To>::hi) + 1.0f;
+    constexpr float hi_in = is_same_v<To, int32_t> ? 0.0f : static_cast<float>(int_range<To>::hi);
+    for_each_index(n, [&](size_t i) {
+      float v = x[i];
+      const bool over = v >= hi_excl;
+      v = v != v ? 0.0f : v;
+      v = v < lo ? lo : v;
+      v = over ? hi_in : v;
+      const int32_t t = static_cast<int32_t>(v);
+      out[i] = over ? static_cast<To>(int_range<To>::hi) : static_cast<To>(t);
+    });
+  } else if constexpr (!is_float_v<From> && !is_float_v<To> && !is_same_v<To, From>) {
+    for_each_index(n, [&](size_t i) {
+      int32_t v = static_cast<int32_t>(x[i]);
+      if constexpr (int_range<To>::lo > int_range<From>::lo) v = v < int32_t(int_range<To>::lo) ? int32_t(int_range<To>::lo) : v;
+      if constexpr (int_range<To>::hi < int_range<From>::hi) v = v > int32_t(int_range<To>::hi) ? int32_t(int_range<To>::hi) : v;
+      out[i] = static_cast<To>(v);
+    });
+  } else {
+    for_each_index(n, [&](size_t i) { out[i] = scalar::cast<To>(x[i]); });
+  }
+}
+
+template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParams p) {
+  const float lo = static_cast<float>(int_range<Q>::lo - p.zero_point);
+  const float hi = static_cast<float>(int_range<Q>::hi - p.zero_point);
+  const float inv = p.inv_step;
+  const int32_t zp = p.zero_point;
+  for_each_index(n, [&](size_t i) {
+    float v = x[i] * inv;
+    v = v == v ? v : 0.0f;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    const float r = scalar::round_half_even_small(v);
+    out[i] = static_cast<Q>(static_cast<int32_t>(r) + zp);
+  });
+}
+
+template <class Q> void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
+  if constexpr (is_quant_storage_v<Q>) {
+    const int32_t zp = p.zero_point;
+    const float step = p.step;
+    for_each_index(n, [&](size_t i) { out[i] = static_cast<float>(static_cast<int32_t>(q[i]) - zp) * step; });
+  } else {
+    for_each_index(n, [&](size_t i) { out[i] = scalar::dequantize(q[i], p); });
+  }
+}
+
+namespace detail {
+template <class Q> constexpr bool zp_in_range(int32_t zp) { return zp >= int_range<Q>::lo && zp <= int_range<Q>::hi; }
+constexpr bool fits_i16(int32_t m) { return m >= -32768 && m <= 32767; }
+}  // namespace detail
+
+/// True when qadd's 8-bit int32 formulation is exact for p (the limits make_qadd_params keeps).
+template <class Q> constexpr bool qadd_is_narrow(QAddParams p) {
+  return sizeof(Q) == 1 && detail::zp_in_range<Q>(p.a_zero_point) && detail::zp_in_range<Q>(p.b_zero_point) &&
+         detail::zp_in_range<Q>(p.out_zero_point) && detail::fits_i16(p.a_multiplier) &&
+         detail::fits_i16(p.b_multiplier) && p.shift >= 0 && p.shift <= 31;
+}
+template <class Q> constexpr bool qmul_is_narrow(QMulParams p) {
+  return sizeof(Q) == 1 && detail::zp_in_range<Q>(p.a_zero_point) && detail::zp_in_range<Q>(p.b_zero_point) &&
+         detail::zp_in_range<Q>(p.out_zero_point) && p.multiplier >= -16384 && p.multiplier <= 16384 &&
+         p.shift >= 0 && p.shift <= 31;
+}
+
+namespace detail {
+/// round_shift in int32 for n in [0, 31] when t + half cannot overflow (half is 0 for n == 0).
+inline int32_t round_shift32(int32_t t, int32_t half, int32_t adj, int n) {
+  return (t + half - (t < 0 ? adj : 0)) >> n;
+}
+}  // namespace detail
+
+template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+  if (!qadd_is_narrow<Q>(p)) {
+    for_each_index(n, [&](size_t i) { out[i] = scalar::qadd(a[i], b[i], p); });
+    return;
+  }
+  const int32_t azp = p.a_zero_point, bzp = p.b_zero_point, ozp = p.out_zero_point;
+  const int16_t am = static_cast<int16_t>(p.a_multiplier), bm = static_cast<int16_t>(p.b_multiplier);
+  const int sh = p.shift;
+  const int32_t half = sh > 0 ? int32_t{1} << (sh - 1) : 0, adj = sh > 0 ? 1 : 0;
+  constexpr int32_t lo = int_range<Q>::lo, hi = int_range<Q>::hi;
+  for_each_index(n, [&](size_t i) {
+    const int16_t da = static_cast<int16_t>(static_cast<int32_t>(a[i]) - azp);
+    const int16_t db = static_cast<int16_t>(static_cast<int32_t>(b[i]) - bzp);
+    const int32_t t = int32_t{da} * am + int32_t{db} * bm;
+    int32_t r = detail::round_shift32(t, half, adj, sh) + ozp;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    out[i] = static_cast<Q>(r);
+  });
+}
+
+template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
+  if (!qmul_is_narrow<Q>(p)) {
+    for_each_index(n, [&](size_t i) { out[i] = scalar::qmul(a[i], b[i], p); });
+    return;
+  }
+  const int32_t azp = p.a_zero_point, bzp = p.b_zero_point, ozp = p.out_zero_point, m = p.multiplier;
+  const int sh = p.shift;
+  const int32_t half = sh > 0 ? int32_t{1} << (sh - 1) : 0, adj = sh > 0 ? 1 : 0;
+  constexpr int32_t lo = int_range<Q>::lo, hi = int_range<Q>::hi;
+  for_each_index(n, [&](size_t i) {
+    const int16_t da = static_cast<int16_t>(static_cast<int32_t>(a[i]) - azp);
+    const int16_t db = static_cast<int16_t>(static_cast<int32_t>(b[i]) - bzp);
+    const int32_t t = (int32_t{da} * db) * m;  // |da * db| <= 65025, |m| <= 2^14: t + half fits int32
+    int32_t r = detail::round_shift32(t, half, adj, sh) + ozp;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    out[i] = static_cast<Q>(r);
+  });
+}
+
+template <class Out, class In> void requantize(const In* x, Out* out, size_t n, RequantParams p) {
+  for_each_index(n, [&](size_t i) { out[i] = scalar::requantize<Out>(x[i], p); });
+}
+
+
+/// The portable backend as a type, for code generic over backends (broadcast.hpp, tests).
+struct backend {
+  static constexpr const char* name = "portable";
+  template <BinOp op, class T> static void binary(const T* a, const T* b, T* out, size_t n) { portable::binary<op>(a, b, out, n); }
+  template <UnOp op, class T> static void unary(const T* x, T* out, size_t n) { portable::unary<op>(x, out, n); }
+  template <class T> static void clamp(const T* x, T* out, size_t n, T lo, T hi) { portable::clamp(x, out, n, lo, hi); }
+  template <class To, class From> static void cast(const From* x, To* out, size_t n) { portable::cast<To>(x, out, n); }
+  template <class Q> static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) { portable::quantize(x, out, n, p); }
+  template <class Q> static void dequantize(const Q* q, float* out, size_t n, QuantParams p) { portable::dequantize(q, out, n, p); }
+  template <class Out, class In> static void requantize(const In* x, Out* out, size_t n, RequantParams p) { portable::requantize<Out>(x, out, n, p); }
+  template <class Q> static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) { portable::qadd(a, b, out, n, p); }
+  template <class Q> static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) { portable::qmul(a, b, out, n, p); }
+};
+
+}  // namespace optgrammar::fold::portable

@@ -1,0 +1,229 @@
+// og-parse: the external rule parser of optgrammar.
+//
+// Reads op-package source files (C++ text, no compiler or preprocessor needed), finds every
+// DEF_PACKAGE_OPTIMIZATION / _WITH_FLAGS, DEF_PACKAGE_OP, DEF_PACKAGE_OP_AND_COST_AND_FLAGS,
+// DEF_TENSOR_PROPERTIES, DEF_PACKAGE_PARAM_ORDER and `// :::EXTERNAL_SHAPEFN:::` annotation,
+// parses and checks them against the rule grammar (seeds/optimization-grammar.txt) and can print
+// them in the canonical form (docs/canonical-form.md) or as JSON (docs/og-parse.md).
+//
+//   og_parse::Session s({.strict = false, .lint = true});
+//   s.add_source("relu.cpp", text);
+//   s.run();
+//   for (const auto& d : s.diagnostics()) std::cerr << s.format(d) << '\n';
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace og_parse {
+
+struct Options {
+  bool strict = false;  ///< "should" restrictions broken by shipped packages become errors
+  bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used
+};
+
+enum class Severity : std::uint8_t { warning, error };
+
+/// A source position: file index (order of add_source) and byte offset into that file.
+struct Loc {
+  std::uint32_t file = 0;
+  std::uint32_t offset = 0;
+};
+
+struct Diagnostic {
+  Loc loc;
+  std::uint32_t line = 0;  ///< 1-based
+  std::uint32_t col = 0;   ///< 1-based byte column
+  Severity severity = Severity::error;
+  std::string message;
+  std::uint64_t seq = 0;  ///< emission order, to keep sorting stable
+};
+
+/// Syntactic shape of a node.
+enum class NodeKind : std::uint8_t { string, integer, floating, boolean, name, dtype, call };
+
+/// What a checked node denotes. Scalars are the constraint types of DESIGN.md ("Value types");
+/// the others are roles in the match and the replacement.
+enum class ValueType : std::uint8_t {
+  none,
+  boolean,
+  int_,
+  size,
+  float_,
+  dtype,
+  opref,     ///< an existing opref: a tag, INPUT_OF, OUTPUT_OF, a SELECT of those, ...
+  op,        ///< an Op construction (Op, WrapOp, modifiers, OP_ITER, AUTOSPLIT, ...)
+  shape,     ///< a shape construction (gen_Shape, gen_ShapeOf, SHAPEFN_APPLY, ...)
+  constant,  ///< a Const construction (gen_ConstScalar_*, gen_ConstArr_*)
+  pattern,   ///< a match node: Op / OpVarIn / LET
+  tag,       ///< an operand tag binding in the match
+  wildcard,  ///< a bare "*" in the match: any operand, binds nothing
+  opstring,  ///< the op name of an Op / OpVarIn / WrapOp
+  split_tag,
+  option,    ///< the option name of OPTION_*
+  message,   ///< the text of MESSAGE (C escapes decoded)
+  function,  ///< an external function name
+  name,      ///< another bare name (tensor class of LAYOUT_CHUNKSIZE, rule flags)
+};
+
+std::string_view to_string(ValueType t) noexcept;
+
+struct Node {
+  NodeKind kind = NodeKind::name;
+  ValueType type = ValueType::none;
+  bool may_star = false;  ///< replacement: may evaluate to the matched root "*"
+  Loc loc;
+  std::string text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
+  std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
+  double fval = 0;        ///< float value (already rounded to float)
+  bool bval = false;
+  bool is_size = false;   ///< integer constant with U suffix
+  std::vector<Node*> args;
+};
+
+struct PassSpec {
+  std::string name;
+  int offset = 0;     ///< N of NAME+N (negative for the tolerated NAME-N)
+  int priority = 0;   ///< priority of NAME plus offset
+  bool has_offset = false;  ///< written as NAME+N or NAME-N (printed even when N is 0)
+};
+
+struct Rule {
+  Loc loc;  ///< the DEF_PACKAGE_OPTIMIZATION token (or the line-start macro that expands to it)
+  std::uint32_t line = 0;
+  bool with_flags = false;
+  PassSpec pass;
+  Node* flags = nullptr;
+  Node* match = nullptr;
+  Node* constraint = nullptr;
+  Node* replacement = nullptr;
+  bool valid = false;  ///< false when the rule had an error (it is then not printed)
+  // facts for lint
+  struct TagUse {
+    std::string tag;
+    Loc loc;
+    int match_count = 0;
+    int use_count = 0;
+  };
+  std::vector<TagUse> tags;
+};
+
+struct OpDecl {
+  Loc loc;
+  std::uint32_t line = 0;
+  std::string macro;     ///< DEF_PACKAGE_OP or DEF_PACKAGE_OP_AND_COST_AND_FLAGS
+  std::string function;  ///< implementation function as written, e.g. impl<float>
+  std::string op;
+  std::string cost;      ///< empty for DEF_PACKAGE_OP
+  std::vector<std::string> flags;
+};
+
+struct TensorProperties {
+  Loc loc;
+  std::uint32_t line = 0;
+  std::string op;
+  std::vector<std::string> operands;  ///< operand names of the Op(...) pattern
+  /// property name (Flat, MainMemory, Tcm, Crouton, ...) -> operand names
+  std::vector<std::pair<std::string, std::vector<std::string>>> properties;
+};
+
+struct ParamOrder {
+  Loc loc;
+  std::uint32_t line = 0;
+  std::string op;
+  struct Param {
+    std::string name;
+    bool mandatory = false;
+    std::string default_value;  ///< as written (usually nullptr)
+  };
+  std::vector<Param> params;
+};
+
+/// `// :::EXTERNAL_SHAPEFN::: { R fn(types); }`
+struct ShapeFn {
+  Loc loc;
+  std::uint32_t line = 0;
+  std::string name;
+  std::string return_type;
+  std::vector<std::string> params;  ///< all parameter types as written (normalized spaces)
+};
+
+class Session {
+ public:
+  explicit Session(Options opts = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  /// Adds a file; `name` is used in diagnostics and output. Returns its index.
+  std::uint32_t add_source(std::string name, std::string text);
+  /// Scans, parses, checks and lints every added file.
+  void run();
+
+  const std::vector<Diagnostic>& diagnostics() const noexcept { return diags_; }
+  bool has_errors() const noexcept;
+  std::size_t error_count() const noexcept;
+  std::size_t warning_count() const noexcept;
+  std::string format(const Diagnostic& d) const;  ///< "file:line:col: error: message"
+
+  const std::vector<Rule>& rules() const noexcept { return rules_; }
+  const std::vector<OpDecl>& ops() const noexcept { return ops_; }
+  const std::vector<TensorProperties>& tensor_properties() const noexcept { return tprops_; }
+  const std::vector<ParamOrder>& param_orders() const noexcept { return porders_; }
+  const std::vector<ShapeFn>& shape_fns() const noexcept { return shapefns_; }
+
+  const std::string& file_name(std::uint32_t file) const { return files_.at(file).name; }
+  std::uint32_t line_of(Loc loc) const;
+  std::uint32_t col_of(Loc loc) const;
+
+  /// One canonical line without the "file:line: " prefix (docs/canonical-form.md).
+  std::string canonical(const Rule& r) const;
+  /// Everything as one JSON document (schema in docs/og-parse.md).
+  nlohmann::json to_json() const;
+
+  // ---- used by the implementation ----
+  struct File {
+    std::string name;
+    std::string text;
+    std::vector<std::uint32_t> line_starts;
+  };
+  void diag(Loc loc, Severity sev, std::string msg);
+  Node* make_node();
+  std::string_view intern(std::string s);
+  const Options& options() const noexcept { return opts_; }
+  const File& file(std::uint32_t i) const { return files_[i]; }
+  std::vector<Rule>& mutable_rules() noexcept { return rules_; }
+  std::vector<OpDecl>& mutable_ops() noexcept { return ops_; }
+  std::vector<TensorProperties>& mutable_tensor_properties() noexcept { return tprops_; }
+  std::vector<ParamOrder>& mutable_param_orders() noexcept { return porders_; }
+  std::vector<ShapeFn>& mutable_shape_fns() noexcept { return shapefns_; }
+  const ShapeFn* find_shape_fn(std::string_view name) const;
+
+ private:
+  Options opts_;
+  std::vector<File> files_;
+  std::vector<Diagnostic> diags_;
+  std::vector<Rule> rules_;
+  std::vector<OpDecl> ops_;
+  std::vector<TensorProperties> tprops_;
+  std::vector<ParamOrder> porders_;
+  std::vector<ShapeFn> shapefns_;
+  std::map<std::string, std::size_t, std::less<>> shapefn_index_;
+  std::deque<Node> nodes_;
+  std::deque<std::string> strings_;
+  std::uint64_t seq_ = 0;
+};
+
+/// Canonical text of one checked node (docs/canonical-form.md).
+void append_canonical(std::string& out, const Node* n);
+/// Canonical text of a float value: %.9g, ".0" when needed, then "f".
+std::string canonical_float(double v);
+
+}  // namespace og_parse

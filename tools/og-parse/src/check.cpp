@@ -1,0 +1,1193 @@
+// The checker: grammar by context (match, constraint, replacement), typing, the restrictions of
+// the spec, and the expansion of the spec's macros and of the compatibility names.
+#include "internal.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace og_parse::detail {
+namespace {
+
+using VT = ValueType;
+
+constexpr std::string_view dtype_tags[] = {"Float32", "Float16", "QUInt8", "QInt8", "QUInt16", "QInt16", "QInt32", "Int32"};
+
+bool is_num(VT t) noexcept { return t == VT::int_ || t == VT::size || t == VT::float_; }
+bool is_intlike(VT t) noexcept { return t == VT::int_ || t == VT::size; }
+bool is_scalar(VT t) noexcept { return is_num(t) || t == VT::boolean || t == VT::dtype; }
+VT common(VT a, VT b) noexcept {
+  if (a == VT::float_ || b == VT::float_) return VT::float_;
+  if (a == VT::size || b == VT::size) return VT::size;
+  return VT::int_;
+}
+
+// Every construct name the checker knows, for dispatch.
+enum class C : std::uint8_t {
+  // match
+  Op, OpVarIn, LET, OPCONST, FROM_DEFAULT_PACKAGE,
+  // constraint
+  LAYOUT_CHUNKSIZE, OPTION_INT, OPTION_UINT, OPTION_BOOL, OPTION_FLOAT, INT, UINT, FLOAT, DTYPE, NOT, NEG, ABS,
+  IS_POW2, SELECT, ROUNDUP, AND, OR, XOR, ADD, MUL, MIN, MAX, SUB, DIV, REM, MOD, EQ, NE, LT, GT, LE, GE,
+  INPUT_OF, OUTPUT_OF, RANK_OF, DIM_OF, STEPSIZE_OF, DTYPE_OF, ELEMENTSIZE_OF, INPUTS_OF, OUTPUTS_OF,
+  ZERO_OFFSET_OF, SAME_ENCODING, SAME_OP, CONSTVAL_INT, CONSTVAL_INT_VALID, CONSTVAL_FLOAT, CONSTVAL_FLOAT_VALID,
+  SPLIT_DIM, SPLIT_START, SPLIT_SIZE, ITER_VAR, EXTERNAL_CONSTRAINT, MESSAGE, IS_QTYPE, DIM_N, SAME_SHAPE,
+  IS_SCALAR, IS_QUANT_TYPE, SAME_QUANT, CEILDIV, CAST,
+  // replacement
+  Operand, WrapOp, WrapOpAlways, gen_Shape, gen_ShapeOf, gen_ConstScalar_f32, gen_ConstScalar_i32,
+  gen_ConstArr_f32, gen_ConstArr_i32, gen_ConstArr_vals_i32, AUTOSPLIT, OP_ITER, ITER_INPUT_OF,
+  AUTOSPLIT_SHAPEFN_APPLY, WITH_SIZE, WITH_TYPE, WITH_SAME_OUTPUT, WITH_OUTPUT_TYPE, WITH_MULTI_OUT, ResizeDim,
+  WITH_SAME_ID, WITH_SPLIT_HISTORY, EXTERNAL_REPLACE, SHAPEFN_APPLY, AUTOSPLIT_SLICE, TYPICAL_SLICE,
+  CHANGEDIM_SLICE, TYPICAL_CONV_SLICE, OpMultiOut,
+};
+
+struct Known {
+  C c;
+  int extra = 0;           ///< the dimension of DIM_*, the DType index of IS_*, the target type of casts
+  bool replacement = false;  ///< a replacement-only construct
+};
+
+const std::unordered_map<std::string_view, Known>& table() {
+  static const std::unordered_map<std::string_view, Known> t = [] {
+    std::unordered_map<std::string_view, Known> m;
+    auto add = [&](std::string_view n, C c, int extra = 0, bool repl = false) { m.emplace(n, Known{c, extra, repl}); };
+    add("Op", C::Op);
+    add("OpVarIn", C::OpVarIn);
+    add("LET", C::LET);
+    add("OPCONST", C::OPCONST);
+    add("FROM_DEFAULT_PACKAGE", C::FROM_DEFAULT_PACKAGE);
+    add("LAYOUT_CHUNKSIZE", C::LAYOUT_CHUNKSIZE);
+    add("OPTION_INT", C::OPTION_INT);
+    add("OPTION_UINT", C::OPTION_UINT);
+    add("OPTION_BOOL", C::OPTION_BOOL);
+    add("OPTION_FLOAT", C::OPTION_FLOAT);
+    add("INT", C::INT);
+    add("UINT", C::UINT);
+    add("FLOAT", C::FLOAT);
+    add("DTYPE", C::DTYPE);
+    add("NOT", C::NOT);
+    add("NEG", C::NEG);
+    add("ABS", C::ABS);
+    add("IS_POW2", C::IS_POW2);
+    add("SELECT", C::SELECT);
+    add("ROUNDUP", C::ROUNDUP);
+    add("AND", C::AND);
+    add("OR", C::OR);
+    add("XOR", C::XOR);
+    add("ADD", C::ADD);
+    add("MUL", C::MUL);
+    add("MIN", C::MIN);
+    add("MAX", C::MAX);
+    add("SUB", C::SUB);
+    add("DIV", C::DIV);
+    add("REM", C::REM);
+    add("MOD", C::MOD);
+    add("EQ", C::EQ);
+    add("NE", C::NE);
+    add("LT", C::LT);
+    add("GT", C::GT);
+    add("LE", C::LE);
+    add("GE", C::GE);
+    add("INPUT_OF", C::INPUT_OF);
+    add("OUTPUT_OF", C::OUTPUT_OF);
+    add("RANK_OF", C::RANK_OF);
+    add("DIM_OF", C::DIM_OF);
+    add("STEPSIZE_OF", C::STEPSIZE_OF);
+    add("DTYPE_OF", C::DTYPE_OF);
+    add("ELEMENTSIZE_OF", C::ELEMENTSIZE_OF);
+    add("INPUTS_OF", C::INPUTS_OF);
+    add("OUTPUTS_OF", C::OUTPUTS_OF);
+    add("ZERO_OFFSET_OF", C::ZERO_OFFSET_OF);
+    add("SAME_ENCODING", C::SAME_ENCODING);
+    add("SAME_OP", C::SAME_OP);
+    add("CONSTVAL_INT", C::CONSTVAL_INT);
+    add("CONSTVAL_INT_VALID", C::CONSTVAL_INT_VALID);
+    add("CONSTVAL_FLOAT", C::CONSTVAL_FLOAT);
+    add("CONSTVAL_FLOAT_VALID", C::CONSTVAL_FLOAT_VALID);
+    add("SPLIT_DIM", C::SPLIT_DIM);
+    add("SPLIT_START", C::SPLIT_START);
+    add("SPLIT_SIZE", C::SPLIT_SIZE);
+    add("ITER_VAR", C::ITER_VAR);
+    add("EXTERNAL_CONSTRAINT", C::EXTERNAL_CONSTRAINT);
+    add("MESSAGE", C::MESSAGE);
+    add("IS_QUINT8", C::IS_QTYPE, 2);
+    add("IS_QINT8", C::IS_QTYPE, 3);
+    add("IS_QUINT16", C::IS_QTYPE, 4);
+    add("IS_QINT16", C::IS_QTYPE, 5);
+    add("IS_QINT32", C::IS_QTYPE, 6);
+    add("IS_INT32", C::IS_QTYPE, 7);
+    add("IS_FLOAT16", C::IS_QTYPE, 1);
+    add("IS_FLOAT32", C::IS_QTYPE, 0);
+    add("IS_FLOAT", C::IS_QTYPE, 0);
+    add("DIM_BATCHES", C::DIM_N, 0);
+    add("DIM_HEIGHT", C::DIM_N, 1);
+    add("DIM_WIDTH", C::DIM_N, 2);
+    add("DIM_DEPTH", C::DIM_N, 3);
+    add("DIM_FILTHEIGHT", C::DIM_N, 0);
+    add("DIM_FILTWIDTH", C::DIM_N, 1);
+    add("DIM_FILTDEPTH", C::DIM_N, 2);
+    add("DIM_NFILTS", C::DIM_N, 3);
+    add("SAME_SHAPE", C::SAME_SHAPE);
+    add("IS_SCALAR", C::IS_SCALAR);
+    add("IS_QUANT_TYPE", C::IS_QUANT_TYPE);
+    add("SAME_QUANT", C::SAME_QUANT);
+    add("CEILDIV", C::CEILDIV);
+    for (auto n : {"size_t", "unsigned", "uint32_t", "uint64_t"}) add(n, C::CAST, static_cast<int>(VT::size));
+    for (auto n : {"int", "int32_t", "int64_t", "long"}) add(n, C::CAST, static_cast<int>(VT::int_));
+    for (auto n : {"float", "double"}) add(n, C::CAST, static_cast<int>(VT::float_));
+    add("Operand", C::Operand, 0, true);
+    add("WrapOp", C::WrapOp, 0, true);
+    add("WrapOpAlways", C::WrapOpAlways, 0, true);
+    add("gen_Shape", C::gen_Shape, 0, true);
+    add("gen_ShapeOf", C::gen_ShapeOf, 0, true);
+    add("gen_ConstScalar_f32", C::gen_ConstScalar_f32, 0, true);
+    add("gen_ConstScalar_i32", C::gen_ConstScalar_i32, 0, true);
+    add("gen_ConstArr_f32", C::gen_ConstArr_f32, 0, true);
+    add("gen_ConstArr_i32", C::gen_ConstArr_i32, 0, true);
+    add("gen_ConstArr_vals_i32", C::gen_ConstArr_vals_i32, 0, true);
+    add("AUTOSPLIT", C::AUTOSPLIT, 0, true);
+    add("OP_ITER", C::OP_ITER, 0, true);
+    add("ITER_INPUT_OF", C::ITER_INPUT_OF, 0, true);
+    add("AUTOSPLIT_SHAPEFN_APPLY", C::AUTOSPLIT_SHAPEFN_APPLY, 0, true);
+    add("WITH_SIZE", C::WITH_SIZE, 0, true);
+    add("WITH_TYPE", C::WITH_TYPE, 0, true);
+    add("WITH_SAME_OUTPUT", C::WITH_SAME_OUTPUT, 0, true);
+    add("WITH_OUTPUT_TYPE", C::WITH_OUTPUT_TYPE, 0, true);
+    add("WITH_MULTI_OUT", C::WITH_MULTI_OUT, 0, true);
+    add("ResizeDim", C::ResizeDim, 0, true);
+    add("WITH_SAME_ID", C::WITH_SAME_ID, 0, true);
+    add("WITH_SPLIT_HISTORY", C::WITH_SPLIT_HISTORY, 0, true);
+    add("EXTERNAL_REPLACE", C::EXTERNAL_REPLACE, 0, true);
+    add("SHAPEFN_APPLY", C::SHAPEFN_APPLY, 0, true);
+    add("AUTOSPLIT_SLICE", C::AUTOSPLIT_SLICE, 0, true);
+    add("TYPICAL_SLICE", C::TYPICAL_SLICE, 0, true);
+    add("CHANGEDIM_SLICE", C::CHANGEDIM_SLICE, 0, true);
+    add("TYPICAL_CONV_SLICE", C::TYPICAL_CONV_SLICE, 0, true);
+    add("OpMultiOut", C::OpMultiOut, 0, true);
+    return m;
+  }();
+  return t;
+}
+
+const Known* lookup(std::string_view name) {
+  const auto& t = table();
+  auto it = t.find(name);
+  return it == t.end() ? nullptr : &it->second;
+}
+
+/// Context of a replacement operand, for the restrictions on AUTOSPLIT / EXTERNAL_REPLACE.
+struct RCtx {
+  bool root = false;        ///< the root of the replacement or a root SELECT's branch
+  bool op_operand = false;  ///< (transitively) an operand of an Op(...) construction
+  bool modifier = false;    ///< (transitively) inside a modifier
+};
+
+class Checker {
+ public:
+  Checker(Session& s, Rule& r) : s_(s), r_(r) {}
+
+  void run(Node* match, Node* constraint, Node* replacement) {
+    r_.match = match_root(match);
+    Node* c = cx(constraint);
+    if (c->type != VT::boolean)
+      fail(constraint->loc, fmt::format("the constraint must be a bool expression, found {}", describe(c)));
+    r_.constraint = c;
+    in_replacement_ = true;
+    Node* rp = rx(replacement, RCtx{true, false, false});
+    if (rp->may_star) {
+      if (rp->kind == NodeKind::string)
+        fail(replacement->loc, "the whole replacement may not be \"*\" (the rule would replace the op by itself)");
+      fail(replacement->loc, "the whole replacement may not be a SELECT that can evaluate to \"*\"");
+    }
+    r_.replacement = rp;
+    for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{t.name, t.loc, t.match_count, t.uses});
+  }
+
+ private:
+  // ---- diagnostics ----------------------------------------------------------------------------
+  [[noreturn]] void fail(Loc at, std::string msg) {
+    s_.diag(at, Severity::error, std::move(msg));
+    throw RuleError{};
+  }
+  void warn(Loc at, std::string msg) { s_.diag(at, Severity::warning, std::move(msg)); }
+  /// A "should" restriction that shipped packages break: warning, or error under --strict.
+  void should(Loc at, std::string msg) {
+    if (s_.options().strict) fail(at, msg + " [--strict]");
+    warn(at, std::move(msg));
+  }
+
+  static std::string spelled(const Node* n) {
+    switch (n->kind) {
+      case NodeKind::string: return fmt::format("\"{}\"", n->text);
+      case NodeKind::call: return fmt::format("'{}(...)'", n->text);
+      default: {
+        std::string s;
+        append_canonical(s, n);
+        return fmt::format("'{}'", s);
+      }
+    }
+  }
+  static std::string describe(const Node* n) { return fmt::format("{} of type {}", spelled(n), to_string(n->type)); }
+
+  void arity(const Node* n, std::size_t want) {
+    if (n->args.size() != want)
+      fail(n->loc, fmt::format("'{}' takes {} operand{}, {} given", n->text, want, want == 1 ? "" : "s", n->args.size()));
+  }
+  void arity_min(const Node* n, std::size_t want) {
+    if (n->args.size() < want)
+      fail(n->loc, fmt::format("'{}' takes at least {} operand{}, {} given", n->text, want, want == 1 ? "" : "s",
+                               n->args.size()));
+  }
+
+  // ---- node construction for expansions ----------------------------------------------------------
+  Node* mk(NodeKind k, VT t, Loc at) {
+    Node* n = s_.make_node();
+    n->kind = k;
+    n->type = t;
+    n->loc = at;
+    return n;
+  }
+  Node* call(std::string_view name, VT t, Loc at, std::initializer_list<Node*> args) {
+    Node* n = mk(NodeKind::call, t, at);
+    n->text = std::string(name);
+    n->args.assign(args.begin(), args.end());
+    return n;
+  }
+  Node* integer(std::int64_t v, Loc at) {
+    Node* n = mk(NodeKind::integer, VT::int_, at);
+    n->ival = v;
+    return n;
+  }
+  Node* dtype(std::string_view tag, Loc at) {
+    Node* n = mk(NodeKind::dtype, VT::dtype, at);
+    n->text = std::string(tag);
+    return n;
+  }
+  Node* str(std::string_view v, VT t, Loc at) {
+    Node* n = mk(NodeKind::string, t, at);
+    n->text = std::string(v);
+    return n;
+  }
+  Node* name(std::string_view v, VT t, Loc at) {
+    Node* n = mk(NodeKind::name, t, at);
+    n->text = std::string(v);
+    return n;
+  }
+
+  // ---- strings -------------------------------------------------------------------------------
+  /// A string constant of the grammar: non-empty, printable, no space, quote or backslash.
+  Node* plain_string(Node* n, std::string_view what, VT t) {
+    if (n->kind != NodeKind::string) fail(n->loc, fmt::format("expected {} (a string constant), found {}", what, spelled(n)));
+    if (n->text.empty()) fail(n->loc, fmt::format("{} may not be an empty string", what));
+    for (char c : n->text) {
+      const auto u = static_cast<unsigned char>(c);
+      if (c == ' ' || c == '\\' || c == '"' || u < 0x20 || u >= 0x7f)
+        fail(n->loc, fmt::format("{} \"{}\" may not contain spaces, quotes, escapes or unprintable characters", what, n->text));
+    }
+    n->type = t;
+    return n;
+  }
+
+  Node* opstring(Node* n) {
+    if (n->kind == NodeKind::call && n->text == "FROM_DEFAULT_PACKAGE") {
+      arity(n, 1);
+      return plain_string(n->args[0], "an op name", VT::opstring);
+    }
+    return plain_string(n, "an op name", VT::opstring);
+  }
+
+  Node* function_name(Node* n, std::string_view of) {
+    if (n->kind != NodeKind::name || n->text.find("::") != std::string::npos)
+      fail(n->loc, fmt::format("the first operand of '{}' must be a function name, found {}", of, spelled(n)));
+    n->type = VT::function;
+    return n;
+  }
+
+  // ---- tags ---------------------------------------------------------------------------------
+  struct Tag {
+    std::string name;
+    Loc loc;
+    int match_count = 0;
+    int uses = 0;
+    bool let = false;
+  };
+  Tag* find_tag(std::string_view t) {
+    for (auto& x : tags_)
+      if (x.name == t) return &x;
+    return nullptr;
+  }
+
+  Node* use_tag(Node* n) {
+    plain_string(n, "an operand tag", VT::opref);
+    if (n->text == "*") {
+      n->may_star = true;
+      return n;
+    }
+    Tag* t = find_tag(n->text);
+    if (!t)
+      fail(n->loc, fmt::format("tag \"{}\" is used in the {} but never bound by the match", n->text,
+                               in_replacement_ ? "replacement" : "constraint"));
+    ++t->uses;
+    return n;
+  }
+
+  // ---- match --------------------------------------------------------------------------------
+  Node* match_root(Node* n) {
+    if (n->kind == NodeKind::call && (n->text == "LET" || n->text == "OPCONST"))
+      fail(n->loc, fmt::format("'{}' may not be the root of the match (it tags an inner Op)", n->text));
+    if (n->kind != NodeKind::call || (n->text != "Op" && n->text != "OpVarIn"))
+      fail(n->loc, fmt::format("the root of the match must be Op(...) or OpVarIn(...), found {}", spelled(n)));
+    std::vector<std::string_view> lets;
+    return match_op1(n, lets);
+  }
+
+  Node* match_op1(Node* n, std::vector<std::string_view>& lets) {
+    if (n->args.empty()) fail(n->loc, fmt::format("'{}' needs an op name", n->text));
+    n->type = VT::pattern;
+    n->args[0] = opstring(n->args[0]);
+    for (std::size_t k = 1; k < n->args.size(); ++k) n->args[k] = match_op(n->args[k], lets);
+    return n;
+  }
+
+  Node* bind_let(Node* let, Node* tag, Node* inner, std::vector<std::string_view>& lets) {
+    plain_string(tag, "a LET tag", VT::tag);
+    if (tag->text == "*") fail(tag->loc, "\"*\" may not be bound by LET (it names the matched root)");
+    for (auto l : lets)
+      if (l == tag->text) fail(tag->loc, fmt::format("tag \"{}\" is used inside the LET that binds it", tag->text));
+    Tag* t = find_tag(tag->text);
+    if (t && t->let) fail(tag->loc, fmt::format("tag \"{}\" is bound by more than one LET", tag->text));
+    if (t) {
+      // a plain use seen before: both name the same node
+      t->let = true;
+      ++t->match_count;
+    } else {
+      tags_.push_back(Tag{tag->text, tag->loc, 1, 0, true});
+    }
+    if (inner->kind != NodeKind::call || (inner->text != "Op" && inner->text != "OpVarIn"))
+      fail(inner->loc, fmt::format("the second operand of LET must be Op(...) or OpVarIn(...), found {}", spelled(inner)));
+    lets.push_back(tag->text);
+    Node* m = match_op1(inner, lets);
+    lets.pop_back();
+    let->type = VT::pattern;
+    let->args = {tag, m};
+    return let;
+  }
+
+  Node* match_op(Node* n, std::vector<std::string_view>& lets) {
+    if (n->kind == NodeKind::string) {
+      plain_string(n, "an operand tag", VT::tag);
+      if (n->text == "*") {
+        n->type = VT::wildcard;
+        return n;
+      }
+      for (auto l : lets)
+        if (l == n->text) fail(n->loc, fmt::format("tag \"{}\" is used inside the LET that binds it", n->text));
+      if (Tag* t = find_tag(n->text))
+        ++t->match_count;
+      else
+        tags_.push_back(Tag{n->text, n->loc, 1, 0, false});
+      return n;
+    }
+    if (n->kind == NodeKind::call) {
+      if (n->text == "Op" || n->text == "OpVarIn") return match_op1(n, lets);
+      if (n->text == "LET") {
+        arity(n, 2);
+        return bind_let(n, n->args[0], n->args[1], lets);
+      }
+      if (n->text == "OPCONST") {
+        arity(n, 1);
+        Node* op = call("Op", VT::pattern, n->loc, {str("$Const", VT::opstring, n->loc)});
+        Node* let = call("LET", VT::pattern, n->loc, {});
+        return bind_let(let, n->args[0], op, lets);
+      }
+    }
+    fail(n->loc, fmt::format("{} is not allowed in a match (expected an operand tag, Op, OpVarIn or LET)", spelled(n)));
+  }
+
+  // ---- constraint expressions -----------------------------------------------------------------
+  Node* need(Node* arg, const Node* parent, std::size_t idx, bool (*ok)(VT), std::string_view what) {
+    Node* a = cx(arg);
+    if (!ok(a->type))
+      fail(arg->loc, fmt::format("operand {} of '{}' must be {}, found {}", idx + 1, parent->text, what, describe(a)));
+    return a;
+  }
+  Node* need_bool(Node* n, std::size_t i) {
+    return need(n->args[i], n, i, [](VT t) { return t == VT::boolean; }, "bool");
+  }
+  Node* need_int(Node* n, std::size_t i) { return need(n->args[i], n, i, is_intlike, "int or size"); }
+  Node* need_num(Node* n, std::size_t i) { return need(n->args[i], n, i, is_num, "int, size or float"); }
+  Node* need_opref(Node* n, std::size_t i) {
+    return need(n->args[i], n, i, [](VT t) { return t == VT::opref; },
+                "an operand (a tag, INPUT_OF, OUTPUT_OF or a SELECT of those)");
+  }
+
+  Node* split_ref(Node* tag, std::string_view who) {
+    plain_string(tag, "a split tag", VT::split_tag);
+    if (std::find(split_scope_.begin(), split_scope_.end(), tag->text) == split_scope_.end())
+      fail(tag->loc, fmt::format("'{}' refers to split tag \"{}\" outside the last operand of an AUTOSPLIT or OP_ITER "
+                                 "with that tag",
+                                 who, tag->text));
+    ++split_refs_[tag->text];
+    return tag;
+  }
+
+  Node* cx_name(Node* n) {
+    const std::string& t = n->text;
+    if (t == "OK" || t == "true" || t == "false") {
+      n->kind = NodeKind::boolean;
+      n->bval = t != "false";
+      n->type = VT::boolean;
+      return n;
+    }
+    if (t == "INF" || t == "NEG_INF") {
+      n->type = VT::float_;
+      return n;
+    }
+    if (t.rfind("DType::", 0) == 0) {
+      const std::string_view tag = std::string_view(t).substr(7);
+      if (std::find(std::begin(dtype_tags), std::end(dtype_tags), tag) == std::end(dtype_tags))
+        fail(n->loc, fmt::format("'{}' is not a DType tag", t));
+      return dtype(tag, n->loc);
+    }
+    if (t == "CHANNEL_SPLIT_SIZE") return integer(256, n->loc);
+    if (t == "MIN_CHANNEL_SPLIT_SIZE") return integer(32, n->loc);
+    if (t == "TILE_HEIGHT") return call("OPTION_UINT", VT::size, n->loc, {str("tile_height", VT::option, n->loc)});
+    fail(n->loc, fmt::format("unknown name '{}' in a constraint expression", t));
+  }
+
+  Node* typed(Node* n, VT t) {
+    n->type = t;
+    return n;
+  }
+
+  /// Any constraint-grammar expression: a scalar or an existing opref.
+  Node* cx(Node* n) {
+    switch (n->kind) {
+      case NodeKind::string: return use_tag(n);
+      case NodeKind::integer:
+      case NodeKind::floating:
+      case NodeKind::boolean:
+      case NodeKind::dtype: return n;
+      case NodeKind::name: return cx_name(n);
+      case NodeKind::call: break;
+    }
+    const Known* k = lookup(n->text);
+    if (!k) fail(n->loc, fmt::format("unknown function '{}'", n->text));
+    if (k->replacement)
+      fail(n->loc, fmt::format("'{}' is a replacement construct, not allowed in a {} expression", n->text,
+                               in_replacement_ ? "scalar" : "constraint"));
+    auto& a = n->args;
+    switch (k->c) {
+      case C::Op:
+      case C::OpVarIn:
+      case C::LET:
+      case C::OPCONST:
+      case C::FROM_DEFAULT_PACKAGE:
+        fail(n->loc, fmt::format("'{}' belongs in the match{}, not in a {} expression", n->text,
+                                 n->text == "Op" ? " or the replacement" : "", in_replacement_ ? "scalar" : "constraint"));
+      case C::LAYOUT_CHUNKSIZE:
+        arity(n, 2);
+        if (a[0]->kind != NodeKind::name || a[0]->text.find("::") != std::string::npos)
+          fail(a[0]->loc, fmt::format("the first operand of 'LAYOUT_CHUNKSIZE' must be a tensor class name, found {}",
+                                      spelled(a[0])));
+        a[0]->type = VT::name;
+        if (a[1]->kind != NodeKind::integer)
+          fail(a[1]->loc, fmt::format("the second operand of 'LAYOUT_CHUNKSIZE' must be an integer constant, found {}",
+                                      spelled(a[1])));
+        return typed(n, VT::size);
+      case C::OPTION_INT:
+      case C::OPTION_UINT:
+      case C::OPTION_BOOL:
+      case C::OPTION_FLOAT: {
+        arity(n, 1);
+        plain_string(a[0], "an option name", VT::option);
+        const VT t = k->c == C::OPTION_INT ? VT::int_ : k->c == C::OPTION_UINT ? VT::size : k->c == C::OPTION_BOOL ? VT::boolean : VT::float_;
+        return typed(n, t);
+      }
+      case C::INT:
+        arity(n, 1);
+        a[0] = need(a[0], n, 0, is_scalar, "a scalar");
+        return typed(n, VT::int_);
+      case C::UINT:
+        arity(n, 1);
+        a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
+        return typed(n, VT::size);
+      case C::FLOAT:
+        arity(n, 1);
+        a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
+        return typed(n, VT::float_);
+      case C::DTYPE:
+        arity(n, 1);
+        a[0] = need_int(n, 0);
+        return typed(n, VT::dtype);
+      case C::NOT:
+        arity(n, 1);
+        a[0] = need_bool(n, 0);
+        return typed(n, VT::boolean);
+      case C::NEG:
+      case C::ABS:
+        arity(n, 1);
+        a[0] = need_num(n, 0);
+        return typed(n, a[0]->type);
+      case C::IS_POW2:
+        arity(n, 1);
+        a[0] = need_int(n, 0);
+        return typed(n, VT::boolean);
+      case C::SELECT: {
+        arity(n, 3);
+        a[0] = need_bool(n, 0);
+        a[1] = cx(a[1]);
+        a[2] = cx(a[2]);
+        const VT x = a[1]->type, y = a[2]->type;
+        if (is_num(x) && is_num(y)) return typed(n, common(x, y));
+        if (x == y) {
+          n->may_star = a[1]->may_star || a[2]->may_star;
+          return typed(n, x);
+        }
+        fail(n->loc, fmt::format("the two branches of 'SELECT' have different types: {} and {}", describe(a[1]), describe(a[2])));
+      }
+      case C::ROUNDUP: {
+        arity(n, 2);
+        a[0] = need_int(n, 0);
+        a[1] = need_int(n, 1);
+        if (a[1]->kind == NodeKind::integer) {
+          const auto v = static_cast<std::uint64_t>(a[1]->ival);
+          if (v == 0 || (!a[1]->is_size && a[1]->ival < 0) || (v & (v - 1)) != 0)
+            fail(a[1]->loc, fmt::format("the second operand of 'ROUNDUP' must be a power of 2, found {}", spelled(a[1])));
+        }
+        return typed(n, common(a[0]->type, a[1]->type));
+      }
+      case C::AND:
+      case C::OR:
+      case C::XOR:
+        arity_min(n, 1);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_bool(n, i);
+        return typed(n, VT::boolean);
+      case C::ADD:
+      case C::MUL:
+      case C::MIN:
+      case C::MAX: {
+        arity_min(n, 1);
+        VT t = VT::int_;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          a[i] = need_num(n, i);
+          t = common(t, a[i]->type);
+        }
+        return typed(n, t);
+      }
+      case C::SUB:
+      case C::DIV:
+      case C::REM:
+      case C::MOD:
+        arity(n, 2);
+        a[0] = need_num(n, 0);
+        a[1] = need_num(n, 1);
+        return typed(n, common(a[0]->type, a[1]->type));
+      case C::EQ:
+      case C::NE: {
+        arity(n, 2);
+        a[0] = need(a[0], n, 0, is_scalar, "a scalar");
+        a[1] = need(a[1], n, 1, is_scalar, "a scalar");
+        const VT x = a[0]->type, y = a[1]->type;
+        if (!(is_num(x) && is_num(y)) && x != y)
+          fail(n->loc, fmt::format("'{}' compares {} with {}", n->text, describe(a[0]), describe(a[1])));
+        return typed(n, VT::boolean);
+      }
+      case C::LT:
+      case C::GT:
+      case C::LE:
+      case C::GE:
+        arity(n, 2);
+        a[0] = need_num(n, 0);
+        a[1] = need_num(n, 1);
+        return typed(n, VT::boolean);
+      case C::INPUT_OF:
+      case C::OUTPUT_OF:
+        arity(n, 2);
+        a[0] = need_opref(n, 0);
+        a[1] = need_int(n, 1);
+        return typed(n, VT::opref);
+      case C::RANK_OF:
+      case C::ELEMENTSIZE_OF:
+      case C::INPUTS_OF:
+      case C::OUTPUTS_OF:
+        arity(n, 1);
+        a[0] = need_opref(n, 0);
+        return typed(n, VT::size);
+      case C::STEPSIZE_OF:
+        arity(n, 1);
+        a[0] = need_opref(n, 0);
+        return typed(n, VT::float_);
+      case C::DTYPE_OF:
+        arity(n, 1);
+        a[0] = need_opref(n, 0);
+        return typed(n, VT::dtype);
+      case C::ZERO_OFFSET_OF:
+        arity(n, 1);
+        a[0] = need_opref(n, 0);
+        return typed(n, VT::int_);
+      case C::DIM_OF:
+        arity(n, 2);
+        a[0] = need_opref(n, 0);
+        a[1] = need_int(n, 1);
+        return typed(n, VT::size);
+      case C::SAME_ENCODING:
+      case C::SAME_OP:
+        arity(n, 2);
+        a[0] = need_opref(n, 0);
+        a[1] = need_opref(n, 1);
+        return typed(n, VT::boolean);
+      case C::CONSTVAL_INT:
+      case C::CONSTVAL_INT_VALID:
+      case C::CONSTVAL_FLOAT:
+      case C::CONSTVAL_FLOAT_VALID:
+        arity(n, 2);
+        a[0] = need_opref(n, 0);
+        a[1] = need_int(n, 1);
+        return typed(n, k->c == C::CONSTVAL_INT ? VT::int_ : k->c == C::CONSTVAL_FLOAT ? VT::float_ : VT::boolean);
+      case C::SPLIT_DIM:
+      case C::SPLIT_START:
+      case C::SPLIT_SIZE:
+      case C::ITER_VAR:
+        arity(n, 1);
+        split_ref(a[0], n->text);
+        return typed(n, VT::size);
+      case C::EXTERNAL_CONSTRAINT: return external_constraint(n);
+      case C::MESSAGE: {
+        arity_min(n, 1);
+        if (a[0]->kind != NodeKind::string)
+          fail(a[0]->loc, fmt::format("the first operand of 'MESSAGE' must be a string constant, found {}", spelled(a[0])));
+        a[0]->text = decode_escapes(a[0]);
+        a[0]->type = VT::message;
+        for (std::size_t i = 1; i < a.size(); ++i) a[i] = need(a[i], n, i, is_scalar, "a scalar");
+        return typed(n, VT::boolean);
+      }
+      case C::IS_QTYPE: {
+        arity(n, 1);
+        Node* x = need_opref(n, 0);
+        return call("EQ", VT::boolean, n->loc,
+                    {call("DTYPE_OF", VT::dtype, n->loc, {x}),
+                     dtype(dtype_tags[static_cast<std::size_t>(k->extra)], n->loc)});
+      }
+      case C::DIM_N: {
+        arity(n, 1);
+        Node* x = need_opref(n, 0);
+        return dim(x, k->extra, n->loc);
+      }
+      case C::SAME_SHAPE: {
+        arity(n, 2);
+        Node* x = need_opref(n, 0);
+        Node* y = need_opref(n, 1);
+        Node* r = call("AND", VT::boolean, n->loc, {});
+        for (int d = 3; d >= 0; --d)
+          r->args.push_back(call("EQ", VT::boolean, n->loc, {dim(x, d, n->loc), dim(y, d, n->loc)}));
+        return r;
+      }
+      case C::IS_SCALAR: {
+        arity(n, 1);
+        Node* x = need_opref(n, 0);
+        Node* r = call("AND", VT::boolean, n->loc, {});
+        for (int d = 0; d < 4; ++d) r->args.push_back(call("EQ", VT::boolean, n->loc, {dim(x, d, n->loc), integer(1, n->loc)}));
+        return r;
+      }
+      case C::IS_QUANT_TYPE: {
+        arity(n, 1);
+        Node* x = need_opref(n, 0);
+        Node* r = call("OR", VT::boolean, n->loc, {});
+        for (std::size_t q = 2; q <= 6; ++q)
+          r->args.push_back(call("EQ", VT::boolean, n->loc, {call("DTYPE_OF", VT::dtype, n->loc, {x}), dtype(dtype_tags[q], n->loc)}));
+        return r;
+      }
+      case C::SAME_QUANT: {
+        arity(n, 2);
+        Node* x = need_opref(n, 0);
+        Node* y = need_opref(n, 1);
+        return call("AND", VT::boolean, n->loc,
+                    {call("EQ", VT::boolean, n->loc,
+                          {call("ZERO_OFFSET_OF", VT::int_, n->loc, {x}), call("ZERO_OFFSET_OF", VT::int_, n->loc, {y})}),
+                     call("EQ", VT::boolean, n->loc,
+                          {call("STEPSIZE_OF", VT::float_, n->loc, {x}), call("STEPSIZE_OF", VT::float_, n->loc, {y})})});
+      }
+      case C::CEILDIV: {
+        arity(n, 2);
+        Node* x = need_num(n, 0);
+        Node* y = need_num(n, 1);
+        const VT t = common(x->type, y->type);
+        return call("DIV", t, n->loc,
+                    {call("SUB", t, n->loc, {call("ADD", t, n->loc, {x, y}), integer(1, n->loc)}), y});
+      }
+      case C::CAST: return functional_cast(n, static_cast<VT>(k->extra));
+      default: break;
+    }
+    fail(n->loc, fmt::format("'{}' is not allowed in a constraint expression", n->text));
+  }
+
+  Node* dim(Node* x, int d, Loc at) { return call("DIM_OF", VT::size, at, {x, integer(d, at)}); }
+
+  Node* functional_cast(Node* n, VT to) {
+    arity(n, 1);
+    Node* v = cx(n->args[0]);
+    if (v->kind != NodeKind::integer && v->kind != NodeKind::floating)
+      fail(n->loc, fmt::format("functional cast '{}(...)' of a non-constant is outside the grammar; use {}(...)", n->text,
+                               to == VT::size ? "UINT" : to == VT::int_ ? "INT" : "FLOAT"));
+    Node* r = mk(to == VT::float_ ? NodeKind::floating : NodeKind::integer, to, n->loc);
+    if (to == VT::float_) {
+      r->fval = v->kind == NodeKind::floating ? v->fval
+                : v->is_size ? static_cast<double>(static_cast<float>(static_cast<std::uint64_t>(v->ival)))
+                             : static_cast<double>(static_cast<float>(v->ival));
+    } else {
+      double x = v->kind == NodeKind::floating ? std::trunc(v->fval) : 0.0;
+      if (to == VT::size) {
+        if (v->kind == NodeKind::floating ? x < 0 || x >= 1.8e19 : (!v->is_size && v->ival < 0))
+          fail(n->loc, fmt::format("functional cast '{}(...)' of a negative or too large constant", n->text));
+        r->ival = v->kind == NodeKind::floating ? static_cast<std::int64_t>(static_cast<std::uint64_t>(x)) : v->ival;
+        r->is_size = true;
+      } else {
+        const bool in_range = v->kind == NodeKind::floating ? (x >= -2147483648.0 && x <= 2147483647.0)
+                                                            : (v->is_size ? static_cast<std::uint64_t>(v->ival) <= 2147483647u : true);
+        if (!in_range) fail(n->loc, fmt::format("functional cast '{}(...)' of a constant that does not fit in int", n->text));
+        r->ival = v->kind == NodeKind::floating ? static_cast<std::int64_t>(x) : v->ival;
+      }
+    }
+    std::string shown;
+    append_canonical(shown, r);
+    warn(n->loc, fmt::format("functional cast '{}(...)' is outside the grammar; accepted as the constant {}", n->text, shown));
+    return r;
+  }
+
+  std::string decode_escapes(const Node* n) {
+    const std::string& s = n->text;
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] != '\\' || i + 1 >= s.size()) {
+        out += s[i];
+        continue;
+      }
+      const char c = s[++i];
+      switch (c) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case 'a': out += '\a'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'v': out += '\v'; break;
+        case '\\':
+        case '\'':
+        case '"':
+        case '?': out += c; break;
+        case 'x': {
+          unsigned v = 0;
+          std::size_t k = 0;
+          while (i + 1 < s.size() && k < 2 && std::isxdigit(static_cast<unsigned char>(s[i + 1]))) {
+            const char h = s[++i];
+            v = v * 16 + static_cast<unsigned>(is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+            ++k;
+          }
+          if (k == 0) fail(n->loc, "'\\x' used with no following hex digits in a MESSAGE string");
+          out += static_cast<char>(v);
+          break;
+        }
+        default:
+          if (c >= '0' && c <= '7') {
+            unsigned v = static_cast<unsigned>(c - '0');
+            for (int k = 0; k < 2 && i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '7'; ++k)
+              v = v * 8 + static_cast<unsigned>(s[++i] - '0');
+            out += static_cast<char>(v & 0xff);
+          } else {
+            fail(n->loc, fmt::format("unknown escape sequence '\\{}' in a MESSAGE string", c));
+          }
+      }
+    }
+    return out;
+  }
+
+  // ---- external functions -----------------------------------------------------------------------
+  static bool context_param(const std::string& p) {
+    return p.find("Replacement") != std::string::npos || p.find("Constraint") != std::string::npos ||
+           p.find("Split_Context") != std::string::npos;
+  }
+  static bool opref_param(const std::string& p) {
+    return p.find("OpRef") != std::string::npos || p.find("OpDef") != std::string::npos;
+  }
+  static VT scalar_of(const std::string& type) {
+    if (type.find("bool") != std::string::npos) return VT::boolean;
+    if (type.find("float") != std::string::npos || type.find("double") != std::string::npos) return VT::float_;
+    if (type.find("size_t") != std::string::npos || type.find("unsigned") != std::string::npos ||
+        type.find("uint") != std::string::npos)
+      return VT::size;
+    if (type.find("int") != std::string::npos || type.find("long") != std::string::npos) return VT::int_;
+    return VT::none;
+  }
+
+  /// Checks the arguments `args[first..]` of a use of `fn` against its annotation, if any.
+  void check_annotation(const Node* use, const Node* fn, std::size_t first, bool skip_opref) {
+    const ShapeFn* sf = s_.find_shape_fn(fn->text);
+    if (!sf) return;
+    std::vector<const std::string*> params;
+    bool skipped = false;
+    for (const auto& p : sf->params) {
+      if (params.empty() && context_param(p)) continue;
+      if (skip_opref && !skipped && params.empty()) {
+        skipped = true;
+        continue;
+      }
+      params.push_back(&p);
+    }
+    const std::size_t given = use->args.size() - first;
+    if (given != params.size())
+      fail(use->loc, fmt::format("'{}' of '{}' passes {} argument{}, but its EXTERNAL_SHAPEFN annotation ({}:{}) declares {}",
+                                 use->text, fn->text, given, given == 1 ? "" : "s", s_.file_name(sf->loc.file), sf->line,
+                                 params.size()));
+    for (std::size_t i = 0; i < given; ++i) {
+      const Node* a = use->args[first + i];
+      const bool want_ref = opref_param(*params[i]);
+      const bool is_ref = !is_scalar(a->type);
+      if (want_ref != is_ref)
+        fail(a->loc, fmt::format("argument {} of '{}' is {}, but parameter {} of '{}' is '{}'", i + 1, fn->text,
+                                 describe(a), i + 1, fn->text, *params[i]));
+    }
+  }
+
+  Node* external_constraint(Node* n) {
+    arity_min(n, 2);
+    auto& a = n->args;
+    function_name(a[0], n->text);
+    plain_string(a[1], "an operand tag", VT::opref);
+    a[1] = use_tag(a[1]);
+    for (std::size_t i = 2; i < a.size(); ++i) a[i] = need(a[i], n, i, is_scalar, "a scalar (int, size, float or bool)");
+    VT t = VT::boolean;
+    if (const ShapeFn* sf = s_.find_shape_fn(a[0]->text)) {
+      check_annotation(n, a[0], 2, true);
+      const VT r = scalar_of(sf->return_type);
+      if (r == VT::none)
+        fail(n->loc, fmt::format("EXTERNAL_CONSTRAINT function '{}' returns '{}', not a scalar", a[0]->text, sf->return_type));
+      t = r;
+    }
+    return typed(n, t);
+  }
+
+  /// An apply_parm: a string is an operand tag; scalars are cst_expr; the rest are repl_op.
+  Node* apply_parm(Node* p) {
+    if (p->kind == NodeKind::call) {
+      const Known* k = lookup(p->text);
+      if (k && !k->replacement && k->c != C::Op && k->c != C::SELECT) return cx(p);
+      if (k && k->c == C::SELECT && p->args.size() == 3) {
+        const Node* b = p->args[1];
+        const Known* kb = b->kind == NodeKind::call ? lookup(b->text) : nullptr;
+        const bool scalar_branch = b->kind == NodeKind::integer || b->kind == NodeKind::floating ||
+                                   b->kind == NodeKind::name || (kb && !kb->replacement && kb->c != C::Op &&
+                                                                 kb->c != C::INPUT_OF && kb->c != C::OUTPUT_OF &&
+                                                                 kb->c != C::SELECT);
+        if (scalar_branch) return cx(p);
+      }
+      return rx(p, RCtx{});
+    }
+    if (p->kind == NodeKind::string) return rx(p, RCtx{});
+    return cx(p);
+  }
+
+  // ---- replacement ---------------------------------------------------------------------------
+  Node* rx_last(Node* n, std::size_t i, RCtx ctx) {
+    ctx.root = false;
+    ctx.modifier = true;
+    Node* l = rx(n->args[i], ctx);
+    if (l->type != VT::op)
+      fail(n->args[i]->loc, fmt::format("the last operand of '{}' must be an Op construction, found {}", n->text, describe(l)));
+    return l;
+  }
+
+  Node* rx_existing(Node* n, std::size_t i, bool shape_ok) {
+    Node* a = rx(n->args[i], RCtx{});
+    if (a->type == VT::op)
+      fail(n->args[i]->loc, fmt::format("the first operand of '{}' must not be an Op construction ({}); use an existing "
+                                        "opref{}",
+                                        n->text, spelled(a), shape_ok ? " or a shape construction" : ""));
+    if (!(a->type == VT::opref || (shape_ok && a->type == VT::shape)))
+      fail(n->args[i]->loc, fmt::format("operand {} of '{}' must be an existing opref{}, found {}", i + 1, n->text,
+                                        shape_ok ? " or a shape construction" : "", describe(a)));
+    return a;
+  }
+
+  Node* split_decl(Node* tag) {
+    plain_string(tag, "a split tag", VT::split_tag);
+    if (std::find(split_declared_.begin(), split_declared_.end(), tag->text) != split_declared_.end())
+      fail(tag->loc, fmt::format("split tag \"{}\" is already used by another AUTOSPLIT or OP_ITER of this rule", tag->text));
+    split_declared_.push_back(tag->text);
+    return tag;
+  }
+
+  Node* slice_expansion(Node* n, Node* in, Node* tag, Node* extra, std::string_view start_fn, std::string_view size_fn) {
+    const Loc at = n->loc;
+    auto apply = [&](std::string_view fn) {
+      Node* c = call("AUTOSPLIT_SHAPEFN_APPLY", VT::shape, at, {name(fn, VT::function, at), tag, in});
+      if (extra) c->args.push_back(extra);
+      return c;
+    };
+    Node* size = apply(size_fn);
+    return call("WITH_SIZE", VT::op, at,
+                {size, call("WITH_TYPE", VT::op, at, {in, call("Op", VT::op, at, {str("Slice_shape", VT::opstring, at), in, apply(start_fn), size})})});
+  }
+
+  Node* rx(Node* n, RCtx ctx) {
+    switch (n->kind) {
+      case NodeKind::string: return use_tag(n);
+      case NodeKind::integer:
+      case NodeKind::floating: {
+        std::string v;
+        append_canonical(v, n);
+        fail(n->loc, fmt::format("constant '{}' is not a replacement operand; use gen_ConstScalar_{}({})", v,
+                                 n->kind == NodeKind::floating ? "f32" : "i32", v));
+      }
+      case NodeKind::name:
+      case NodeKind::boolean:
+      case NodeKind::dtype:
+        fail(n->loc, fmt::format("{} is not a replacement operand", spelled(n)));
+      case NodeKind::call: break;
+    }
+    const Known* k = lookup(n->text);
+    if (!k) fail(n->loc, fmt::format("unknown replacement construct '{}'", n->text));
+    auto& a = n->args;
+    const RCtx inner{false, false, ctx.modifier};
+    switch (k->c) {
+      case C::Operand:
+        arity(n, 1);
+        return use_tag(a[0]);
+      case C::OpVarIn:
+      case C::LET:
+      case C::OPCONST:
+        fail(n->loc, fmt::format("'{}' is only allowed in a match", n->text));
+      case C::SELECT: {
+        arity(n, 3);
+        a[0] = need_bool(n, 0);
+        a[1] = rx(a[1], ctx);
+        a[2] = rx(a[2], ctx);
+        const VT x = a[1]->type, y = a[2]->type;
+        VT t = VT::constant;
+        if (x == VT::opref && y == VT::opref) t = VT::opref;
+        else if (x == VT::op || y == VT::op) t = VT::op;
+        else if ((x == VT::shape || x == VT::opref) && (y == VT::shape || y == VT::opref)) t = VT::shape;
+        n->may_star = a[1]->may_star || a[2]->may_star;
+        return typed(n, t);
+      }
+      case C::Op: {
+        arity_min(n, 1);
+        a[0] = opstring(a[0]);
+        const RCtx opnd{false, true, ctx.modifier};
+        for (std::size_t i = 1; i < a.size(); ++i) a[i] = rx(a[i], opnd);
+        return typed(n, VT::op);
+      }
+      case C::WrapOp:
+      case C::WrapOpAlways:
+        arity(n, 2);
+        a[0] = opstring(a[0]);
+        a[1] = rx(a[1], RCtx{false, ctx.op_operand, ctx.modifier});
+        return typed(n, VT::op);
+      case C::gen_Shape:
+        arity_min(n, 1);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
+        return typed(n, VT::shape);
+      case C::gen_ShapeOf: {
+        arity(n, 1);
+        a[0] = rx(a[0], inner);
+        if (a[0]->type == VT::shape)
+          warn(a[0]->loc, fmt::format("'gen_ShapeOf' of a shape construction ({}) is redundant", spelled(a[0])));
+        else if (a[0]->type != VT::opref)
+          fail(a[0]->loc, fmt::format("the operand of 'gen_ShapeOf' must be an existing opref, found {}", describe(a[0])));
+        return typed(n, VT::shape);
+      }
+      case C::gen_ConstScalar_f32:
+        arity(n, 1);
+        a[0] = need_num(n, 0);
+        return typed(n, VT::constant);
+      case C::gen_ConstScalar_i32:
+        arity(n, 1);
+        a[0] = need_int(n, 0);
+        return typed(n, VT::constant);
+      case C::gen_ConstArr_f32:
+      case C::gen_ConstArr_i32:
+        arity(n, 2);
+        a[0] = need_num(n, 0);
+        a[1] = need_int(n, 1);
+        return typed(n, VT::constant);
+      case C::gen_ConstArr_vals_i32:
+        arity_min(n, 1);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
+        return typed(n, VT::constant);
+      case C::AUTOSPLIT: {
+        arity(n, 4);
+        if (!ctx.root) {
+          if (ctx.op_operand && !ctx.modifier)
+            should(n->loc, "AUTOSPLIT nested in an operand of Op(...); the spec allows it only at the root of the "
+                           "replacement or inside a root SELECT");
+          else
+            fail(n->loc, fmt::format("AUTOSPLIT may only be the root of the replacement or inside a root SELECT{}",
+                                     ctx.modifier ? " (not inside a modifier)" : ""));
+        }
+        a[0] = need_int(n, 0);
+        a[1] = split_decl(a[1]);
+        a[2] = need_int(n, 2);
+        const std::string& tag = a[1]->text;
+        const int before = split_refs_[tag];
+        split_scope_.push_back(tag);
+        a[3] = rx(a[3], inner);
+        split_scope_.pop_back();
+        if (split_refs_[tag] == before)
+          fail(n->loc, fmt::format("AUTOSPLIT with split tag \"{}\" does not use its tag in its last operand "
+                                   "(e.g. TYPICAL_SLICE(x, \"{}\"))",
+                                   tag, tag));
+        return typed(n, VT::op);
+      }
+      case C::OP_ITER: {
+        arity(n, 5);
+        a[0] = rx(a[0], inner);
+        if (!(a[0]->type == VT::opref || (a[0]->kind == NodeKind::call && a[0]->text == "Op")))
+          should(a[0]->loc, fmt::format("the first operand of 'OP_ITER' should be Op(...) or an existing opref, found {}",
+                                        describe(a[0])));
+        a[1] = split_decl(a[1]);
+        a[2] = need_int(n, 2);
+        a[3] = need_int(n, 3);
+        split_scope_.push_back(a[1]->text);
+        a[4] = rx(a[4], inner);
+        split_scope_.pop_back();
+        return typed(n, VT::op);
+      }
+      case C::ITER_INPUT_OF:
+        arity(n, 2);
+        a[0] = need_opref(n, 0);
+        a[1] = split_ref(a[1], n->text);
+        return typed(n, VT::opref);
+      case C::AUTOSPLIT_SHAPEFN_APPLY:
+        arity_min(n, 2);
+        function_name(a[0], n->text);
+        a[1] = split_ref(a[1], n->text);
+        for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
+        check_annotation(n, a[0], 2, false);
+        return typed(n, VT::shape);
+      case C::SHAPEFN_APPLY:
+        arity_min(n, 1);
+        function_name(a[0], n->text);
+        for (std::size_t i = 1; i < a.size(); ++i) a[i] = apply_parm(a[i]);
+        check_annotation(n, a[0], 1, false);
+        return typed(n, VT::shape);
+      case C::EXTERNAL_REPLACE:
+        arity(n, 1);
+        if (!ctx.root) fail(n->loc, "EXTERNAL_REPLACE may only be the root of the replacement or inside a root SELECT");
+        function_name(a[0], n->text);
+        return typed(n, VT::op);
+      case C::WITH_SIZE:
+        arity(n, 2);
+        a[0] = rx_existing(n, 0, true);
+        a[1] = rx_last(n, 1, ctx);
+        return typed(n, VT::op);
+      case C::WITH_TYPE:
+      case C::WITH_SAME_OUTPUT:
+      case C::WITH_SAME_ID:
+        arity(n, 2);
+        a[0] = rx_existing(n, 0, false);
+        a[1] = rx_last(n, 1, ctx);
+        return typed(n, VT::op);
+      case C::WITH_SPLIT_HISTORY:
+        if (a.size() != 2 && a.size() != 3)
+          fail(n->loc, fmt::format("'WITH_SPLIT_HISTORY' takes 2 or 3 operands, {} given", a.size()));
+        a[0] = rx_existing(n, 0, false);
+        if (a.size() == 3) {
+          if (a[1]->kind != NodeKind::integer)
+            fail(a[1]->loc, fmt::format("the second operand of the 3-operand 'WITH_SPLIT_HISTORY' must be an integer "
+                                        "constant, found {}",
+                                        spelled(a[1])));
+          a[1] = cx(a[1]);
+        }
+        a.back() = rx_last(n, a.size() - 1, ctx);
+        return typed(n, VT::op);
+      case C::WITH_OUTPUT_TYPE:
+        arity(n, 4);
+        a[0] = need(a[0], n, 0, [](VT t) { return t == VT::dtype; }, "a dtype");
+        a[1] = need_int(n, 1);
+        a[2] = need_num(n, 2);
+        a[3] = rx_last(n, 3, ctx);
+        return typed(n, VT::op);
+      case C::WITH_MULTI_OUT:
+        arity(n, 2);
+        a[0] = need_int(n, 0);
+        a[1] = rx_last(n, 1, ctx);
+        return typed(n, VT::op);
+      case C::ResizeDim:
+        arity(n, 3);
+        a[0] = need_int(n, 0);
+        a[1] = need_int(n, 1);
+        a[2] = rx_last(n, 2, ctx);
+        return typed(n, VT::op);
+      case C::AUTOSPLIT_SLICE: {
+        arity(n, 3);
+        Node* in = rx_existing(n, 0, false);
+        Node* start = rx(a[1], inner);
+        Node* size = rx(a[2], inner);
+        for (Node* x : {start, size})
+          if (x->type != VT::opref && x->type != VT::shape)
+            should(x->loc, fmt::format("the operands 2 and 3 of 'AUTOSPLIT_SLICE' should be existing oprefs or shape "
+                                       "constructions, found {}",
+                                       describe(x)));
+        const Loc at = n->loc;
+        return call("WITH_SIZE", VT::op, at,
+                    {size, call("WITH_TYPE", VT::op, at, {in, call("Op", VT::op, at, {str("Slice_shape", VT::opstring, at), in, start, size})})});
+      }
+      case C::TYPICAL_SLICE: {
+        arity(n, 2);
+        Node* in = rx_existing(n, 0, false);
+        Node* tag = split_ref(a[1], n->text);
+        return slice_expansion(n, in, tag, nullptr, "simple_split_start", "simple_split_size");
+      }
+      case C::CHANGEDIM_SLICE: {
+        arity(n, 3);
+        Node* in = rx_existing(n, 0, false);
+        Node* tag = split_ref(a[1], n->text);
+        Node* d = need_int(n, 2);
+        return slice_expansion(n, in, tag, d, "simpledim_split_start", "simpledim_split_size");
+      }
+      case C::TYPICAL_CONV_SLICE:
+        arity_min(n, 2);
+        a[0] = rx_existing(n, 0, false);
+        a[1] = split_ref(a[1], n->text);
+        for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
+        return typed(n, VT::op);
+      case C::OpMultiOut: {
+        arity_min(n, 3);
+        Node* cnt = need_int(n, 0);
+        Node* idx = need_int(n, 1);
+        Node* op = call("Op", VT::op, n->loc, {opstring(a[2])});
+        const RCtx opnd{false, true, ctx.modifier};
+        for (std::size_t i = 3; i < a.size(); ++i) op->args.push_back(rx(a[i], opnd));
+        const Loc at = n->loc;
+        return call("Op", VT::op, at,
+                    {str("$Out", VT::opstring, at), call("WITH_MULTI_OUT", VT::op, at, {cnt, op}),
+                     call("gen_Shape", VT::shape, at, {integer(0, at), integer(0, at), cnt, idx})});
+      }
+      default: break;
+    }
+    // a constraint-grammar expression in a replacement: only existing oprefs are operands
+    Node* c = cx(n);
+    if (c->type != VT::opref)
+      fail(n->loc, fmt::format("{} is a scalar expression, not a replacement operand", describe(c)));
+    return c;
+  }
+
+  Session& s_;
+  Rule& r_;
+  std::vector<Tag> tags_;
+  bool in_replacement_ = false;
+  std::vector<std::string> split_scope_;
+  std::vector<std::string> split_declared_;
+  std::unordered_map<std::string, int> split_refs_;
+};
+
+}  // namespace
+
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement) {
+  Checker(s, r).run(match, constraint, replacement);
+}
+
+}  // namespace og_parse::detail

@@ -1,0 +1,77 @@
+// Internal pieces of og-parse: tokens, the lexer, the top-level scanner's items, the parser and
+// the checker. Not installed.
+#pragma once
+
+#include <og_parse/og_parse.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace og_parse::detail {
+
+enum class Tok : std::uint8_t { eof, ident, number, string, lparen, rparen, comma, plus, minus, scope, hash, other };
+
+struct Token {
+  Tok kind = Tok::eof;
+  Loc loc;                ///< where diagnostics point (the macro use for tokens of a macro body)
+  std::string_view text;  ///< spelling; strings include their quotes
+};
+
+/// Raised to abandon the current rule after its (first) error has been reported.
+struct RuleError {};
+
+inline bool is_ident_start(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+inline bool is_ident_char(char c) noexcept { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+/// Tokens of one source text, skipping white space and C/C++ comments.
+class Lexer {
+ public:
+  Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos)
+      : s_(s), file_(file), src_(src), pos_(pos) {}
+  Token next();
+  std::size_t pos() const noexcept { return pos_; }
+  void set_pos(std::size_t p) noexcept { pos_ = p; }
+
+ private:
+  Session& s_;
+  std::uint32_t file_;
+  std::string_view src_;
+  std::size_t pos_;
+};
+
+/// True when only spaces and tabs precede `off` on its line.
+bool at_line_start(std::string_view src, std::size_t off) noexcept;
+
+/// A top-level construct found by the scanner, as expanded tokens from its '(' to its ')'.
+enum class ItemKind : std::uint8_t { rule, rule_with_flags, op, op_cost_flags, tensor_properties, param_order };
+
+struct Item {
+  ItemKind kind = ItemKind::rule;
+  Loc loc;               ///< the macro name (or the line-start user macro that produced it)
+  std::vector<Token> toks;
+  bool bad = false;      ///< an error was already reported while scanning it
+  bool bad_tail = false;  ///< '(' or ',' follows it: checked, but not a valid rule
+};
+
+/// Scans one file: records #define macros, EXTERNAL_SHAPEFN annotations and the items.
+void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items);
+
+/// Turns one item into a rule / declaration of the session (syntax, then checks).
+void process_item(Session& s, const Item& item);
+
+/// Checks a parsed rule (syntax trees of match, constraint, replacement) and fills `r`.
+/// Throws RuleError after reporting the first error.
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement);
+
+/// Lint over all valid rules.
+void lint_rules(Session& s);
+
+/// The source spelling of a token, for messages: 'x' or "x".
+std::string spell(const Token& t);
+
+}  // namespace og_parse::detail

@@ -1,0 +1,509 @@
+// Tokens to syntax trees: constants, names and calls; the pass spec; the non-rule constructs.
+#include "internal.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include <optgrammar/dsl/passes.hpp>
+
+namespace og_parse::detail {
+namespace {
+
+constexpr int max_nesting = 200;
+
+class Parser {
+ public:
+  Parser(Session& s, const Item& item) : s_(s), item_(item), t_(item.toks) {}
+
+  const Token& peek(std::size_t k = 0) const noexcept {
+    static const Token eof{};
+    return i_ + k < t_.size() ? t_[i_ + k] : (t_.empty() ? eof : end_token());
+  }
+  const Token& end_token() const noexcept {
+    static thread_local Token e;
+    e = Token{Tok::eof, t_.back().loc, {}};
+    return e;
+  }
+  Token take() {
+    Token t = peek();
+    if (i_ < t_.size()) ++i_;
+    return t;
+  }
+  bool at_end() const noexcept { return i_ >= t_.size(); }
+
+  [[noreturn]] void fail(Loc at, std::string msg) {
+    s_.diag(at, Severity::error, std::move(msg));
+    throw RuleError{};
+  }
+  void warn(Loc at, std::string msg) { s_.diag(at, Severity::warning, std::move(msg)); }
+
+  void expect(Tok k, std::string_view what, std::string_view context) {
+    const Token& t = peek();
+    if (t.kind != k) fail(t.loc, fmt::format("expected {} {}, found {}", what, context, spell(t)));
+    take();
+  }
+
+  Node* node(NodeKind k, Loc at) {
+    Node* n = s_.make_node();
+    n->kind = k;
+    n->loc = at;
+    return n;
+  }
+
+  // ---- constants ----------------------------------------------------------------------------
+  Node* number(const Token& t, bool negative, Loc at) {
+    std::string text;
+    text.reserve(t.text.size());
+    for (char c : t.text)
+      if (c != '\'') text += c;
+    const bool hex = text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const bool bin = text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B');
+    bool is_float = false;
+    if (!bin)
+      for (char c : text)
+        if (c == '.' || (hex ? (c == 'p' || c == 'P') : (c == 'e' || c == 'E'))) is_float = true;
+    if (is_float) return floating(t, text, hex, negative, at);
+
+    int base = 10;
+    std::size_t p = 0;
+    if (hex || bin) {
+      base = hex ? 16 : 2;
+      p = 2;
+    } else if (text.size() > 1 && text[0] == '0') {
+      base = 8;
+      p = 1;
+    }
+    std::size_t q = p;
+    auto digit = [&](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      return 99;
+    };
+    while (q < text.size() && (base == 16 ? digit(text[q]) < 16 : is_digit(text[q]))) ++q;
+    const std::string_view digits(text.data() + p, q - p);
+    const std::string_view suffix(text.data() + q, text.size() - q);
+    if (digits.empty() && base != 8) fail(t.loc, fmt::format("invalid integer constant '{}'", t.text));
+    std::uint64_t v = 0;
+    for (char c : digits) {
+      const int d = digit(c);
+      if (d >= base) fail(t.loc, fmt::format("invalid digit '{}' in {} constant '{}'", c, base == 8 ? "octal" : "binary", t.text));
+      if (v > (std::numeric_limits<std::uint64_t>::max() - static_cast<unsigned>(d)) / static_cast<unsigned>(base))
+        fail(t.loc, fmt::format("integer constant '{}' is too large", t.text));
+      v = v * static_cast<unsigned>(base) + static_cast<unsigned>(d);
+    }
+    bool is_size = false;
+    int longs = 0;
+    for (std::size_t k = 0; k < suffix.size(); ++k) {
+      const char c = suffix[k];
+      if ((c == 'u' || c == 'U') && !is_size) {
+        is_size = true;
+      } else if ((c == 'l' || c == 'L') && longs < 2) {
+        ++longs;
+        if (longs == 2 && suffix[k - 1] != c) fail(t.loc, fmt::format("invalid suffix '{}' on integer constant", suffix));
+      } else {
+        fail(t.loc, fmt::format("invalid suffix '{}' on integer constant '{}'", suffix, t.text));
+      }
+    }
+    if (base == 8 && v >= 8)
+      warn(t.loc, fmt::format("octal constant '{}' has the value {} (a leading 0 means octal)", t.text, v));
+    Node* n = node(NodeKind::integer, at);
+    n->is_size = is_size;
+    if (is_size) {
+      if (negative) fail(at, fmt::format("negative size constant '-{}'", t.text));
+      n->ival = static_cast<std::int64_t>(v);
+      n->type = ValueType::size;
+    } else {
+      const std::uint64_t limit = negative ? 2147483648ULL : 2147483647ULL;
+      if (v > limit)
+        fail(t.loc, fmt::format("integer constant '{}{}' does not fit in int (add a U suffix for a size)",
+                                negative ? "-" : "", t.text));
+      n->ival = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+      n->type = ValueType::int_;
+    }
+    return n;
+  }
+
+  Node* floating(const Token& t, std::string& text, bool hex, bool negative, Loc at) {
+    std::size_t end = text.size();
+    if (end > 0 && (text[end - 1] == 'f' || text[end - 1] == 'F' || text[end - 1] == 'l' || text[end - 1] == 'L') &&
+        !(hex && text[end - 1] != 'l' && text[end - 1] != 'L' && text.find_first_of("pP") == std::string::npos))
+      --end;
+    double v = 0;
+    const char* b = text.data() + (hex ? 2 : 0);
+    const char* e = text.data() + end;
+    auto r = std::from_chars(b, e, v, hex ? std::chars_format::hex : std::chars_format::general);
+    if (r.ec == std::errc::result_out_of_range) {
+      if (std::fabs(v) >= 1.0 || v == 0.0) fail(t.loc, fmt::format("floating constant '{}' is out of range", t.text));
+    } else if (r.ec != std::errc() || r.ptr != e) {
+      fail(t.loc, fmt::format("invalid floating constant '{}'", t.text));
+    }
+    if (std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+      fail(t.loc, fmt::format("floating constant '{}' is out of range of float", t.text));
+    Node* n = node(NodeKind::floating, at);
+    n->fval = static_cast<double>(static_cast<float>(negative ? -v : v));
+    n->type = ValueType::float_;
+    return n;
+  }
+
+  // ---- expressions --------------------------------------------------------------------------
+  Node* expr(int depth = 0) {
+    if (depth > max_nesting) fail(peek().loc, "expression nested too deeply");
+    const Token t = peek();
+    switch (t.kind) {
+      case Tok::string: {
+        Node* n = node(NodeKind::string, t.loc);
+        while (peek().kind == Tok::string) {
+          const Token s = take();
+          n->text.append(s.text.substr(1, s.text.size() - 2));
+        }
+        return n;
+      }
+      case Tok::plus:
+      case Tok::minus: {
+        take();
+        const Token num = peek();
+        if (num.kind != Tok::number)
+          fail(t.loc, fmt::format("unexpected '{}': a sign is only allowed before a numeric constant", t.text));
+        take();
+        return number(num, t.kind == Tok::minus, t.loc);
+      }
+      case Tok::number:
+        take();
+        return number(t, false, t.loc);
+      case Tok::ident: {
+        take();
+        Node* n = node(NodeKind::name, t.loc);
+        n->text = std::string(t.text);
+        while (peek().kind == Tok::scope) {
+          take();
+          const Token part = peek();
+          if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
+          take();
+          n->text += "::";
+          n->text += part.text;
+        }
+        if (peek().kind == Tok::lparen) {
+          n->kind = NodeKind::call;
+          take();
+          if (peek().kind == Tok::rparen) {
+            take();
+            return n;
+          }
+          for (;;) {
+            n->args.push_back(expr(depth + 1));
+            const Token sep = peek();
+            if (sep.kind == Tok::rparen) {
+              take();
+              break;
+            }
+            if (sep.kind != Tok::comma)
+              fail(sep.loc, fmt::format("expected ',' or ')' in the arguments of '{}', found {}", n->text, spell(sep)));
+            take();
+          }
+        }
+        return n;
+      }
+      case Tok::lparen: {
+        // (int)x, (size_t)x, (unsigned int)x: C casts are outside the grammar
+        std::size_t k = 1;
+        std::string type;
+        while (peek(k).kind == Tok::ident || peek(k).kind == Tok::scope ||
+               (peek(k).kind == Tok::other && (peek(k).text == "*" || peek(k).text == "&"))) {
+          if (!type.empty() && peek(k).kind == Tok::ident && peek(k - 1).kind == Tok::ident) type += ' ';
+          type += peek(k).text;
+          ++k;
+        }
+        if (k > 1 && peek(k).kind == Tok::rparen)
+          fail(t.loc, fmt::format("C-style cast '({})' is not allowed in a rule; write a functional cast {}(...) or "
+                                  "INT(...)/UINT(...)/FLOAT(...)",
+                                  type, type));
+        fail(t.loc, "unexpected '(': parentheses are only allowed around the arguments of a name");
+      }
+      case Tok::eof:
+        fail(t.loc, "unexpected end of the construct: missing an argument");
+      default:
+        fail(t.loc, fmt::format("unexpected {} in a rule", spell(t)));
+    }
+  }
+
+  // ---- rules --------------------------------------------------------------------------------
+  PassSpec pass_spec(const Token& name_tok) {
+    PassSpec p;
+    p.name = std::string(name_tok.text);
+    const int prio = optgrammar::pass_priority(name_tok.text);
+    if (prio < 0) fail(name_tok.loc, fmt::format("unknown pass '{}'", name_tok.text));
+    p.priority = prio;
+    const Token sign = peek();
+    if (sign.kind != Tok::plus && sign.kind != Tok::minus) return p;
+    take();
+    const Token num = peek();
+    if (num.kind != Tok::number)
+      fail(num.loc, fmt::format("expected a decimal constant after '{}' in the pass spec, found {}", sign.text, spell(num)));
+    take();
+    for (char c : num.text)
+      if (!is_digit(c))
+        fail(num.loc, fmt::format("the pass offset '{}' must be a decimal constant with no sign or suffix", num.text));
+    if (num.text.size() > 1 && num.text[0] == '0')
+      fail(num.loc, fmt::format("the pass offset '{}' must be a decimal constant, not octal", num.text));
+    if (num.text.size() > 6) fail(num.loc, fmt::format("the pass offset '{}' is too large", num.text));
+    int v = 0;
+    for (char c : num.text) v = v * 10 + (c - '0');
+    if (sign.kind == Tok::minus) {
+      warn(sign.loc, fmt::format("'{} - {}' is outside the grammar (a pass spec is NAME or NAME + N); accepted",
+                                 p.name, num.text));
+      v = -v;
+    }
+    p.offset = v;
+    p.priority += v;
+    p.has_offset = true;
+    return p;
+  }
+
+  void rule() {
+    Rule r;
+    r.loc = item_.loc;
+    r.line = s_.line_of(r.loc);
+    r.with_flags = item_.kind == ItemKind::rule_with_flags;
+    const char* what = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
+    try {
+      take();  // '('
+      const Token pn = peek();
+      if (pn.kind != Tok::ident) fail(pn.loc, fmt::format("expected a pass name, found {}", spell(pn)));
+      take();
+      r.pass = pass_spec(pn);
+      expect(Tok::comma, "','", "after the pass spec");
+      if (r.with_flags) {
+        r.flags = expr();
+        expect(Tok::comma, "','", "after the flags");
+      }
+      Node* m = expr();
+      expect(Tok::comma, "','", "after the match expression");
+      Node* c = expr();
+      expect(Tok::comma, "','", "after the constraint expression");
+      Node* rp = expr();
+      const Token close = peek();
+      if (close.kind == Tok::comma)
+        fail(close.loc, fmt::format("too many arguments to {}: expected ')' after the replacement", what));
+      expect(Tok::rparen, "')'", "after the replacement");
+      if (r.flags) {
+        if (r.flags->kind != NodeKind::name && r.flags->kind != NodeKind::integer)
+          fail(r.flags->loc, "the flags of DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS must be a name or an integer constant");
+        if (r.flags->kind == NodeKind::name) r.flags->type = ValueType::name;
+      }
+      check_rule(s_, r, m, c, rp);
+      r.valid = !item_.bad_tail;
+    } catch (const RuleError&) {
+      r.valid = false;
+    }
+    s_.mutable_rules().push_back(std::move(r));
+  }
+
+  // ---- the other constructs ------------------------------------------------------------------
+  std::string string_arg(std::string_view what) {
+    const Token t = peek();
+    if (t.kind != Tok::string) fail(t.loc, fmt::format("expected {} (a string constant), found {}", what, spell(t)));
+    std::string v;
+    while (peek().kind == Tok::string) {
+      const Token p = take();
+      v.append(p.text.substr(1, p.text.size() - 2));
+    }
+    if (v.empty()) fail(t.loc, fmt::format("{} may not be an empty string", what));
+    for (char c : v)
+      if (c == ' ' || c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f)
+        fail(t.loc, fmt::format("{} \"{}\" may not contain spaces, quotes, escapes or unprintable characters", what, v));
+    return v;
+  }
+
+  std::string function_name() {
+    const Token t = peek();
+    if (t.kind == Tok::ident) {
+      std::string name(take().text);
+      while (peek().kind == Tok::scope && peek(1).kind == Tok::ident) {
+        take();
+        name += "::";
+        name += take().text;
+      }
+      return name;
+    }
+    if (t.kind != Tok::lparen) fail(t.loc, fmt::format("expected the name of the implementation function, found {}", spell(t)));
+    // (impl<T, U>): a parenthesized template-id, taken as written
+    take();
+    std::string name;
+    int depth = 0;
+    const Token* prev = nullptr;
+    for (;;) {
+      const Token& x = peek();
+      if (x.kind == Tok::eof) fail(t.loc, "unbalanced parentheses around the implementation function");
+      if (x.kind == Tok::lparen) ++depth;
+      if (x.kind == Tok::rparen && depth-- == 0) {
+        take();
+        break;
+      }
+      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) && (x.kind == Tok::ident || x.kind == Tok::number))
+        name += ' ';
+      name += x.text;
+      if (x.kind == Tok::comma) name += ' ';
+      prev = &x;
+      take();
+    }
+    if (name.empty()) fail(t.loc, "empty implementation function name");
+    return name;
+  }
+
+  std::string flag_name(std::string_view prefix, std::initializer_list<std::string_view> known, std::string_view what) {
+    const Token t = peek();
+    if (t.kind != Tok::ident) fail(t.loc, fmt::format("expected {}, found {}", what, spell(t)));
+    take();
+    std::string_view name = t.text;
+    if (name == prefix && peek().kind == Tok::scope) {
+      take();
+      const Token u = peek();
+      if (u.kind != Tok::ident) fail(u.loc, fmt::format("expected {} after '{}::', found {}", what, prefix, spell(u)));
+      take();
+      name = u.text;
+    }
+    for (auto k : known)
+      if (k == name) return std::string(name);
+    fail(t.loc, fmt::format("unknown {} '{}'", what, name));
+  }
+
+  void op_decl() {
+    OpDecl d;
+    d.loc = item_.loc;
+    d.line = s_.line_of(d.loc);
+    const bool with_cost = item_.kind == ItemKind::op_cost_flags;
+    d.macro = with_cost ? "DEF_PACKAGE_OP_AND_COST_AND_FLAGS" : "DEF_PACKAGE_OP";
+    try {
+      take();
+      d.function = function_name();
+      expect(Tok::comma, "','", "after the implementation function");
+      d.op = string_arg("the op name");
+      if (with_cost) {
+        expect(Tok::comma, "','", "after the op name");
+        d.cost = flag_name("Cost", {"FREE", "FAST", "SNAIL", "GLACIAL"}, "cost");
+        while (peek().kind == Tok::comma) {
+          take();
+          d.flags.push_back(flag_name("Flags", {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"}, "flag"));
+        }
+      }
+      expect(Tok::rparen, "')'", fmt::format("to close {}", d.macro));
+      s_.mutable_ops().push_back(std::move(d));
+    } catch (const RuleError&) {
+    }
+  }
+
+  void tensor_properties() {
+    TensorProperties tp;
+    tp.loc = item_.loc;
+    tp.line = s_.line_of(tp.loc);
+    try {
+      take();
+      const Token opt = peek();
+      if (opt.kind != Tok::ident || opt.text != "Op" || peek(1).kind != Tok::lparen)
+        fail(opt.loc, fmt::format("expected Op(\"name\", operands...) as the first argument of DEF_TENSOR_PROPERTIES, found {}",
+                                  spell(opt)));
+      take();
+      take();
+      tp.op = string_arg("the op name");
+      while (peek().kind == Tok::comma) {
+        take();
+        tp.operands.push_back(string_arg("an operand name"));
+      }
+      expect(Tok::rparen, "')'", "to close Op(...)");
+      while (peek().kind == Tok::comma) {
+        take();
+        const Token pn = peek();
+        if (pn.kind != Tok::ident || peek(1).kind != Tok::lparen)
+          fail(pn.loc, fmt::format("expected a tensor property such as Flat(...), found {}", spell(pn)));
+        take();
+        take();
+        std::vector<std::string> names;
+        if (peek().kind != Tok::rparen) {
+          for (;;) {
+            const Token at = peek();
+            std::string nm = string_arg("an operand name");
+            bool known = nm == "*";
+            for (const auto& o : tp.operands) known = known || o == nm;
+            if (!known)
+              fail(at.loc, fmt::format("\"{}\" is not an operand of Op(\"{}\", ...) (nor \"*\", its output)", nm, tp.op));
+            names.push_back(std::move(nm));
+            if (peek().kind != Tok::comma) break;
+            take();
+          }
+        }
+        expect(Tok::rparen, "')'", fmt::format("to close {}(...)", pn.text));
+        tp.properties.emplace_back(std::string(pn.text), std::move(names));
+      }
+      expect(Tok::rparen, "')'", "to close DEF_TENSOR_PROPERTIES");
+      s_.mutable_tensor_properties().push_back(std::move(tp));
+    } catch (const RuleError&) {
+    }
+  }
+
+  void param_order() {
+    ParamOrder po;
+    po.loc = item_.loc;
+    po.line = s_.line_of(po.loc);
+    try {
+      take();
+      po.op = string_arg("the op name");
+      while (peek().kind == Tok::comma) {
+        take();
+        ParamOrder::Param p;
+        p.name = string_arg("a parameter name");
+        expect(Tok::comma, "','", fmt::format("after parameter \"{}\" (each parameter is: name, mandatory, default)", p.name));
+        const Token m = peek();
+        if (m.kind == Tok::ident && (m.text == "true" || m.text == "false")) {
+          p.mandatory = m.text == "true";
+        } else if (m.kind == Tok::number && (m.text == "0" || m.text == "1")) {
+          p.mandatory = m.text == "1";
+        } else {
+          fail(m.loc, fmt::format("expected true or false (is \"{}\" mandatory?), found {}", p.name, spell(m)));
+        }
+        take();
+        expect(Tok::comma, "','", fmt::format("after the mandatory flag of \"{}\"", p.name));
+        const Token d = peek();
+        if (d.kind == Tok::comma || d.kind == Tok::rparen || d.kind == Tok::eof)
+          fail(d.loc, fmt::format("expected the default of \"{}\", found {}", p.name, spell(d)));
+        int depth = 0;
+        while (!(depth == 0 && (peek().kind == Tok::comma || peek().kind == Tok::rparen)) && peek().kind != Tok::eof) {
+          if (peek().kind == Tok::lparen) ++depth;
+          if (peek().kind == Tok::rparen) --depth;
+          p.default_value += take().text;
+        }
+        po.params.push_back(std::move(p));
+      }
+      expect(Tok::rparen, "')'", "to close DEF_PACKAGE_PARAM_ORDER");
+      s_.mutable_param_orders().push_back(std::move(po));
+    } catch (const RuleError&) {
+    }
+  }
+
+ private:
+  Session& s_;
+  const Item& item_;
+  const std::vector<Token>& t_;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+void process_item(Session& s, const Item& item) {
+  if (item.toks.empty()) return;
+  Parser p(s, item);
+  switch (item.kind) {
+    case ItemKind::rule:
+    case ItemKind::rule_with_flags: p.rule(); break;
+    case ItemKind::op:
+    case ItemKind::op_cost_flags: p.op_decl(); break;
+    case ItemKind::tensor_properties: p.tensor_properties(); break;
+    case ItemKind::param_order: p.param_order(); break;
+  }
+}
+
+}  // namespace og_parse::detail

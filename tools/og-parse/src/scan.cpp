@@ -1,0 +1,571 @@
+// The top-level scanner: walks a C++ source file, skipping everything that is not rule text
+// (comments, strings, other code), records the file's own #define macros and the
+// EXTERNAL_SHAPEFN annotations, and cuts out each DEF_PACKAGE_* construct as expanded tokens.
+#include "internal.hpp"
+
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace og_parse::detail {
+namespace {
+
+constexpr std::size_t max_expanded_tokens = std::size_t{1} << 20;
+constexpr int max_expansion_depth = 200;
+
+struct Macro {
+  bool function_like = false;
+  bool variadic = false;
+  std::vector<std::string_view> params;
+  std::vector<Token> body;
+  bool has_item = false;  ///< its expansion contains a DEF_PACKAGE_* construct
+};
+
+/// An error found while expanding macros: reported at `loc`, and the item is dropped.
+struct MacroError {
+  Loc loc;
+  std::string message;
+};
+
+bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
+  if (name.size() < 14 || name.substr(0, 4) != "DEF_") return false;
+  if (name == "DEF_PACKAGE_OPTIMIZATION") k = ItemKind::rule;
+  else if (name == "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS") k = ItemKind::rule_with_flags;
+  else if (name == "DEF_PACKAGE_OP") k = ItemKind::op;
+  else if (name == "DEF_PACKAGE_OP_AND_COST_AND_FLAGS") k = ItemKind::op_cost_flags;
+  else if (name == "DEF_TENSOR_PROPERTIES") k = ItemKind::tensor_properties;
+  else if (name == "DEF_PACKAGE_PARAM_ORDER") k = ItemKind::param_order;
+  else return false;
+  return true;
+}
+
+bool is_rule_kind(ItemKind k) noexcept { return k == ItemKind::rule || k == ItemKind::rule_with_flags; }
+
+bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n'; }
+
+std::string squeeze_spaces(std::string_view s) {
+  std::string out;
+  bool pending = false;
+  for (char c : s) {
+    if (is_space(c)) {
+      pending = !out.empty();
+      continue;
+    }
+    if (pending) out += ' ';
+    pending = false;
+    out += c;
+  }
+  return out;
+}
+
+class Scanner {
+ public:
+  Scanner(Session& s, std::uint32_t file, std::vector<Item>& items)
+      : s_(s), file_(file), src_(s.file(file).text), items_(items) {}
+
+  void run() {
+    const std::size_t n = src_.size();
+    std::size_t i = 0;
+    while (i < n) {
+      const char c = src_[i];
+      if (is_space(c)) {
+        ++i;
+      } else if (c == '/' && i + 1 < n && src_[i + 1] == '/') {
+        std::size_t e = src_.find('\n', i);
+        if (e == std::string_view::npos) e = n;
+        comment(i, e);
+        i = e;
+      } else if (c == '/' && i + 1 < n && src_[i + 1] == '*') {
+        std::size_t e = src_.find("*/", i + 2);
+        e = e == std::string_view::npos ? n : e + 2;
+        comment(i, e);
+        i = e;
+      } else if (c == '"') {
+        i = skip_quoted(i, '"');
+      } else if (c == '\'') {
+        i = (i > 0 && is_ident_char(src_[i - 1])) ? i + 1 : skip_quoted(i, '\'');
+      } else if (c == '#' && at_line_start(src_, i)) {
+        i = directive(i);
+      } else if (is_ident_start(c)) {
+        i = identifier(i);
+      } else if (is_digit(c)) {
+        while (i < n && (is_ident_char(src_[i]) || src_[i] == '.')) ++i;
+      } else {
+        ++i;
+      }
+    }
+  }
+
+ private:
+  Loc loc(std::size_t off) const noexcept { return Loc{file_, static_cast<std::uint32_t>(off)}; }
+
+  std::size_t skip_quoted(std::size_t i, char q) const noexcept {
+    const std::size_t n = src_.size();
+    ++i;
+    while (i < n && src_[i] != q && src_[i] != '\n') {
+      if (src_[i] == '\\' && i + 1 < n) ++i;
+      ++i;
+    }
+    return i < n && src_[i] == q ? i + 1 : i;
+  }
+
+  std::size_t skip_raw_string(std::size_t quote) const noexcept {
+    // R"delim( ... )delim"
+    std::size_t p = src_.find('(', quote);
+    if (p == std::string_view::npos || p - quote > 17) return quote + 1;
+    std::string close = ")";
+    close += src_.substr(quote + 1, p - quote - 1);
+    close += '"';
+    std::size_t e = src_.find(close, p);
+    return e == std::string_view::npos ? src_.size() : e + close.size();
+  }
+
+  std::size_t skip_blank_and_comments(std::size_t i) const noexcept {
+    const std::size_t n = src_.size();
+    for (;;) {
+      while (i < n && is_space(src_[i])) ++i;
+      if (i + 1 < n && src_[i] == '/' && src_[i + 1] == '/') {
+        while (i < n && src_[i] != '\n') ++i;
+      } else if (i + 1 < n && src_[i] == '/' && src_[i + 1] == '*') {
+        std::size_t e = src_.find("*/", i + 2);
+        i = e == std::string_view::npos ? n : e + 2;
+      } else {
+        return i;
+      }
+    }
+  }
+
+  // ---- identifiers at top level -------------------------------------------------------
+  std::size_t identifier(std::size_t i) {
+    const std::size_t n = src_.size();
+    std::size_t j = i;
+    while (j < n && is_ident_char(src_[j])) ++j;
+    const std::string_view name = src_.substr(i, j - i);
+    if (j < n && src_[j] == '"' && (name == "R" || name == "u8R" || name == "uR" || name == "UR" || name == "LR"))
+      return skip_raw_string(j);
+    ItemKind kind{};
+    if (item_kind_of(name, kind)) {
+      std::size_t p = j;
+      if (is_rule_kind(kind)) {
+        while (p < n && (src_[p] == ' ' || src_[p] == '\t')) ++p;
+        if (!at_line_start(src_, i) || p >= n || src_[p] != '(') {
+          s_.diag(loc(i), Severity::error,
+                  fmt::format("'{}' must be at the start of a line, followed by '(' on the same line", name));
+          return j;
+        }
+      } else {
+        p = skip_blank_and_comments(j);
+        if (p >= n || src_[p] != '(') return j;  // a mention, not a use
+      }
+      return item(kind, loc(i), p);
+    }
+    if (at_line_start(src_, i)) {
+      auto it = macros_.find(name);
+      if (it != macros_.end() && it->second.has_item) return invocation(i, j, it->second);
+    }
+    return j;
+  }
+
+  /// Collects the balanced tokens from the '(' at `lp`. Returns false (after a diagnostic) when
+  /// the construct is not closed; `end` is where scanning resumes.
+  bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end) {
+    Lexer lx(s_, file_, src_, lp);
+    int depth = 0;
+    const Loc open = loc(lp);
+    try {
+      for (;;) {
+        const std::size_t before = lx.pos();
+        Token t = lx.next();
+        if (t.kind == Tok::eof) {
+          s_.diag(open, Severity::error, fmt::format("unbalanced parentheses: '(' of {} is never closed", what));
+          end = src_.size();
+          return false;
+        }
+        if (depth > 0 && ((t.kind == Tok::hash && at_line_start(src_, t.loc.offset)) ||
+                          (t.kind == Tok::ident && t.text.substr(0, 24) == "DEF_PACKAGE_OPTIMIZATION" &&
+                           at_line_start(src_, t.loc.offset)))) {
+          s_.diag(open, Severity::error,
+                  fmt::format("unbalanced parentheses: '(' of {} is not closed before {} on line {}", what,
+                              spell(t), s_.line_of(t.loc)));
+          end = before;
+          return false;
+        }
+        raw.push_back(t);
+        if (t.kind == Tok::lparen) {
+          ++depth;
+        } else if (t.kind == Tok::rparen) {
+          if (--depth == 0) {
+            end = lx.pos();
+            return true;
+          }
+        }
+      }
+    } catch (const RuleError&) {
+      end = lx.pos();
+      return false;
+    }
+  }
+
+  bool check_after_rule(std::size_t end, std::string_view what) {
+    std::size_t p = skip_blank_and_comments(end);
+    if (p < src_.size() && (src_[p] == '(' || src_[p] == ',')) {
+      s_.diag(loc(p), Severity::error,
+              fmt::format("'{}' may not follow the closing ')' of {}(...)", src_[p], what));
+      return false;
+    }
+    return true;
+  }
+
+  std::size_t item(ItemKind kind, Loc at, std::size_t lp) {
+    std::vector<Token> raw;
+    std::size_t end = lp;
+    const std::string_view what = src_.substr(at.offset, lp - at.offset);
+    const std::string_view name = what.substr(0, what.find_first_of(" \t\r\n/("));
+    Item it;
+    it.kind = kind;
+    it.loc = at;
+    if (!collect(lp, name, raw, end)) return end;
+    if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
+    try {
+      disabled_.clear();
+      expand(raw, it.toks, nullptr, 0);
+    } catch (const MacroError& e) {
+      s_.diag(e.loc, Severity::error, e.message);
+      it.bad = true;
+    }
+    if (!it.bad) items_.push_back(std::move(it));
+    return end;
+  }
+
+  /// A line-start use of one of the file's macros whose expansion holds DEF_PACKAGE_* items.
+  std::size_t invocation(std::size_t i, std::size_t j, const Macro& m) {
+    std::vector<Token> raw;
+    const Loc at = loc(i);
+    raw.push_back(Token{Tok::ident, at, src_.substr(i, j - i)});
+    std::size_t end = j;
+    if (m.function_like) {
+      std::size_t p = skip_blank_and_comments(j);
+      if (p >= src_.size() || src_[p] != '(') return j;
+      if (!collect(p, src_.substr(i, j - i), raw, end)) return end;
+    }
+    std::vector<Token> out;
+    try {
+      disabled_.clear();
+      expand(raw, out, nullptr, 0);
+    } catch (const MacroError& e) {
+      s_.diag(e.loc, Severity::error, e.message);
+      return end;
+    }
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      ItemKind kind{};
+      if (out[k].kind != Tok::ident || !item_kind_of(out[k].text, kind)) continue;
+      if (k + 1 >= out.size() || out[k + 1].kind != Tok::lparen) continue;
+      Item it;
+      it.kind = kind;
+      it.loc = at;
+      int depth = 0;
+      std::size_t q = k + 1;
+      for (; q < out.size(); ++q) {
+        it.toks.push_back(out[q]);
+        if (out[q].kind == Tok::lparen) ++depth;
+        if (out[q].kind == Tok::rparen && --depth == 0) break;
+      }
+      if (depth != 0) {
+        s_.diag(at, Severity::error,
+                fmt::format("unbalanced parentheses in the expansion of macro '{}'", src_.substr(i, j - i)));
+        return end;
+      }
+      if (is_rule_kind(kind) && q + 1 < out.size() &&
+          (out[q + 1].kind == Tok::lparen || out[q + 1].kind == Tok::comma)) {
+        s_.diag(out[q + 1].loc, Severity::error,
+                fmt::format("'{}' may not follow the closing ')' of {}(...)", out[q + 1].text, out[k].text));
+        it.bad_tail = true;
+      }
+      items_.push_back(std::move(it));
+      k = q;
+    }
+    if (!check_after_rule(end, src_.substr(i, j - i)) && !items_.empty() && items_.back().loc.offset == at.offset &&
+        items_.back().loc.file == at.file)
+      items_.back().bad_tail = true;
+    return end;
+  }
+
+  // ---- macro expansion ------------------------------------------------------------------
+  bool disabled(std::string_view name) const noexcept {
+    for (auto d : disabled_)
+      if (d == name) return true;
+    return false;
+  }
+
+  static int param_index(const Macro& m, const Token& t) noexcept {
+    if (t.kind != Tok::ident) return -1;
+    for (std::size_t p = 0; p < m.params.size(); ++p)
+      if (m.params[p] == t.text) return static_cast<int>(p);
+    if (m.variadic && t.text == "__VA_ARGS__") return static_cast<int>(m.params.size());
+    return -1;
+  }
+
+  Token stringize(const std::vector<Token>& arg, Loc at) {
+    std::string text = "\"";
+    const Token* prev = nullptr;
+    for (const auto& t : arg) {
+      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) &&
+          (t.kind == Tok::ident || t.kind == Tok::number))
+        text += ' ';
+      for (char c : t.text) {
+        if (t.kind == Tok::string && (c == '"' || c == '\\')) text += '\\';
+        text += c;
+      }
+      prev = &t;
+    }
+    text += '"';
+    return Token{Tok::string, at, s_.intern(std::move(text))};
+  }
+
+  Token paste(const Token& a, const Token& b) {
+    std::string text(a.text);
+    text += b.text;
+    Tok k = a.kind;
+    if (!text.empty() && is_ident_start(text[0])) k = Tok::ident;
+    return Token{k, a.loc, s_.intern(std::move(text))};
+  }
+
+  void push(std::vector<Token>& out, const Token& t) {
+    out.push_back(t);
+    if (out.size() > max_expanded_tokens)
+      throw MacroError{t.loc, "macro expansion exceeds 1048576 tokens"};
+  }
+
+  void expand(const std::vector<Token>& in, std::vector<Token>& out, const Loc* use, int depth) {
+    if (depth > max_expansion_depth)
+      throw MacroError{in.empty() ? Loc{file_, 0} : in.front().loc, "macro expansion nested too deeply"};
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const Token& t = in[i];
+      if (t.kind != Tok::ident) {
+        push(out, t);
+        continue;
+      }
+      auto mit = macros_.find(t.text);
+      if (mit == macros_.end() || disabled(t.text)) {
+        push(out, t);
+        continue;
+      }
+      const Macro& m = mit->second;
+      const Loc at = use ? *use : t.loc;
+      std::vector<Token> body;
+      if (!m.function_like) {
+        for (const auto& bt : m.body) body.push_back(Token{bt.kind, at, bt.text});
+      } else {
+        if (i + 1 >= in.size() || in[i + 1].kind != Tok::lparen) {
+          push(out, t);
+          continue;
+        }
+        std::vector<std::vector<Token>> args(1);
+        int d = 0;
+        std::size_t j = i + 2;
+        bool closed = false;
+        for (; j < in.size(); ++j) {
+          const Tok k = in[j].kind;
+          if (k == Tok::lparen) {
+            ++d;
+          } else if (k == Tok::rparen) {
+            if (d == 0) {
+              closed = true;
+              break;
+            }
+            --d;
+          } else if (k == Tok::comma && d == 0 && !(m.variadic && args.size() > m.params.size())) {
+            args.emplace_back();
+            continue;
+          }
+          args.back().push_back(in[j]);
+        }
+        if (!closed) {
+          push(out, t);
+          continue;
+        }
+        if (m.params.empty() && !m.variadic && args.size() == 1 && args[0].empty()) args.clear();
+        if (m.variadic && args.size() == m.params.size()) args.emplace_back();
+        const std::size_t want = m.params.size() + (m.variadic ? 1 : 0);
+        if (args.size() != want)
+          throw MacroError{t.loc, fmt::format("macro '{}' takes {} argument{}, {} given", t.text, m.params.size(),
+                                              m.params.size() == 1 ? "" : "s", args.size())};
+        for (std::size_t b = 0; b < m.body.size(); ++b) {
+          const Token& bt = m.body[b];
+          if (bt.kind == Tok::hash && bt.text == "#" && b + 1 < m.body.size()) {
+            int p = param_index(m, m.body[b + 1]);
+            if (p >= 0) {
+              body.push_back(stringize(args[static_cast<std::size_t>(p)], at));
+              ++b;
+              continue;
+            }
+          }
+          int p = param_index(m, bt);
+          if (p < 0) {
+            body.push_back(Token{bt.kind, at, bt.text});
+            continue;
+          }
+          const auto& arg = args[static_cast<std::size_t>(p)];
+          const bool pasted = (b + 1 < m.body.size() && m.body[b + 1].kind == Tok::hash && m.body[b + 1].text == "##") ||
+                              (b > 0 && m.body[b - 1].kind == Tok::hash && m.body[b - 1].text == "##");
+          if (pasted)
+            body.insert(body.end(), arg.begin(), arg.end());
+          else
+            expand(arg, body, use, depth + 1);
+        }
+        i = j;
+      }
+      // token pasting
+      std::vector<Token> pasted;
+      for (std::size_t b = 0; b < body.size(); ++b) {
+        if (body[b].kind == Tok::hash && body[b].text == "##") {
+          if (!pasted.empty() && b + 1 < body.size()) {
+            pasted.back() = paste(pasted.back(), body[b + 1]);
+            ++b;
+          }
+          continue;
+        }
+        pasted.push_back(body[b]);
+      }
+      disabled_.push_back(t.text);
+      expand(pasted, out, &at, depth + 1);
+      disabled_.pop_back();
+    }
+  }
+
+  // ---- preprocessor directives ----------------------------------------------------------
+  std::size_t directive(std::size_t i) {
+    const std::size_t n = src_.size();
+    std::size_t e = i;
+    while (e < n && src_[e] != '\n') {
+      if (src_[e] == '\\' && e + 1 < n && src_[e + 1] == '\n') ++e;
+      else if (src_[e] == '\\' && e + 2 < n && src_[e + 1] == '\r' && src_[e + 2] == '\n') e += 2;
+      else if (src_[e] == '/' && e + 1 < n && src_[e + 1] == '*') {
+        std::size_t c = src_.find("*/", e + 2);
+        if (c == std::string_view::npos) return n;
+        e = c + 1;
+      }
+      ++e;
+    }
+    const std::string_view line = src_.substr(0, e);
+    Lexer lx(s_, file_, line, i);
+    try {
+      Token hash = lx.next();
+      (void)hash;
+      Token kw = lx.next();
+      if (kw.kind != Tok::ident) return e;
+      if (kw.text == "undef") {
+        Token nm = lx.next();
+        if (nm.kind == Tok::ident) macros_.erase(nm.text);
+        return e;
+      }
+      if (kw.text != "define") return e;
+      Token nm = lx.next();
+      ItemKind ik{};
+      if (nm.kind != Tok::ident || item_kind_of(nm.text, ik)) return e;
+      Macro m;
+      std::size_t after = nm.loc.offset + nm.text.size();
+      if (after < line.size() && line[after] == '(') {
+        m.function_like = true;
+        lx.next();  // '('
+        for (;;) {
+          Token p = lx.next();
+          if (p.kind == Tok::rparen) break;
+          if (p.kind == Tok::ident) {
+            m.params.push_back(p.text);
+          } else if (p.kind == Tok::other && p.text == ".") {
+            m.variadic = true;
+            lx.next();
+            lx.next();
+          } else if (p.kind != Tok::comma) {
+            return e;  // not a macro we understand; C++ will complain if it matters
+          }
+        }
+      }
+      for (Token t = lx.next(); t.kind != Tok::eof; t = lx.next()) {
+        m.body.push_back(t);
+        ItemKind k{};
+        if (t.kind == Tok::ident) {
+          if (item_kind_of(t.text, k)) {
+            m.has_item = true;
+          } else {
+            auto it = macros_.find(t.text);
+            if (it != macros_.end() && it->second.has_item) m.has_item = true;
+          }
+        }
+      }
+      macros_[nm.text] = std::move(m);
+    } catch (const RuleError&) {
+    }
+    return e;
+  }
+
+  // ---- annotations ------------------------------------------------------------------------
+  void comment(std::size_t b, std::size_t e) {
+    static constexpr std::string_view marker = ":::EXTERNAL_SHAPEFN:::";
+    const std::string_view text = src_.substr(b, e - b);
+    const std::size_t m = text.find(marker);
+    if (m == std::string_view::npos) return;
+    const std::size_t base = b + m;
+    std::string_view rest = text.substr(m + marker.size());
+    auto bad = [&](std::string_view why) {
+      s_.diag(loc(base), Severity::warning, fmt::format("malformed EXTERNAL_SHAPEFN annotation: {}", why));
+    };
+    std::size_t p = 0;
+    while (p < rest.size() && is_space(rest[p])) ++p;
+    if (p >= rest.size() || rest[p] != '{') return bad("expected '{'");
+    ++p;
+    for (;;) {
+      while (p < rest.size() && is_space(rest[p])) ++p;
+      if (p >= rest.size()) return bad("expected '}'");
+      if (rest[p] == '}') return;
+      std::size_t semi = rest.find_first_of(";}", p);
+      if (semi == std::string_view::npos) return bad("expected ';'");
+      std::string_view decl = rest.substr(p, semi - p);
+      p = rest[semi] == ';' ? semi + 1 : semi;
+      std::size_t lp = decl.find('(');
+      std::size_t rp = decl.rfind(')');
+      if (lp == std::string_view::npos || rp == std::string_view::npos || rp < lp)
+        return bad("expected 'return_type function_name(parameter types);'");
+      std::size_t ne = lp;
+      while (ne > 0 && is_space(decl[ne - 1])) --ne;
+      std::size_t nb = ne;
+      while (nb > 0 && is_ident_char(decl[nb - 1])) --nb;
+      if (nb == ne || !is_ident_start(decl[nb])) return bad("missing function name");
+      ShapeFn fn;
+      fn.loc = loc(base);
+      fn.line = s_.line_of(fn.loc);
+      fn.name = std::string(decl.substr(nb, ne - nb));
+      fn.return_type = squeeze_spaces(decl.substr(0, nb));
+      if (fn.return_type.empty()) return bad("missing return type");
+      std::string_view ps = decl.substr(lp + 1, rp - lp - 1);
+      int depth = 0;
+      std::size_t start = 0;
+      for (std::size_t k = 0; k <= ps.size(); ++k) {
+        const char c = k < ps.size() ? ps[k] : ',';
+        if (c == '<' || c == '(' || c == '[') ++depth;
+        if (c == '>' || c == ')' || c == ']') --depth;
+        if (c == ',' && depth == 0) {
+          std::string param = squeeze_spaces(ps.substr(start, k - start));
+          if (!param.empty()) fn.params.push_back(std::move(param));
+          start = k + 1;
+        }
+      }
+      if (fn.params.size() == 1 && fn.params[0] == "void") fn.params.clear();
+      s_.mutable_shape_fns().push_back(std::move(fn));
+    }
+  }
+
+  Session& s_;
+  std::uint32_t file_;
+  std::string_view src_;
+  std::vector<Item>& items_;
+  std::unordered_map<std::string_view, Macro> macros_;
+  std::vector<std::string_view> disabled_;
+};
+
+}  // namespace
+
+void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items) { Scanner(s, file, items).run(); }
+
+}  // namespace og_parse::detail

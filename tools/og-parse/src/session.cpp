@@ -1,0 +1,110 @@
+// Session: the files, the diagnostics and the driver of the three phases.
+#include "internal.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace og_parse {
+
+std::string_view to_string(ValueType t) noexcept {
+  switch (t) {
+    case ValueType::none: return "none";
+    case ValueType::boolean: return "bool";
+    case ValueType::int_: return "int";
+    case ValueType::size: return "size";
+    case ValueType::float_: return "float";
+    case ValueType::dtype: return "dtype";
+    case ValueType::opref: return "opref";
+    case ValueType::op: return "op";
+    case ValueType::shape: return "shape";
+    case ValueType::constant: return "const";
+    case ValueType::pattern: return "pattern";
+    case ValueType::tag: return "tag";
+    case ValueType::wildcard: return "wildcard";
+    case ValueType::opstring: return "opstring";
+    case ValueType::split_tag: return "split_tag";
+    case ValueType::option: return "option";
+    case ValueType::message: return "message";
+    case ValueType::function: return "function";
+    case ValueType::name: return "name";
+  }
+  return "none";
+}
+
+Session::Session(Options opts) : opts_(opts) {}
+Session::~Session() = default;
+
+std::uint32_t Session::add_source(std::string name, std::string text) {
+  File f;
+  f.name = std::move(name);
+  f.text = std::move(text);
+  f.line_starts.push_back(0);
+  for (std::size_t i = 0; i < f.text.size(); ++i)
+    if (f.text[i] == '\n') f.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+  files_.push_back(std::move(f));
+  return static_cast<std::uint32_t>(files_.size() - 1);
+}
+
+std::uint32_t Session::line_of(Loc loc) const {
+  const auto& ls = files_.at(loc.file).line_starts;
+  auto it = std::upper_bound(ls.begin(), ls.end(), loc.offset);
+  return static_cast<std::uint32_t>(it - ls.begin());
+}
+
+std::uint32_t Session::col_of(Loc loc) const {
+  const auto& ls = files_.at(loc.file).line_starts;
+  return loc.offset - ls[line_of(loc) - 1] + 1;
+}
+
+void Session::diag(Loc loc, Severity sev, std::string msg) {
+  Diagnostic d;
+  d.loc = loc;
+  d.line = line_of(loc);
+  d.col = col_of(loc);
+  d.severity = sev;
+  d.message = std::move(msg);
+  d.seq = seq_++;
+  diags_.push_back(std::move(d));
+}
+
+bool Session::has_errors() const noexcept { return error_count() != 0; }
+
+std::size_t Session::error_count() const noexcept {
+  return static_cast<std::size_t>(
+      std::count_if(diags_.begin(), diags_.end(), [](const Diagnostic& d) { return d.severity == Severity::error; }));
+}
+
+std::size_t Session::warning_count() const noexcept { return diags_.size() - error_count(); }
+
+std::string Session::format(const Diagnostic& d) const {
+  return fmt::format("{}:{}:{}: {}: {}", files_.at(d.loc.file).name, d.line, d.col,
+                     d.severity == Severity::error ? "error" : "warning", d.message);
+}
+
+Node* Session::make_node() { return &nodes_.emplace_back(); }
+
+std::string_view Session::intern(std::string s) { return strings_.emplace_back(std::move(s)); }
+
+const ShapeFn* Session::find_shape_fn(std::string_view name) const {
+  auto it = shapefn_index_.find(name);
+  return it == shapefn_index_.end() ? nullptr : &shapefns_[it->second];
+}
+
+void Session::run() {
+  std::vector<std::vector<detail::Item>> items(files_.size());
+  for (std::uint32_t f = 0; f < files_.size(); ++f) detail::scan_file(*this, f, items[f]);
+  // the annotations of every file are known before any rule is checked
+  for (std::size_t i = 0; i < shapefns_.size(); ++i) shapefn_index_.emplace(shapefns_[i].name, i);
+  for (auto& file_items : items)
+    for (const auto& it : file_items) detail::process_item(*this, it);
+  if (opts_.lint) detail::lint_rules(*this);
+  std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
+    if (a.line != b.line) return a.line < b.line;
+    if (a.col != b.col) return a.col < b.col;
+    return a.seq < b.seq;
+  });
+}
+
+}  // namespace og_parse

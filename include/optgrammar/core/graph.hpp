@@ -117,8 +117,7 @@ class Graph {
   /// A constant: `$Const` with the given bytes (element_count * element_size of `out`).
   OpRef add_const(const OutputDef& out, std::span<const std::byte> data) {
     if (data.size() != out.byte_size())
-      throw GraphError("constant data has " + std::to_string(data.size()) + " bytes, its shape needs " +
-                       std::to_string(out.byte_size()));
+      throw GraphError(std::string("constant data has ").append(std::to_string(data.size())) + std::string(" bytes, its shape needs ").append(std::to_string(out.byte_size())));
     OpRef r = add_op(op_names::const_op, std::span<const OpRef>{}, out);
     ops_[r.index].payload = intern_payload(data);
     return r;
@@ -239,7 +238,7 @@ class Graph {
   void erase(OpRef r, F&& released) {
     OpDef& d = ops_[checked(r)];
     if (!d.alive) return;
-    if (d.n_uses != 0) throw GraphError("erasing op %" + std::to_string(r.index) + " which is still used");
+    if (d.n_uses != 0) throw GraphError(std::string("erasing op %").append(std::to_string(r.index)) + " which is still used");
     for (std::uint32_t i = 0; i < d.n_inputs; ++i) {
       std::uint32_t u = d.first_input + i;
       OpRef v = uses_[u].value;
@@ -312,11 +311,11 @@ class Graph {
 
  private:
   std::uint32_t checked(OpRef r) const {
-    if (r.index >= ops_.size()) throw GraphError("invalid op reference %" + std::to_string(r.index));
+    if (r.index >= ops_.size()) throw GraphError(std::string("invalid op reference %").append(std::to_string(r.index)));
     return r.index;
   }
   void check(OpRef r) const {
-    if (!alive(r)) throw GraphError("op %" + std::to_string(r.index) + " does not exist or was erased");
+    if (!alive(r)) throw GraphError(std::string("op %").append(std::to_string(r.index)) + " does not exist or was erased");
   }
   void link_use(std::uint32_t u) {
     OpDef& v = ops_[uses_[u].value.index];

@@ -13,41 +13,39 @@ namespace optgrammar {
 /// the bytes their shape needs; no cycles.
 inline std::vector<std::string> verify(const Graph& g) {
   std::vector<std::string> out;
-  auto at = [](OpRef r) { return "%" + std::to_string(r.index); };
+  auto at = [](OpRef r) { return std::string("%").append(std::to_string(r.index)); };
   std::vector<std::uint32_t> uses(g.size(), 0);
   for (std::uint32_t i = 0; i < g.size(); ++i) {
     OpRef r{i};
     if (!g.alive(r)) continue;
     const OutputDef& d = g.output(r);
-    if (d.rank > max_rank) out.push_back(at(r) + ": rank " + std::to_string(d.rank) + " exceeds " + std::to_string(max_rank));
+    if (d.rank > max_rank) out.push_back(at(r) + std::string(": rank ").append(std::to_string(d.rank)) + std::string(" exceeds ").append(std::to_string(max_rank)));
     for (std::uint32_t k = d.rank; k < max_rank; ++k)
       if (d.dims[k] != 0) {
-        out.push_back(at(r) + ": dimension " + std::to_string(k) + " set past the rank");
+        out.push_back(at(r) + std::string(": dimension ").append(std::to_string(k)) + " set past the rank");
         break;
       }
     for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) {
       OpRef in = g.input(r, k);
       if (!g.alive(in)) {
-        out.push_back(at(r) + ": input " + std::to_string(k) + " is " + at(in) + ", which does not exist");
+        out.push_back(at(r) + std::string(": input ").append(std::to_string(k)) + " is " + at(in) + ", which does not exist");
         continue;
       }
       ++uses[in.index];
     }
     if (g.is_const(r) && g.payload(r).size() != d.byte_size())
-      out.push_back(at(r) + ": constant holds " + std::to_string(g.payload(r).size()) + " bytes, its shape needs " +
-                    std::to_string(d.byte_size()));
+      out.push_back(at(r) + std::string(": constant holds ").append(std::to_string(g.payload(r).size())) + std::string(" bytes, its shape needs ").append(std::to_string(d.byte_size())));
     std::uint32_t listed = 0;
     g.for_each_use(r, [&](OpRef user, std::uint32_t slot) {
       ++listed;
       if (!g.alive(user) || slot >= g.n_inputs(user) || g.input(user, slot) != r)
-        out.push_back(at(r) + ": use list names " + at(user) + " slot " + std::to_string(slot) + " wrongly");
+        out.push_back(at(r) + ": use list names " + at(user) + std::string(" slot ").append(std::to_string(slot)) + " wrongly");
     });
     if (listed != g.n_uses(r)) out.push_back(at(r) + ": use count disagrees with its use list");
   }
   for (std::uint32_t i = 0; i < g.size(); ++i)
     if (g.alive(OpRef{i}) && uses[i] != g.n_uses(OpRef{i}))
-      out.push_back(at(OpRef{i}) + ": " + std::to_string(g.n_uses(OpRef{i})) + " uses recorded, " +
-                    std::to_string(uses[i]) + " input slots read it");
+      out.push_back(at(OpRef{i}) + std::string(": ").append(std::to_string(g.n_uses(OpRef{i}))) + std::string(" uses recorded, ").append(std::to_string(uses[i])) + " input slots read it");
   // Cycles: iterative depth-first search with colors.
   std::vector<unsigned char> color(g.size(), 0);
   std::vector<std::pair<OpRef, std::uint32_t>> stack;

@@ -91,7 +91,7 @@ template <class A>
 std::string canonical_text(const A& rule, std::string_view flags) {
   std::string out = flags.empty() ? "DEF_PACKAGE_OPTIMIZATION(" : "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(";
   out.append(rule.pass.name.view());
-  if (rule.pass.offset > 0) out += "+" + std::to_string(rule.pass.offset);
+  if (rule.pass.offset > 0) out += std::string("+").append(std::to_string(rule.pass.offset));
   if (rule.pass.offset < 0) out += std::to_string(rule.pass.offset);
   out += ',';
   if (!flags.empty()) {

@@ -78,10 +78,10 @@ bool define_rule() {
     info.line = Rule::line;
     std::string_view base = Rule::file();
     if (auto p = base.rfind('/'); p != std::string_view::npos) base = base.substr(p + 1);
-    info.name = std::string(base) + ":" + std::to_string(Rule::line);
+    info.name = std::string(base) + std::string(":").append(std::to_string(Rule::line));
     info.priority = a.pass.priority();
     info.pass_name = std::string(a.pass.name.view());
-    if (a.pass.offset > 0) info.pass_name += "+" + std::to_string(a.pass.offset);
+    if (a.pass.offset > 0) info.pass_name += std::string("+").append(std::to_string(a.pass.offset));
     if (a.pass.offset < 0) info.pass_name += std::to_string(a.pass.offset);
     for (int i = 0; i < a.info.n_names; ++i) info.names.push_back(intern_op_name(a.info.names[i].view()));
     info.root = info.names[static_cast<std::size_t>(a.match.leaf.index)];

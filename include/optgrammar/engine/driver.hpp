@@ -179,11 +179,11 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
         std::sort(firing.begin(), firing.end(),
                   [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second->index < b.second->index; });
         std::vector<std::string> names;
-        std::string msg = "no fixed point in pass " + pr.name + " after " + std::to_string(budget) +
+        std::string msg = "no fixed point in pass " + pr.name + std::string(" after ").append(std::to_string(budget)) +
                           " rewrites; rules still firing:";
         for (std::size_t k = 0; k < firing.size() && k < 4; ++k) {
           names.push_back(firing[k].second->name);
-          msg += " " + firing[k].second->name + " (" + std::to_string(firing[k].first) + " times)";
+          msg += " " + firing[k].second->name + std::string(" (").append(std::to_string(firing[k].first)) + " times)";
         }
         throw CycleError(msg, names);
       }

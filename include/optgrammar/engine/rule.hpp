@@ -73,6 +73,15 @@ class RuleSet {
   }
   std::size_t size() const noexcept { return owned_.size(); }
 
+  /// The rules for which pred(rule) holds, as a set of their own (a package, a test's subset).
+  template <class Pred>
+  RuleSet select(Pred pred) const {
+    RuleSet out;
+    for (const auto& r : owned_)
+      if (pred(r)) out.add(r);
+    return out;
+  }
+
   /// Every DEF_PACKAGE_OPTIMIZATION linked into the program.
   static RuleSet& global() {
     static RuleSet set;

@@ -55,6 +55,7 @@ class MapParser {
     m.dims.assign(dnames.size(), Interval{1, 0});
     m.ranges.assign(snames.size(), Interval{1, 0});
     std::vector<bool> dset(dnames.size(), false), sset(snames.size(), false);
+    accept(",");
     if (accept_word("domain")) expect(":");
     while (!at_end()) {
       if (accept(",")) continue;

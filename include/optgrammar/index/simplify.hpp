@@ -10,8 +10,8 @@
 //    an operand is the operand shifted:           d1 floordiv 16 -> 0, d1 mod 16 -> d1 (d1 in [0, 15])
 //  * split by range: when x = g*a + b with b in [0, g) and g dividing c,
 //        x floordiv c -> a floordiv (c/g),   x mod c -> g*(a mod (c/g)) + b
-//  * nested divisions: (x floordiv a) floordiv b -> x floordiv (a*b); (x mod a) mod b -> x mod b
-//    when b divides a;
+//  * nested divisions: (y + x floordiv a) floordiv b -> (a*y + x) floordiv (a*b);
+//    (x mod a) mod b -> x mod b when b divides a;
 //  * c*(x floordiv c) + (x mod c) -> x (and any common multiple k of both terms);
 //  * a variable whose interval is one point is that constant.
 //
@@ -237,12 +237,16 @@ class Simplifier {
       recombine(out);
       return out;
     }
-    if (r.terms.size() == 1 && r.terms[0].second == 1 && r.terms[0].first.kind() == ExprKind::floordiv) {
-      // (x floordiv a + k) floordiv c == (x + k*a) floordiv (a*c)
-      AffineExpr const& inner = r.terms[0].first;
-      LinearForm x = linear_form(inner.lhs());
-      x.constant += r.constant * inner.value();
-      out.add(div(x, inner.value() * c));
+    auto inner = std::find_if(r.terms.begin(), r.terms.end(),
+                              [](auto const& t) { return t.second == 1 && t.first.kind() == ExprKind::floordiv; });
+    if (inner != r.terms.end()) {
+      // (a + x floordiv b) floordiv c == (a*b + x) floordiv (b*c) for integer a
+      AffineExpr in = inner->first;
+      LinearForm a = r;
+      a.add(in, -1);
+      LinearForm x = a.scaled(in.value());
+      x.add(linear_form(in.lhs()));
+      out.add(div(x, in.value() * c));
       recombine(out);
       return out;
     }
@@ -297,26 +301,48 @@ class Simplifier {
     return out;
   }
 
-  // k*c*(x floordiv c) + k*(x mod c) -> k*x, repeated while such pairs exist.
-  static void recombine(LinearForm& l) {
+  static std::size_t nodes(AffineExpr const& e) {
+    switch (e.kind()) {
+      case ExprKind::constant:
+      case ExprKind::dim:
+      case ExprKind::symbol: return 1;
+      case ExprKind::add: return 1 + nodes(e.lhs()) + nodes(e.rhs());
+      default: return 1 + nodes(e.lhs());
+    }
+  }
+  static std::size_t cost(LinearForm const& l) {
+    std::size_t c = 0;
+    for (auto const& t : l.terms) c += 1 + nodes(t.first);
+    return c;
+  }
+
+  // k*(y mod c) + k*c*F -> k*y where F is the simplified form of y floordiv c (so that
+  // (x floordiv 3) mod 2 pairs with x floordiv 6). Applied while it makes the form smaller.
+  void recombine(LinearForm& l) const {
     bool again = true;
     while (again) {
       again = false;
       for (std::size_t i = 0; i < l.terms.size() && !again; ++i) {
-        auto const& [m, km] = l.terms[i];
+        AffineExpr m = l.terms[i].first;
+        std::int64_t k = l.terms[i].second;
         if (m.kind() != ExprKind::mod) continue;
-        for (std::size_t j = 0; j < l.terms.size(); ++j) {
-          auto const& [f, kf] = l.terms[j];
-          if (f.kind() == ExprKind::floordiv && f.value() == m.value() && kf == km * m.value() && f.lhs() == m.lhs()) {
-            LinearForm x = linear_form(m.lhs());
-            std::int64_t k = km, k2 = kf;
-            AffineExpr ma = m, fa = f;
-            l.add(ma, -k);
-            l.add(fa, -k2);
-            l.add(x, k);
-            again = true;
-            break;
-          }
+        LinearForm y = linear_form(m.lhs());
+        LinearForm f = div(y, m.value());
+        if (f.terms.empty()) continue;
+        // only when every atom of F is already there with the right sign
+        bool present = std::all_of(f.terms.begin(), f.terms.end(), [&](auto const& t) {
+          return std::any_of(l.terms.begin(), l.terms.end(), [&](auto const& u) {
+            return u.first == t.first && (u.second > 0) == (t.second * k > 0);
+          });
+        });
+        if (!present) continue;
+        LinearForm n = l;
+        n.add(m, -k);
+        n.add(f, -k * m.value());
+        n.add(y, k);
+        if (cost(n) < cost(l)) {
+          l = std::move(n);
+          again = true;
         }
       }
     }

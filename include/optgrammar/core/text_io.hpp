@@ -1,0 +1,409 @@
+// The graph text format: line-based, round-trippable, for tests, tools and bug reports.
+//
+//   # optgrammar graph
+//   option tile_height uint 8
+//   %0 = Input() : f32[1,32,32,16] id=1
+//   %1 = $Const() : f32[1,1,1,1] id=2 data=[0]
+//   %2 = Add(%0, %1) : f32[1,32,32,16] id=3
+//   %3 = Output(%2) : f32[1,32,32,16] id=4
+//   %4 = Quantize(%0) : qu8[1,32,32,16]{zero=128,step=0.0078125} id=5 split=[0,2]
+//
+// Ops are written in a topological order, renumbered densely. `data=elided` stands for constant
+// data left out (such text is for reading, not for loading). Bad text raises TextError with
+// "file:line:col: error: message".
+#pragma once
+
+#include "optgrammar/core/graph.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <climits>
+#include <cstdint>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <istream>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace optgrammar {
+
+class TextError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Live ops in an order where every op follows its inputs.
+inline std::vector<OpRef> topological_order(const Graph& g) {
+  std::vector<OpRef> order;
+  order.reserve(g.live_count());
+  std::vector<unsigned char> state(g.size(), 0);
+  std::vector<std::pair<OpRef, std::uint32_t>> stack;
+  for (std::uint32_t i = 0; i < g.size(); ++i) {
+    if (!g.alive(OpRef{i}) || state[i]) continue;
+    stack.emplace_back(OpRef{i}, 0);
+    state[i] = 1;
+    while (!stack.empty()) {
+      auto& [r, k] = stack.back();
+      if (k < g.n_inputs(r)) {
+        OpRef in = g.input(r, k++);
+        if (g.alive(in) && !state[in.index]) {
+          state[in.index] = 1;
+          stack.emplace_back(in, 0);
+        }
+      } else {
+        state[r.index] = 2;
+        order.push_back(r);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+namespace text_detail {
+inline std::string format_float(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+inline void write_type(std::ostream& os, const OutputDef& d) {
+  os << dtype_short_name(d.dtype) << '[';
+  for (std::uint32_t i = 0; i < d.rank; ++i) os << (i ? "," : "") << d.dims[i];
+  os << ']';
+  if (is_quantized(d.dtype) || d.zero_offset != 0 || d.stepsize != 1.0f)
+    os << "{zero=" << d.zero_offset << ",step=" << format_float(d.stepsize) << '}';
+}
+inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std::byte> bytes) {
+  os << "data=[";
+  std::size_t n = d.element_count(), es = element_size(d.dtype);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) os << ',';
+    const std::byte* p = bytes.data() + i * es;
+    auto load = [p](auto t) {
+      decltype(t) v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    };
+    switch (d.dtype) {
+      case DType::Float32: os << format_float(load(float{})); break;
+      case DType::Float16: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(load(std::uint16_t{})));
+        os << buf;
+        break;
+      }
+      case DType::QUInt8: os << static_cast<unsigned>(load(std::uint8_t{})); break;
+      case DType::QInt8: os << static_cast<int>(load(std::int8_t{})); break;
+      case DType::QUInt16: os << load(std::uint16_t{}); break;
+      case DType::QInt16: os << load(std::int16_t{}); break;
+      case DType::QInt32:
+      case DType::Int32: os << load(std::int32_t{}); break;
+    }
+  }
+  os << ']';
+}
+}  // namespace text_detail
+
+struct WriteOptions {
+  /// Constants with more elements than this are written as `data=elided` (0: never elide).
+  std::size_t elide_data_over = 0;
+};
+
+/// Writes the live part of g. With default options, read_graph_text gives the graph back.
+inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOptions& opt = {}) {
+  os << "# optgrammar graph\n";
+  std::vector<std::string> names;
+  for (const auto& [k, v] : g.options()) names.push_back(k);
+  std::sort(names.begin(), names.end());
+  for (const auto& k : names) {
+    const OptionValue& v = g.options().at(k);
+    os << "option " << k << ' ';
+    std::visit(
+        [&](const auto& x) {
+          using X = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<X, std::int64_t>) os << "int " << x;
+          else if constexpr (std::is_same_v<X, std::uint64_t>) os << "uint " << x;
+          else if constexpr (std::is_same_v<X, double>) os << "float " << text_detail::format_float(x);
+          else if constexpr (std::is_same_v<X, bool>) os << "bool " << (x ? "true" : "false");
+          else os << "string \"" << x << '"';
+        },
+        v);
+    os << '\n';
+  }
+  auto order = topological_order(g);
+  std::vector<std::uint32_t> number(g.size(), 0);
+  for (std::uint32_t i = 0; i < order.size(); ++i) number[order[i].index] = i;
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
+    OpRef r = order[i];
+    os << '%' << i << " = " << g.name(r) << '(';
+    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) os << (k ? ", " : "") << '%' << number[g.input(r, k).index];
+    os << ") : ";
+    text_detail::write_type(os, g.output(r));
+    os << " id=" << g.op_id(r);
+    const auto& h = g.split_history(r);
+    if (!h.empty()) {
+      os << " split=[";
+      for (std::size_t k = 0; k < h.size(); ++k) os << (k ? "," : "") << h[k];
+      os << ']';
+    }
+    if (g.is_const(r)) {
+      os << ' ';
+      if (opt.elide_data_over && g.output(r).element_count() > opt.elide_data_over)
+        os << "data=elided";
+      else
+        text_detail::write_data(os, g.output(r), g.payload(r));
+    }
+    os << '\n';
+  }
+}
+
+inline std::string to_text(const Graph& g, const WriteOptions& opt = {}) {
+  std::ostringstream os;
+  write_graph_text(os, g, opt);
+  return os.str();
+}
+
+namespace text_detail {
+/// A cursor over one line, with positions for messages.
+struct Cursor {
+  std::string_view file;
+  int line;
+  std::string_view text;
+  std::size_t pos = 0;
+
+  [[noreturn]] void fail(const std::string& msg, std::size_t at) const {
+    throw TextError(std::string(file) + std::string(":").append(std::to_string(line)) + std::string(":").append(std::to_string(at + 1)) + ": error: " + msg);
+  }
+  [[noreturn]] void fail(const std::string& msg) const { fail(msg, pos); }
+  void skip_ws() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r')) ++pos;
+  }
+  bool at_end() {
+    skip_ws();
+    return pos >= text.size() || text[pos] == '#';
+  }
+  bool accept(char c) {
+    skip_ws();
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c, const char* what) {
+    if (!accept(c)) fail(std::string("expected '") + c + "' " + what + (pos < text.size() ? ", found '" + std::string(1, text[pos]) + "'" : ", found end of line"));
+  }
+  std::string_view word(const char* what) {
+    skip_ws();
+    std::size_t b = pos;
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == ':' || c == '-' || c == '+')
+        ++pos;
+      else
+        break;
+    }
+    if (b == pos) fail(std::string("expected ") + what);
+    return text.substr(b, pos - b);
+  }
+  template <class T>
+  T number(const char* what) {
+    skip_ws();
+    std::size_t b = pos;
+    std::string_view w = word(what);
+    T v{};
+    if constexpr (std::is_floating_point_v<T>) {
+      std::string s(w);
+      char* end = nullptr;
+      double d = std::strtod(s.c_str(), &end);
+      if (end != s.c_str() + s.size() || s.empty()) fail(std::string("expected ") + what + ", found '" + s + "'", b);
+      v = static_cast<T>(d);
+    } else {
+      int base = 10;
+      if (w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) {
+        base = 16;
+        w.remove_prefix(2);
+      }
+      auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, base);
+      if (ec != std::errc() || p != w.data() + w.size())
+        fail(std::string("expected ") + what + ", found '" + std::string(text.substr(b, pos - b)) + "'", b);
+    }
+    return v;
+  }
+};
+
+inline void store(std::vector<std::byte>& out, DType t, Cursor& c) {
+  auto put = [&](auto v) {
+    std::byte b[sizeof v];
+    std::memcpy(b, &v, sizeof v);
+    out.insert(out.end(), b, b + sizeof v);
+  };
+  auto ranged = [&](long long lo, long long hi) {
+    std::size_t at = c.pos;
+    auto v = c.number<long long>("an integer element");
+    if (v < lo || v > hi) c.fail(std::string("element ").append(std::to_string(v)) + " out of range for " + std::string(dtype_short_name(t)), at);
+    return v;
+  };
+  switch (t) {
+    case DType::Float32: put(c.number<float>("a float element")); break;
+    case DType::Float16: put(static_cast<std::uint16_t>(ranged(0, 0xFFFF))); break;
+    case DType::QUInt8: put(static_cast<std::uint8_t>(ranged(0, 255))); break;
+    case DType::QInt8: put(static_cast<std::int8_t>(ranged(-128, 127))); break;
+    case DType::QUInt16: put(static_cast<std::uint16_t>(ranged(0, 65535))); break;
+    case DType::QInt16: put(static_cast<std::int16_t>(ranged(-32768, 32767))); break;
+    case DType::QInt32:
+    case DType::Int32: put(static_cast<std::int32_t>(ranged(INT32_MIN, INT32_MAX))); break;
+  }
+}
+}  // namespace text_detail
+
+/// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages.
+inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>") {
+  using text_detail::Cursor;
+  Graph g;
+  std::unordered_map<std::string, OpRef> ids;
+  std::string line;
+  int lineno = 0;
+  while (std::getline(is, line)) {
+    ++lineno;
+    Cursor c{file, lineno, line};
+    if (c.at_end()) continue;
+    std::size_t start = c.pos;
+    if (line.compare(c.pos, 7, "option ") == 0) {
+      c.pos += 7;
+      std::string name(c.word("an option name"));
+      c.skip_ws();
+      std::size_t tpos = c.pos;
+      std::string_view type = c.word("an option type (int, uint, float, bool, string)");
+      if (type == "int") g.set_option(name, c.number<std::int64_t>("an int value"));
+      else if (type == "uint") g.set_option(name, c.number<std::uint64_t>("a uint value"));
+      else if (type == "float") g.set_option(name, c.number<double>("a float value"));
+      else if (type == "bool") {
+        std::size_t at = c.pos;
+        auto w = c.word("true or false");
+        if (w != "true" && w != "false") c.fail("expected true or false, found '" + std::string(w) + "'", at);
+        g.set_option(name, w == "true");
+      } else if (type == "string") {
+        c.expect('"', "to open the string");
+        auto end = line.find('"', c.pos);
+        if (end == std::string::npos) c.fail("unterminated string");
+        g.set_option(name, line.substr(c.pos, end - c.pos));
+        c.pos = end + 1;
+      } else
+        c.fail("unknown option type '" + std::string(type) + "' (int, uint, float, bool, string)", tpos);
+      if (!c.at_end()) c.fail("unexpected text after the option");
+      continue;
+    }
+    c.expect('%', "to start an op definition '%N = Name(...)'");
+    std::string id(c.word("an op number after '%'"));
+    if (ids.count(id)) c.fail("op %" + id + " is defined twice", start);
+    c.expect('=', "after the op number");
+    std::size_t name_at = (c.skip_ws(), c.pos);
+    std::string name(c.word("an op name"));
+    (void)name_at;
+    c.expect('(', "after the op name");
+    std::vector<OpRef> inputs;
+    if (!c.accept(')')) {
+      do {
+        c.expect('%', "before an input");
+        std::size_t at = c.pos;
+        std::string in(c.word("an input op number"));
+        auto it = ids.find(in);
+        if (it == ids.end()) c.fail("input %" + in + " is not defined before this line", at - 1);
+        inputs.push_back(it->second);
+      } while (c.accept(','));
+      c.expect(')', "to close the input list");
+    }
+    c.expect(':', "before the output type");
+    std::size_t type_at = (c.skip_ws(), c.pos);
+    std::size_t b = c.pos;
+    while (c.pos < line.size() && std::isalnum(static_cast<unsigned char>(line[c.pos]))) ++c.pos;
+    auto dt = parse_dtype(std::string_view(line).substr(b, c.pos - b));
+    if (!dt) c.fail("unknown dtype '" + line.substr(b, c.pos - b) + "' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32)", type_at);
+    OutputDef d;
+    d.dtype = *dt;
+    c.expect('[', "to open the shape");
+    if (!c.accept(']')) {
+      do {
+        if (d.rank == max_rank) c.fail("more than 8 dimensions");
+        d.dims[d.rank++] = c.number<std::size_t>("a dimension");
+      } while (c.accept(','));
+      c.expect(']', "to close the shape");
+    }
+    if (c.accept('{')) {
+      do {
+        std::size_t at = c.pos;
+        auto key = c.word("zero= or step=");
+        c.expect('=', "after the key");
+        if (key == "zero") d.zero_offset = c.number<std::int32_t>("a zero offset");
+        else if (key == "step") d.stepsize = c.number<float>("a step size");
+        else c.fail("unknown quantization key '" + std::string(key) + "' (zero, step)", at);
+      } while (c.accept(','));
+      c.expect('}', "to close the quantization");
+    }
+    std::uint64_t op_id = 0;
+    std::vector<int> split;
+    bool has_data = false, elided = false;
+    std::vector<std::byte> data;
+    while (!c.at_end()) {
+      std::size_t at = c.pos;
+      auto key = c.word("id=, split= or data=");
+      c.expect('=', "after the attribute name");
+      if (key == "id") op_id = c.number<std::uint64_t>("an op id");
+      else if (key == "split") {
+        c.expect('[', "to open the split history");
+        if (!c.accept(']')) {
+          do split.push_back(c.number<int>("a split index"));
+          while (c.accept(','));
+          c.expect(']', "to close the split history");
+        }
+      } else if (key == "data") {
+        has_data = true;
+        c.skip_ws();
+        if (line.compare(c.pos, 6, "elided") == 0) {
+          elided = true;
+          c.pos += 6;
+        } else {
+          c.expect('[', "to open the data");
+          if (!c.accept(']')) {
+            do text_detail::store(data, d.dtype, c);
+            while (c.accept(','));
+            c.expect(']', "to close the data");
+          }
+        }
+      } else
+        c.fail("unknown attribute '" + std::string(key) + "' (id, split, data)", at);
+    }
+    OpNameId nid = intern_op_name(name);
+    OpRef r;
+    if (nid == op_names::const_op) {
+      if (!has_data) c.fail("constant %" + id + " has no data=[...]", start);
+      if (elided) c.fail("constant %" + id + " has elided data; this text cannot be loaded", start);
+      if (data.size() != d.byte_size())
+        c.fail("constant %" + id + std::string(" has ").append(std::to_string(data.size() / element_size(d.dtype))) + std::string(" elements, its shape needs ").append(std::to_string(d.element_count())),
+               start);
+      r = g.add_const(d, data);
+    } else {
+      if (has_data) c.fail("only $Const ops carry data", start);
+      r = g.add_op(nid, inputs, d);
+    }
+    if (op_id) g.set_op_id(r, op_id);
+    if (!split.empty()) g.set_split_history(r, split);
+    ids.emplace(id, r);
+  }
+  return g;
+}
+
+inline Graph from_text(std::string_view text, std::string_view file = "<input>") {
+  std::istringstream is{std::string(text)};
+  return read_graph_text(is, file);
+}
+
+}  // namespace optgrammar

@@ -147,7 +147,9 @@ TEST_CASE("ops: reshape by brute force on many shape pairs", "[index][ops]") {
       {{6, 4}, {3, 8}},   {{2, 3, 4}, {4, 3, 2}}, {{1, 6, 1}, {3, 2}},   {{5, 7}, {7, 5}},         {{2, 2, 2, 2}, {4, 4}},
       {{12, 5}, {3, 20}}, {{9, 4}, {6, 6}},       {{3, 4, 5}, {5, 4, 3}}, {{8}, {8}},              {{10, 10, 10}, {50, 20}},
   };
-  for (auto const& [a, b] : cases) {
+  for (auto const& ab : cases) {
+    Shape const& a = ab.first;
+    Shape const& b = ab.second;
     IndexingMap m = reshape_map(a, b);
     INFO(m.to_string());
     check_total_map(m, b, [&](Point const& o) { return unlinearize(linear(o, b), a); });
@@ -209,7 +211,9 @@ TEST_CASE("ops: pad by brute force, with interior and cropping", "[index][ops]")
       {{5}, {{-3, -1, 2}}},
       {{3, 2}, {{0, 0, 3}, {2, -1, 1}}},
   };
-  for (auto const& [in, cfg] : cases) {
+  for (auto const& c : cases) {
+    Shape const& in = c.first;
+    std::vector<PadDim> const& cfg = c.second;
     IndexingMap m = pad_map(in, cfg);
     Shape out = pad_shape(in, cfg);
     INFO(m.to_string());

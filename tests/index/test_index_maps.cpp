@@ -219,6 +219,8 @@ TEST_CASE("simplify: rules on single expressions", "[index][simplify]") {
   CHECK(s("(d0 * 16 + d1) floordiv 16") == "d0");
   CHECK(s("(d0 * 16 + d1) mod 16") == "d1");
   CHECK(s("(d0 * 16 + d1 + 32) floordiv 16") == "d0 + 2");
+  CHECK(s("(d1 + 35) floordiv 16") == "(d1 + 3) floordiv 16 + 2");
+  CHECK(s("(d1 + 35) mod 16") == "(d1 + 3) mod 16");
   CHECK(s("d0 + d0 - d0 * 2 + 3 + 4") == "7");
   CHECK(s("(d0 floordiv 2) floordiv 3") == "d0 floordiv 6");
   CHECK(s("(d0 + 5) mod 10 mod 5") == "d0 mod 5");

@@ -9,12 +9,16 @@
 
 #include <fmt/format.h>
 
+#include <optgrammar/core/dtype.hpp>
+
 namespace og_parse::detail {
 namespace {
 
 using VT = ValueType;
 
+// In the order of optgrammar::DType (core/dtype.hpp); IS_* below index into it.
 constexpr std::string_view dtype_tags[] = {"Float32", "Float16", "QUInt8", "QInt8", "QUInt16", "QInt16", "QInt32", "Int32"};
+static_assert(std::size(dtype_tags) == optgrammar::dtype_count);
 
 bool is_num(VT t) noexcept { return t == VT::int_ || t == VT::size || t == VT::float_; }
 bool is_intlike(VT t) noexcept { return t == VT::int_ || t == VT::size; }
@@ -203,7 +207,7 @@ class Checker {
       fail(replacement->loc, "the whole replacement may not be a SELECT that can evaluate to \"*\"");
     }
     r_.replacement = rp;
-    for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{t.name, t.loc, t.match_count, t.uses});
+    for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{std::string(t.name), t.loc, t.match_count, t.uses});
   }
 
  private:
@@ -308,7 +312,7 @@ class Checker {
 
   // ---- tags ---------------------------------------------------------------------------------
   struct Tag {
-    std::string name;
+    std::string_view name;
     Loc loc;
     int match_count = 0;
     int uses = 0;
@@ -435,7 +439,7 @@ class Checker {
   }
 
   Node* cx_name(Node* n) {
-    const std::string& t = n->text;
+    const std::string_view t = n->text;
     if (t == "OK" || t == "true" || t == "false") {
       n->kind = NodeKind::boolean;
       n->bval = t != "false";
@@ -446,9 +450,10 @@ class Checker {
       n->type = VT::float_;
       return n;
     }
-    if (t.rfind("DType::", 0) == 0) {
-      const std::string_view tag = std::string_view(t).substr(7);
-      if (std::find(std::begin(dtype_tags), std::end(dtype_tags), tag) == std::end(dtype_tags))
+    if (t.substr(0, 7) == "DType::") {
+      const std::string_view tag = t.substr(7);
+      if (std::find(std::begin(dtype_tags), std::end(dtype_tags), tag) == std::end(dtype_tags) ||
+          optgrammar::dtype_name(*optgrammar::parse_dtype(tag)) != tag)
         fail(n->loc, fmt::format("'{}' is not a DType tag", t));
       return dtype(tag, n->loc);
     }
@@ -521,7 +526,7 @@ class Checker {
         return typed(n, VT::float_);
       case C::DTYPE:
         arity(n, 1);
-        a[0] = need_int(n, 0);
+        a[0] = need(a[0], n, 0, [](VT t) { return is_intlike(t) || t == VT::dtype; }, "int, size or dtype");
         return typed(n, VT::dtype);
       case C::NOT:
         arity(n, 1);
@@ -592,7 +597,7 @@ class Checker {
         a[0] = need(a[0], n, 0, is_scalar, "a scalar");
         a[1] = need(a[1], n, 1, is_scalar, "a scalar");
         const VT x = a[0]->type, y = a[1]->type;
-        if (!(is_num(x) && is_num(y)) && x != y)
+        if ((x == VT::dtype || y == VT::dtype) && x != y)
           fail(n->loc, fmt::format("'{}' compares {} with {}", n->text, describe(a[0]), describe(a[1])));
         return typed(n, VT::boolean);
       }
@@ -601,8 +606,8 @@ class Checker {
       case C::LE:
       case C::GE:
         arity(n, 2);
-        a[0] = need_num(n, 0);
-        a[1] = need_num(n, 1);
+        a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
+        a[1] = need(a[1], n, 1, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
         return typed(n, VT::boolean);
       case C::INPUT_OF:
       case C::OUTPUT_OF:
@@ -654,7 +659,7 @@ class Checker {
       case C::ITER_VAR:
         arity(n, 1);
         split_ref(a[0], n->text);
-        return typed(n, VT::size);
+        return typed(n, VT::int_);
       case C::EXTERNAL_CONSTRAINT: return external_constraint(n);
       case C::MESSAGE: {
         arity_min(n, 1);
@@ -759,7 +764,7 @@ class Checker {
   }
 
   std::string decode_escapes(const Node* n) {
-    const std::string& s = n->text;
+    const std::string_view s = n->text;
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
       if (s[i] != '\\' || i + 1 >= s.size()) {
@@ -1030,7 +1035,7 @@ class Checker {
         a[0] = need_int(n, 0);
         a[1] = split_decl(a[1]);
         a[2] = need_int(n, 2);
-        const std::string& tag = a[1]->text;
+        const std::string_view tag = a[1]->text;
         const int before = split_refs_[tag];
         split_scope_.push_back(tag);
         a[3] = rx(a[3], inner);
@@ -1179,9 +1184,9 @@ class Checker {
   Rule& r_;
   std::vector<Tag> tags_;
   bool in_replacement_ = false;
-  std::vector<std::string> split_scope_;
-  std::vector<std::string> split_declared_;
-  std::unordered_map<std::string, int> split_refs_;
+  std::vector<std::string_view> split_scope_;
+  std::vector<std::string_view> split_declared_;
+  std::unordered_map<std::string_view, int> split_refs_;
 };
 
 }  // namespace

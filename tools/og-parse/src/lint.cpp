@@ -21,7 +21,7 @@ bool contains_call(const Node* n, std::string_view name) {
   return false;
 }
 
-void constraint_tags(const Node* n, std::vector<std::string>& out) {
+void constraint_tags(const Node* n, std::vector<std::string_view>& out) {
   if (n->kind == NodeKind::string && n->type == ValueType::opref && n->text != "*") out.push_back(n->text);
   for (const Node* a : n->args) constraint_tags(a, out);
 }
@@ -29,18 +29,19 @@ void constraint_tags(const Node* n, std::vector<std::string>& out) {
 bool is_call(const Node* n, std::string_view name) { return n->kind == NodeKind::call && n->text == name; }
 
 /// The identity of the node at a position of the later match: its tag, or "" (anonymous).
-std::string key_of(const Node* b) {
+std::string_view key_of(const Node* b) {
   if (b->kind == NodeKind::string && b->type == ValueType::tag) return b->text;
   if (is_call(b, "LET")) return b->args[0]->text;
   return {};
 }
 
-using TagMap = std::unordered_map<std::string, std::string>;
+using TagMap = std::vector<std::pair<std::string_view, std::string_view>>;
 
-bool bind(TagMap& m, const std::string& tag, const std::string& key) {
-  auto [it, fresh] = m.emplace(tag, key);
-  if (fresh) return true;
-  return !key.empty() && it->second == key;  // a repeated tag needs the very same node
+bool bind(TagMap& m, std::string_view tag, std::string_view key) {
+  for (const auto& [t, k] : m)
+    if (t == tag) return !key.empty() && k == key;  // a repeated tag needs the very same node
+  m.emplace_back(tag, key);
+  return true;
 }
 
 /// Does pattern `a` (earlier rule) match every node that pattern `b` (later rule) matches?
@@ -65,6 +66,30 @@ bool general(const Node* a, const Node* b, TagMap& m) {
   return true;
 }
 
+std::size_t mix(std::size_t h, std::size_t v) noexcept { return (h ^ v) * 0x100000001b3ULL; }
+
+/// Structural hash of a checked tree (equal trees hash equal).
+std::size_t hash_of(const Node* n) {
+  std::size_t h = mix(0xcbf29ce484222325ULL, static_cast<std::size_t>(n->kind));
+  h = mix(h, std::hash<std::string_view>{}(n->text));
+  h = mix(h, static_cast<std::size_t>(n->ival));
+  h = mix(h, std::hash<double>{}(n->fval));
+  h = mix(h, static_cast<std::size_t>(n->bval) * 2 + static_cast<std::size_t>(n->is_size));
+  for (const Node* a : n->args) h = mix(h, hash_of(a));
+  return h;
+}
+
+/// Structural equality: the same canonical text.
+bool same(const Node* a, const Node* b) {
+  if (a == b) return true;
+  if (a->kind != b->kind || a->text != b->text || a->ival != b->ival || a->fval != b->fval || a->bval != b->bval ||
+      a->is_size != b->is_size || a->type != b->type || a->args.size() != b->args.size())
+    return false;
+  for (std::size_t i = 0; i < a->args.size(); ++i)
+    if (!same(a->args[i], b->args[i])) return false;
+  return true;
+}
+
 }  // namespace
 
 void lint_rules(Session& s) {
@@ -77,46 +102,56 @@ void lint_rules(Session& s) {
   }
 
   struct Facts {
-    std::string match, constraint, replacement;
+    bool known = false;
+    bool external = false;  ///< the replacement may leave the op in place (EXTERNAL_REPLACE)
+    std::size_t match = 0, constraint = 0, replacement = 0;
   };
   std::vector<Facts> facts(rules.size());
-  std::map<std::pair<int, std::string>, std::vector<std::size_t>> groups;
+  std::map<std::pair<int, std::string_view>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    append_canonical(facts[i].match, r.match);
-    append_canonical(facts[i].constraint, r.constraint);
-    append_canonical(facts[i].replacement, r.replacement);
-    auto& g = groups[{r.pass.priority, r.match->args[0]->text}];
+    auto& g = groups[{r.pass.priority, std::string_view(r.match->args[0]->text)}];
+    auto facts_of = [&](std::size_t k) -> const Facts& {
+      Facts& f = facts[k];
+      if (!f.known)
+        f = Facts{true, contains_call(rules[k].replacement, "EXTERNAL_REPLACE"), hash_of(rules[k].match),
+                  hash_of(rules[k].constraint), hash_of(rules[k].replacement)};
+      return f;
+    };
     const std::size_t first = g.size() > max_earlier ? g.size() - max_earlier : 0;
     for (std::size_t gi = g.size(); gi-- > first;) {
       const std::size_t e = g[gi];
       const Rule& q = rules[e];
-      const auto where = fmt::format("{}:{}", s.file_name(q.loc.file), q.line);
-      if (facts[e].match == facts[i].match && facts[e].constraint == facts[i].constraint &&
-          facts[e].replacement == facts[i].replacement) {
-        s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}", where));
+      auto where = [&] { return fmt::format("{}:{}", s.file_name(q.loc.file), q.line); };
+      const Facts& fe = facts_of(e);
+      const Facts& fi = facts_of(i);
+      const bool same_constraint = fe.constraint == fi.constraint && same(q.constraint, r.constraint);
+      if (same_constraint && fe.match == fi.match && fe.replacement == fi.replacement &&
+          same(q.match, r.match) && same(q.replacement, r.replacement)) {
+        s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}", where()));
         break;
       }
-      if (contains_call(q.replacement, "EXTERNAL_REPLACE")) continue;  // it may leave the op in place
+      if (fe.external) continue;  // it may leave the op in place
       const bool always = q.constraint->kind == NodeKind::boolean && q.constraint->bval;
-      if (!always && facts[e].constraint != facts[i].constraint) continue;
+      if (!always && !same_constraint) continue;
       TagMap m;
       if (!general(q.match, r.match, m)) continue;
       if (!always) {
-        std::vector<std::string> used;
+        std::vector<std::string_view> used;
         constraint_tags(q.constraint, used);
         bool same = true;
         for (const auto& t : used) {
-          auto it = m.find(t);
-          same = same && it != m.end() && it->second == t;
+          bool mapped_to_itself = false;
+          for (const auto& [tag, key] : m) mapped_to_itself = mapped_to_itself || (tag == t && key == t);
+          same = same && mapped_to_itself;
         }
         if (!same) continue;
       }
       s.diag(r.loc, Severity::warning,
              fmt::format("rule can never fire: the earlier rule at {} (same pass, same root op) has a match and "
                          "constraint at least as general",
-                         where));
+                         where()));
       break;
     }
     g.push_back(i);

@@ -19,7 +19,7 @@ std::string canonical_float(double v) {
 
 namespace {
 
-void append_message(std::string& out, const std::string& text) {
+void append_message(std::string& out, std::string_view text) {
   out += '"';
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
@@ -81,14 +81,14 @@ void append_canonical(std::string& out, const Node* n) {
 namespace {
 
 std::string pass_text(const PassSpec& p) {
-  if (!p.has_offset) return p.name;
+  if (p.offset == 0) return p.name;  // as the library prints it: EARLY+0 is EARLY
   return fmt::format("{}{}{}", p.name, p.offset < 0 ? '-' : '+', p.offset < 0 ? -p.offset : p.offset);
 }
 
 nlohmann::json node_json(const Node* n) {
   nlohmann::json j;
   switch (n->kind) {
-    case NodeKind::string: j["node"] = "string"; j["value"] = n->text; break;
+    case NodeKind::string: j["node"] = "string"; j["value"] = std::string(n->text); break;
     case NodeKind::integer:
       j["node"] = "integer";
       if (n->is_size)
@@ -98,11 +98,11 @@ nlohmann::json node_json(const Node* n) {
       break;
     case NodeKind::floating: j["node"] = "float"; j["value"] = n->fval; break;
     case NodeKind::boolean: j["node"] = "bool"; j["value"] = n->bval; break;
-    case NodeKind::name: j["node"] = "name"; j["value"] = n->text; break;
-    case NodeKind::dtype: j["node"] = "dtype"; j["value"] = n->text; break;
+    case NodeKind::name: j["node"] = "name"; j["value"] = std::string(n->text); break;
+    case NodeKind::dtype: j["node"] = "dtype"; j["value"] = std::string(n->text); break;
     case NodeKind::call: {
       j["node"] = "call";
-      j["name"] = n->text;
+      j["name"] = std::string(n->text);
       auto args = nlohmann::json::array();
       for (const Node* a : n->args) args.push_back(node_json(a));
       j["args"] = std::move(args);

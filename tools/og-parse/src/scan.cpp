@@ -228,7 +228,10 @@ class Scanner {
     if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
     try {
       disabled_.clear();
-      expand(raw, it.toks, nullptr, 0);
+      if (uses_macros(raw))
+        expand(raw, it.toks, nullptr, 0);
+      else
+        it.toks = std::move(raw);
     } catch (const MacroError& e) {
       s_.diag(e.loc, Severity::error, e.message);
       it.bad = true;
@@ -291,6 +294,13 @@ class Scanner {
   }
 
   // ---- macro expansion ------------------------------------------------------------------
+  bool uses_macros(const std::vector<Token>& toks) const {
+    if (macros_.empty()) return false;
+    for (const auto& t : toks)
+      if (t.kind == Tok::ident && macros_.count(t.text)) return true;
+    return false;
+  }
+
   bool disabled(std::string_view name) const noexcept {
     for (auto d : disabled_)
       if (d == name) return true;

@@ -82,7 +82,7 @@ std::string Session::format(const Diagnostic& d) const {
                      d.severity == Severity::error ? "error" : "warning", d.message);
 }
 
-Node* Session::make_node() { return &nodes_.emplace_back(); }
+Node* Session::make_node() { return &nodes_.emplace_back(&arena_); }
 
 std::string_view Session::intern(std::string s) { return strings_.emplace_back(std::move(s)); }
 

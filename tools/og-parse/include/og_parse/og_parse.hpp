@@ -16,6 +16,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,17 +76,20 @@ enum class ValueType : std::uint8_t {
 
 std::string_view to_string(ValueType t) noexcept;
 
+/// A node of a rule's tree. Nodes, their text and their operand lists live in the session's
+/// arena (freed all at once with the session).
 struct Node {
+  explicit Node(std::pmr::memory_resource* r) : text(r), args(r) {}
   NodeKind kind = NodeKind::name;
   ValueType type = ValueType::none;
   bool may_star = false;  ///< replacement: may evaluate to the matched root "*"
   Loc loc;
-  std::string text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
+  std::pmr::string text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
   std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
   double fval = 0;        ///< float value (already rounded to float)
   bool bval = false;
   bool is_size = false;   ///< integer constant with U suffix
-  std::vector<Node*> args;
+  std::pmr::vector<Node*> args;
 };
 
 struct PassSpec {
@@ -216,6 +220,7 @@ class Session {
   std::vector<ParamOrder> porders_;
   std::vector<ShapeFn> shapefns_;
   std::map<std::string, std::size_t, std::less<>> shapefn_index_;
+  std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
   std::deque<Node> nodes_;
   std::deque<std::string> strings_;
   std::uint64_t seq_ = 0;

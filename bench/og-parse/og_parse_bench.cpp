@@ -1,0 +1,86 @@
+// Throughput of og-parse (scan, parse, check, lint) over a generated op-package file of 10k rules
+// in the style of shipped packages: comments, helper macros, compatibility names, AUTOSPLIT.
+#include <og_parse/og_parse.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+namespace {
+
+std::string generate(int rules) {
+  std::string s =
+      "// generated op package for og_parse_bench\n"
+      "#include \"HTP/core/optimize.h\"\n"
+      "#define MIN_DEPTH 32\n"
+      "#define IS_BIG(X) GT(DIM_DEPTH(X), MIN_DEPTH)\n"
+      "// :::EXTERNAL_SHAPEFN::: { QuickShape pad_shape(Replacement &, OpRef const &, int); }\n\n";
+  for (int i = 0; i < rules; ++i) {
+    const std::string op = "Op" + std::to_string(i % 997);
+    const std::string n = std::to_string(i);
+    switch (i % 5) {
+      case 0:
+        s += "DEF_PACKAGE_OPTIMIZATION(EARLY + " + std::to_string(i % 7) + ",\n    Op(\"" + op +
+             "\", \"In\", LET(\"w\", Op(\"$Const\"))),  // fold weights\n    AND(IS_QUINT8(\"In\"), EQ(DIM_OF(\"w\", 3), " + n +
+             "), SAME_SHAPE(\"In\", \"*\")),\n    Op(\"" + op + ".opt\", \"In\", \"w\"))\n\n";
+        break;
+      case 1:
+        s += "DEF_PACKAGE_OPTIMIZATION(TILING,\n    Op(\"" + op +
+             "\", \"Act\", \"W\", \"S\"),\n    AND(GT(DIM_DEPTH(\"*\"), CHANNEL_SPLIT_SIZE), IS_BIG(\"Act\")),\n"
+             "    AUTOSPLIT(3, \"I\", CHANNEL_SPLIT_SIZE, Op(\"" + op + "\", TYPICAL_SLICE(\"Act\", \"I\"), \"W\", \"S\")))\n\n";
+        break;
+      case 2:
+        s += "/* requantize */\nDEF_PACKAGE_OPTIMIZATION(LATE + 10,\n    Op(\"" + op +
+             "\", \"In\", \"W\", \"S\"),\n    OR(LT(DIV(STEPSIZE_OF(\"In\"), STEPSIZE_OF(\"*\")), 0.00390625f), "
+             "GT(MUL(RANK_OF(\"W\"), 2u), " + n + "u)),\n    Op(FROM_DEFAULT_PACKAGE(\"Requantize\"), WITH_SIZE(gen_ShapeOf(\"*\"), "
+             "WITH_TYPE(\"In\", Op(\"" + op + "\", \"In\", \"W\", \"S\")))))\n\n";
+        break;
+      case 3:
+        s += "DEF_PACKAGE_OPTIMIZATION(HARD_OPS, Op(\"" + op +
+             "\", \"x\", \"y\"), NOT(SAME_OP(\"x\", \"y\")),\n    SELECT(EQ(DTYPE_OF(\"x\"), DType::Float32), "
+             "WITH_OUTPUT_TYPE(DType::QUInt8, 0, 1.0f, Op(\"" + op + "_q\", \"x\", \"y\")), "
+             "Op(\"" + op + "_f\", SHAPEFN_APPLY(pad_shape, \"x\", " + n + "), \"y\")))\n\n";
+        break;
+      default:
+        s += "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"" + op + "\", OpVarIn(\"Concat\", \"a\")), "
+             "EXTERNAL_CONSTRAINT(can_fold, \"a\", " + n + ", 1.5f), gen_ConstArr_vals_i32(1, 2, " + n + "))\n\n";
+    }
+  }
+  return s;
+}
+
+void BM_og_parse_10k_rules(benchmark::State& state) {
+  const std::string text = generate(10000);
+  std::size_t rules = 0;
+  for (auto _ : state) {
+    og_parse::Session s;
+    s.add_source("generated.cpp", text);
+    s.run();
+    if (s.has_errors()) {
+      state.SkipWithError("the generated file has errors");
+      break;
+    }
+    rules = s.rules().size();
+    benchmark::DoNotOptimize(rules);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+  state.counters["rules"] = static_cast<double>(rules);
+  state.counters["file_MB"] = static_cast<double>(text.size()) / 1e6;
+}
+BENCHMARK(BM_og_parse_10k_rules)->Unit(benchmark::kMillisecond);
+
+void BM_og_parse_10k_rules_no_lint(benchmark::State& state) {
+  const std::string text = generate(10000);
+  for (auto _ : state) {
+    og_parse::Session s({.strict = false, .lint = false});
+    s.add_source("generated.cpp", text);
+    s.run();
+    benchmark::DoNotOptimize(s.rules().size());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+}
+BENCHMARK(BM_og_parse_10k_rules_no_lint)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

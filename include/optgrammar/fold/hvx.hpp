@@ -137,13 +137,17 @@ inline int32_t pair_h(int32_t m) {
   return static_cast<int32_t>(u | (u << 16));
 }
 
-/// round_shift of each word for n >= 1: subtract 1 from negative words, then the rounding
-/// (half-up) arithmetic shift narrows two word vectors to one saturated halfword vector, with
-/// odd/even words re-interleaved (Vu -> odd halfwords, Vv -> even halfwords).
+/// round_shift of each word for n in [1, 31] (|t| + 2^(n-1) < 2^31), narrowed to saturated
+/// halfwords with odd/even words re-interleaved (Vu -> odd halfwords, Vv -> even halfwords).
+/// Negative words first lose 1, which turns the hardware's half-up rounding into half away
+/// from zero. The rounding narrowing shift vasr(Vu.w,Vv.w,Rt):rnd:sat takes only 4 bits of
+/// shift, so shifts above 15 add the half explicitly, shift, then saturate-pack.
 inline HVX_Vector round_narrow(HVX_Vector odd, HVX_Vector even, int n) {
   const HVX_Vector o = Q6_Vw_vadd_VwVw(odd, Q6_Vw_vasr_VwR(odd, 31));
   const HVX_Vector e = Q6_Vw_vadd_VwVw(even, Q6_Vw_vasr_VwR(even, 31));
-  return Q6_Vh_vasr_VwVwR_rnd_sat(o, e, n);
+  if (n <= 15) return Q6_Vh_vasr_VwVwR_rnd_sat(o, e, n);
+  const HVX_Vector half = Q6_V_vsplat_R(int32_t{1} << (n - 1));
+  return Q6_Vh_vsat_VwVw(Q6_Vw_vasr_VwR(Q6_Vw_vadd_VwVw(o, half), n), Q6_Vw_vasr_VwR(Q6_Vw_vadd_VwVw(e, half), n));
 }
 
 /// Halfwords (already offset by the output zero point) saturated to Q and packed, with the even

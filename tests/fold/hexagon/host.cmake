@@ -20,6 +20,8 @@ foreach(arch IN LISTS _hex_archs)
   endforeach()
 endforeach()
 
+string(REPLACE ";" "," _hex_archs_arg "${_hex_archs}")
+string(REPLACE ";" "," _hex_groups_arg "${_hex_groups}")
 # BUILD_ALWAYS: the inner Ninja decides what is stale (the kernels are headers outside it).
 ExternalProject_Add(fold_hexagon
   SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/hexagon
@@ -30,8 +32,8 @@ ExternalProject_Add(fold_hexagon
     -DCMAKE_BUILD_TYPE=Release
     -DOPTGRAMMAR_INCLUDE_DIR=${PROJECT_SOURCE_DIR}/include
     -DFOLD_TESTS_DIR=${CMAKE_CURRENT_SOURCE_DIR}
-    -DFOLD_HEXAGON_ARCHS=${_hex_archs}
-    -DFOLD_HEXAGON_GROUPS=${_hex_groups}
+    -DFOLD_HEXAGON_ARCHS=${_hex_archs_arg}
+    -DFOLD_HEXAGON_GROUPS=${_hex_groups_arg}
     -DOPTGRAMMAR_WERROR=${OPTGRAMMAR_WERROR}
   LIST_SEPARATOR ,
   BUILD_ALWAYS ON

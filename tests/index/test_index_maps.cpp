@@ -1,6 +1,8 @@
 // index/: expressions, printer, parser, simplifier, composition; the seed's simplifier examples.
 #include "helpers.hpp"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 using namespace index_test;
@@ -369,4 +371,42 @@ TEST_CASE("seed: fusion examples", "[index][seed][compose]") {
   std::string expected = canonical("(d0, d1, d2) -> (d2, d0, d1) domain: d0 in [0, 9] d1 in [0, 49] d2 in [0, 19]");
   CHECK(lhs.to_string() == expected);
   CHECK(rhs.to_string() == expected);
+}
+
+TEST_CASE("compose: chains of reshapes back to the start shape", "[index][compose]") {
+  // a long chain through several factorizations of 120 composes to the identity
+  std::vector<Shape> chain{{2, 3, 4, 5}, {6, 20}, {120}, {4, 30}, {8, 15}, {2, 3, 4, 5}, {5, 4, 3, 2}, {10, 12}, {2, 3, 4, 5}};
+  IndexingMap m = IndexingMap::identity(chain.back());
+  for (std::size_t i = chain.size() - 1; i > 0; --i) m = compose(m, reshape_map(chain[i - 1], chain[i]));
+  CHECK(m.to_string() == IndexingMap::identity({2, 3, 4, 5}).to_string());
+
+  // random chains: always exact; most (not all: see docs/index.md) fully simplified
+  std::mt19937 rng(5);
+  std::vector<std::int64_t> primes{2, 2, 2, 3, 5};
+  auto random_shape = [&] {
+    auto p = primes;
+    std::shuffle(p.begin(), p.end(), rng);
+    Shape s;
+    std::int64_t cur = 1;
+    for (auto x : p) {
+      cur *= x;
+      if (std::uniform_int_distribution<int>(0, 1)(rng)) { s.push_back(cur); cur = 1; }
+    }
+    if (cur > 1 || s.empty()) s.push_back(cur);
+    return s;
+  };
+  int identities = 0;
+  const int total = 60;
+  for (int n = 0; n < total; ++n) {
+    std::vector<Shape> c{random_shape()};
+    int len = std::uniform_int_distribution<int>(1, 3)(rng);
+    for (int i = 0; i < len; ++i) c.push_back(random_shape());
+    c.push_back(c.front());
+    IndexingMap f = IndexingMap::identity(c.back());
+    for (std::size_t i = c.size() - 1; i > 0; --i) f = compose(f, reshape_map(c[i - 1], c[i]));
+    INFO(f.to_string());
+    REQUIRE(same_relation(f, IndexingMap::identity(c.back())));
+    if (f.to_string() == simplify(IndexingMap::identity(c.back())).to_string()) ++identities;
+  }
+  CHECK(identities * 2 > total);
 }

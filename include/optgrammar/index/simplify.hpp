@@ -12,7 +12,8 @@
 //        x floordiv c -> a floordiv (c/g),   x mod c -> g*(a mod (c/g)) + b
 //  * nested divisions: (y + x floordiv a) floordiv b -> (a*y + x) floordiv (a*b);
 //    (x mod a) mod b -> x mod b when b divides a;
-//  * c*(x floordiv c) + (x mod c) -> x (and any common multiple k of both terms);
+//  * c*(x floordiv c) + (x mod c) -> x (and any common multiple k of both terms), where both
+//    sides are compared after simplification;
 //  * a variable whose interval is one point is that constant.
 //
 // Every rewrite is exact on the domain; nothing is approximated.
@@ -316,30 +317,43 @@ class Simplifier {
     return c;
   }
 
-  // k*(y mod c) + k*c*F -> k*y where F is the simplified form of y floordiv c (so that
-  // (x floordiv 3) mod 2 pairs with x floordiv 6). Applied while it makes the form smaller.
+  // k*c*(z floordiv c) + k*M -> k*z where M is the simplified form of z mod c, and
+  // k*(y mod c) + k*c*F -> k*y where F is the simplified form of y floordiv c. Comparing
+  // simplified forms pairs (x floordiv 3) mod 2 with x floordiv 6, and (x mod 12) floordiv 2
+  // with x mod 2. Applied while it makes the form smaller.
   void recombine(LinearForm& l) const {
+    auto present = [&](LinearForm const& part, std::int64_t scale) {
+      return !part.terms.empty() && std::all_of(part.terms.begin(), part.terms.end(), [&](auto const& t) {
+        return std::any_of(l.terms.begin(), l.terms.end(), [&](auto const& u) {
+          return u.first == t.first && (u.second > 0) == (t.second * scale > 0);
+        });
+      });
+    };
     bool again = true;
     while (again) {
       again = false;
       for (std::size_t i = 0; i < l.terms.size() && !again; ++i) {
-        AffineExpr m = l.terms[i].first;
-        std::int64_t k = l.terms[i].second;
-        if (m.kind() != ExprKind::mod) continue;
-        LinearForm y = linear_form(m.lhs());
-        LinearForm f = div(y, m.value());
-        if (f.terms.empty()) continue;
-        // only when every atom of F is already there with the right sign
-        bool present = std::all_of(f.terms.begin(), f.terms.end(), [&](auto const& t) {
-          return std::any_of(l.terms.begin(), l.terms.end(), [&](auto const& u) {
-            return u.first == t.first && (u.second > 0) == (t.second * k > 0);
-          });
-        });
-        if (!present) continue;
+        AffineExpr a = l.terms[i].first;
+        std::int64_t ka = l.terms[i].second;
+        if (a.kind() != ExprKind::mod && a.kind() != ExprKind::floordiv) continue;
+        std::int64_t c = a.value();
+        LinearForm y = linear_form(a.lhs());
         LinearForm n = l;
-        n.add(m, -k);
-        n.add(f, -k * m.value());
-        n.add(y, k);
+        if (a.kind() == ExprKind::mod) {
+          LinearForm f = div(y, c);
+          if (!present(f, ka)) continue;
+          n.add(a, -ka);
+          n.add(f, -ka * c);
+          n.add(y, ka);
+        } else {
+          if (ka % c != 0) continue;
+          std::int64_t k = ka / c;
+          LinearForm m = rem(y, c);
+          if (!present(m, k)) continue;
+          n.add(a, -ka);
+          n.add(m, -k);
+          n.add(y, k);
+        }
         if (cost(n) < cost(l)) {
           l = std::move(n);
           again = true;

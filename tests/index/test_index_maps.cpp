@@ -230,6 +230,8 @@ TEST_CASE("simplify: rules on single expressions", "[index][simplify]") {
   CHECK(s("(d1 * 4 + d2) mod 8") == "d2 + (d1 mod 2) * 4");
   CHECK(s("(d0 floordiv 4) * 4 + d0 mod 4") == "d0");
   CHECK(s("(d0 floordiv 4) * 12 + (d0 mod 4) * 3") == "d0 * 3");
+  CHECK(s("((d1 mod 12) floordiv 2) * 2 + d1 mod 2") == "d1 mod 12");
+  CHECK(s("((d1 floordiv 3) mod 2) * 3 + (d1 floordiv 6) * 6 + d1 mod 3") == "d1");
   CHECK(s("d2 ceildiv 4") == "d2 ceildiv 4");  // d2 in [0, 3] spans two blocks: stays
   CHECK(s("(d2 + 1) ceildiv 4") == "1");
   CHECK(s("(d0 * 8 + d2) ceildiv 4") == "d0 * 2 + d2 ceildiv 4");

@@ -29,12 +29,13 @@ inline constexpr size_t block = 64;
 
 /// Runs f(i) for i in [0, n): blocks of `block` (vectorized) then the tail.
 template <class F> inline void for_each_index(size_t n, F&& f) {
-  size_t i = 0;
-  for (; i + block <= n; i += block) {
+  const size_t full = n - n % block;
+  for (size_t i = 0; i < full; i += block) {
     OPTGRAMMAR_FOLD_IVDEP
     for (size_t j = 0; j < block; ++j) f(i + j);
   }
-  for (; i < n; ++i) f(i);
+  const size_t rest = n - full;  // counted from 0: g++ otherwise warns about i's range
+  for (size_t k = 0; k < rest; ++k) f(full + k);
 }
 
 namespace detail {
@@ -147,10 +148,48 @@ template <class Q> constexpr bool qmul_is_narrow(QMulParams p) {
 }
 
 namespace detail {
-/// round_shift in int32 for n in [0, 31] when t + half cannot overflow (half is 0 for n == 0).
-inline int32_t round_shift32(int32_t t, int32_t half, int32_t adj, int n) {
-  return (t + half - (t < 0 ? adj : 0)) >> n;
+/// round_shift in int32 for n in [0, 31] when t + half cannot overflow: half = 2^(n-1) and
+/// adj_mask = -1 for n > 0, both 0 for n == 0. (t >> 31) is -1 for negative t: the tie goes
+/// away from zero. Branch-free and all-int32, which SSE2 vectorizes.
+inline int32_t round_shift32(int32_t t, int32_t half, int32_t adj_mask, int n) {
+  return (t + half + ((t >> 31) & adj_mask)) >> n;
 }
+}  // namespace detail
+
+namespace detail {
+// The narrow loops take their constants as int16 parameters and are kept out of line: when g++
+// sees them as truncations of the int32 parameter fields it no longer recognizes the 16x16->32
+// multiply (pmullw/pmulhw) and falls back to emulated 32-bit multiplies (4x slower).
+template <class Q>
+[[gnu::noinline]] void qadd_narrow(const Q* a, const Q* b, Q* out, size_t n, int16_t azp, int16_t bzp, int16_t am,
+                                   int16_t bm, int32_t half, int32_t adj, int sh, int32_t ozp) {
+  constexpr int32_t lo = int_range<Q>::lo, hi = int_range<Q>::hi;
+  for_each_index(n, [&](size_t i) {
+    const int16_t da = static_cast<int16_t>(a[i] - azp);
+    const int16_t db = static_cast<int16_t>(b[i] - bzp);
+    const int32_t t = int32_t{da} * int32_t{am} + int32_t{db} * int32_t{bm};
+    int32_t r = round_shift32(t, half, adj, sh) + ozp;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    out[i] = static_cast<Q>(r);
+  });
+}
+template <class Q>
+[[gnu::noinline]] void qmul_narrow(const Q* a, const Q* b, Q* out, size_t n, int16_t azp, int16_t bzp, int32_t m,
+                                   int32_t half, int32_t adj, int sh, int32_t ozp) {
+  constexpr int32_t lo = int_range<Q>::lo, hi = int_range<Q>::hi;
+  for_each_index(n, [&](size_t i) {
+    const int16_t da = static_cast<int16_t>(a[i] - azp);
+    const int16_t db = static_cast<int16_t>(b[i] - bzp);
+    const int32_t t = (int32_t{da} * int32_t{db}) * m;  // |da * db| <= 65025, |m| <= 2^14: t + half fits int32
+    int32_t r = round_shift32(t, half, adj, sh) + ozp;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    out[i] = static_cast<Q>(r);
+  });
+}
+constexpr int32_t half_of(int sh) { return sh > 0 ? int32_t{1} << (sh - 1) : 0; }
+constexpr int32_t adj_of(int sh) { return sh > 0 ? -1 : 0; }
 }  // namespace detail
 
 template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
@@ -158,20 +197,9 @@ template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParam
     for_each_index(n, [&](size_t i) { out[i] = scalar::qadd(a[i], b[i], p); });
     return;
   }
-  const int32_t azp = p.a_zero_point, bzp = p.b_zero_point, ozp = p.out_zero_point;
-  const int16_t am = static_cast<int16_t>(p.a_multiplier), bm = static_cast<int16_t>(p.b_multiplier);
-  const int sh = p.shift;
-  const int32_t half = sh > 0 ? int32_t{1} << (sh - 1) : 0, adj = sh > 0 ? 1 : 0;
-  constexpr int32_t lo = int_range<Q>::lo, hi = int_range<Q>::hi;
-  for_each_index(n, [&](size_t i) {
-    const int16_t da = static_cast<int16_t>(static_cast<int32_t>(a[i]) - azp);
-    const int16_t db = static_cast<int16_t>(static_cast<int32_t>(b[i]) - bzp);
-    const int32_t t = int32_t{da} * am + int32_t{db} * bm;
-    int32_t r = detail::round_shift32(t, half, adj, sh) + ozp;
-    r = r < lo ? lo : r;
-    r = r > hi ? hi : r;
-    out[i] = static_cast<Q>(r);
-  });
+  detail::qadd_narrow(a, b, out, n, static_cast<int16_t>(p.a_zero_point), static_cast<int16_t>(p.b_zero_point),
+                      static_cast<int16_t>(p.a_multiplier), static_cast<int16_t>(p.b_multiplier),
+                      detail::half_of(p.shift), detail::adj_of(p.shift), p.shift, p.out_zero_point);
 }
 
 template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
@@ -179,19 +207,8 @@ template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParam
     for_each_index(n, [&](size_t i) { out[i] = scalar::qmul(a[i], b[i], p); });
     return;
   }
-  const int32_t azp = p.a_zero_point, bzp = p.b_zero_point, ozp = p.out_zero_point, m = p.multiplier;
-  const int sh = p.shift;
-  const int32_t half = sh > 0 ? int32_t{1} << (sh - 1) : 0, adj = sh > 0 ? 1 : 0;
-  constexpr int32_t lo = int_range<Q>::lo, hi = int_range<Q>::hi;
-  for_each_index(n, [&](size_t i) {
-    const int16_t da = static_cast<int16_t>(static_cast<int32_t>(a[i]) - azp);
-    const int16_t db = static_cast<int16_t>(static_cast<int32_t>(b[i]) - bzp);
-    const int32_t t = (int32_t{da} * db) * m;  // |da * db| <= 65025, |m| <= 2^14: t + half fits int32
-    int32_t r = detail::round_shift32(t, half, adj, sh) + ozp;
-    r = r < lo ? lo : r;
-    r = r > hi ? hi : r;
-    out[i] = static_cast<Q>(r);
-  });
+  detail::qmul_narrow(a, b, out, n, static_cast<int16_t>(p.a_zero_point), static_cast<int16_t>(p.b_zero_point),
+                      p.multiplier, detail::half_of(p.shift), detail::adj_of(p.shift), p.shift, p.out_zero_point);
 }
 
 template <class Out, class In> void requantize(const In* x, Out* out, size_t n, RequantParams p) {

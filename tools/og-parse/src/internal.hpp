@@ -48,7 +48,15 @@ class Lexer {
 bool at_line_start(std::string_view src, std::size_t off) noexcept;
 
 /// A top-level construct found by the scanner, as expanded tokens from its '(' to its ')'.
-enum class ItemKind : std::uint8_t { rule, rule_with_flags, op, op_cost_flags, tensor_properties, param_order };
+enum class ItemKind : std::uint8_t {
+  rule,
+  rule_with_flags,
+  op,
+  op_cost_flags,
+  op_cost_fn_flags,
+  tensor_properties,
+  param_order
+};
 
 struct Item {
   ItemKind kind = ItemKind::rule;

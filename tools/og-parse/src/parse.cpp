@@ -376,8 +376,9 @@ class Parser {
     OpDecl d;
     d.loc = item_.loc;
     d.line = s_.line_of(d.loc);
-    const bool with_cost = item_.kind == ItemKind::op_cost_flags;
-    d.macro = with_cost ? "DEF_PACKAGE_OP_AND_COST_AND_FLAGS" : "DEF_PACKAGE_OP";
+    const bool cost_fn = item_.kind == ItemKind::op_cost_fn_flags;
+    const bool with_cost = item_.kind == ItemKind::op_cost_flags || cost_fn;
+    d.macro = cost_fn ? "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS" : with_cost ? "DEF_PACKAGE_OP_AND_COST_AND_FLAGS" : "DEF_PACKAGE_OP";
     try {
       take();
       d.function = function_name();
@@ -385,7 +386,7 @@ class Parser {
       d.op = string_arg("the op name");
       if (with_cost) {
         expect(Tok::comma, "','", "after the op name");
-        d.cost = flag_name("Cost", {"FREE", "FAST", "SNAIL", "GLACIAL"}, "cost");
+        d.cost = cost_fn ? function_name() : flag_name("Cost", {"FREE", "FAST", "SNAIL", "GLACIAL"}, "cost");
         while (peek().kind == Tok::comma) {
           take();
           d.flags.push_back(flag_name("Flags", {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"}, "flag"));
@@ -500,7 +501,8 @@ void process_item(Session& s, const Item& item) {
     case ItemKind::rule:
     case ItemKind::rule_with_flags: p.rule(); break;
     case ItemKind::op:
-    case ItemKind::op_cost_flags: p.op_decl(); break;
+    case ItemKind::op_cost_flags:
+    case ItemKind::op_cost_fn_flags: p.op_decl(); break;
     case ItemKind::tensor_properties: p.tensor_properties(); break;
     case ItemKind::param_order: p.param_order(); break;
   }

@@ -33,6 +33,7 @@ bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
   else if (name == "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS") k = ItemKind::rule_with_flags;
   else if (name == "DEF_PACKAGE_OP") k = ItemKind::op;
   else if (name == "DEF_PACKAGE_OP_AND_COST_AND_FLAGS") k = ItemKind::op_cost_flags;
+  else if (name == "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS") k = ItemKind::op_cost_fn_flags;
   else if (name == "DEF_TENSOR_PROPERTIES") k = ItemKind::tensor_properties;
   else if (name == "DEF_PACKAGE_PARAM_ORDER") k = ItemKind::param_order;
   else return false;

@@ -1,0 +1,1 @@
+DEF_PACKAGE_OPTIMIZATION(QNN, Op("C", "x", "y"), AND(SAME_SHAPE("x", "y"), LT(CEILDIV(DIM_OF("x", 1), 8), 0x10u), EQ(SELECT(IS_FLOAT("x"), DType::Float32, DTYPE_OF("y")), DType::QUInt8), GT(size_t(CHANNEL_SPLIT_SIZE), 010)), WITH_OUTPUT_TYPE(DType::QUInt8, 0, 1.0f, Op("D", "x", "y")))

@@ -1,0 +1,5 @@
+DEF_PACKAGE_OP((impl<T, 3>), "A.b")
+DEF_PACKAGE_OP_AND_COST_AND_FLAGS(f, "A", FAST, Flags::IS_CONST)
+DEF_TENSOR_PROPERTIES(Op("A", "in"), Flat("*", "in"))
+DEF_PACKAGE_PARAM_ORDER("A", "p", true, nullptr)
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY - 2, flag, Op("A", "x"), MESSAGE("m\n%d", 3), OpMultiOut(2, 0, "S", "x"))

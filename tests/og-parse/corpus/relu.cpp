@@ -1,0 +1,1 @@
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("inner", Op("Relu", "x"))), OK, "inner")

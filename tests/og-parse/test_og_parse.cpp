@@ -1,0 +1,293 @@
+// Unit tests of og-parse's library: constants and the canonical form, JSON, declarations,
+// annotations across files, options, and robustness against hostile input.
+#include <og_parse/og_parse.hpp>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Parsed {
+  std::unique_ptr<og_parse::Session> s;
+  std::vector<std::string> canonical;
+  std::vector<std::string> diags;
+};
+
+Parsed parse(const std::string& text, og_parse::Options o = {}) {
+  Parsed p;
+  p.s = std::make_unique<og_parse::Session>(o);
+  p.s->add_source("t.cpp", text);
+  p.s->run();
+  for (const auto& r : p.s->rules())
+    if (r.valid) p.canonical.push_back(p.s->canonical(r));
+  for (const auto& d : p.s->diagnostics()) p.diags.push_back(p.s->format(d));
+  return p;
+}
+
+/// The canonical constraint of a one-rule file whose match is Op("A", "x").
+std::string constraint_of(const std::string& c) {
+  auto p = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), " + c + ", Op(\"B\", \"x\"))\n");
+  INFO(c);
+  for (const auto& d : p.diags) INFO(d);
+  REQUIRE(p.canonical.size() == 1);
+  const std::string& r = p.canonical[0];
+  const std::string head = "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"A\",\"x\"),";
+  const std::string tail = ",Op(\"B\",\"x\"))";
+  REQUIRE(r.rfind(head, 0) == 0);
+  return r.substr(head.size(), r.size() - head.size() - tail.size());
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return std::move(ss).str();
+}
+
+}  // namespace
+
+TEST_CASE("integer constants print as their decimal value, size ones with U", "[canonical]") {
+  CHECK(constraint_of("EQ(12, 0x10)") == "EQ(12,16)");
+  CHECK(constraint_of("EQ(-3, 7L)") == "EQ(-3,7)");
+  CHECK(constraint_of("EQ(12u, 12UL)") == "EQ(12U,12U)");
+  CHECK(constraint_of("EQ(0b101, 017)") == "EQ(5,15)");
+  CHECK(constraint_of("EQ(1'000, +2)") == "EQ(1000,2)");
+  CHECK(constraint_of("EQ(-2147483648, 2147483647)") == "EQ(-2147483648,2147483647)");
+  CHECK(constraint_of("EQ(18446744073709551615u, 0)") == "EQ(18446744073709551615U,0)");
+}
+
+TEST_CASE("float constants print rounded to float with %.9g and an f", "[canonical]") {
+  CHECK(og_parse::canonical_float(0.5) == "0.5f");
+  CHECK(og_parse::canonical_float(1.0) == "1.0f");
+  CHECK(og_parse::canonical_float(-1.331e-2) == "-0.0133100003f");
+  CHECK(og_parse::canonical_float(1e20) == "1.00000002e+20f");
+  CHECK(constraint_of("LT(1.f, -1.331e-2)") == "LT(1.0f,-0.0133100003f)");
+  CHECK(constraint_of("LT(.5, 3e2)") == "LT(0.5f,300.0f)");
+  CHECK(constraint_of("LT(0x1p-2, 2.5F)") == "LT(0.25f,2.5f)");
+  CHECK(constraint_of("LT(NEG_INF, INF)") == "LT(NEG_INF,INF)");
+}
+
+TEST_CASE("bool and dtype constants, functional casts", "[canonical]") {
+  CHECK(constraint_of("AND(OK, true, false)") == "AND(true,true,false)");
+  CHECK(constraint_of("EQ(DTYPE_OF(\"x\"), DType::QUInt8)") == "EQ(DTYPE_OF(\"x\"),DType::QUInt8)");
+  CHECK(constraint_of("GT(RANK_OF(\"x\"), size_t(CHANNEL_SPLIT_SIZE))") == "GT(RANK_OF(\"x\"),256U)");
+  CHECK(constraint_of("GT(RANK_OF(\"x\"), int(2.9))") == "GT(RANK_OF(\"x\"),2)");
+  CHECK(constraint_of("GT(STEPSIZE_OF(\"x\"), float(3))") == "GT(STEPSIZE_OF(\"x\"),3.0f)");
+}
+
+TEST_CASE("adjacent strings concatenate, also across comments and macro expansions", "[canonical]") {
+  auto p = parse(
+      "#define SUFFIX \".opt\"\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(\"Re\" /* c */ \"lu\", \"x\"), OK, Op(\"Relu\" SUFFIX, Operand(\"x\")))\n");
+  REQUIRE(p.canonical.size() == 1);
+  CHECK(p.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(\"Relu\",\"x\"),true,Op(\"Relu.opt\",\"x\"))");
+}
+
+TEST_CASE("pass specs: names, offsets and priorities", "[pass]") {
+  auto p = parse(
+      "DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(\"A\", \"x\"), OK, Op(\"B\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(GRAPH_CLEANUP, Op(\"A\", \"x\"), OK, Op(\"C\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(LATE-2, Op(\"A\", \"x\"), OK, Op(\"D\", \"x\"))\n");
+  const auto& r = p.s->rules();
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].pass.name == "EARLY");
+  CHECK(r[0].pass.offset == 1);
+  CHECK(r[0].pass.priority == 3051);
+  CHECK(r[1].pass.priority == 50);
+  CHECK(r[2].pass.offset == -2);
+  CHECK(r[2].pass.priority == 21048);
+  CHECK(p.canonical[2].rfind("DEF_PACKAGE_OPTIMIZATION(LATE-2,", 0) == 0);
+  REQUIRE(p.diags.size() == 1);
+  CHECK(p.diags[0] == "t.cpp:3:30: warning: 'LATE - 2' is outside the grammar (a pass spec is NAME or NAME + N); accepted");
+}
+
+TEST_CASE("JSON: every rule with file, line, pass and typed trees; declarations", "[json]") {
+  const std::string text =
+      "// :::EXTERNAL_SHAPEFN::: { QuickShape half(Replacement &, OpRef const &); }\n"
+      "DEF_PACKAGE_OP((impl<float, 2>), \"Half\")\n"
+      "DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl2, \"Half.q\", SNAIL, Flags::IS_CONST, RESOURCE_HVX)\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"Half\", \"in\"), Flat(\"*\", \"in\"), Tcm(\"in\"))\n"
+      "DEF_PACKAGE_PARAM_ORDER(\"Half\", \"axis\", false, 3)\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY + 1,\n"
+      "    Op(\"Half\", \"x\"),\n"
+      "    GT(DIM_WIDTH(\"x\"), 32),\n"
+      "    WITH_SIZE(SHAPEFN_APPLY(half, \"x\"), Op(\"Half.q\", \"x\")))\n";
+  auto p = parse(text);
+  CHECK(p.diags.empty());
+  const nlohmann::json j = p.s->to_json();
+  REQUIRE(j["rules"].size() == 1);
+  const auto& r = j["rules"][0];
+  CHECK(r["file"] == "t.cpp");
+  CHECK(r["line"] == 6);
+  CHECK(r["pass"]["name"] == "EARLY");
+  CHECK(r["pass"]["offset"] == 1);
+  CHECK(r["pass"]["priority"] == 3051);
+  CHECK(r["match"]["node"] == "call");
+  CHECK(r["match"]["name"] == "Op");
+  CHECK(r["match"]["type"] == "pattern");
+  CHECK(r["match"]["args"][0]["type"] == "opstring");
+  CHECK(r["match"]["args"][1]["type"] == "tag");
+  const auto& c = r["constraint"];
+  CHECK(c["name"] == "GT");
+  CHECK(c["type"] == "bool");
+  CHECK(c["args"][0]["name"] == "DIM_OF");
+  CHECK(c["args"][0]["type"] == "size");
+  CHECK(c["args"][0]["args"][1]["value"] == 2);
+  CHECK(c["args"][1]["node"] == "integer");
+  CHECK(c["args"][1]["type"] == "int");
+  const auto& rp = r["replacement"];
+  CHECK(rp["name"] == "WITH_SIZE");
+  CHECK(rp["type"] == "op");
+  CHECK(rp["args"][0]["type"] == "shape");
+  CHECK(rp["args"][0]["args"][0]["type"] == "function");
+  CHECK(r["canonical"] == p.canonical[0]);
+  REQUIRE(j["ops"].size() == 2);
+  CHECK(j["ops"][0]["function"] == "impl<float, 2>");
+  CHECK(j["ops"][0]["op"] == "Half");
+  CHECK(j["ops"][1]["cost"] == "SNAIL");
+  CHECK(j["ops"][1]["flags"] == nlohmann::json({"IS_CONST", "RESOURCE_HVX"}));
+  REQUIRE(j["tensor_properties"].size() == 1);
+  CHECK(j["tensor_properties"][0]["properties"][0]["name"] == "Flat");
+  CHECK(j["tensor_properties"][0]["properties"][0]["operands"] == nlohmann::json({"*", "in"}));
+  REQUIRE(j["param_orders"].size() == 1);
+  CHECK(j["param_orders"][0]["params"][0]["name"] == "axis");
+  CHECK(j["param_orders"][0]["params"][0]["mandatory"] == false);
+  CHECK(j["param_orders"][0]["params"][0]["default"] == "3");
+  REQUIRE(j["shape_functions"].size() == 1);
+  CHECK(j["shape_functions"][0]["name"] == "half");
+  CHECK(j["shape_functions"][0]["return_type"] == "QuickShape");
+  CHECK(j["shape_functions"][0]["params"].size() == 2);
+  CHECK(j["errors"] == 0);
+}
+
+TEST_CASE("declaration errors", "[decl]") {
+  auto p = parse(
+      "DEF_PACKAGE_OP_AND_COST_AND_FLAGS(f, \"A\", CHEAP)\n"
+      "DEF_PACKAGE_OP_AND_COST_AND_FLAGS(f, \"A\", FAST, Flags::FAST_PLEASE)\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"A\", \"in\"), Flat(\"out\"))\n"
+      "DEF_PACKAGE_PARAM_ORDER(\"A\", \"p\", maybe, nullptr)\n");
+  REQUIRE(p.diags.size() == 4);
+  CHECK(p.diags[0] == "t.cpp:1:43: error: unknown cost 'CHEAP'");
+  CHECK(p.diags[1] == "t.cpp:2:49: error: unknown flag 'FAST_PLEASE'");
+  CHECK(p.diags[2] == "t.cpp:3:43: error: \"out\" is not an operand of Op(\"A\", ...) (nor \"*\", its output)");
+  CHECK(p.diags[3] == "t.cpp:4:35: error: expected true or false (is \"p\" mandatory?), found 'maybe'");
+  CHECK(p.s->ops().empty());
+}
+
+TEST_CASE("annotations of one file apply to the rules of another", "[annotation]") {
+  og_parse::Session s;
+  s.add_source("rules.cpp",
+               "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(fn, \"x\", 2, 3)))\n");
+  s.add_source("fns.h", "// :::EXTERNAL_SHAPEFN::: { OpRef fn(Replacement &, OpRef, int); }\n");
+  s.run();
+  REQUIRE(s.diagnostics().size() == 1);
+  CHECK(s.format(s.diagnostics()[0]) ==
+        "rules.cpp:1:59: error: 'SHAPEFN_APPLY' of 'fn' passes 3 arguments, but its EXTERNAL_SHAPEFN annotation "
+        "(fns.h:1) declares 2");
+}
+
+TEST_CASE("options: no lint, strict", "[options]") {
+  const std::string dup =
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\", \"unused\"), OK, Op(\"B\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\", \"unused\"), OK, Op(\"B\", \"x\"))\n";
+  CHECK(parse(dup).diags.size() == 3);
+  CHECK(parse(dup, {.strict = false, .lint = false}).diags.empty());
+  const std::string nested =
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"R\", AUTOSPLIT(0, \"I\", 1, Op(\"B\", "
+      "TYPICAL_SLICE(\"x\", \"I\")))))\n";
+  auto lax = parse(nested);
+  CHECK(lax.canonical.size() == 1);
+  CHECK(lax.s->error_count() == 0);
+  CHECK(lax.s->warning_count() == 1);
+  auto strict = parse(nested, {.strict = true, .lint = true});
+  CHECK(strict.canonical.empty());
+  CHECK(strict.s->error_count() == 1);
+}
+
+TEST_CASE("a match's bare \"*\" is an anonymous wildcard; elsewhere it names the root", "[match]") {
+  auto p = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"*\", \"*\"), GT(RANK_OF(\"*\"), 1), Op(\"B\", INPUT_OF(\"*\", 1)))\n");
+  REQUIRE(p.canonical.size() == 1);
+  CHECK(p.diags.empty());
+  const auto& m = p.s->rules()[0].match;
+  CHECK(m->args[1]->type == og_parse::ValueType::wildcard);
+  CHECK(m->args[2]->type == og_parse::ValueType::wildcard);
+}
+
+TEST_CASE("hostile input never crashes or hangs", "[robustness]") {
+  SECTION("deep nesting") {
+    std::string deep = "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), ";
+    for (int i = 0; i < 100000; ++i) deep += "NOT(";
+    deep += "OK";
+    for (int i = 0; i < 100000; ++i) deep += ")";
+    deep += ", \"x\")\n";
+    auto p = parse(deep);
+    REQUIRE(p.s->error_count() == 1);
+    CHECK(p.diags[0].find("nested too deeply") != std::string::npos);
+  }
+  SECTION("recursive and exploding macros") {
+    auto p = parse(
+        "#define A B(A)\n#define B(x) A x\n#define C(x) C(x x x x x x x x)\n"
+        "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(A, C(1)), \"x\")\n");
+    CHECK(p.s->error_count() == 1);
+  }
+  SECTION("binary garbage and truncated files") {
+    std::string junk;
+    for (int i = 0; i < 4096; ++i) junk += static_cast<char>((i * 7919) & 0xff);
+    auto p = parse(junk);
+    CHECK(p.canonical.empty());
+    auto q = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK");
+    CHECK(q.s->error_count() == 1);
+    auto r = parse("/* :::EXTERNAL_SHAPEFN::: { int f(int");
+    CHECK(r.s->error_count() == 0);
+  }
+  SECTION("random mutations of the test data files") {
+    std::mt19937 rng(4);
+    std::vector<std::string> seeds;
+    for (const char* dir : {"valid", "invalid"})
+      for (const auto& e : fs::directory_iterator(fs::path(OG_PARSE_TEST_DATA) / dir))
+        if (e.path().extension() == ".cpp") seeds.push_back(slurp(e.path()));
+    REQUIRE(!seeds.empty());
+    const std::string alphabet = "()\",+-*/\\#'\n 0123456789xLUuefDEF_PACKAGE_OPTIMIZATION:";
+    for (int i = 0; i < 300; ++i) {
+      std::string t = seeds[rng() % seeds.size()];
+      const int edits = 1 + static_cast<int>(rng() % 8);
+      for (int e = 0; e < edits && !t.empty(); ++e) {
+        const std::size_t at = rng() % t.size();
+        switch (rng() % 3) {
+          case 0: t.erase(at, 1 + rng() % 16); break;
+          case 1: t.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+          default: t[at] = alphabet[rng() % alphabet.size()];
+        }
+      }
+      auto p = parse(t);
+      (void)p.s->to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    SUCCEED("300 mutated files parsed without a crash");
+  }
+}
+
+TEST_CASE("the fuzz corpus and every saved crash input replay cleanly", "[robustness]") {
+  std::size_t n = 0;
+  for (const char* dir : {OG_PARSE_CORPUS_DIR, OG_PARSE_CRASHES_DIR}) {
+    if (!fs::exists(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (!e.is_regular_file() || e.path().filename().string()[0] == '.') continue;
+      og_parse::Session s;
+      s.add_source(e.path().filename().string(), slurp(e.path()));
+      s.run();
+      (void)s.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      for (const auto& r : s.rules())
+        if (r.valid) (void)s.canonical(r);
+      ++n;
+    }
+  }
+  CHECK(n > 0);
+}

@@ -291,3 +291,15 @@ TEST_CASE("the fuzz corpus and every saved crash input replay cleanly", "[robust
   }
   CHECK(n > 0);
 }
+
+TEST_CASE("nested expansions that share operands are bounded", "[robustness]") {
+  // CEILDIV(a, b) uses b twice: 40 levels would print 2^40 nodes.
+  std::string c = "RANK_OF(\"x\")";
+  for (int i = 0; i < 40; ++i) c = "CEILDIV(1, " + c + ")";
+  auto p = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(" + c + ", 1), \"x\")\n");
+  REQUIRE(p.s->error_count() == 1);
+  CHECK(p.diags[0].find("too large once its macros are expanded") != std::string::npos);
+  std::string ok = "RANK_OF(\"x\")";
+  for (int i = 0; i < 8; ++i) ok = "CEILDIV(1, " + ok + ")";
+  CHECK(parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(" + ok + ", 1), \"x\")\n").canonical.size() == 1);
+}

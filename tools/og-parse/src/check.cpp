@@ -189,6 +189,17 @@ struct RCtx {
   bool modifier = false;    ///< (transitively) inside a modifier
 };
 
+constexpr std::uint64_t max_expanded_nodes = 200000;
+
+std::uint64_t expanded_size(const Node* n, std::unordered_map<const Node*, std::uint64_t>& memo) {
+  auto it = memo.find(n);
+  if (it != memo.end()) return it->second;
+  std::uint64_t total = 1;
+  for (const Node* a : n->args) total = std::min<std::uint64_t>(total + expanded_size(a, memo), ~std::uint64_t{0} >> 2);
+  memo.emplace(n, total);
+  return total;
+}
+
 class Checker {
  public:
   Checker(Session& s, Rule& r) : s_(s), r_(r) {}
@@ -207,6 +218,13 @@ class Checker {
       fail(replacement->loc, "the whole replacement may not be a SELECT that can evaluate to \"*\"");
     }
     r_.replacement = rp;
+    // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
+    // rule exponentially: bound the size of the expanded rule.
+    std::unordered_map<const Node*, std::uint64_t> sizes;
+    for (const Node* t : {r_.match, r_.constraint, r_.replacement})
+      if (shares_ && expanded_size(t, sizes) > max_expanded_nodes)
+        fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
+                                 max_expanded_nodes));
     for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{std::string(t.name), t.loc, t.match_count, t.uses});
   }
 
@@ -683,6 +701,7 @@ class Checker {
         return dim(x, k->extra, n->loc);
       }
       case C::SAME_SHAPE: {
+        shares_ = true;
         arity(n, 2);
         Node* x = need_opref(n, 0);
         Node* y = need_opref(n, 1);
@@ -692,6 +711,7 @@ class Checker {
         return r;
       }
       case C::IS_SCALAR: {
+        shares_ = true;
         arity(n, 1);
         Node* x = need_opref(n, 0);
         Node* r = call("AND", VT::boolean, n->loc, {});
@@ -699,6 +719,7 @@ class Checker {
         return r;
       }
       case C::IS_QUANT_TYPE: {
+        shares_ = true;
         arity(n, 1);
         Node* x = need_opref(n, 0);
         Node* r = call("OR", VT::boolean, n->loc, {});
@@ -707,6 +728,7 @@ class Checker {
         return r;
       }
       case C::SAME_QUANT: {
+        shares_ = true;
         arity(n, 2);
         Node* x = need_opref(n, 0);
         Node* y = need_opref(n, 1);
@@ -717,6 +739,7 @@ class Checker {
                           {call("STEPSIZE_OF", VT::float_, n->loc, {x}), call("STEPSIZE_OF", VT::float_, n->loc, {y})})});
       }
       case C::CEILDIV: {
+        shares_ = true;
         arity(n, 2);
         Node* x = need_num(n, 0);
         Node* y = need_num(n, 1);
@@ -1127,6 +1150,7 @@ class Checker {
         a[2] = rx_last(n, 2, ctx);
         return typed(n, VT::op);
       case C::AUTOSPLIT_SLICE: {
+        shares_ = true;
         arity(n, 3);
         Node* in = rx_existing(n, 0, false);
         Node* start = rx(a[1], inner);
@@ -1141,12 +1165,14 @@ class Checker {
                     {size, call("WITH_TYPE", VT::op, at, {in, call("Op", VT::op, at, {str("Slice_shape", VT::opstring, at), in, start, size})})});
       }
       case C::TYPICAL_SLICE: {
+        shares_ = true;
         arity(n, 2);
         Node* in = rx_existing(n, 0, false);
         Node* tag = split_ref(a[1], n->text);
         return slice_expansion(n, in, tag, nullptr, "simple_split_start", "simple_split_size");
       }
       case C::CHANGEDIM_SLICE: {
+        shares_ = true;
         arity(n, 3);
         Node* in = rx_existing(n, 0, false);
         Node* tag = split_ref(a[1], n->text);
@@ -1160,6 +1186,7 @@ class Checker {
         for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
         return typed(n, VT::op);
       case C::OpMultiOut: {
+        shares_ = true;
         arity_min(n, 3);
         Node* cnt = need_int(n, 0);
         Node* idx = need_int(n, 1);
@@ -1184,6 +1211,7 @@ class Checker {
   Rule& r_;
   std::vector<Tag> tags_;
   bool in_replacement_ = false;
+  bool shares_ = false;  ///< an expansion shares an operand subtree (see run())
   std::vector<std::string_view> split_scope_;
   std::vector<std::string_view> split_declared_;
   std::unordered_map<std::string_view, int> split_refs_;

@@ -10,8 +10,8 @@
 namespace og_parse::detail {
 namespace {
 
-constexpr std::size_t max_expanded_tokens = std::size_t{1} << 20;
-constexpr int max_expansion_depth = 200;
+constexpr std::size_t max_expanded_tokens = 100000;  // per construct, all expansion steps together
+constexpr int max_expansion_depth = 64;
 
 struct Macro {
   bool function_like = false;
@@ -229,6 +229,7 @@ class Scanner {
     if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
     try {
       disabled_.clear();
+      produced_ = 0;
       if (uses_macros(raw))
         expand(raw, it.toks, nullptr, 0);
       else
@@ -255,6 +256,7 @@ class Scanner {
     std::vector<Token> out;
     try {
       disabled_.clear();
+      produced_ = 0;
       expand(raw, out, nullptr, 0);
     } catch (const MacroError& e) {
       s_.diag(e.loc, Severity::error, e.message);
@@ -341,10 +343,14 @@ class Scanner {
     return Token{k, a.loc, s_.intern(std::move(text))};
   }
 
+  void count(Loc at, std::size_t n = 1) {
+    produced_ += n;
+    if (produced_ > max_expanded_tokens)
+      throw MacroError{at, fmt::format("macro expansion exceeds {} tokens", max_expanded_tokens)};
+  }
   void push(std::vector<Token>& out, const Token& t) {
+    count(t.loc);
     out.push_back(t);
-    if (out.size() > max_expanded_tokens)
-      throw MacroError{t.loc, "macro expansion exceeds 1048576 tokens"};
   }
 
   void expand(const std::vector<Token>& in, std::vector<Token>& out, const Loc* use, int depth) {
@@ -365,6 +371,7 @@ class Scanner {
       const Loc at = use ? *use : t.loc;
       std::vector<Token> body;
       if (!m.function_like) {
+        count(at, m.body.size());
         for (const auto& bt : m.body) body.push_back(Token{bt.kind, at, bt.text});
       } else {
         if (i + 1 >= in.size() || in[i + 1].kind != Tok::lparen) {
@@ -412,6 +419,7 @@ class Scanner {
             }
           }
           int p = param_index(m, bt);
+          count(at);
           if (p < 0) {
             body.push_back(Token{bt.kind, at, bt.text});
             continue;
@@ -419,10 +427,12 @@ class Scanner {
           const auto& arg = args[static_cast<std::size_t>(p)];
           const bool pasted = (b + 1 < m.body.size() && m.body[b + 1].kind == Tok::hash && m.body[b + 1].text == "##") ||
                               (b > 0 && m.body[b - 1].kind == Tok::hash && m.body[b - 1].text == "##");
-          if (pasted)
+          if (pasted) {
+            count(at, arg.size());
             body.insert(body.end(), arg.begin(), arg.end());
-          else
+          } else {
             expand(arg, body, use, depth + 1);
+          }
         }
         i = j;
       }
@@ -573,6 +583,7 @@ class Scanner {
   std::vector<Item>& items_;
   std::unordered_map<std::string_view, Macro> macros_;
   std::vector<std::string_view> disabled_;
+  std::size_t produced_ = 0;
 };
 
 }  // namespace

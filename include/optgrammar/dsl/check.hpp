@@ -138,7 +138,7 @@ constexpr void type_error(Analysis& a) {
     for (std::size_t i = 0; i < n; ++i)
       if (!is_repl(kid(i)) && kid(i) != VType::Match) {
         m << name << "'s operand " << (i + 2) << " is a " << vtype_name(kid(i))
-          << " expression; an operand must be an operand tag, an opref or a construction";
+          << " expression, but an operand must be an operand tag, an opref or a construction";
         return;
       }
     m << "LET and OpVarIn belong in a match, not in an Op construction of the replacement";
@@ -155,20 +155,20 @@ constexpr void type_error(Analysis& a) {
   }
   if (k == Kind::Not || k == Kind::And || k == Kind::Or || k == Kind::Xor) {
     for (std::size_t i = 0; i < n; ++i)
-      if (kid(i) != VType::Bool) { m << name << " needs bool operands; operand " << (i + 1) << " is " << vtype_name(kid(i)); return; }
+      if (kid(i) != VType::Bool) { m << name << " needs bool operands, but operand " << (i + 1) << " is " << vtype_name(kid(i)); return; }
   }
   // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
   for (std::size_t i = 0; i < n; ++i)
     if (kid(i) == VType::DType) {
       if (k == Kind::Eq || k == Kind::Ne)
-        m << name << " compares a dtype with " << vtype_name(kid(1 - i)) << "; a dtype can only be compared with a dtype";
+        m << name << " compares a dtype with " << vtype_name(kid(1 - i)) << " (a dtype can only be compared with a dtype)";
       else
         m << "a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand " << (i + 1) << " of " << name;
       return;
     }
   if (k == Kind::IsPow2 || k == Kind::Roundup) {
     for (std::size_t i = 0; i < n; ++i)
-      if (!is_integral(kid(i))) { m << name << " takes int or size operands; operand " << (i + 1) << " is " << vtype_name(kid(i)); return; }
+      if (!is_integral(kid(i))) { m << name << " takes int or size operands, but operand " << (i + 1) << " is " << vtype_name(kid(i)); return; }
   }
   for (std::size_t i = 0; i < n; ++i) {
     VType t = kid(i);
@@ -259,7 +259,7 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
       node.leaf.slot = s;
     }
   } else {
-    a.fail() << kind_name(k) << " cannot appear in a match; match operands are operand tags, Op, OpVarIn and LET";
+    a.fail() << kind_name(k) << " cannot appear in a match (match operands are operand tags, Op, OpVarIn and LET)";
   }
 }
 
@@ -301,7 +301,7 @@ constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_o
   const Str& t = node.leaf.str;
   if (!check_string(a, t, "split tag")) return;
   if (w == Where::Constraint) {
-    a.fail() << kind_name(k) << " cannot appear in a constraint; it is a replacement construct";
+    a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
     return;
   }
   if (k == Kind::Autosplit && !at_root && !in_op_operand) {
@@ -395,7 +395,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     if (w == Where::Constraint && N::vtype != VType::Bad &&
         (N::vtype == VType::OpBuild || N::vtype == VType::Shape || N::vtype == VType::NewConst || is_modifier(k))) {
-      a.fail() << kind_name(k) << " cannot appear in a constraint; it is a replacement construct";
+      a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
       return;
     }
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.

@@ -1,0 +1,7 @@
+// EXPECT: empty string as operand tag
+#include <optgrammar/rules.hpp>
+#ifdef OG_FAIL
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", ""), OK, Op("Neg", "*"))
+#else
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, Op("Neg", "*"))
+#endif

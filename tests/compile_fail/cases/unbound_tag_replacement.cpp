@@ -1,0 +1,7 @@
+// EXPECT: tag "z" is used in the replacement but never bound by the match
+#include <optgrammar/rules.hpp>
+#ifdef OG_FAIL
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, Op("Neg", "z"))
+#else
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, Op("Neg", "x"))
+#endif

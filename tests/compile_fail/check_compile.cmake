@@ -1,0 +1,30 @@
+# Compiles one case file and checks the outcome.
+#   -DCXX=compiler -DSRC=file -DINC=include dir -DMODE=fail|ok [-DEXPECT=text]
+# MODE=fail: compilation with -DOG_FAIL must fail, and the first line containing "error:" must
+# contain EXPECT (clang prints the message as a list of characters: 'a', 'b' → ab).
+# MODE=ok: the same file without OG_FAIL (the compiling twin) must compile.
+string(REPLACE "<semicolon>" ";" EXPECT "${EXPECT}")
+set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I${INC})
+if(MODE STREQUAL "fail")
+  list(APPEND flags -DOG_FAIL)
+endif()
+execute_process(COMMAND ${CXX} ${flags} ${SRC} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(MODE STREQUAL "ok")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the compiling twin does not compile:\n${err}")
+  endif()
+  return()
+endif()
+if(rc EQUAL 0)
+  message(FATAL_ERROR "compiled, but must fail with: ${EXPECT}")
+endif()
+string(REGEX MATCH "[^\n]*error:[^\n]*" first "${err}")
+set(norm "${first}")
+string(REPLACE "', '" "" norm "${norm}")
+string(REPLACE "\\\"" "\"" norm "${norm}")
+string(REPLACE "\\'" "'" norm "${norm}")
+string(FIND "${norm}" "${EXPECT}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "first error line does not say: ${EXPECT}\nit says: ${first}")
+endif()
+message(STATUS "first error line: ${first}")

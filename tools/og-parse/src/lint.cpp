@@ -4,6 +4,7 @@
 // earlier rule with its constraint true; it may miss shadowing that needs real reasoning.
 #include "internal.hpp"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -108,7 +109,22 @@ void lint_rules(Session& s) {
   };
   std::vector<Facts> facts(rules.size());
   std::map<std::pair<int, std::string_view>, std::vector<std::size_t>> groups;
-  for (std::size_t i = 0; i < rules.size(); ++i) {
+  // "Earlier" in the library's documented rule order: file base name, then file, then line.
+  std::vector<std::size_t> order(rules.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto base = [&](const Rule& r) {
+    std::string_view f = s.file_name(r.loc.file);
+    const auto p = f.rfind('/');
+    return p == std::string_view::npos ? f : f.substr(p + 1);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Rule& x = rules[a];
+    const Rule& y = rules[b];
+    if (x.loc.file == y.loc.file) return x.loc.offset < y.loc.offset;
+    if (base(x) != base(y)) return base(x) < base(y);
+    return s.file_name(x.loc.file) < s.file_name(y.loc.file);
+  });
+  for (const std::size_t i : order) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
     auto& g = groups[{r.pass.priority, std::string_view(r.match->args[0]->text)}];

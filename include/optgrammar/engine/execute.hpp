@@ -546,7 +546,9 @@ inline OpRef build(const N& n, ExecState& s) {
     } else if constexpr (k == Kind::ResizeDim) {
       auto dim = static_cast<long long>(kid<0>(n, s));
       if (dim < 0 || dim >= static_cast<long long>(d.rank)) throw ReplacementFailed("ResizeDim: dimension out of range");
-      d.dims[static_cast<std::size_t>(dim)] = static_cast<std::size_t>(kid<1>(n, s));
+      auto value = static_cast<std::size_t>(kid<1>(n, s));
+      for (std::uint32_t i = 0; i < d.rank && i < max_rank; ++i)  // no indexing by `dim`: it may be any constant
+        if (i == dim) d.dims[i] = value;
     } else if constexpr (k == Kind::WithSameId) {
       g.set_op_id(r, g.op_id(build(hana::at_c<0>(n.kids), s)));
     } else if constexpr (k == Kind::WithSplitHistory) {

@@ -1,0 +1,162 @@
+// The driver: passes in order, fixed point, cycles stopped with the rules named, determinism,
+// transactional replacements, counters and trace.
+#include "probe.hpp"
+
+#include <optgrammar/core/text_io.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <sstream>
+
+// Two passes: EARLY turns A into B; EARLY + 1 turns B into C. A later pass sees the earlier one's work.
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("D_B", "x"), OK, Op("D_C", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("D_A", "x"), OK, Op("D_B", "x"))
+// A cycle: Ping ↔ Pong.
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("D_Ping", "x"), OK, Op("D_Pong", "x"))
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("D_Pong", "x"), OK, Op("D_Ping", "x"))
+// Modifiers and constructions on a real graph.
+DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Quant", "x"), OK,
+                         WITH_OUTPUT_TYPE(DType::QUInt8, 128, 0.5f, Op("D_Q8", "x", gen_ConstScalar_f32(2.0f))))
+DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Resize", "x"), OK, ResizeDim(1, 7, WITH_SIZE("x", Op("D_Resized", "x"))))
+DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Wrap", "x"), OK, WrapOp("D_Wrap2", WrapOp("D_Wrap2", Op("D_Inner", "x"))))
+DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Arr", "x"), OK, Op("D_ArrUse", "x", gen_ConstArr_vals_i32(3, 1, 4), gen_Shape(1, 2, 3, 4)))
+// A replacement that fails part-way: ResizeDim of a dimension past the rank.
+DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Bad", "x"), OK, Op("D_Outer", ResizeDim(9, 1, Op("D_Inner2", "x"))))
+
+namespace {
+using namespace optgrammar;
+RuleSet this_file() {
+  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("driver_test.cpp") != std::string::npos; });
+}
+OutputDef f32() { return OutputDef::make(DType::Float32, {1, 8, 8, 4}); }
+}  // namespace
+
+TEST_CASE("passes run in ascending priority to a fixed point") {
+  Graph g;
+  auto x = g.add_input(f32());
+  g.add_output(g.add_op("D_A", {x}, f32()));
+  auto rep = run_rules(g, this_file());
+  REQUIRE(rep.passes.size() >= 3);
+  CHECK(rep.passes[0].name == "EARLY");
+  CHECK(rep.passes[1].name == "EARLY+1");
+  bool has_c = false;
+  for (auto r : g.live_ops()) has_c |= g.name(r) == "D_C";
+  CHECK(has_c);
+  CHECK(rep.ops_after == 3);
+  CHECK(verify(g).empty());
+}
+
+TEST_CASE("a cycle stops the run with an error naming the rules") {
+  Graph g;
+  auto x = g.add_input(f32());
+  g.add_output(g.add_op("D_Ping", {x}, f32()));
+  try {
+    run_rules(g, this_file());
+    FAIL("no error");
+  } catch (const CycleError& e) {
+    REQUIRE(e.rules().size() == 2);
+    std::string msg = e.what();
+    CHECK(msg.find("driver_test.cpp:16") != std::string::npos);
+    CHECK(msg.find("driver_test.cpp:17") != std::string::npos);
+    CHECK(msg.find("pass LATE") != std::string::npos);
+  }
+}
+
+TEST_CASE("rule order is by pass, then file, then line, not by registration") {
+  auto set = this_file();
+  const auto& rules = set.rules();
+  for (std::size_t i = 1; i < rules.size(); ++i) CHECK(rule_order(rules[i - 1], rules[i]));
+  CHECK(rules.front()->line == 14);  // EARLY before EARLY+1, though registered second
+}
+
+TEST_CASE("modifiers set the output definition of the constructed op") {
+  Graph g;
+  auto x = g.add_input(f32());
+  g.add_output(g.add_op("D_Quant", {x}, f32()));
+  g.add_output(g.add_op("D_Resize", {x}, OutputDef::make(DType::Float32, {2, 2})));
+  run_rules(g, this_file());
+  bool q = false, r = false;
+  for (auto op : g.live_ops()) {
+    if (g.name(op) == "D_Q8") {
+      q = true;
+      CHECK(g.output(op).dtype == DType::QUInt8);
+      CHECK(g.output(op).zero_offset == 128);
+      CHECK(g.output(op).stepsize == 0.5f);
+      CHECK(g.output(op).same_shape(f32()));
+      OpRef c = g.input(op, 1);
+      CHECK(g.is_const(c));
+      CHECK(g.output(c).element_count() == 1);
+    }
+    if (g.name(op) == "D_Resized") {
+      r = true;
+      CHECK(g.output(op).rank == 4);
+      CHECK(g.output(op).dims[1] == 7);  // from x's shape, then dim 1 resized
+      CHECK(g.output(op).dims[2] == 8);
+    }
+  }
+  CHECK(q);
+  CHECK(r);
+}
+
+TEST_CASE("WrapOp does not wrap an op that already is one; gen_ConstArr and gen_Shape") {
+  Graph g;
+  auto x = g.add_input(f32());
+  g.add_output(g.add_op("D_Wrap", {x}, f32()));
+  g.add_output(g.add_op("D_Arr", {x}, f32()));
+  run_rules(g, this_file());
+  int wraps = 0;
+  for (auto op : g.live_ops()) {
+    if (g.name(op) == "D_Wrap2") ++wraps;
+    if (g.name(op) == "D_ArrUse") {
+      OpRef c = g.input(op, 1), s = g.input(op, 2);
+      CHECK(g.output(c).element_count() == 3);
+      std::int32_t v[3];
+      std::memcpy(v, g.payload(c).data(), 12);
+      CHECK((v[0] == 3 && v[1] == 1 && v[2] == 4));
+      CHECK(g.output(s).rank == 4);
+      CHECK(g.output(s).dims[3] == 4);
+    }
+  }
+  CHECK(wraps == 1);
+}
+
+TEST_CASE("a replacement that fails part-way leaves the graph exactly as it was") {
+  Graph g;
+  auto x = g.add_input(f32());
+  g.add_output(g.add_op("D_Bad", {x}, f32()));
+  std::string before = to_text(g);
+  auto rep = run_rules(g, this_file());
+  CHECK(to_text(g) == before);
+  CHECK(verify(g).empty());
+  std::uint64_t failed = 0;
+  for (auto& s : rep.stats) failed += s.failed;
+  CHECK(failed == 1);
+}
+
+TEST_CASE("results do not depend on visiting order; counters and trace") {
+  auto build = [] {
+    Graph g;
+    auto x = g.add_input(f32());
+    auto a = g.add_op("D_A", {x}, f32());
+    auto b = g.add_op("D_A", {a}, f32());
+    g.add_output(g.add_op("D_Wrap", {b}, f32()));
+    return g;
+  };
+  Graph g1 = build(), g2 = build();
+  std::ostringstream trace;
+  DriverOptions fwd, rev;
+  fwd.trace = &trace;
+  rev.reverse_order = true;
+  auto rep = run_rules(g1, this_file(), fwd);
+  run_rules(g2, this_file(), rev);
+  CHECK(to_text(g1) == to_text(g2));
+  std::uint64_t fired = 0;
+  for (auto& s : rep.stats) fired += s.fired;
+  CHECK(fired == rep.rewrites);
+  CHECK(fired == 5);  // 2 × A→B, 2 × B→C, 1 × Wrap
+  std::size_t lines = 0;
+  for (char c : trace.str()) lines += c == '\n';
+  CHECK(lines == fired);
+  CHECK(trace.str().find("driver_test.cpp:14 %") != std::string::npos);
+}

@@ -67,7 +67,7 @@ void BM_og_parse_10k_rules(benchmark::State& state) {
   state.counters["rules"] = static_cast<double>(rules);
   state.counters["file_MB"] = static_cast<double>(text.size()) / 1e6;
 }
-BENCHMARK(BM_og_parse_10k_rules)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_og_parse_10k_rules)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 void BM_og_parse_10k_rules_no_lint(benchmark::State& state) {
   const std::string text = generate(10000);
@@ -79,7 +79,7 @@ void BM_og_parse_10k_rules_no_lint(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
 }
-BENCHMARK(BM_og_parse_10k_rules_no_lint)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_og_parse_10k_rules_no_lint)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace
 

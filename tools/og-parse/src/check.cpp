@@ -220,7 +220,8 @@ class Checker {
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
-    std::unordered_map<const Node*, std::uint64_t> sizes;
+    static thread_local std::unordered_map<const Node*, std::uint64_t> sizes;
+    sizes.clear();
     for (const Node* t : {r_.match, r_.constraint, r_.replacement})
       if (shares_ && expanded_size(t, sizes) > max_expanded_nodes)
         fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
@@ -1104,6 +1105,7 @@ class Checker {
       case C::EXTERNAL_REPLACE:
         arity(n, 1);
         if (!ctx.root) fail(n->loc, "EXTERNAL_REPLACE may only be the root of the replacement or inside a root SELECT");
+        r_.external_replace = true;
         function_name(a[0], n->text);
         return typed(n, VT::op);
       case C::WITH_SIZE:

@@ -61,16 +61,17 @@ enum class ItemKind : std::uint8_t {
 struct Item {
   ItemKind kind = ItemKind::rule;
   Loc loc;               ///< the macro name (or the line-start user macro that produced it)
-  std::vector<Token> toks;
+  std::size_t begin = 0, end = 0;  ///< its tokens: [begin, end) of the file's token buffer
   bool bad = false;      ///< an error was already reported while scanning it
   bool bad_tail = false;  ///< '(' or ',' follows it: checked, but not a valid rule
 };
 
 /// Scans one file: records #define macros, EXTERNAL_SHAPEFN annotations and the items.
-void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items);
+/// `toks` receives the tokens of all items, back to back.
+void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks);
 
 /// Turns one item into a rule / declaration of the session (syntax, then checks).
-void process_item(Session& s, const Item& item);
+void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
 
 /// Checks a parsed rule (syntax trees of match, constraint, replacement) and fills `r`.
 /// Throws RuleError after reporting the first error.

@@ -15,13 +15,6 @@ namespace {
 
 constexpr std::size_t max_earlier = 256;  // earlier rules compared per rule (keeps lint linear)
 
-bool contains_call(const Node* n, std::string_view name) {
-  if (n->kind == NodeKind::call && n->text == name) return true;
-  for (const Node* a : n->args)
-    if (contains_call(a, name)) return true;
-  return false;
-}
-
 void constraint_tags(const Node* n, std::vector<std::string_view>& out) {
   if (n->kind == NodeKind::string && n->type == ValueType::opref && n->text != "*") out.push_back(n->text);
   for (const Node* a : n->args) constraint_tags(a, out);
@@ -67,19 +60,6 @@ bool general(const Node* a, const Node* b, TagMap& m) {
   return true;
 }
 
-std::size_t mix(std::size_t h, std::size_t v) noexcept { return (h ^ v) * 0x100000001b3ULL; }
-
-/// Structural hash of a checked tree (equal trees hash equal).
-std::size_t hash_of(const Node* n) {
-  std::size_t h = mix(0xcbf29ce484222325ULL, static_cast<std::size_t>(n->kind));
-  h = mix(h, std::hash<std::string_view>{}(n->text));
-  h = mix(h, static_cast<std::size_t>(n->ival));
-  h = mix(h, std::hash<double>{}(n->fval));
-  h = mix(h, static_cast<std::size_t>(n->bval) * 2 + static_cast<std::size_t>(n->is_size));
-  for (const Node* a : n->args) h = mix(h, hash_of(a));
-  return h;
-}
-
 /// Structural equality: the same canonical text.
 bool same(const Node* a, const Node* b) {
   if (a == b) return true;
@@ -102,13 +82,12 @@ void lint_rules(Session& s) {
         s.diag(t.loc, Severity::warning, fmt::format("tag \"{}\" is bound by the match but never used", t.tag));
   }
 
-  struct Facts {
-    bool known = false;
-    bool external = false;  ///< the replacement may leave the op in place (EXTERNAL_REPLACE)
-    std::size_t match = 0, constraint = 0, replacement = 0;
+  struct KeyHash {
+    std::size_t operator()(const std::pair<int, std::string_view>& k) const noexcept {
+      return std::hash<std::string_view>{}(k.second) * 31 + static_cast<std::size_t>(k.first);
+    }
   };
-  std::vector<Facts> facts(rules.size());
-  std::map<std::pair<int, std::string_view>, std::vector<std::size_t>> groups;
+  std::unordered_map<std::pair<int, std::string_view>, std::vector<std::size_t>, KeyHash> groups;
   // "Earlier" in the library's documented rule order: file base name, then file, then line.
   std::vector<std::size_t> order(rules.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -128,27 +107,18 @@ void lint_rules(Session& s) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
     auto& g = groups[{r.pass.priority, std::string_view(r.match->args[0]->text)}];
-    auto facts_of = [&](std::size_t k) -> const Facts& {
-      Facts& f = facts[k];
-      if (!f.known)
-        f = Facts{true, contains_call(rules[k].replacement, "EXTERNAL_REPLACE"), hash_of(rules[k].match),
-                  hash_of(rules[k].constraint), hash_of(rules[k].replacement)};
-      return f;
-    };
     const std::size_t first = g.size() > max_earlier ? g.size() - max_earlier : 0;
     for (std::size_t gi = g.size(); gi-- > first;) {
       const std::size_t e = g[gi];
       const Rule& q = rules[e];
       auto where = [&] { return fmt::format("{}:{}", s.file_name(q.loc.file), q.line); };
-      const Facts& fe = facts_of(e);
-      const Facts& fi = facts_of(i);
-      const bool same_constraint = fe.constraint == fi.constraint && same(q.constraint, r.constraint);
-      if (same_constraint && fe.match == fi.match && fe.replacement == fi.replacement &&
-          same(q.match, r.match) && same(q.replacement, r.replacement)) {
+      // structural comparisons stop at the first difference, which is usually near the top
+      const bool same_constraint = same(q.constraint, r.constraint);
+      if (same_constraint && same(q.match, r.match) && same(q.replacement, r.replacement)) {
         s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}", where()));
         break;
       }
-      if (fe.external) continue;  // it may leave the op in place
+      if (q.external_replace) continue;  // it may leave the op in place
       const bool always = q.constraint->kind == NodeKind::boolean && q.constraint->bval;
       if (!always && !same_constraint) continue;
       TagMap m;

@@ -17,23 +17,16 @@ constexpr int max_nesting = 200;
 
 class Parser {
  public:
-  Parser(Session& s, const Item& item) : s_(s), item_(item), t_(item.toks) {}
+  Parser(Session& s, const Item& item, const Token* begin, const Token* end)
+      : s_(s), item_(item), t_(begin), n_(static_cast<std::size_t>(end - begin)),
+        eof_{Tok::eof, n_ ? begin[n_ - 1].loc : item.loc, {}} {}
 
-  const Token& peek(std::size_t k = 0) const noexcept {
-    static const Token eof{};
-    return i_ + k < t_.size() ? t_[i_ + k] : (t_.empty() ? eof : end_token());
-  }
-  const Token& end_token() const noexcept {
-    static thread_local Token e;
-    e = Token{Tok::eof, t_.back().loc, {}};
-    return e;
-  }
+  const Token& peek(std::size_t k = 0) const noexcept { return i_ + k < n_ ? t_[i_ + k] : eof_; }
   Token take() {
     Token t = peek();
-    if (i_ < t_.size()) ++i_;
+    if (i_ < n_) ++i_;
     return t;
   }
-  bool at_end() const noexcept { return i_ >= t_.size(); }
 
   [[noreturn]] void fail(Loc at, std::string msg) {
     s_.diag(at, Severity::error, std::move(msg));
@@ -488,15 +481,17 @@ class Parser {
  private:
   Session& s_;
   const Item& item_;
-  const std::vector<Token>& t_;
+  const Token* t_;
+  std::size_t n_;
+  Token eof_;
   std::size_t i_ = 0;
 };
 
 }  // namespace
 
-void process_item(Session& s, const Item& item) {
-  if (item.toks.empty()) return;
-  Parser p(s, item);
+void process_item(Session& s, const Item& item, const std::vector<Token>& toks) {
+  if (item.begin == item.end) return;
+  Parser p(s, item, toks.data() + item.begin, toks.data() + item.end);
   switch (item.kind) {
     case ItemKind::rule:
     case ItemKind::rule_with_flags: p.rule(); break;

@@ -61,8 +61,8 @@ std::string squeeze_spaces(std::string_view s) {
 
 class Scanner {
  public:
-  Scanner(Session& s, std::uint32_t file, std::vector<Item>& items)
-      : s_(s), file_(file), src_(s.file(file).text), items_(items) {}
+  Scanner(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks)
+      : s_(s), file_(file), src_(s.file(file).text), items_(items), toks_(toks) {}
 
   void run() {
     const std::size_t n = src_.size();
@@ -218,7 +218,8 @@ class Scanner {
   }
 
   std::size_t item(ItemKind kind, Loc at, std::size_t lp) {
-    std::vector<Token> raw;
+    std::vector<Token>& raw = raw_;
+    raw.clear();
     std::size_t end = lp;
     const std::string_view what = src_.substr(at.offset, lp - at.offset);
     const std::string_view name = what.substr(0, what.find_first_of(" \t\r\n/("));
@@ -227,18 +228,24 @@ class Scanner {
     it.loc = at;
     if (!collect(lp, name, raw, end)) return end;
     if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
+    it.begin = toks_.size();
     try {
       disabled_.clear();
       produced_ = 0;
       if (uses_macros(raw))
-        expand(raw, it.toks, nullptr, 0);
+        expand(raw, toks_, nullptr, 0);
       else
-        it.toks = std::move(raw);
+        toks_.insert(toks_.end(), raw.begin(), raw.end());
     } catch (const MacroError& e) {
       s_.diag(e.loc, Severity::error, e.message);
       it.bad = true;
     }
-    if (!it.bad) items_.push_back(std::move(it));
+    if (it.bad) {
+      toks_.resize(it.begin);
+    } else {
+      it.end = toks_.size();
+      items_.push_back(it);
+    }
     return end;
   }
 
@@ -271,8 +278,9 @@ class Scanner {
       it.loc = at;
       int depth = 0;
       std::size_t q = k + 1;
+      it.begin = toks_.size();
       for (; q < out.size(); ++q) {
-        it.toks.push_back(out[q]);
+        toks_.push_back(out[q]);
         if (out[q].kind == Tok::lparen) ++depth;
         if (out[q].kind == Tok::rparen && --depth == 0) break;
       }
@@ -287,7 +295,8 @@ class Scanner {
                 fmt::format("'{}' may not follow the closing ')' of {}(...)", out[q + 1].text, out[k].text));
         it.bad_tail = true;
       }
-      items_.push_back(std::move(it));
+      it.end = toks_.size();
+      items_.push_back(it);
       k = q;
     }
     if (!check_after_rule(end, src_.substr(i, j - i)) && !items_.empty() && items_.back().loc.offset == at.offset &&
@@ -581,6 +590,8 @@ class Scanner {
   std::uint32_t file_;
   std::string_view src_;
   std::vector<Item>& items_;
+  std::vector<Token>& toks_;
+  std::vector<Token> raw_;
   std::unordered_map<std::string_view, Macro> macros_;
   std::vector<std::string_view> disabled_;
   std::size_t produced_ = 0;
@@ -588,6 +599,8 @@ class Scanner {
 
 }  // namespace
 
-void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items) { Scanner(s, file, items).run(); }
+void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks) {
+  Scanner(s, file, items, toks).run();
+}
 
 }  // namespace og_parse::detail

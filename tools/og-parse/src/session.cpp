@@ -93,11 +93,15 @@ const ShapeFn* Session::find_shape_fn(std::string_view name) const {
 
 void Session::run() {
   std::vector<std::vector<detail::Item>> items(files_.size());
-  for (std::uint32_t f = 0; f < files_.size(); ++f) detail::scan_file(*this, f, items[f]);
+  std::vector<std::vector<detail::Token>> toks(files_.size());
+  for (std::uint32_t f = 0; f < files_.size(); ++f) {
+    toks[f].reserve(files_[f].text.size() / 4);
+    detail::scan_file(*this, f, items[f], toks[f]);
+  }
   // the annotations of every file are known before any rule is checked
   for (std::size_t i = 0; i < shapefns_.size(); ++i) shapefn_index_.emplace(shapefns_[i].name, i);
-  for (auto& file_items : items)
-    for (const auto& it : file_items) detail::process_item(*this, it);
+  for (std::size_t f = 0; f < items.size(); ++f)
+    for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
   if (opts_.lint) detail::lint_rules(*this);
   std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
     if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;

@@ -109,6 +109,7 @@ struct Rule {
   Node* constraint = nullptr;
   Node* replacement = nullptr;
   bool valid = false;  ///< false when the rule had an error (it is then not printed)
+  bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   // facts for lint
   struct TagUse {
     std::string tag;

@@ -303,3 +303,13 @@ TEST_CASE("nested expansions that share operands are bounded", "[robustness]") {
   for (int i = 0; i < 8; ++i) ok = "CEILDIV(1, " + ok + ")";
   CHECK(parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(" + ok + ", 1), \"x\")\n").canonical.size() == 1);
 }
+
+TEST_CASE("CRLF line ends and a UTF-8 byte order mark", "[lexical]") {
+  auto p = parse("\xEF\xBB\xBF" "DEF_PACKAGE_OPTIMIZATION(EARLY,\r\n  Op(\"A\", \"x\"),\r\n  OK, Op(\"B\", \"x\"))\r\n"
+                 "#define M(a) \\\r\n  Op(\"C\", a)\r\n"
+                 "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"A\", \"x\"), OK, M(\"x\"))\r\n");
+  CHECK(p.diags.empty());
+  REQUIRE(p.canonical.size() == 2);
+  CHECK(p.canonical[1] == "DEF_PACKAGE_OPTIMIZATION(LATE,Op(\"A\",\"x\"),true,Op(\"C\",\"x\"))");
+  CHECK(p.s->rules()[1].line == 6);
+}

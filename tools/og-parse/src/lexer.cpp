@@ -7,6 +7,7 @@ namespace og_parse::detail {
 
 bool at_line_start(std::string_view src, std::size_t off) noexcept {
   while (off > 0) {
+    if (off == 3 && src.substr(0, 3) == "\xEF\xBB\xBF") return true;  // UTF-8 byte order mark
     char c = src[off - 1];
     if (c == '\n') return true;
     if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v') return false;

@@ -109,7 +109,7 @@ TEST_CASE("pass specs: names, offsets and priorities", "[pass]") {
   CHECK(p.diags[0] == "t.cpp:3:30: warning: 'LATE - 2' is outside the grammar (a pass spec is NAME or NAME + N); accepted");
 }
 
-TEST_CASE("JSON: every rule with file, line, pass and typed trees; declarations", "[json]") {
+TEST_CASE("JSON: every rule with file, line, pass and typed trees, and the declarations", "[json]") {
   const std::string text =
       "// :::EXTERNAL_SHAPEFN::: { QuickShape half(Replacement &, OpRef const &); }\n"
       "DEF_PACKAGE_OP((impl<float, 2>), \"Half\")\n"
@@ -212,7 +212,7 @@ TEST_CASE("options: no lint, strict", "[options]") {
   CHECK(strict.s->error_count() == 1);
 }
 
-TEST_CASE("a match's bare \"*\" is an anonymous wildcard; elsewhere it names the root", "[match]") {
+TEST_CASE("a match's bare \"*\" is an anonymous wildcard, elsewhere it names the root", "[match]") {
   auto p = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"*\", \"*\"), GT(RANK_OF(\"*\"), 1), Op(\"B\", INPUT_OF(\"*\", 1)))\n");
   REQUIRE(p.canonical.size() == 1);
   CHECK(p.diags.empty());

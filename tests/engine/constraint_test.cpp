@@ -17,6 +17,8 @@ PROBE(casts, AND(EQ(INT(2.9f), 2), EQ(UINT(3), 3U), EQ(FLOAT(3), 3.0f), EQ(INT(D
 PROBE(pow2_roundup, AND(IS_POW2(64), NOT(IS_POW2(48)), NOT(IS_POW2(0)), EQ(ROUNDUP(33, 32), 64), EQ(ROUNDUP(64, 32), 64)))
 PROBE(logic, AND(OR(false, true), XOR(true, false, false), NOT(XOR(true, true)), NOT(AND(true, false)), OK))
 PROBE(select_value, AND(EQ(SELECT(GT(RANK_OF("*"), 3), 10, 20), 10), EQ(SELECT(false, DType::Int32, DType::QInt8), DType::QInt8)))
+PROBE(float_arith, AND(EQ(MUL(2, 3.5f), 7.0f), EQ(REM(-7.5f, 2), -1.5f), EQ(MOD(-7.5f, 2), 0.5f), EQ(DIV(1, 4.0f), 0.25f),
+                       EQ(ADD(1U, 0.5f), 1.5f), LT(SUB(1, 1.5f), 0)))
 PROBE(floats, AND(LT(NEG_INF, -1.0e30f), GT(INF, 1.0e30f), EQ(1.5f, 1.5), LE(0.5f, 0.5f), GE(2, 1.5f)))
 // Properties of the input x: f32[1,64,48,16].
 PROBE(properties, AND(EQ(RANK_OF("x"), 4U), EQ(DIM_OF("x", 1), 64U), EQ(DIM_OF("x", 7), 0U), EQ(DIM_OF("x", 9), 0U),
@@ -70,6 +72,7 @@ TEST_CASE("casts INT UINT FLOAT DTYPE") { CHECK(Base().fires("P_casts")); }
 TEST_CASE("IS_POW2 and ROUNDUP") { CHECK(Base().fires("P_pow2_roundup")); }
 TEST_CASE("AND OR XOR NOT") { CHECK(Base().fires("P_logic")); }
 TEST_CASE("SELECT of values and dtypes") { CHECK(Base().fires("P_select_value")); }
+TEST_CASE("float arithmetic: REM and MOD by fmod, int and size promote to float") { CHECK(Base().fires("P_float_arith")); }
 TEST_CASE("float constants INF NEG_INF") { CHECK(Base().fires("P_floats")); }
 TEST_CASE("properties, cst_macros, SAME_*; DIM_OF past the rank is 0") { CHECK(Base().fires("P_properties")); }
 TEST_CASE("INPUT_OF past the inputs makes the constraint fail") { CHECK_FALSE(Base().fires("P_input_of_out_of_range_fails")); }

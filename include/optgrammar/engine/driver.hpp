@@ -60,6 +60,12 @@ struct DriverOptions {
   bool verify_each_rewrite = false;
   /// Visit the initial worklist in reverse (checks results do not depend on visiting order).
   bool reverse_order = false;
+  /// Called on every visited op before its rules (constant folding plugs in here). Returns
+  /// true when it replaced the op (through rw.replace), which then counts as a rewrite.
+  std::function<bool(Rewriter&, OpRef)> visit;
+  /// Called before the first pass and after every pass (common-subexpression elimination
+  /// plugs in here). Edits go through the Rewriter.
+  std::function<void(Rewriter&)> between_passes;
 };
 
 /// What a rule's apply function edits the graph through.
@@ -132,6 +138,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   rw.trace = opt.trace;
   rep.dead_removed += g.remove_dead();
 
+  if (opt.between_passes) opt.between_passes(rw);
   std::size_t i = 0;
   std::vector<std::vector<const RuleInfo*>> by_root;
   while (i < rep.rules.size()) {
@@ -159,6 +166,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
         if (g.alive(OpRef{x})) rw.push(OpRef{x});
     }
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
+      if (opt.visit && opt.visit(rw, r)) continue;
       OpNameId name = g.name_id(r);
       if (name >= by_root.size()) continue;
       for (const RuleInfo* rule : by_root[name]) {
@@ -192,6 +200,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     pr.dead_removed = rw.dead_removed() - dead0;
     pr.seconds = std::chrono::duration<double>(clock::now() - t_pass).count();
     rep.passes.push_back(pr);
+    if (opt.between_passes) opt.between_passes(rw);
     i = j;
   }
   rep.rewrites = rw.rewrites();

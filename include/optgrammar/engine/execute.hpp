@@ -212,16 +212,18 @@ inline T arith(Kind k, T a, T b, ExecState& s) {
       default: return 0;
     }
   }
-  switch (k) {
-    case Kind::Div: return a / b;
-    case Kind::Rem: return a % b;  // sign of a, as C
-    case Kind::Mod: {
-      T r = a % b;
-      if constexpr (std::is_signed_v<T>)
-        if (r != 0 && ((r < 0) != (b < 0))) r += b;  // sign of b
-      return r;
+  if constexpr (std::is_integral_v<T>) {
+    switch (k) {
+      case Kind::Div: return a / b;
+      case Kind::Rem: return a % b;  // sign of a, as C
+      case Kind::Mod: {
+        T r = a % b;
+        if constexpr (std::is_signed_v<T>)
+          if (r != 0 && ((r < 0) != (b < 0))) r += b;  // sign of b
+        return r;
+      }
+      default: return 0;
     }
-    default: return 0;
   }
 }
 

@@ -18,35 +18,41 @@ inline optgrammar::Graph build(std::size_t blocks) {
   using namespace optgrammar;
   Graph g;
   g.reserve(ops_per_block * blocks + 2, 14 * blocks + 1);
-  const OutputDef act = OutputDef::make(DType::Float32, {1, 32, 32, 16});
-  const OutputDef act_t = OutputDef::make(DType::Float32, {1, 16, 32, 32});
-  const OutputDef wdef = OutputDef::make(DType::Float32, {1, 1, 16, 16});
-  const OutputDef bdef = OutputDef::make(DType::Float32, {1, 1, 1, 16});
-  const OutputDef sdef = OutputDef::make(DType::Float32, {1, 1, 1, 1});
-  const OutputDef pdef = OutputDef::make(DType::Int32, {1, 1, 1, 4});
+  // Output definitions are interned once; ops are then made with their index.
+  const std::uint32_t act = g.intern_output(OutputDef::make(DType::Float32, {1, 32, 32, 16}));
+  const std::uint32_t act_t = g.intern_output(OutputDef::make(DType::Float32, {1, 16, 32, 32}));
+  const std::uint32_t wdef = g.intern_output(OutputDef::make(DType::Float32, {1, 1, 16, 16}));
+  const std::uint32_t bdef = g.intern_output(OutputDef::make(DType::Float32, {1, 1, 1, 16}));
+  const std::uint32_t sdef = g.intern_output(OutputDef::make(DType::Float32, {1, 1, 1, 1}));
+  const std::uint32_t pdef = g.intern_output(OutputDef::make(DType::Int32, {1, 1, 1, 4}));
   const OpNameId conv = intern_op_name("Conv2d"), bias = intern_op_name("BiasAdd"), relu = intern_op_name("Relu"),
                  add = intern_op_name("Add"), mul = intern_op_name("Mul"), tr = intern_op_name("Transpose");
-  float w[256], b[16];
+  // Element k of w_i is ((i + k) % 7) * 0.125: it depends on i only through i % 7.
+  float w[7][256], b[16];
+  for (std::size_t r = 0; r < 7; ++r)
+    for (std::size_t k = 0; k < 256; ++k) w[r][k] = static_cast<float>((r + k) % 7) * 0.125f;
   for (int k = 0; k < 16; ++k) b[k] = static_cast<float>(k) * 0.5f;
   const float zero = 0.0f, one = 1.0f;
   const std::int32_t p[4] = {0, 3, 1, 2}, q[4] = {0, 2, 3, 1};
-  OpRef h = g.add_input(act);
+  auto op = [&g](OpNameId name, std::initializer_list<OpRef> in, std::uint32_t out) {
+    return g.add_op_with_id(name, std::span<const OpRef>(in.begin(), in.size()), out, g.new_op_id());
+  };
+  OpRef h = g.add_input(g.outdef_at(act));
   for (std::size_t i = 0; i < blocks; ++i) {
-    for (std::size_t k = 0; k < 256; ++k) w[k] = static_cast<float>((i + k) % 7) * 0.125f;
-    OpRef wi = g.add_const(wdef, std::span<const float>(w, 256));
-    OpRef bi = g.add_const(bdef, std::span<const float>(b, 16));
-    OpRef zi = g.add_const(sdef, std::span<const float>(&zero, 1));
-    OpRef oi = g.add_const(sdef, std::span<const float>(&one, 1));
-    OpRef pi = g.add_const(pdef, std::span<const std::int32_t>(p, 4));
-    OpRef qi = g.add_const(pdef, std::span<const std::int32_t>(q, 4));
-    OpRef t1 = g.add_op(conv, {h, wi}, act);
-    OpRef t2 = g.add_op(bias, {t1, bi}, act);
-    OpRef t3 = g.add_op(relu, {t2}, act);
-    OpRef t4 = g.add_op(relu, {t3}, act);
-    OpRef t5 = g.add_op(add, {t4, zi}, act);
-    OpRef t6 = g.add_op(mul, {t5, oi}, act);
-    OpRef t7 = g.add_op(tr, {t6, pi}, act_t);
-    h = g.add_op(tr, {t7, qi}, act);
+    OpRef wi = g.add_const(wdef, std::as_bytes(std::span<const float>(w[i % 7], 256)));
+    OpRef bi = g.add_const(bdef, std::as_bytes(std::span<const float>(b, 16)));
+    OpRef zi = g.add_const(sdef, std::as_bytes(std::span<const float>(&zero, 1)));
+    OpRef oi = g.add_const(sdef, std::as_bytes(std::span<const float>(&one, 1)));
+    OpRef pi = g.add_const(pdef, std::as_bytes(std::span<const std::int32_t>(p, 4)));
+    OpRef qi = g.add_const(pdef, std::as_bytes(std::span<const std::int32_t>(q, 4)));
+    OpRef t1 = op(conv, {h, wi}, act);
+    OpRef t2 = op(bias, {t1, bi}, act);
+    OpRef t3 = op(relu, {t2}, act);
+    OpRef t4 = op(relu, {t3}, act);
+    OpRef t5 = op(add, {t4, zi}, act);
+    OpRef t6 = op(mul, {t5, oi}, act);
+    OpRef t7 = op(tr, {t6, pi}, act_t);
+    h = op(tr, {t7, qi}, act);
   }
   g.add_output(h);
   return g;

@@ -7,6 +7,7 @@
 // index (dead slots) so that OpRefs stay valid while rules run.
 #pragma once
 
+#include "optgrammar/core/chunked_vector.hpp"
 #include "optgrammar/core/dtype.hpp"
 #include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/output_def.hpp"
@@ -38,19 +39,20 @@ struct OpRef {
 
 inline constexpr std::uint32_t no_index = 0xFFFFFFFFu;
 
-/// One op as stored in the graph. Read it through Graph's accessors.
+/// One op as stored in the graph (32 bytes). Read it through Graph's accessors.
 struct OpDef {
   OpNameId name = 0;
-  std::uint32_t output = 0;          ///< index of the interned OutputDef
-  std::uint32_t first_input = 0;     ///< first of n_inputs consecutive Use records
-  std::uint32_t n_inputs = 0;
+  std::uint32_t output = 0;            ///< index of the interned OutputDef
+  std::uint32_t first_input = 0;       ///< first of n_inputs consecutive Use records
   std::uint32_t first_use = no_index;  ///< head of the list of uses of this op's output
   std::uint32_t n_uses = 0;
-  std::uint32_t payload = no_index;  ///< constant data (for $Const), interned
-  std::uint32_t split_history = 0;   ///< 0: none; else index into the graph's history table
-  std::uint64_t id = 0;              ///< op id; a replacement inherits the replaced op's
+  std::uint32_t payload = no_index;    ///< constant data (for $Const), interned
+  std::uint32_t id = 0;                ///< op id; a replacement inherits the replaced op's
+  std::uint16_t n_inputs = 0;
   bool alive = true;
+  bool has_split_history = false;
 };
+static_assert(sizeof(OpDef) == 32);
 
 /// One input slot: `user` reads `value` in slot `slot`.
 struct Use {
@@ -100,10 +102,11 @@ class Graph {
     OpDef& d = ops_.emplace_back();
     d.name = name;
     d.output = outdef;
-    d.id = id;
+    d.id = static_cast<std::uint32_t>(id);
     if (id >= next_id_) next_id_ = id + 1;
     d.first_input = static_cast<std::uint32_t>(uses_.size());
-    d.n_inputs = static_cast<std::uint32_t>(inputs.size());
+    if (inputs.size() > 0xFFFF) throw GraphError("an op may have at most 65535 inputs");
+    d.n_inputs = static_cast<std::uint16_t>(inputs.size());
     for (OpRef in : inputs) {
       check(in);
       auto u = static_cast<std::uint32_t>(uses_.size());
@@ -116,9 +119,16 @@ class Graph {
 
   /// A constant: `$Const` with the given bytes (element_count * element_size of `out`).
   OpRef add_const(const OutputDef& out, std::span<const std::byte> data) {
+    return add_const(intern_output(out), data);
+  }
+  /// The same with an interned output definition (intern_output), for bulk building.
+  OpRef add_const(std::uint32_t outdef, std::span<const std::byte> data) {
+    const OutputDef& out = outdefs_.at(outdef);
     if (data.size() != out.byte_size())
-      throw GraphError(std::string("constant data has ").append(std::to_string(data.size())) + std::string(" bytes, its shape needs ").append(std::to_string(out.byte_size())));
-    OpRef r = add_op(op_names::const_op, std::span<const OpRef>{}, out);
+      throw GraphError(std::string("constant data has ").append(std::to_string(data.size()))
+                           .append(" bytes, its shape needs ")
+                           .append(std::to_string(out.byte_size())));
+    OpRef r = add_op_with_id(op_names::const_op, std::span<const OpRef>{}, outdef, next_id_++);
     ops_[r.index].payload = intern_payload(data);
     return r;
   }
@@ -160,7 +170,11 @@ class Graph {
     return {p.data(), p.size()};
   }
   std::uint32_t payload_index(OpRef r) const noexcept { return ops_[r.index].payload; }
-  const std::vector<int>& split_history(OpRef r) const { return split_histories_[op(r).split_history]; }
+  const std::vector<int>& split_history(OpRef r) const {
+    static const std::vector<int> none;
+    if (!op(r).has_split_history) return none;
+    return split_histories_[history_of_.at(r.index)];
+  }
 
   /// Calls f(user, slot) for every use of r's output.
   template <class F>
@@ -217,17 +231,29 @@ class Graph {
     link_use(u);
   }
   void set_output(OpRef r, const OutputDef& d) { ops_[checked(r)].output = intern_output(d); }
-  void set_op_id(OpRef r, std::uint64_t id) { ops_[checked(r)].id = id; }
+  void set_op_id(OpRef r, std::uint64_t id) {
+    if (id > 0xFFFFFFFFu) throw GraphError("op ids are limited to 32 bits");
+    ops_[checked(r)].id = static_cast<std::uint32_t>(id);
+    if (id >= next_id_) next_id_ = id + 1;
+  }
   void set_split_history(OpRef r, std::vector<int> h) {
+    OpDef& d = ops_[checked(r)];
     if (h.empty()) {
-      ops_[checked(r)].split_history = 0;
+      d.has_split_history = false;
+      history_of_.erase(r.index);
       return;
     }
     split_histories_.push_back(std::move(h));
-    ops_[checked(r)].split_history = static_cast<std::uint32_t>(split_histories_.size() - 1);
+    history_of_[r.index] = static_cast<std::uint32_t>(split_histories_.size() - 1);
+    d.has_split_history = true;
   }
   void copy_split_history(OpRef to, OpRef from) {
-    ops_[checked(to)].split_history = ops_[checked(from)].split_history;
+    if (!op(from).has_split_history) {
+      set_split_history(to, {});
+      return;
+    }
+    history_of_[to.index] = history_of_.at(from.index);
+    ops_[checked(to)].has_split_history = true;
   }
   /// A fresh op id, for ops that must not inherit one.
   std::uint64_t new_op_id() noexcept { return next_id_++; }
@@ -284,8 +310,10 @@ class Graph {
   void rollback(const Checkpoint& cp) {
     for (std::size_t u = uses_.size(); u-- > cp.uses;)
       if (uses_[u].value.valid()) unlink_use(static_cast<std::uint32_t>(u));
-    uses_.resize(cp.uses);
-    ops_.resize(cp.ops);
+    for (std::size_t i = cp.ops; i < ops_.size(); ++i)
+      if (ops_[i].has_split_history) history_of_.erase(static_cast<std::uint32_t>(i));
+    uses_.truncate(cp.uses);
+    ops_.truncate(cp.ops);
     live_ = cp.live;
     next_id_ = cp.next_id;
   }
@@ -366,8 +394,8 @@ class Graph {
     return id;
   }
 
-  std::vector<OpDef> ops_;
-  std::vector<Use> uses_;
+  ChunkedVector<OpDef> ops_;
+  ChunkedVector<Use> uses_;
   std::size_t live_ = 0;
   std::uint64_t next_id_ = 1;
   std::vector<OutputDef> outdefs_;
@@ -377,6 +405,7 @@ class Graph {
   std::vector<std::vector<std::byte>> payloads_;
   std::unordered_map<std::string_view, std::uint32_t, BytesHash> payload_ids_;
   std::vector<std::vector<int>> split_histories_;
+  std::unordered_map<std::uint32_t, std::uint32_t> history_of_;  // op index → split_histories_
   std::unordered_map<std::string, OptionValue> options_;
   std::vector<OpRef> dead_stack_;
 };

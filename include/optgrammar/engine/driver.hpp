@@ -103,10 +103,20 @@ class Rewriter {
     head_ = 0;
     return OpRef{};
   }
-  void reset_queue(std::size_t n) {
+  /// Queues every live op, in index order or its reverse.
+  void fill_queue(bool reverse) {
     queue_.clear();
     head_ = 0;
-    queued_.assign(n + 1024, 0);
+    queued_.assign(g_.size() + 1024, 0);
+    queue_.reserve(g_.live_count() + 1024);
+    auto n = static_cast<std::uint32_t>(g_.size());
+    for (std::uint32_t k = 0; k < n; ++k) {
+      std::uint32_t x = reverse ? n - 1 - k : k;
+      if (g_.alive(OpRef{x})) {
+        queue_.push_back(OpRef{x});
+        queued_[x] = 1;
+      }
+    }
   }
   std::uint64_t rewrites() const noexcept { return rewrites_; }
   std::uint64_t dead_removed() const noexcept { return dead_; }
@@ -157,14 +167,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
-    rw.reset_queue(g.size());
-    if (opt.reverse_order) {
-      for (std::uint32_t x = static_cast<std::uint32_t>(g.size()); x-- > 0;)
-        if (g.alive(OpRef{x})) rw.push(OpRef{x});
-    } else {
-      for (std::uint32_t x = 0; x < g.size(); ++x)
-        if (g.alive(OpRef{x})) rw.push(OpRef{x});
-    }
+    rw.fill_queue(opt.reverse_order);
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
       if (opt.visit && opt.visit(rw, r)) continue;
       OpNameId name = g.name_id(r);

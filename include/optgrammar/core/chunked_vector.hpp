@@ -1,0 +1,81 @@
+// A vector of trivially copyable records stored in fixed-size chunks: growing never moves or
+// copies what is stored (no 2× peak while a large graph grows), and chunks are allocated but not
+// touched until used, so a small graph costs little.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+namespace optgrammar {
+
+template <class T, unsigned ChunkBits = 14>
+class ChunkedVector {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  static constexpr std::size_t chunk = std::size_t{1} << ChunkBits;
+  static constexpr std::size_t mask = chunk - 1;
+
+ public:
+  ChunkedVector() = default;
+  ChunkedVector(const ChunkedVector& o) { *this = o; }
+  ChunkedVector(ChunkedVector&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_) { o.size_ = 0; }
+  ChunkedVector& operator=(const ChunkedVector& o) {
+    if (this == &o) return *this;
+    release();
+    for (std::size_t c = 0; c * chunk < o.size_; ++c) {
+      T* p = allocate();
+      std::size_t n = o.size_ - c * chunk < chunk ? o.size_ - c * chunk : chunk;
+      std::memcpy(static_cast<void*>(p), o.chunks_[c], n * sizeof(T));
+      chunks_.push_back(p);
+    }
+    size_ = o.size_;
+    return *this;
+  }
+  ChunkedVector& operator=(ChunkedVector&& o) noexcept {
+    if (this != &o) {
+      release();
+      chunks_ = std::move(o.chunks_);
+      size_ = o.size_;
+      o.size_ = 0;
+    }
+    return *this;
+  }
+  ~ChunkedVector() { release(); }
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  T& operator[](std::size_t i) noexcept { return chunks_[i >> ChunkBits][i & mask]; }
+  const T& operator[](std::size_t i) const noexcept { return chunks_[i >> ChunkBits][i & mask]; }
+
+  /// Allocates the chunks for n elements up front (their memory is touched only when used).
+  void reserve(std::size_t n) {
+    chunks_.reserve((n + mask) >> ChunkBits);
+    while (chunks_.size() * chunk < n) chunks_.push_back(allocate());
+  }
+  T& emplace_back() {
+    if (size_ == chunks_.size() * chunk) chunks_.push_back(allocate());
+    T* p = &(*this)[size_++];
+    return *::new (static_cast<void*>(p)) T();
+  }
+  void push_back(const T& v) { emplace_back() = v; }
+  /// Shrinks to n elements (capacity stays).
+  void truncate(std::size_t n) noexcept {
+    if (n < size_) size_ = n;
+  }
+
+ private:
+  static T* allocate() { return std::allocator<T>().allocate(chunk); }
+  void release() noexcept {
+    for (T* p : chunks_) std::allocator<T>().deallocate(p, chunk);
+    chunks_.clear();
+    size_ = 0;
+  }
+  std::vector<T*> chunks_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace optgrammar

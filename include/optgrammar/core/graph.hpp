@@ -123,7 +123,8 @@ class Graph {
   }
   /// The same with an interned output definition (intern_output), for bulk building.
   OpRef add_const(std::uint32_t outdef, std::span<const std::byte> data) {
-    const OutputDef& out = outdefs_.at(outdef);
+    if (outdef >= outdefs_.size()) throw GraphError("add_const: unknown output definition index");
+    const OutputDef& out = outdefs_[outdef];
     if (data.size() != out.byte_size())
       throw GraphError(std::string("constant data has ").append(std::to_string(data.size()))
                            .append(" bytes, its shape needs ")
@@ -155,7 +156,8 @@ class Graph {
   std::string_view name(OpRef r) const { return op_name_of(op(r).name); }
   const OutputDef& output(OpRef r) const { return outdefs_[op(r).output]; }
   std::uint32_t output_index(OpRef r) const noexcept { return ops_[r.index].output; }
-  const OutputDef& outdef_at(std::uint32_t i) const { return outdefs_.at(i); }
+  /// An interned output definition by index (indices come from intern_output or output_index).
+  const OutputDef& outdef_at(std::uint32_t i) const noexcept { return outdefs_[i]; }
   std::uint32_t n_inputs(OpRef r) const noexcept { return ops_[r.index].n_inputs; }
   OpRef input(OpRef r, std::uint32_t i) const noexcept {
     return uses_[ops_[r.index].first_input + i].value;
@@ -338,12 +340,21 @@ class Graph {
   const std::unordered_map<std::string, OptionValue>& options() const noexcept { return options_; }
 
  private:
+  // The checks inline; their failure paths do not (they are cold).
   std::uint32_t checked(OpRef r) const {
-    if (r.index >= ops_.size()) throw GraphError(std::string("invalid op reference %").append(std::to_string(r.index)));
+    if (r.index >= ops_.size()) [[unlikely]]
+      bad_ref(r);
     return r.index;
   }
   void check(OpRef r) const {
-    if (!alive(r)) throw GraphError(std::string("op %").append(std::to_string(r.index)) + " does not exist or was erased");
+    if (!alive(r)) [[unlikely]]
+      dead_ref(r);
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void bad_ref(OpRef r) {
+    throw GraphError(std::string("invalid op reference %").append(std::to_string(r.index)));
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] static void dead_ref(OpRef r) {
+    throw GraphError(std::string("op %").append(std::to_string(r.index)).append(" does not exist or was erased"));
   }
   void link_use(std::uint32_t u) {
     OpDef& v = ops_[uses_[u].value.index];

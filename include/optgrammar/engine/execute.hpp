@@ -30,8 +30,8 @@ struct ExecState {
   Graph& g;
   const OpNameId* ids;          ///< the rule's op names, interned
   OpRef root;
-  OpRef slot[dsl::max_tags];
-  Split_Context split[dsl::max_splits];
+  OpRef* slot;                  ///< bindings by slot (the rule's own array: exactly its tags)
+  Split_Context* split;         ///< split contexts by index (the rule's own array)
   std::size_t first_new = 0;    ///< ops at or past this index were made by this attempt
   bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
 };
@@ -98,11 +98,10 @@ inline float half_to_float(std::uint16_t h) {
 /// Element `i` of a constant as a double, or nothing when `r` is not a constant or i is out of
 /// range. Quantized elements are read raw when `raw`, else dequantized.
 inline bool const_element(const Graph& g, OpRef r, long long i, bool raw, double& out) {
-  if (!g.alive(r) || !g.is_const(r)) return false;
-  const OutputDef& d = g.output(r);
+  if (!g.valid(r) || !g.alive(r) || !g.is_const(r)) return false;
+  const OutputDef& d = g.outdef_at(g.output_index(r));
   if (i < 0 || static_cast<std::size_t>(i) >= d.element_count()) return false;
-  auto bytes = g.payload(r);
-  const std::byte* p = bytes.data() + static_cast<std::size_t>(i) * element_size(d.dtype);
+  const std::byte* p = g.payload(r).data() + static_cast<std::size_t>(i) * element_size(d.dtype);
   auto load = [p](auto t) {
     decltype(t) v;
     std::memcpy(&v, p, sizeof v);
@@ -125,10 +124,36 @@ inline bool const_element(const Graph& g, OpRef r, long long i, bool raw, double
 }
 
 inline bool constval_int(const Graph& g, OpRef r, long long i, int& out) {
+  // Fast path: 32-bit integer constants need no conversion or range check.
+  if (g.valid(r) && g.alive(r) && g.is_const(r)) {
+    const OutputDef& d = g.outdef_at(g.output_index(r));
+    if ((d.dtype == DType::Int32 || d.dtype == DType::QInt32) && i >= 0 &&
+        static_cast<std::size_t>(i) < d.element_count()) {
+      std::int32_t v;
+      std::memcpy(&v, g.payload(r).data() + static_cast<std::size_t>(i) * 4, 4);
+      out = v;
+      return true;
+    }
+  }
   double v;
   if (!const_element(g, r, i, true, v)) return false;
   if (!(v >= INT_MIN && v <= INT_MAX) || v != std::floor(v)) return false;
   out = static_cast<int>(v);
+  return true;
+}
+
+inline bool constval_float(const Graph& g, OpRef r, long long i, float& out) {
+  // Fast path: f32 constants are read as they are.
+  if (g.valid(r) && g.alive(r) && g.is_const(r)) {
+    const OutputDef& d = g.outdef_at(g.output_index(r));
+    if (d.dtype == DType::Float32 && i >= 0 && static_cast<std::size_t>(i) < d.element_count()) {
+      std::memcpy(&out, g.payload(r).data() + static_cast<std::size_t>(i) * 4, 4);
+      return true;
+    }
+  }
+  double v;
+  if (!const_element(g, r, i, false, v)) return false;
+  out = static_cast<float>(v);
   return true;
 }
 
@@ -378,7 +403,7 @@ inline auto eval(const N& n, ExecState& s) {
       s.failed = true;
       return T{};
     }
-    const OutputDef& d = g.output(x);
+    const OutputDef& d = g.outdef_at(g.output_index(x));
     if constexpr (k == Kind::RankOf) return static_cast<std::size_t>(d.rank);
     else if constexpr (k == Kind::DimOf) {
       auto i = static_cast<long long>(kid<1>(n, s));
@@ -409,9 +434,9 @@ inline auto eval(const N& n, ExecState& s) {
     if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
     else return ok;
   } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
-    double v = 0;
-    bool ok = const_element(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), false, v);
-    if constexpr (k == Kind::ConstvalFloat) return ok ? static_cast<float>(v) : std::numeric_limits<float>::quiet_NaN();
+    float v = 0;
+    bool ok = constval_float(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+    if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
     else return ok;
   } else if constexpr (k == Kind::SplitDim) {
     return s.split[n.leaf.slot].dim;
@@ -576,7 +601,10 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
   Graph& g = rw.graph();
   RuleStats& st = rw.stats(self);
   ++st.tried;
-  ExecState s{g, self.names.data(), root, {}, {}, 0, false};
+  // Sized to this rule: only its own slots are initialized on every attempt.
+  OpRef slots[rule.info.n_tags];
+  Split_Context splits[rule.info.n_splits > 0 ? rule.info.n_splits : 1];
+  ExecState s{g, self.names.data(), root, slots, splits, 0, false};
   s.slot[0] = root;
   if (!match_op(rule.match, g, root, s)) return false;
   ++st.matched;

@@ -296,8 +296,10 @@ class Graph {
   /// Removes every op that no graph output depends on. Returns how many.
   std::size_t remove_dead() {
     std::size_t n = 0;
-    for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;)
-      if (ops_[i].alive) n += erase_if_dead(OpRef{i});
+    for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
+      const OpDef& d = ops_[i];
+      if (d.alive && d.n_uses == 0 && d.name != op_names::output) n += erase_if_dead(OpRef{i});
+    }
     return n;
   }
 

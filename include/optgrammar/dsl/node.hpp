@@ -40,6 +40,9 @@ enum class Kind : unsigned char {
   WrapOp, WrapOpAlways, GenShape, GenShapeOf, GenConstScalarF32, GenConstScalarI32, GenConstArrF32,
   GenConstArrI32, GenConstArrValsI32, Autosplit, OpIter, IterInputOf, WithSize, WithType,
   WithSameOutput, WithOutputType, WithMultiOut, ResizeDim, WithSameId, WithSplitHistory,
+  // external functions, compatibility constructs
+  ExternalConstraint, ExternalReplace, ShapefnApply, AutosplitShapefnApply, TypicalConvSlice, Message,
+  FnName, MessageText,
   Count_
 };
 
@@ -60,7 +63,9 @@ constexpr std::string_view kind_name(Kind k) {
       "WrapOp", "WrapOpAlways", "gen_Shape", "gen_ShapeOf", "gen_ConstScalar_f32",
       "gen_ConstScalar_i32", "gen_ConstArr_f32", "gen_ConstArr_i32", "gen_ConstArr_vals_i32",
       "AUTOSPLIT", "OP_ITER", "ITER_INPUT_OF", "WITH_SIZE", "WITH_TYPE", "WITH_SAME_OUTPUT",
-      "WITH_OUTPUT_TYPE", "WITH_MULTI_OUT", "ResizeDim", "WITH_SAME_ID", "WITH_SPLIT_HISTORY"};
+      "WITH_OUTPUT_TYPE", "WITH_MULTI_OUT", "ResizeDim", "WITH_SAME_ID", "WITH_SPLIT_HISTORY",
+      "EXTERNAL_CONSTRAINT", "EXTERNAL_REPLACE", "SHAPEFN_APPLY", "AUTOSPLIT_SHAPEFN_APPLY",
+      "TYPICAL_CONV_SLICE", "MESSAGE", "function name", "message text"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(Kind::Count_));
   return names[static_cast<std::size_t>(k)];
 }
@@ -247,6 +252,21 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
                  : VType::Bad;
     case Kind::WithMultiOut: return is_integral(a[0]) && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
     case Kind::ResizeDim: return is_integral(a[0]) && is_integral(a[1]) && a[2] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    // External functions: the function-name operand's vtype is the function's result kind; the
+    // arguments are checked against its parameters by analysis (check.hpp), which names them.
+    case Kind::ExternalConstraint:
+      return n >= 2 && is_numeric(a[0]) && a[1] == VType::OpRef ? a[0] : VType::Bad;
+    case Kind::ExternalReplace: return n == 1 && a[0] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::ShapefnApply:
+    case Kind::AutosplitShapefnApply:
+      return n >= 1 && a[0] == VType::Shape ? VType::Shape : VType::Bad;
+    case Kind::TypicalConvSlice:
+      return n >= 1 && a[0] == VType::OpRef && all([](VType t) { return t == VType::OpRef || is_numeric(t); })
+                 ? VType::OpBuild
+                 : VType::Bad;
+    case Kind::Message: return VType::Bool;
+    case Kind::FnName: return VType::Text;
+    case Kind::MessageText: return VType::Text;
     case Kind::Count_: break;
   }
   return VType::Bad;

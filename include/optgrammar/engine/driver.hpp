@@ -84,8 +84,13 @@ class Rewriter {
     dead_ += g_.erase_if_dead(root);
     ++rewrites_;
   }
-  /// Adds an op to the worklist (no-op when already queued).
+  // The worklist is a sweep over the ops that existed when the pass began (in index order, or
+  // its reverse), followed by a FIFO of ops pushed since. An op the sweep has not reached yet is
+  // already pending, so pushing it again is a no-op: the sweep needs no storage of its own.
+
+  /// Adds an op to the worklist (no-op when already pending).
   void push(OpRef r) {
+    if (sweep_pending(r.index)) return;
     if (r.index >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size(), r.index + 1) + 1024, 0);
     if (!queued_[r.index]) {
       queued_[r.index] = 1;
@@ -94,6 +99,11 @@ class Rewriter {
   }
   /// The next live op to visit, or an invalid ref when the worklist is empty.
   OpRef pop() {
+    while (sweep_left_ > 0) {
+      --sweep_left_;
+      std::uint32_t x = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
+      if (g_.alive(OpRef{x})) return OpRef{x};
+    }
     while (head_ < queue_.size()) {
       OpRef r = queue_[head_++];
       queued_[r.index] = 0;
@@ -103,20 +113,13 @@ class Rewriter {
     head_ = 0;
     return OpRef{};
   }
-  /// Queues every live op, in index order or its reverse.
+  /// Starts a pass: every live op is pending, in index order or its reverse.
   void fill_queue(bool reverse) {
     queue_.clear();
     head_ = 0;
-    queued_.assign(g_.size() + 1024, 0);
-    queue_.reserve(g_.live_count() + 1024);
-    auto n = static_cast<std::uint32_t>(g_.size());
-    for (std::uint32_t k = 0; k < n; ++k) {
-      std::uint32_t x = reverse ? n - 1 - k : k;
-      if (g_.alive(OpRef{x})) {
-        queue_.push_back(OpRef{x});
-        queued_[x] = 1;
-      }
-    }
+    reverse_ = reverse;
+    sweep_end_ = static_cast<std::uint32_t>(g_.size());
+    sweep_left_ = sweep_end_;
   }
   std::uint64_t rewrites() const noexcept { return rewrites_; }
   std::uint64_t dead_removed() const noexcept { return dead_; }
@@ -132,6 +135,14 @@ class Rewriter {
   std::vector<OpRef> queue_;
   std::size_t head_ = 0;
   std::vector<unsigned char> queued_;
+  std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
+  std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
+  bool reverse_ = false;
+  bool sweep_pending(std::uint32_t x) const noexcept {
+    if (x >= sweep_end_) return false;
+    // Forward: pending when x comes at or after the next index to visit; reverse: before it.
+    return reverse_ ? x < sweep_left_ : x >= sweep_end_ - sweep_left_;
+  }
   std::uint64_t rewrites_ = 0;
   std::uint64_t dead_ = 0;
 };

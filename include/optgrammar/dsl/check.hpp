@@ -6,6 +6,7 @@
 #include "optgrammar/dsl/words.hpp"
 
 #include <boost/hana/for_each.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include <string_view>
 
@@ -280,7 +281,96 @@ constexpr bool may_be_star(const N& node) {
 
 constexpr bool is_split_var(Kind k) {
   return k == Kind::SplitDim || k == Kind::SplitStart || k == Kind::SplitSize || k == Kind::IterVar ||
-         k == Kind::IterInputOf;
+         k == Kind::IterInputOf || k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice;
+}
+constexpr bool is_external(Kind k) {
+  return k == Kind::ExternalConstraint || k == Kind::ExternalReplace || k == Kind::ShapefnApply ||
+         k == Kind::AutosplitShapefnApply;
+}
+
+/// Checks an external function's signature and the rule's arguments against its parameters.
+template <class N>
+constexpr void check_external(const N& node, Analysis& a) {
+  constexpr Kind k = N::kind;
+  using FnN = boost::mp11::mp_front<typename N::children>;
+  using F = typename FnN::fn_type;
+  using T = fn_traits<F>;
+  const auto& fnode = boost::hana::at_c<0>(node.kids);
+  std::string_view name = fnode.leaf.str.view();
+  std::string_view what = kind_name(k);
+  if constexpr (!T::is_fn) {
+    a.fail() << what << "(" << name << ", ...): " << name << " is not a function";
+    return;
+  } else {
+    using R = typename T::result;
+    using P = typename T::params;
+    constexpr std::size_t np = boost::mp11::mp_size<P>::value;
+    // Framework parameters first: how many, and which types.
+    constexpr std::size_t lead = k == Kind::ExternalConstraint ? 1 : k == Kind::AutosplitShapefnApply ? 2 : 1;
+    if constexpr (np < lead) {
+      a.fail() << what << "(" << name << ", ...): " << name << " has too few parameters for " << what;
+      return;
+    } else {
+      using P0 = boost::mp11::mp_at_c<P, 0>;
+      if constexpr (k == Kind::ExternalConstraint) {
+        if constexpr (!std::is_same_v<std::remove_cvref_t<P0>, ::optgrammar::Constraint> || !std::is_reference_v<P0>) {
+          a.fail() << what << "(" << name << ", ...): the first parameter of " << name << " must be Constraint&";
+          return;
+        }
+      } else if constexpr (!std::is_same_v<P0, ::optgrammar::Replacement&>) {
+        a.fail() << what << "(" << name << ", ...): the first parameter of " << name << " must be Replacement&";
+        return;
+      }
+      if constexpr (k == Kind::AutosplitShapefnApply) {
+        using P1 = boost::mp11::mp_at_c<P, 1>;
+        if constexpr (!std::is_same_v<P1, const ::optgrammar::Split_Context&>) {
+          a.fail() << what << "(" << name << ", ...): the second parameter of " << name << " must be Split_Context const&";
+          return;
+        }
+      }
+      if constexpr (k == Kind::ExternalReplace) {
+        if constexpr (np != 2 || !std::is_same_v<R, ::optgrammar::OpRef> ||
+                      param_kind<boost::mp11::mp_at_c<P, 1>>() != ParamKind::OpDef) {
+          a.fail() << "EXTERNAL_REPLACE(" << name << "): " << name << " must be OpRef " << name
+                   << "(Replacement&, OpDef const&)";
+        }
+        return;
+      } else {
+        if constexpr (k == Kind::ExternalConstraint) {
+          if constexpr (FnN::vtype != VType::Bool && FnN::vtype != VType::Int && FnN::vtype != VType::Size &&
+                        FnN::vtype != VType::Float) {
+            a.fail() << what << "(" << name << ", ...): " << name << " must return bool, an integer or a float";
+            return;
+          }
+        } else if constexpr (!std::is_same_v<R, ::optgrammar::OpRef> && !std::is_same_v<R, ::optgrammar::QuickShape>) {
+          a.fail() << what << "(" << name << ", ...): " << name << " must return OpRef or QuickShape";
+          return;
+        }
+        // The rule's arguments after the function (EXTERNAL_CONSTRAINT: its tag is the OpRef after
+        // Constraint&) against the remaining parameters.
+        constexpr std::size_t nargs = N::arity - 1;
+        if constexpr (nargs != np - lead) {
+          a.fail() << what << "(" << name << ", ...) passes " << nargs << " argument" << (nargs == 1 ? "" : "s")
+                   << " but " << name << " takes " << (np - lead) << " after its framework parameters";
+          return;
+        } else {
+          bool ok = true;
+          boost::mp11::mp_for_each<boost::mp11::mp_iota_c<nargs>>([&](auto I) {
+            if (!ok) return;
+            constexpr std::size_t i = decltype(I)::value;
+            constexpr ParamKind pk = param_kind<boost::mp11::mp_at_c<P, lead + i>>();
+            constexpr VType vt = boost::mp11::mp_at_c<typename N::children, i + 1>::vtype;
+            if (!accepts(pk, vt)) {
+              ok = false;
+              a.fail() << what << "(" << name << ", ...): argument " << (i + 1) << " is "
+                       << (vt == VType::OpRef ? std::string_view("an opref") : vtype_name(vt)) << " but parameter "
+                       << (lead + i + 1) << " of " << name << " is " << param_kind_name(pk);
+            }
+          });
+        }
+      }
+    }
+  }
 }
 constexpr bool is_modifier(Kind k) {
   return k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithOutputType ||
@@ -376,6 +466,23 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
             ++a.split_uses[j];
           }
         if constexpr (k == Kind::IterInputOf) walk_kid<0>(node, a, w, false, false);
+        if constexpr (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
+          if (w == Where::Constraint) {
+            a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
+            return;
+          }
+          boost::hana::for_each(node.kids, [&](auto& kid) { walk_expr(kid, a, w, false, false); });
+          if (!a.ok) return;
+        }
+        if constexpr (k == Kind::AutosplitShapefnApply) check_external(node, a);
+        if constexpr (k == Kind::TypicalConvSlice) {
+          if constexpr (N::vtype == VType::Bad && !N::operand_bad) {
+            if constexpr (boost::mp11::mp_front<typename N::children>::vtype != VType::OpRef)
+              a.fail() << "TYPICAL_CONV_SLICE's first operand must be an existing opref";
+            else
+              a.fail() << "TYPICAL_CONV_SLICE's operands after the split tag must be oprefs or int values";
+          }
+        }
         return;
       }
     a.fail() << kind_name(k) << "(\"" << t.view() << "\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \""
@@ -398,6 +505,16 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
       return;
     }
+    if constexpr (k == Kind::ExternalReplace) {
+      if (!at_root) {
+        a.fail() << "EXTERNAL_REPLACE(" << boost::hana::at_c<0>(node.kids).leaf.str.view()
+                 << ") may only be the root of a replacement or inside a SELECT at the root";
+        return;
+      }
+    }
+    if constexpr (k == Kind::LayoutChunksize) {
+      if (!check_string(a, node.leaf.str, "tensor class name")) return;
+    }
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.
     constexpr bool is_select = k == Kind::Select;
     std::size_t i = 0;
@@ -407,6 +524,10 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       ++i;
     });
     if (!a.ok) return;
+    if constexpr (is_external(k)) {
+      check_external(node, a);
+      if (!a.ok) return;
+    }
     if constexpr (N::vtype == VType::Bad && !N::operand_bad) {
       type_error<N>(a);
       return;

@@ -7,6 +7,7 @@
 
 #include "optgrammar/core/dtype.hpp"
 #include "optgrammar/core/registry.hpp"
+#include "optgrammar/dsl/external.hpp"
 #include "optgrammar/dsl/node.hpp"
 #include "optgrammar/dsl/passes.hpp"
 
@@ -304,6 +305,74 @@ struct words {
   static constexpr auto AUTOSPLIT_SLICE(const I& in, const S& start, const Z& size) {
     return WITH_SIZE(size, WITH_TYPE(in, Op("Slice_shape", in, start, size)));
   }
+  /// TYPICAL_SLICE(in, tag): the slice of `in` for the current part of split `tag`, along the
+  /// split dimension (the spec's expansion through AUTOSPLIT_SLICE and simple_split_*).
+  template <class I>
+  static constexpr auto TYPICAL_SLICE(const I& in, Str tag) {
+    return AUTOSPLIT_SLICE(in, AUTOSPLIT_SHAPEFN_APPLY_("simple_split_start", &::optgrammar::simple_split_start, tag, in),
+                           AUTOSPLIT_SHAPEFN_APPLY_("simple_split_size", &::optgrammar::simple_split_size, tag, in));
+  }
+  /// CHANGEDIM_SLICE(in, tag, new_dim): the same along `new_dim` of `in`.
+  template <class I, class D>
+  static constexpr auto CHANGEDIM_SLICE(const I& in, Str tag, const D& new_dim) {
+    return AUTOSPLIT_SLICE(
+        in, AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_start", &::optgrammar::simpledim_split_start, tag, in, new_dim),
+        AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_size", &::optgrammar::simpledim_split_size, tag, in, new_dim));
+  }
+  /// TYPICAL_CONV_SLICE(in, tag, stride, window[, pad_before]): the rows of `in` a convolution-like
+  /// op needs for the current part of split `tag` (docs/replacement.md).
+  template <class I, class... A>
+  static constexpr auto TYPICAL_CONV_SLICE(const I& in, Str tag, const A&... a) {
+    return detail::make<Kind::TypicalConvSlice>(detail::leaf_of(tag), in, a...);
+  }
+
+  // The framework's shape functions, usable by name in AUTOSPLIT_SHAPEFN_APPLY.
+  static constexpr auto simple_split_start = &::optgrammar::simple_split_start;
+  static constexpr auto simple_split_size = &::optgrammar::simple_split_size;
+  static constexpr auto simpledim_split_start = &::optgrammar::simpledim_split_start;
+  static constexpr auto simpledim_split_size = &::optgrammar::simpledim_split_size;
+
+  // ---- external functions (named through the macros of define.hpp) ----------------------------
+  template <class F, class T, class... A>
+  static constexpr auto EXTERNAL_CONSTRAINT_(Str name, F fn, const T& tag, const A&... a) {
+    return detail::make<Kind::ExternalConstraint>(Leaf{}, fn_node(name, fn), tag, a...);
+  }
+  template <class F>
+  static constexpr auto EXTERNAL_REPLACE_(Str name, F fn) {
+    return detail::make<Kind::ExternalReplace>(Leaf{}, fn_node(name, fn));
+  }
+  template <class F, class... A>
+  static constexpr auto SHAPEFN_APPLY_(Str name, F fn, const A&... a) {
+    return detail::make<Kind::ShapefnApply>(Leaf{}, fn_node(name, fn), a...);
+  }
+  template <class F, class... A>
+  static constexpr auto AUTOSPLIT_SHAPEFN_APPLY_(Str name, F fn, Str tag, const A&... a) {
+    return detail::make<Kind::AutosplitShapefnApply>(detail::leaf_of(tag), fn_node(name, fn), a...);
+  }
+  /// LAYOUT_CHUNKSIZE(TensorClass, dim): size; the class is looked up by name at run time.
+  template <class D>
+  static constexpr auto LAYOUT_CHUNKSIZE_(Str cls, const D& dim) {
+    return detail::make<Kind::LayoutChunksize>(detail::leaf_of(cls), dim);
+  }
+  /// MESSAGE("text", args...): true; writes the text and the arguments to the trace.
+  template <std::size_t N, class... A>
+  static constexpr auto MESSAGE(const char (&text)[N], const A&... a) {
+    TextNode t;
+    t.text = text;
+    t.len = N - 1;
+    return detail::make<Kind::Message>(Leaf{}, t, a...);
+  }
+
+ private:
+  template <class F>
+  static constexpr auto fn_node(Str name, F fn) {
+    FnNode<F> n;
+    n.leaf.str = name;
+    n.fn = fn;
+    return n;
+  }
+
+ public:
 #undef OPTGRAMMAR_UNARY
 #undef OPTGRAMMAR_BINARY
 #undef OPTGRAMMAR_REDUCE

@@ -34,7 +34,40 @@ struct ExecState {
   Split_Context* split;         ///< split contexts by index (the rule's own array)
   std::size_t first_new = 0;    ///< ops at or past this index were made by this attempt
   bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
+  struct SlotFacts* facts = nullptr;  ///< per-slot cache while the constraint runs (see below)
 };
+
+/// What the constraint reads of a bound op, looked up once per attempt: its output definition
+/// and, for a constant, its data. Valid only until the replacement starts making ops (which may
+/// move the graph's tables), so apply_rule drops the cache before building.
+struct SlotFacts {
+  const OutputDef* out = nullptr;  ///< nullptr: the op does not exist
+  const std::byte* data = nullptr;  ///< constant data, or nullptr
+  std::size_t count = 0;            ///< constant element count
+  bool ready = false;
+};
+
+[[gnu::noinline]] inline void fill_facts(ExecState& s, int slot) {
+  SlotFacts& f = s.facts[slot];
+  {
+    f.ready = true;
+    OpRef r = s.slot[slot];
+    if (s.g.alive(r)) {
+      f.out = &s.g.outdef_at(s.g.output_index(r));
+      if (s.g.is_const(r)) {
+        f.data = s.g.payload(r).data();
+        f.count = f.out->element_count();
+      }
+    }
+  }
+}
+
+inline const SlotFacts& facts_of(ExecState& s, int slot) {
+  SlotFacts& f = s.facts[slot];
+  if (!f.ready) [[unlikely]]
+    fill_facts(s, slot);
+  return f;
+}
 
 // ---- matcher ------------------------------------------------------------------------------------
 template <class N>
@@ -398,12 +431,20 @@ inline auto eval(const N& n, ExecState& s) {
                        k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
                        k == Kind::ZeroOffsetOf) {
     using T = ctype_t<N::vtype>;
-    OpRef x = kid<0>(n, s);
-    if (!g.alive(x)) {
-      s.failed = true;
-      return T{};
+    const OutputDef* dp = nullptr;
+    OpRef x{};
+    if constexpr (kid_t<0, N>::kind == Kind::Tag && k != Kind::InputsOf && k != Kind::OutputsOf) {
+      if (s.facts) dp = facts_of(s, hana::at_c<0>(n.kids).leaf.slot).out;
     }
-    const OutputDef& d = g.outdef_at(g.output_index(x));
+    if (!dp) {
+      x = kid<0>(n, s);
+      if (!g.alive(x)) {
+        s.failed = true;
+        return T{};
+      }
+      dp = &g.outdef_at(g.output_index(x));
+    }
+    const OutputDef& d = *dp;
     if constexpr (k == Kind::RankOf) return static_cast<std::size_t>(d.rank);
     else if constexpr (k == Kind::DimOf) {
       auto i = static_cast<long long>(kid<1>(n, s));
@@ -430,12 +471,48 @@ inline auto eval(const N& n, ExecState& s) {
     else return g.output(a).same_encoding(g.output(b));
   } else if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
     int v = 0;
-    bool ok = constval_int(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+    bool ok;
+    if constexpr (kid_t<0, N>::kind == Kind::Tag) {
+      if (s.facts) {  // bound tag, constraint phase: read through the cache
+        const SlotFacts& f = facts_of(s, hana::at_c<0>(n.kids).leaf.slot);
+        auto i = static_cast<long long>(kid<1>(n, s));
+        if (f.data && (f.out->dtype == DType::Int32 || f.out->dtype == DType::QInt32)) {
+          ok = i >= 0 && static_cast<std::size_t>(i) < f.count;
+          if (ok) {
+            std::int32_t x;
+            std::memcpy(&x, f.data + static_cast<std::size_t>(i) * 4, 4);
+            v = x;
+          }
+        } else {
+          ok = constval_int(g, s.slot[hana::at_c<0>(n.kids).leaf.slot], i, v);
+        }
+      } else {
+        ok = constval_int(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+      }
+    } else {
+      ok = constval_int(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+    }
     if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
     else return ok;
   } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
     float v = 0;
-    bool ok = constval_float(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+    bool ok;
+    if constexpr (kid_t<0, N>::kind == Kind::Tag) {
+      if (s.facts) {  // bound tag, constraint phase: read through the cache
+        const SlotFacts& f = facts_of(s, hana::at_c<0>(n.kids).leaf.slot);
+        auto i = static_cast<long long>(kid<1>(n, s));
+        if (f.data && f.out->dtype == DType::Float32) {
+          ok = i >= 0 && static_cast<std::size_t>(i) < f.count;
+          if (ok) std::memcpy(&v, f.data + static_cast<std::size_t>(i) * 4, 4);
+        } else {
+          ok = constval_float(g, s.slot[hana::at_c<0>(n.kids).leaf.slot], i, v);
+        }
+      } else {
+        ok = constval_float(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+      }
+    } else {
+      ok = constval_float(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+    }
     if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
     else return ok;
   } else if constexpr (k == Kind::SplitDim) {
@@ -595,8 +672,9 @@ inline OpRef build(const N& n, ExecState& s) {
 }
 
 /// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
+// Flattened: the matcher and constraint of one rule become one straight-line function.
 template <class R>
-bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
+[[gnu::flatten]] bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
   static constexpr auto& rule = R::value;
   Graph& g = rw.graph();
   RuleStats& st = rw.stats(self);
@@ -609,7 +687,10 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
   if (!match_op(rule.match, g, root, s)) return false;
   ++st.matched;
   if constexpr (!(decltype(rule.constraint)::kind == Kind::Bool)) {
+    SlotFacts facts[rule.info.n_tags];
+    s.facts = facts;
     bool ok = eval(rule.constraint, s);
+    s.facts = nullptr;  // the replacement may move the tables the cache points into
     if (!ok || s.failed) return false;
   }
   auto cp = g.checkpoint();

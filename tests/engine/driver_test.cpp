@@ -151,6 +151,13 @@ TEST_CASE("results do not depend on visiting order; counters and trace") {
   auto rep = run_rules(g1, this_file(), fwd);
   run_rules(g2, this_file(), rev);
   CHECK(to_text(g1) == to_text(g2));
+  for (std::uint64_t seed : {1u, 7u, 12345u}) {
+    Graph g3 = build();
+    DriverOptions shuffled;
+    shuffled.shuffle_seed = seed;
+    run_rules(g3, this_file(), shuffled);
+    CHECK(to_text(g3) == to_text(g1));
+  }
   std::uint64_t fired = 0;
   for (auto& s : rep.stats) fired += s.fired;
   CHECK(fired == rep.rewrites);
@@ -159,4 +166,25 @@ TEST_CASE("results do not depend on visiting order; counters and trace") {
   for (char c : trace.str()) lines += c == '\n';
   CHECK(lines == fired);
   CHECK(trace.str().find("driver_test.cpp:14 %") != std::string::npos);
+}
+
+TEST_CASE("the rule check catches a hand-written rule that lies about firing") {
+  Graph g;
+  auto x = g.add_input(f32());
+  g.add_output(g.add_op("H_Liar", {x}, f32()));
+  RuleSet set;
+  RuleInfo r;
+  r.name = "liar";
+  r.file = "driver_test.cpp";
+  r.pass_name = "EARLY";
+  r.priority = 3050;
+  r.root = intern_op_name("H_Liar");
+  r.apply = [](Rewriter& rw, const RuleInfo&, OpRef root) {  // makes an op, then says it did nothing
+    rw.graph().add_op("H_Junk", {root}, rw.graph().output(root));
+    return false;
+  };
+  set.add(r);
+  DriverOptions opt;
+  opt.check_rules = true;
+  CHECK_THROWS_WITH(run_rules(g, set, opt), Catch::Contains("rule liar did not fire but changed the graph"));
 }

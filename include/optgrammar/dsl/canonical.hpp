@@ -72,6 +72,41 @@ void print_node(std::string& out, const N& n) {
     out += '(';
     print_string(out, n.leaf.str);
     out += ')';
+  } else if constexpr (k == Kind::FnName) {
+    out.append(n.leaf.str.view());
+  } else if constexpr (k == Kind::MessageText) {
+    out += '"';
+    for (std::size_t i = 0; i < n.len; ++i) {
+      auto c = static_cast<unsigned char>(n.text[i]);
+      if (c == '\\') out += "\\\\";
+      else if (c == '"') out += "\\\"";
+      else if (c == '\n') out += "\\n";
+      else if (c == '\t') out += "\\t";
+      else if (c < 0x20 || c > 0x7e) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
+        out += buf;
+      } else out += static_cast<char>(c);
+    }
+    out += '"';
+  } else if constexpr (k == Kind::LayoutChunksize) {
+    out += "LAYOUT_CHUNKSIZE(";
+    out.append(n.leaf.str.view());
+    kids_from(none, true);
+    out += ')';
+  } else if constexpr (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
+    out += kind_name(k);
+    out += '(';
+    std::size_t i = 0;
+    boost::hana::for_each(n.kids, [&](const auto& kid) {
+      if (i) out += ',';
+      print_node(out, kid);
+      if (i++ == 0) {
+        out += ',';
+        print_string(out, n.leaf.str);
+      }
+    });
+    out += ')';
   } else if constexpr (k == Kind::IterInputOf) {
     out += "ITER_INPUT_OF(";
     kids_from(none, false);

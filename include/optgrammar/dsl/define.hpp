@@ -120,3 +120,13 @@ bool define_rule() {
 /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag, match, constraint, replacement)
 #define DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(PASS, FLAGS, MATCH, CST, REPL) \
   OPTGRAMMAR_RULE_(OPTGRAMMAR_CAT(og_rule_, __COUNTER__), #FLAGS, PASS, MATCH, CST, REPL)
+
+// The words that name a C++ function or a tensor class are macros, so that the name as written is
+// known for the canonical form and for messages (the function itself is called through a pointer
+// and its parameters are checked at compile time). They forward to members of `words` with a
+// trailing underscore; outside rules they expand to names that do not exist.
+#define EXTERNAL_CONSTRAINT(FN, ...) EXTERNAL_CONSTRAINT_(#FN, FN, __VA_ARGS__)
+#define EXTERNAL_REPLACE(FN) EXTERNAL_REPLACE_(#FN, FN)
+#define SHAPEFN_APPLY(FN, ...) SHAPEFN_APPLY_(#FN, FN __VA_OPT__(, ) __VA_ARGS__)
+#define AUTOSPLIT_SHAPEFN_APPLY(FN, ...) AUTOSPLIT_SHAPEFN_APPLY_(#FN, FN, __VA_ARGS__)
+#define LAYOUT_CHUNKSIZE(CLS, ...) LAYOUT_CHUNKSIZE_(#CLS, __VA_ARGS__)

@@ -60,6 +60,15 @@ struct DriverOptions {
   bool verify_each_rewrite = false;
   /// Visit the initial worklist in reverse (checks results do not depend on visiting order).
   bool reverse_order = false;
+  /// When non-zero: visit the initial worklist in a pseudo-random order drawn from this seed.
+  std::uint64_t shuffle_seed = 0;
+  /// Check after every attempt that a rule that did not fire left the graph unchanged and one
+  /// that fired replaced its root (on by default in builds without NDEBUG).
+#if defined(NDEBUG)
+  bool check_rules = false;
+#else
+  bool check_rules = true;
+#endif
   /// Called on every visited op before its rules (constant folding plugs in here). Returns
   /// true when it replaced the op (through rw.replace), which then counts as a rewrite.
   std::function<bool(Rewriter&, OpRef)> visit;
@@ -101,7 +110,8 @@ class Rewriter {
   OpRef pop() {
     while (sweep_left_ > 0) {
       --sweep_left_;
-      std::uint32_t x = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
+      std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
+      std::uint32_t x = order_.empty() ? pos : order_[pos];
       if (g_.alive(OpRef{x})) return OpRef{x};
     }
     while (head_ < queue_.size()) {
@@ -114,12 +124,26 @@ class Rewriter {
     return OpRef{};
   }
   /// Starts a pass: every live op is pending, in index order or its reverse.
-  void fill_queue(bool reverse) {
+  void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0) {
     queue_.clear();
     head_ = 0;
     reverse_ = reverse;
     sweep_end_ = static_cast<std::uint32_t>(g_.size());
     sweep_left_ = sweep_end_;
+    order_.clear();
+    position_.clear();
+    if (shuffle_seed) {
+      // Fisher-Yates with a 64-bit LCG: a reproducible order for a given seed.
+      order_.resize(sweep_end_);
+      for (std::uint32_t k = 0; k < sweep_end_; ++k) order_[k] = k;
+      std::uint64_t st = shuffle_seed;
+      for (std::uint32_t k = sweep_end_; k > 1; --k) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        std::swap(order_[k - 1], order_[static_cast<std::uint32_t>((st >> 33) % k)]);
+      }
+      position_.resize(sweep_end_);
+      for (std::uint32_t k = 0; k < sweep_end_; ++k) position_[order_[k]] = k;
+    }
   }
   std::uint64_t rewrites() const noexcept { return rewrites_; }
   std::uint64_t dead_removed() const noexcept { return dead_; }
@@ -138,8 +162,11 @@ class Rewriter {
   std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
   std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
   bool reverse_ = false;
-  bool sweep_pending(std::uint32_t x) const noexcept {
-    if (x >= sweep_end_) return false;
+  std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
+  std::vector<std::uint32_t> position_;  // and op → position
+  bool sweep_pending(std::uint32_t op) const noexcept {
+    if (op >= sweep_end_) return false;
+    std::uint32_t x = position_.empty() ? op : position_[op];
     // Forward: pending when x comes at or after the next index to visit; reverse: before it.
     return reverse_ ? x < sweep_left_ : x >= sweep_end_ - sweep_left_;
   }
@@ -178,13 +205,22 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
-    rw.fill_queue(opt.reverse_order);
+    rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
       if (opt.visit && opt.visit(rw, r)) continue;
       OpNameId name = g.name_id(r);
       if (name >= by_root.size()) continue;
       for (const RuleInfo* rule : by_root[name]) {
-        if (rule->apply(rw, *rule, r)) {
+        std::size_t size0 = opt.check_rules ? g.size() : 0, live0 = opt.check_rules ? g.live_count() : 0;
+        std::uint64_t rw0 = rw.rewrites();
+        bool fired = rule->apply(rw, *rule, r);
+        if (opt.check_rules) {
+          if (!fired && (g.size() != size0 || g.live_count() != live0 || rw.rewrites() != rw0))
+            throw std::logic_error("rule " + rule->name + " did not fire but changed the graph");
+          if (fired && (rw.rewrites() == rw0 || g.alive(r)))
+            throw std::logic_error("rule " + rule->name + " reported firing but did not replace its root");
+        }
+        if (fired) {
           if (opt.verify_each_rewrite) {
             auto problems = verify(g);
             if (!problems.empty())

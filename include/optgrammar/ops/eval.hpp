@@ -170,10 +170,12 @@ inline bool quantize(const OpView& v, std::span<std::byte> out, Backend be) {
   const fold::QuantizeParams p = fold::quantize_params(quant(o));
   return with_storage(o.dtype, [&](auto t) {
     using Q = decltype(t);
-    return with_backend(be, [&](auto bk) {
-      decltype(bk)::quantize(ptr<float>(x), ptr<Q>(out), o.element_count(), p);
-      return true;
-    });
+    if constexpr (fold::is_float_v<Q>) return false;
+    else
+      return with_backend(be, [&](auto bk) {
+        decltype(bk)::quantize(ptr<float>(x), ptr<Q>(out), o.element_count(), p);
+        return true;
+      });
   });
 }
 
@@ -185,10 +187,12 @@ inline bool dequantize(const OpView& v, std::span<std::byte> out, Backend be) {
   const fold::QuantParams p = quant(*x.def);
   return with_storage(x.def->dtype, [&](auto t) {
     using Q = decltype(t);
-    return with_backend(be, [&](auto bk) {
-      decltype(bk)::dequantize(ptr<Q>(x), ptr<float>(out), o.element_count(), p);
-      return true;
-    });
+    if constexpr (fold::is_float_v<Q>) return false;
+    else
+      return with_backend(be, [&](auto bk) {
+        decltype(bk)::dequantize(ptr<Q>(x), ptr<float>(out), o.element_count(), p);
+        return true;
+      });
   });
 }
 
@@ -202,10 +206,12 @@ inline bool requantize(const OpView& v, std::span<std::byte> out, Backend be) {
     using In = decltype(i);
     return with_storage(o.dtype, [&](auto t) {
       using Out = decltype(t);
-      return with_backend(be, [&](auto bk) {
-        decltype(bk)::template requantize<Out>(ptr<In>(x), ptr<Out>(out), o.element_count(), p);
-        return true;
-      });
+      if constexpr (fold::is_float_v<In> || fold::is_float_v<Out>) return false;
+      else
+        return with_backend(be, [&](auto bk) {
+          decltype(bk)::template requantize<Out>(ptr<In>(x), ptr<Out>(out), o.element_count(), p);
+          return true;
+        });
     });
   });
 }

@@ -1,0 +1,95 @@
+// The Markdown op reference (docs/ops.md), generated from the op definitions.
+#pragma once
+
+#include "optgrammar/ops/builtin.hpp"
+
+#include <ostream>
+#include <sstream>
+#include <string>
+
+namespace optgrammar::ops {
+
+namespace detail {
+inline std::string type_rule_text(TypeRule rule, DTypeSet set) {
+  switch (rule) {
+    case TypeRule::in_set: return to_string(set);
+    case TypeRule::same_as_first: return set == dtypes::any ? "as operand 0" : "as operand 0 (" + to_string(set) + ")";
+    case TypeRule::same_as_result: return "as the result";
+  }
+  return "?";
+}
+inline std::string arity_text(const OperandSpec& o) {
+  switch (o.arity) {
+    case Arity::single: return "1";
+    case Arity::optional: return "0 or 1";
+    case Arity::variadic: return std::to_string(o.min) + " or more";
+  }
+  return "?";
+}
+/// An anchor-friendly heading text: `$Const` stays as it is (GitHub drops the `$`).
+inline std::string heading(std::string_view name) { return "`" + std::string(name) + "`"; }
+}  // namespace detail
+
+/// Writes the op reference for the definitions in `defs`, in the order given.
+inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefinition*>& defs) {
+  os << "# Op reference\n\n"
+        "<!-- Generated from include/optgrammar/ops/builtin.hpp by og_ops_doc_gen; do not edit. "
+        "Regenerate with `cmake --build <build> --target og_ops_doc`; the test ops.doc_is_current fails "
+        "when this file is stale. -->\n\n"
+        "One entry per op definition (`include/optgrammar/ops/`). The graph stores no attributes besides "
+        "an op's output definition, so parameters are operands (`$Const`, `$Shape`) or parts of the declared "
+        "output definition. *Fold* names what the constant folder and the reference interpreter run; "
+        "traits are described at the end.\n\n";
+  os << "| op | summary | operands | traits | fold |\n| --- | --- | --- | --- | --- |\n";
+  for (const auto* d : defs) {
+    std::string ops;
+    for (const auto& o : d->operands) {
+      if (!ops.empty()) ops += ", ";
+      ops += std::string(o.name);
+      if (o.arity == Arity::optional) ops += "?";
+      if (o.arity == Arity::variadic) ops += "...";
+    }
+    os << "| " << detail::heading(d->name) << " | " << d->summary << " | " << (ops.empty() ? "—" : ops) << " | "
+       << traits_to_string(d->traits) << " | " << (d->eval ? (d->fold_kernel ? "kernel" : "copy/loop") : "—") << " |\n";
+  }
+  os << "\n";
+  for (const auto* d : defs) {
+    os << "## " << detail::heading(d->name) << "\n\n" << d->summary << "\n\n" << d->description << "\n\n";
+    if (!d->operands.empty()) {
+      os << "| operand | count | dtype | constant | what |\n| --- | --- | --- | --- | --- |\n";
+      for (const auto& o : d->operands)
+        os << "| `" << o.name << "` | " << detail::arity_text(o) << " | " << detail::type_rule_text(o.rule, o.types) << " | "
+           << (o.must_be_constant ? "yes" : "") << " | " << o.summary << " |\n";
+      os << "\n";
+    } else {
+      os << "No operands.\n\n";
+    }
+    os << "- result `" << d->result.name << "`: " << detail::type_rule_text(d->result.rule, d->result.types) << "; "
+       << d->result.summary << "\n";
+    os << "- traits: " << (d->traits ? traits_to_string(d->traits) : "none") << "\n";
+    os << "- output definition inferred: " << (d->infer ? "yes" : "no (declared)") << "\n";
+    os << "- indexing map: " << (d->indexing ? "yes" : "no") << "\n";
+    os << "- fold: " << (d->eval ? std::string(d->kernel) : std::string("no")) << "\n\n";
+  }
+  os << "## Traits\n\n"
+        "| trait | meaning |\n| --- | --- |\n"
+        "| pure | no side effects; equal operands give equal results: CSE may merge two such ops |\n"
+        "| commutative | the two operands may be swapped: CSE matches `Add(x, y)` with `Add(y, x)` |\n"
+        "| elementwise | output element i reads operand element i (after broadcasting) |\n"
+        "| broadcasting | operands broadcast numpy-style (folded for rank <= 4) |\n"
+        "| same-operands-and-result-type | every operand has the result's dtype and quantization |\n"
+        "| same-operands-and-result-shape | every operand has the result's shape |\n"
+        "| side-effecting | never merged by CSE, never folded |\n"
+        "| constant-like | holds its value itself; counts as constant for folding |\n"
+        "| graph-input | a value supplied from outside |\n"
+        "| graph-output | a root: never removed as dead |\n"
+        "| quantized | computes on quantized values, each with its own zero offset and step |\n";
+}
+
+inline std::string ops_markdown() {
+  std::ostringstream os;
+  write_ops_markdown(os, definitions().all());
+  return os.str();
+}
+
+}  // namespace optgrammar::ops

@@ -1,0 +1,8 @@
+// Op definitions: records, builtin ops, verification against them, the Markdown reference.
+#pragma once
+
+#include "optgrammar/ops/builtin.hpp"
+#include "optgrammar/ops/definition.hpp"
+#include "optgrammar/ops/doc.hpp"
+#include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/verify.hpp"

@@ -1,0 +1,146 @@
+// Verification of a graph's ops against their definitions (on top of core/verify.hpp's
+// structural checks): operand counts, dtype constraints, constant parameters, traits and the
+// inferred output definition.
+#pragma once
+
+#include "optgrammar/ops/builtin.hpp"
+
+#include <string>
+#include <vector>
+
+namespace optgrammar::ops {
+
+/// How an op of the graph is seen by infer/eval: its operands' definitions and, for `$Const`s,
+/// their bytes; `$Shape`s are known by their dims.
+inline ValueView value_view(const Graph& g, OpRef r) {
+  ValueView v;
+  v.def = &g.output(r);
+  if (g.is_const(r)) {
+    v.data = g.payload(r);
+    v.known = true;
+  } else if (g.name_id(r) == op_names::shape) {
+    v.is_shape = true;
+    v.known = true;
+  }
+  return v;
+}
+
+/// The operand views of op r, in a buffer reused across calls.
+inline OpView op_view(const Graph& g, OpRef r, std::vector<ValueView>& buf) {
+  buf.clear();
+  for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) buf.push_back(value_view(g, g.input(r, k)));
+  return OpView{std::span<const ValueView>(buf), &g.output(r)};
+}
+
+struct VerifyOptions {
+  /// Report ops that have no definition (otherwise they are allowed silently).
+  bool strict = false;
+};
+
+namespace detail {
+inline std::string def_string(const OutputDef& d) {
+  std::string s(dtype_short_name(d.dtype));
+  s += infer::shape_string(d);
+  if (is_quantized(d.dtype)) s += "(zp " + std::to_string(d.zero_offset) + ", step " + std::to_string(d.stepsize) + ")";
+  return s;
+}
+}  // namespace detail
+
+/// Problems of one op against its definition (none when the op has no definition).
+inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vector<std::string>& out,
+                      std::vector<ValueView>& buf) {
+  auto at = [&] { return std::string("%").append(std::to_string(r.index)) + " (" + std::string(g.name(r)) + "): "; };
+  const std::size_t n = g.n_inputs(r);
+  if (n < def.min_operands() || n > def.max_operands()) {
+    std::string want = def.max_operands() == static_cast<std::size_t>(-1) ? "at least " + std::to_string(def.min_operands())
+                       : def.min_operands() == def.max_operands()
+                           ? std::to_string(def.min_operands())
+                           : std::to_string(def.min_operands()) + " to " + std::to_string(def.max_operands());
+    out.push_back(at() + std::to_string(n) + " operands, the definition takes " + want);
+    return;  // the operand-wise checks below would only repeat it
+  }
+  const OutputDef& res = g.output(r);
+  const DType first = n ? g.output(g.input(r, 0)).dtype : res.dtype;
+  auto type_ok = [&](TypeRule rule, DTypeSet set, DType t) {
+    switch (rule) {
+      case TypeRule::in_set: return set.contains(t);
+      case TypeRule::same_as_first: return t == first;
+      case TypeRule::same_as_result: return t == res.dtype;
+    }
+    return false;
+  };
+  auto rule_text = [](TypeRule rule, DTypeSet set) {
+    return rule == TypeRule::in_set ? to_string(set) : rule == TypeRule::same_as_first ? std::string("operand 0's dtype") : std::string("the result's dtype");
+  };
+  for (std::size_t k = 0; k < n; ++k) {
+    const OperandSpec* spec = def.operand_spec(k);
+    OpRef in = g.input(r, static_cast<std::uint32_t>(k));
+    const DType t = g.output(in).dtype;
+    if (!type_ok(spec->rule, spec->types, t) || (spec->rule != TypeRule::in_set && !spec->types.contains(t)))
+      out.push_back(at() + "operand " + std::to_string(k) + " (" + std::string(spec->name) + ") is " +
+                    std::string(dtype_short_name(t)) + ", the definition takes " + rule_text(spec->rule, spec->types));
+    if (spec->must_be_constant && !g.is_const(in) && g.name_id(in) != op_names::shape)
+      out.push_back(at() + "operand " + std::to_string(k) + " (" + std::string(spec->name) + ") must be a $Const or $Shape");
+  }
+  if (!type_ok(def.result.rule, def.result.types, res.dtype) || !def.result.types.contains(res.dtype))
+    out.push_back(at() + "result is " + std::string(dtype_short_name(res.dtype)) + ", the definition gives " +
+                  rule_text(def.result.rule, def.result.types));
+  if (def.has(Trait::same_operands_and_result_type))
+    for (std::size_t k = 0; k < n; ++k) {
+      const OutputDef& d = g.output(g.input(r, static_cast<std::uint32_t>(k)));
+      if (!d.same_encoding(res)) {
+        out.push_back(at() + "operand " + std::to_string(k) + " is " + detail::def_string(d) +
+                      ", same-operands-and-result-type wants " + detail::def_string(res));
+        break;
+      }
+    }
+  if (def.has(Trait::same_operands_and_result_shape))
+    for (std::size_t k = 0; k < n; ++k)
+      if (!g.output(g.input(r, static_cast<std::uint32_t>(k))).same_shape(res)) {
+        out.push_back(at() + "operand " + std::to_string(k) + " has shape " +
+                      infer::shape_string(g.output(g.input(r, static_cast<std::uint32_t>(k)))) +
+                      ", same-operands-and-result-shape wants " + infer::shape_string(res));
+        break;
+      }
+  if (def.infer) {
+    Inferred inf = def.infer(op_view(g, r, buf));
+    if (!inf.error.empty()) out.push_back(at() + inf.error);
+    else {
+      if (inf.shape && !inf.def.same_shape(res))
+        out.push_back(at() + "output shape " + infer::shape_string(res) + " differs from the inferred " + infer::shape_string(inf.def));
+      if (inf.dtype && inf.def.dtype != res.dtype)
+        out.push_back(at() + "output dtype " + std::string(dtype_short_name(res.dtype)) + " differs from the inferred " +
+                      std::string(dtype_short_name(inf.def.dtype)));
+      else if (inf.quant && is_quantized(res.dtype) && !inf.def.same_encoding(res))
+        out.push_back(at() + "output quantization " + detail::def_string(res) + " differs from the inferred " + detail::def_string(inf.def));
+    }
+  }
+}
+
+/// One line per problem: "%7 (Add): operand 1 (b) is qu8, the definition takes operand 0's dtype".
+/// Ops without a definition are allowed; in strict mode each is reported once per op name.
+inline std::vector<std::string> verify_ops(const Graph& g, const VerifyOptions& opt = {}) {
+  std::vector<std::string> out;
+  std::vector<ValueView> buf;
+  std::vector<bool> unknown_reported;
+  for (std::uint32_t i = 0; i < g.size(); ++i) {
+    OpRef r{i};
+    if (!g.alive(r)) continue;
+    const OpDefinition* def = find_definition(g.name_id(r));
+    if (!def) {
+      if (opt.strict) {
+        OpNameId id = g.name_id(r);
+        if (id >= unknown_reported.size()) unknown_reported.resize(id + 1, false);
+        if (!unknown_reported[id]) {
+          unknown_reported[id] = true;
+          out.push_back(std::string("%").append(std::to_string(i)) + " (" + std::string(g.name(r)) + "): unknown op (no definition)");
+        }
+      }
+      continue;
+    }
+    verify_op(g, r, *def, out, buf);
+  }
+  return out;
+}
+
+}  // namespace optgrammar::ops

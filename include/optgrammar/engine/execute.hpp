@@ -6,7 +6,9 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
+#include "optgrammar/core/properties.hpp"
 #include "optgrammar/dsl/check.hpp"
+#include "optgrammar/engine/autosplit.hpp"
 #include "optgrammar/engine/context.hpp"
 #include "optgrammar/engine/driver.hpp"
 
@@ -16,7 +18,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <ostream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace optgrammar::engine {
@@ -35,6 +39,8 @@ struct ExecState {
   std::size_t first_new = 0;    ///< ops at or past this index were made by this attempt
   bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
   struct SlotFacts* facts = nullptr;  ///< per-slot cache while the constraint runs (see below)
+  std::uint32_t out_def = no_index;  ///< default output of Op constructions (no_index: the root's)
+  std::ostream* trace = nullptr;     ///< MESSAGE writes here
 };
 
 /// What the constraint reads of a bound op, looked up once per attempt: its output definition
@@ -109,6 +115,19 @@ inline bool match_op(const N& n, const Graph& g, OpRef o, ExecState& s) {
   return match_inputs(n, g, o, s, std::make_index_sequence<N::arity>{});
 }
 
+/// Thrown inside a replacement to abandon it; the graph is rolled back (see ReplacementFailed).
+class ReplacementFailedBase : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <class T>
+inline auto message_value(const T& v) {
+  if constexpr (std::is_same_v<T, DType>) return dtype_name(v);
+  else if constexpr (std::is_same_v<T, OpRef>) return static_cast<long long>(v.index);
+  else return v;
+}
+
 // ---- constraint evaluation ------------------------------------------------------------------------
 template <VType T> struct ctype;
 template <> struct ctype<VType::Bool> { using type = bool; };
@@ -130,7 +149,7 @@ inline float half_to_float(std::uint16_t h) {
 
 /// Element `i` of a constant as a double, or nothing when `r` is not a constant or i is out of
 /// range. Quantized elements are read raw when `raw`, else dequantized.
-inline bool const_element(const Graph& g, OpRef r, long long i, bool raw, double& out) {
+[[gnu::noinline]] inline bool const_element(const Graph& g, OpRef r, long long i, bool raw, double& out) {
   if (!g.valid(r) || !g.alive(r) || !g.is_const(r)) return false;
   const OutputDef& d = g.outdef_at(g.output_index(r));
   if (i < 0 || static_cast<std::size_t>(i) >= d.element_count()) return false;
@@ -192,7 +211,7 @@ inline bool constval_float(const Graph& g, OpRef r, long long i, float& out) {
 
 /// Reads a graph option with the spec's conversions; a missing option reads as 0 / false.
 template <class T>
-inline T read_option(const Graph& g, std::string_view name) {
+[[gnu::noinline]] T read_option(const Graph& g, std::string_view name) {
   const OptionValue* v = g.option(name);
   if (!v) return T{};
   return std::visit(
@@ -521,27 +540,105 @@ inline auto eval(const N& n, ExecState& s) {
     return static_cast<int>(s.split[n.leaf.slot].start);
   } else if constexpr (k == Kind::SplitSize) {
     return static_cast<int>(s.split[n.leaf.slot].size);
+  } else if constexpr (k == Kind::IterInputOf) {
+    OpRef x = kid<0>(n, s);
+    auto i = static_cast<long long>(s.split[n.leaf.slot].start);
+    if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
+      s.failed = true;
+      return OpRef{};
+    }
+    return g.input(x, static_cast<std::uint32_t>(i));
+  } else if constexpr (k == Kind::ExternalConstraint) {
+    using T = ctype_t<N::vtype>;
+    Constraint c(g, s.root);
+    return static_cast<T>(call_external<1>(n, s, c));
+  } else if constexpr (k == Kind::Message) {
+    eval_message(n, s, std::make_index_sequence<N::arity - 1>{});
+    return true;
+  } else if constexpr (k == Kind::LayoutChunksize) {
+    auto v = static_cast<long long>(kid<0>(n, s));
+    auto c = TensorClasses::instance().chunk(n.leaf.str.view());
+    if (!c || *c == 0 || v < 0) {
+      s.failed = true;
+      return std::size_t{0};
+    }
+    return (static_cast<std::size_t>(v) + *c - 1) / *c * *c;
   } else {
     static_assert(N::kind == Kind::Tag, "optgrammar: construct has no value in a constraint");
     return false;
   }
 }
 
-// ---- replacement ----------------------------------------------------------------------------------
-/// Thrown inside a replacement to abandon it; the graph is rolled back.
-class ReplacementFailed : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
+// ---- external functions ------------------------------------------------------------------------
 template <class N>
 inline OpRef build(const N& n, ExecState& s);
+template <class N>
+inline OpRef build_more(const N& n, ExecState& s);
+
+/// How a parameter of an external function is passed: OpRef by value, OpDef by reference,
+/// scalars converted to the parameter's type.
+template <class P>
+using ext_arg_t = std::conditional_t<dsl::param_kind<P>() == dsl::ParamKind::OpDef, const OpDef&, std::remove_cvref_t<P>>;
+
+template <class P, class A>
+inline ext_arg_t<P> ext_arg(const A& a, ExecState& s) {
+  constexpr auto pk = dsl::param_kind<P>();
+  if constexpr (pk == dsl::ParamKind::OpRef || pk == dsl::ParamKind::OpDef) {
+    OpRef r;
+    if constexpr (A::vtype == VType::OpRef) r = eval(a, s);  // no graph edit: also fine in constraints
+    else r = build(a, s);
+    if constexpr (pk == dsl::ParamKind::OpDef) {
+      if (!s.g.alive(r)) throw ReplacementFailedBase("an operand of an external function does not exist");
+      return s.g.op(r);
+    } else {
+      return r;
+    }
+  } else {
+    return static_cast<std::remove_cvref_t<P>>(eval(a, s));
+  }
+}
+
+/// Calls the external function of node `n` with the framework's leading arguments `pre...` and
+/// the rule's arguments (operands 1.. of `n`), evaluated left to right.
+template <std::size_t Lead, class N, class... Pre, std::size_t... I>
+inline auto call_external_(const N& n, ExecState& s, std::index_sequence<I...>, Pre&... pre) {
+  using F = typename boost::mp11::mp_front<typename N::children>::fn_type;
+  using P = typename dsl::fn_traits<F>::params;
+  using R = typename dsl::fn_traits<F>::result;
+  std::tuple<ext_arg_t<boost::mp11::mp_at_c<P, Lead + I>>...> args{
+      ext_arg<boost::mp11::mp_at_c<P, Lead + I>>(hana::at_c<I + 1>(n.kids), s)...};
+  if (s.failed) return R{};
+  const F fn = hana::at_c<0>(n.kids).fn;
+  return std::apply([&](auto&&... x) -> R { return fn(pre..., std::forward<decltype(x)>(x)...); }, args);
+}
+template <std::size_t Lead, class N, class... Pre>
+inline auto call_external(const N& n, ExecState& s, Pre&... pre) {
+  return call_external_<Lead>(n, s, std::make_index_sequence<N::arity - 1>{}, pre...);
+}
+
+template <class N, std::size_t... I>
+inline void eval_message(const N& n, ExecState& s, std::index_sequence<I...>) {
+  if (!s.trace) return;
+  const auto& t = hana::at_c<0>(n.kids);
+  *s.trace << "MESSAGE: " << std::string_view(t.text, t.len);
+  ((*s.trace << ' ' << message_value(kid<I + 1>(n, s))), ...);
+  *s.trace << '\n';
+}
+
+// ---- replacement ----------------------------------------------------------------------------------
+/// Thrown inside a replacement to abandon it; the graph is rolled back.
+class ReplacementFailed : public ReplacementFailedBase {
+ public:
+  using ReplacementFailedBase::ReplacementFailedBase;
+};
 
 template <class N, std::size_t... I>
 inline OpRef build_op(const N& n, ExecState& s, OpNameId name, std::index_sequence<I...>) {
   OpRef in[sizeof...(I) + 1] = {build(hana::at_c<I>(n.kids), s)..., OpRef{}};
-  return s.g.add_op_with_id(name, std::span<const OpRef>(in, sizeof...(I)), s.g.output_index(s.root),
-                            s.g.op_id(s.root));
+  OpRef r = s.g.add_op_with_id(name, std::span<const OpRef>(in, sizeof...(I)),
+                               s.out_def != no_index ? s.out_def : s.g.output_index(s.root), s.g.op_id(s.root));
+  if (s.g.op(s.root).has_split_history) s.g.copy_split_history(r, s.root);
+  return r;
 }
 
 inline bool is_new(const ExecState& s, OpRef r) { return r.index >= s.first_new; }
@@ -666,15 +763,185 @@ inline OpRef build(const N& n, ExecState& s) {
     g.set_output(r, d);
     return r;
   } else {
-    static_assert(N::kind == Kind::Op, "optgrammar: this replacement construct is not supported at run time yet");
+    return build_more(n, s);
+  }
+}
+
+// ---- tiling, iteration, external functions (docs/replacement.md) ----------------------------------
+/// Ops this attempt made that nothing reads after the rewrite (a shape read only by WITH_SIZE, the
+/// temporary base of OP_ITER): removed, with what becomes dead through them.
+inline std::size_t drop_unused_new(Graph& g, std::size_t first_new) {
+  std::size_t n = 0;
+  for (std::size_t i = first_new; i < g.size(); ++i) {
+    OpRef r{static_cast<std::uint32_t>(i)};
+    if (g.alive(r) && g.n_uses(r) == 0 && !g.is_root(r)) n += g.erase_if_dead(r);
+  }
+  return n;
+}
+
+/// The default output definition of Op constructions at this point of the replacement.
+inline std::uint32_t current_out_def(const ExecState& s) {
+  return s.out_def != no_index ? s.out_def : s.g.output_index(s.root);
+}
+
+template <class R>
+inline OpRef external_result(ExecState& s, const R& r, std::string_view fn) {
+  if constexpr (std::is_same_v<R, QuickShape>) {
+    if (r.rank > max_rank)
+      throw ReplacementFailed(std::string(fn).append(" returned a shape of rank ").append(std::to_string(r.rank)));
+    return make_shape(s, r.rank, r.dims.data());
+  } else {
+    if (!s.g.alive(r)) throw ReplacementFailed(std::string(fn).append(" returned an op that is not in the graph"));
+    return r;
+  }
+}
+
+/// A slice of `in`: [start, start+size) per dimension, as Op("Slice_shape", in, start, size) with
+/// the size's shape and in's type (AUTOSPLIT_SLICE's expansion, made directly).
+inline OpRef make_slice(ExecState& s, OpRef in, const QuickShape& start, const QuickShape& size) {
+  static const OpNameId slice_id = intern_op_name("Slice_shape");
+  Graph& g = s.g;
+  OpRef st = make_shape(s, start.rank, start.dims.data());
+  OpRef sz = make_shape(s, size.rank, size.dims.data());
+  OutputDef d = g.output(in);
+  d.rank = size.rank;
+  for (std::size_t i = 0; i < max_rank; ++i) d.dims[i] = i < size.rank ? size.dims[i] : 0;
+  OpRef ins[3] = {in, st, sz};
+  return g.add_op_with_id(slice_id, std::span<const OpRef>(ins, 3), g.intern_output(d), g.op_id(s.root));
+}
+
+template <class N>
+inline OpRef build_more(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  Graph& g = s.g;
+  if constexpr (k == Kind::Autosplit) {
+    const auto dim = static_cast<long long>(kid<0>(n, s));
+    const auto chunk = static_cast<long long>(kid<2>(n, s));
+    const std::uint32_t saved_def = s.out_def;
+    const OutputDef base = g.outdef_at(current_out_def(s));
+    if (dim < 0 || dim >= static_cast<long long>(base.rank))
+      throw ReplacementFailed("AUTOSPLIT: split dimension " + std::to_string(dim) + " is outside the output's rank");
+    if (chunk <= 0) throw ReplacementFailed("AUTOSPLIT: chunk size " + std::to_string(chunk) + " is not positive");
+    const std::size_t extent = base.dims[static_cast<std::size_t>(dim)];
+    if (extent == 0) throw ReplacementFailed("AUTOSPLIT: the split dimension is empty");
+    if ((extent + static_cast<std::size_t>(chunk) - 1) / static_cast<std::size_t>(chunk) > 65534)
+      throw ReplacementFailed("AUTOSPLIT: more than 65534 parts");
+    const Split_Context saved = s.split[n.leaf.slot];
+    std::vector<OpRef> parts{OpRef{}};  // [0]: the axis constant of the concatenation
+    AutosplitRecord rec;
+    const bool verify = autosplit_verify_enabled();
+    for (std::size_t start = 0; start < extent; start += static_cast<std::size_t>(chunk)) {
+      const std::size_t size = std::min<std::size_t>(static_cast<std::size_t>(chunk), extent - start);
+      s.split[n.leaf.slot] = Split_Context{start, size, static_cast<int>(dim)};
+      OutputDef pd = base;
+      pd.dims[static_cast<std::size_t>(dim)] = size;
+      s.out_def = g.intern_output(pd);
+      const std::size_t before = g.size();
+      OpRef p = build(hana::at_c<3>(n.kids), s);
+      parts.push_back(p);
+      if (verify) rec.add_part(g, start, size, p, before);
+    }
+    s.out_def = saved_def;
+    s.split[n.leaf.slot] = saved;
+    if (verify) {
+      std::string problem = rec.check(g, base, static_cast<int>(dim));
+      if (!problem.empty()) throw ReplacementFailed("AUTOSPLIT verification: " + problem);
+    }
+    if (parts.size() == 2) return parts[1];
+    std::int32_t axis = static_cast<std::int32_t>(dim);
+    parts[0] = make_const(s, DType::Int32, &axis, 1);
+    OpRef r = g.add_op_with_id(autosplit_concat_op(), std::span<const OpRef>(parts.data(), parts.size()),
+                               g.intern_output(base), g.op_id(s.root));
+    if (g.op(s.root).has_split_history) g.copy_split_history(r, s.root);
+    return r;
+  } else if constexpr (k == Kind::OpIter) {
+    OpRef base = build(hana::at_c<0>(n.kids), s);
+    const auto lo = static_cast<long long>(kid<2>(n, s));
+    const auto hi = static_cast<long long>(kid<3>(n, s));
+    if (lo < 0 || hi - lo > 65535 - static_cast<long long>(g.n_inputs(base)))
+      throw ReplacementFailed("OP_ITER: iteration range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                              ") is negative or too long");
+    std::vector<OpRef> ins;
+    for (std::uint32_t i = 0; i < g.n_inputs(base); ++i) ins.push_back(g.input(base, i));
+    const Split_Context saved = s.split[n.leaf.slot];
+    for (long long i = lo; i < hi; ++i) {
+      s.split[n.leaf.slot] = Split_Context{static_cast<std::size_t>(i), 1, -1};
+      ins.push_back(build(hana::at_c<4>(n.kids), s));
+    }
+    s.split[n.leaf.slot] = saved;
+    OpRef r = g.add_op_with_id(g.name_id(base), std::span<const OpRef>(ins.data(), ins.size()), g.output_index(base),
+                               g.op_id(base));
+    g.copy_split_history(r, base);
+    if (is_new(s, base) && g.n_uses(base) == 0) g.erase(base);  // the temporary base
+    return r;
+  } else if constexpr (k == Kind::ShapefnApply) {
+    Replacement rpx(g, s.root);
+    auto r = call_external<1>(n, s, rpx);
+    return external_result(s, r, hana::at_c<0>(n.kids).leaf.str.view());
+  } else if constexpr (k == Kind::AutosplitShapefnApply) {
+    Replacement rpx(g, s.root);
+    const Split_Context sc = s.split[n.leaf.slot];
+    auto r = call_external<2>(n, s, rpx, sc);
+    return external_result(s, r, hana::at_c<0>(n.kids).leaf.str.view());
+  } else if constexpr (k == Kind::ExternalReplace) {
+    Replacement rpx(g, s.root);
+    const auto fn = hana::at_c<0>(n.kids).fn;
+    OpRef r = fn(rpx, g.op(s.root));
+    if (r == s.root) return r;
+    return external_result(s, r, hana::at_c<0>(n.kids).leaf.str.view());
+  } else if constexpr (k == Kind::TypicalConvSlice) {
+    static_assert(N::arity == 3 || N::arity == 4, "TYPICAL_CONV_SLICE(in, tag, stride, window[, pad_before])");
+    OpRef in = build(hana::at_c<0>(n.kids), s);
+    const Split_Context sc = s.split[n.leaf.slot];
+    const OutputDef d = g.output(in);
+    if (sc.dim < 0 || static_cast<std::uint32_t>(sc.dim) >= d.rank)
+      throw ReplacementFailed("TYPICAL_CONV_SLICE: the split dimension is outside the input's rank");
+    const auto dim = static_cast<std::size_t>(sc.dim);
+    long long stride;
+    if constexpr (kid_t<1, N>::vtype == VType::OpRef) stride = static_cast<long long>(g.output(build(hana::at_c<1>(n.kids), s)).dim(dim));
+    else stride = static_cast<long long>(kid<1>(n, s));
+    const auto window = static_cast<long long>(kid<2>(n, s));
+    long long pad = 0;
+    if constexpr (N::arity == 4) pad = static_cast<long long>(kid<3>(n, s));
+    if (stride <= 0 || window <= 0) throw ReplacementFailed("TYPICAL_CONV_SLICE: stride and window must be positive");
+    const auto st = static_cast<long long>(sc.start), sz = static_cast<long long>(sc.size);
+    const auto extent = static_cast<long long>(d.dims[dim]);
+    long long lo = st * stride - pad, hi = (st + sz - 1) * stride - pad + window - 1;
+    lo = std::max(lo, 0LL);
+    hi = std::min(hi, extent - 1);
+    if (hi < lo) throw ReplacementFailed("TYPICAL_CONV_SLICE: the part reads nothing of its input");
+    QuickShape qs, qz;
+    qs.rank = qz.rank = d.rank;
+    for (std::uint32_t i = 0; i < d.rank; ++i) qz.dims[i] = d.dims[i];
+    qs.dims[dim] = static_cast<std::size_t>(lo);
+    qz.dims[dim] = static_cast<std::size_t>(hi - lo + 1);
+    return make_slice(s, in, qs, qz);
+  } else {
+    static_assert(N::kind == Kind::Op, "optgrammar: this construct has no replacement value");
     return OpRef{};
   }
 }
 
-/// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
-// Flattened: the matcher and constraint of one rule become one straight-line function.
+/// Match and constraint of one rule, flattened into one straight-line function (only this
+/// part: flattening the replacement too costs far more compile time than it saves run time).
 template <class R>
-[[gnu::flatten]] bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
+[[gnu::flatten]] bool match_and_check(ExecState& s, RuleStats& st) {
+  static constexpr auto& rule = R::value;
+  if (!match_op(rule.match, s.g, s.root, s)) return false;
+  ++st.matched;
+  if constexpr (!(decltype(rule.constraint)::kind == Kind::Bool)) {
+    SlotFacts facts[rule.info.n_tags];
+    s.facts = facts;
+    bool ok = eval(rule.constraint, s);
+    s.facts = nullptr;  // the replacement may move the tables the cache points into
+    if (!ok || s.failed) return false;
+  }
+  return true;
+}
+
+/// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
+template <class R>
+bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
   static constexpr auto& rule = R::value;
   Graph& g = rw.graph();
   RuleStats& st = rw.stats(self);
@@ -684,21 +951,14 @@ template <class R>
   Split_Context splits[rule.info.n_splits > 0 ? rule.info.n_splits : 1];
   ExecState s{g, self.names.data(), root, slots, splits, 0, false};
   s.slot[0] = root;
-  if (!match_op(rule.match, g, root, s)) return false;
-  ++st.matched;
-  if constexpr (!(decltype(rule.constraint)::kind == Kind::Bool)) {
-    SlotFacts facts[rule.info.n_tags];
-    s.facts = facts;
-    bool ok = eval(rule.constraint, s);
-    s.facts = nullptr;  // the replacement may move the tables the cache points into
-    if (!ok || s.failed) return false;
-  }
+  s.trace = rw.trace;
+  if (!match_and_check<R>(s, st)) return false;
   auto cp = g.checkpoint();
   s.first_new = cp.ops;
   OpRef result;
   try {
     result = build(rule.replacement, s);
-  } catch (const ReplacementFailed&) {
+  } catch (const ReplacementFailedBase&) {
     g.rollback(cp);  // the rule does not apply here; the graph is as it was
     ++st.failed;
     return false;
@@ -718,6 +978,7 @@ template <class R>
   // New ops may match rules of this pass in turn.
   for (std::size_t i = cp.ops; i < g.size(); ++i) rw.push(OpRef{static_cast<std::uint32_t>(i)});
   rw.replace(root, result);
+  rw.count_dead(drop_unused_new(g, cp.ops));
   return true;
 }
 

@@ -256,7 +256,7 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     // arguments are checked against its parameters by analysis (check.hpp), which names them.
     case Kind::ExternalConstraint:
       return n >= 2 && is_numeric(a[0]) && a[1] == VType::OpRef ? a[0] : VType::Bad;
-    case Kind::ExternalReplace: return n == 1 && a[0] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::ExternalReplace: return n == 1 && a[0] == VType::Shape ? VType::OpBuild : VType::Bad;
     case Kind::ShapefnApply:
     case Kind::AutosplitShapefnApply:
       return n >= 1 && a[0] == VType::Shape ? VType::Shape : VType::Bad;

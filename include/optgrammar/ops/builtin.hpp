@@ -17,8 +17,12 @@ namespace infer {
 
 inline std::string shape_string(const OutputDef& d) {
   std::string s = "[";
-  for (std::uint32_t i = 0; i < d.rank; ++i) s += (i ? "," : "") + std::to_string(d.dims[i]);
-  return s + "]";
+  for (std::uint32_t i = 0; i < d.rank; ++i) {
+    if (i) s += ',';
+    s += std::to_string(d.dims[i]);
+  }
+  s += ']';
+  return s;
 }
 
 /// Everything from operand 0 (unary elementwise ops, Output).
@@ -51,7 +55,7 @@ Inferred broadcast2(const OpView& v) {
   r.dtype = true;
   r.quant = !own_quant;
   if (!broadcast(*v.operands[0].def, *v.operands[1].def, r.def))
-    r.error = "operand shapes " + shape_string(*v.operands[0].def) + " and " + shape_string(*v.operands[1].def) + " do not broadcast";
+    r.error = cat("operand shapes ", shape_string(*v.operands[0].def), " and ", shape_string(*v.operands[1].def), " do not broadcast");
   else
     r.shape = true;
   return r;
@@ -82,14 +86,14 @@ inline Inferred transpose(const OpView& v) {
   if (!perm) return r;  // a permutation computed at run time: the shape is not known here
   const OutputDef& x = *v.operands[0].def;
   if (perm->size() != x.rank) {
-    r.error = "permutation has " + std::to_string(perm->size()) + " entries for rank " + std::to_string(x.rank);
+    r.error = cat("permutation has ", perm->size(), " entries for rank ", x.rank);
     return r;
   }
   std::vector<bool> seen(x.rank, false);
   for (std::uint32_t i = 0; i < x.rank; ++i) {
     const std::int64_t p = (*perm)[i];
     if (p < 0 || p >= static_cast<std::int64_t>(x.rank) || seen[static_cast<std::size_t>(p)]) {
-      r.error = "permutation is not a permutation of 0.." + std::to_string(x.rank - 1);
+      r.error = cat("permutation is not a permutation of 0..", x.rank - 1);
       return r;
     }
     seen[static_cast<std::size_t>(p)] = true;
@@ -115,7 +119,7 @@ inline Inferred reshape(const OpView& v) {
   r.def.dims = target.dims;
   r.shape = true;
   if (target.element_count() != v.operands[0].def->element_count())
-    r.error = "reshape of " + std::to_string(v.operands[0].def->element_count()) + " elements to " + shape_string(target);
+    r.error = cat("reshape of ", v.operands[0].def->element_count(), " elements to ", shape_string(target));
   return r;
 }
 
@@ -126,11 +130,11 @@ inline Inferred conv2d(const OpView& v) {
   r.def = x;
   r.dtype = r.quant = true;
   if (x.rank != 4 || w.rank != 4) {
-    r.error = "input and filter must have rank 4 (NHWC, HWIO)";
+    r.error = cat("input and filter must have rank 4 (NHWC, HWIO)");
     return r;
   }
   if (w.dims[2] != x.dims[3]) {
-    r.error = "filter input channels " + std::to_string(w.dims[2]) + " differ from the input's " + std::to_string(x.dims[3]);
+    r.error = cat("filter input channels ", w.dims[2], " differ from the input's ", x.dims[3]);
     return r;
   }
   r.def.dims[3] = w.dims[3];
@@ -143,7 +147,7 @@ inline Inferred bias_add(const OpView& v) {
   Inferred r = like_first(v);
   OutputDef b;
   if (!broadcast(*v.operands[0].def, *v.operands[1].def, b) || !b.same_shape(*v.operands[0].def))
-    r.error = "bias " + shape_string(*v.operands[1].def) + " does not broadcast to " + shape_string(*v.operands[0].def);
+    r.error = cat("bias ", shape_string(*v.operands[1].def), " does not broadcast to ", shape_string(*v.operands[0].def));
   return r;
 }
 
@@ -151,7 +155,7 @@ inline Inferred conv_bias_relu(const OpView& v) {
   Inferred r = conv2d(v);
   OutputDef b;
   if (r.error.empty() && (!broadcast(r.def, *v.operands[2].def, b) || !b.same_shape(r.def)))
-    r.error = "bias " + shape_string(*v.operands[2].def) + " does not broadcast to " + shape_string(r.def);
+    r.error = cat("bias ", shape_string(*v.operands[2].def), " does not broadcast to ", shape_string(r.def));
   return r;
 }
 
@@ -163,7 +167,7 @@ inline Inferred concat(const OpView& v) {
     r.shape = true;
     (void)axis;
   } else {
-    r.error = "operands do not concatenate to " + shape_string(*v.declared) + " along any dimension";
+    r.error = cat("operands do not concatenate to ", shape_string(*v.declared), " along any dimension");
   }
   return r;
 }
@@ -179,12 +183,12 @@ inline Inferred slice(const OpView& v) {
   r.def.dims = {};
   for (std::size_t i = 0; i < size->size() && i < max_rank; ++i) r.def.dims[i] = static_cast<std::size_t>((*size)[i]);
   r.shape = true;
-  if (size->size() != x.rank) r.error = "size has " + std::to_string(size->size()) + " dims for rank " + std::to_string(x.rank);
-  else if (start && start->size() != x.rank) r.error = "start has " + std::to_string(start->size()) + " dims for rank " + std::to_string(x.rank);
+  if (size->size() != x.rank) r.error = cat("size has ", size->size(), " dims for rank ", x.rank);
+  else if (start && start->size() != x.rank) r.error = cat("start has ", start->size(), " dims for rank ", x.rank);
   else if (start)
     for (std::uint32_t k = 0; k < x.rank; ++k)
       if ((*start)[k] < 0 || static_cast<std::size_t>((*start)[k] + (*size)[k]) > x.dims[k]) {
-        r.error = "slice leaves dimension " + std::to_string(k) + " of extent " + std::to_string(x.dims[k]);
+        r.error = cat("slice leaves dimension ", k, " of extent ", x.dims[k]);
         break;
       }
   return r;
@@ -279,8 +283,8 @@ inline Maps conv(const OpView& v) {
   if (ph > 0 || I(w.dims[0]) > 1) in.constraints.push_back({dim(1) + sym(0) - ph, {0, I(x.dims[1]) - 1}});
   if (pw > 0 || I(w.dims[1]) > 1) in.constraints.push_back({dim(2) + sym(1) - pw, {0, I(x.dims[2]) - 1}});
   filt.results = {sym(0), sym(1), sym(2), dim(3)};
-  m[0] = index::simplify(std::move(in));
-  m[1] = index::simplify(std::move(filt));
+  m[0] = std::move(in);
+  m[1] = std::move(filt);
   if (v.operands.size() > 2)
     m[2] = guarded([&] { return index::numpy_broadcast_map(eval::index_shape(*v.operands[2].def), eval::index_shape(o)); });
   return m;

@@ -21,9 +21,28 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace optgrammar::ops {
+
+namespace detail {
+inline void cat_piece(std::string& s, std::string_view v) { s.append(v); }
+inline void cat_piece(std::string& s, const std::string& v) { s.append(v); }
+inline void cat_piece(std::string& s, const char* v) { s.append(v); }
+template <class I>
+  requires std::is_integral_v<I>
+void cat_piece(std::string& s, I v) { s.append(std::to_string(v)); }
+}  // namespace detail
+
+/// Joins strings and integers into one message: cat("rank ", 4, " exceeds ", 8). (Appending
+/// piece by piece also keeps g++-12's -Wrestrict false positive on `"lit" + std::string` away.)
+template <class... A>
+std::string cat(const A&... a) {
+  std::string s;
+  (detail::cat_piece(s, a), ...);
+  return s;
+}
 
 // ---- dtype sets ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ namespace detail {
 inline std::string type_rule_text(TypeRule rule, DTypeSet set) {
   switch (rule) {
     case TypeRule::in_set: return to_string(set);
-    case TypeRule::same_as_first: return set == dtypes::any ? "as operand 0" : "as operand 0 (" + to_string(set) + ")";
+    case TypeRule::same_as_first: return set == dtypes::any ? "as operand 0" : cat("as operand 0 (", to_string(set), ")");
     case TypeRule::same_as_result: return "as the result";
   }
   return "?";
@@ -22,12 +22,12 @@ inline std::string arity_text(const OperandSpec& o) {
   switch (o.arity) {
     case Arity::single: return "1";
     case Arity::optional: return "0 or 1";
-    case Arity::variadic: return std::to_string(o.min) + " or more";
+    case Arity::variadic: return cat(o.min, " or more");
   }
   return "?";
 }
 /// An anchor-friendly heading text: `$Const` stays as it is (GitHub drops the `$`).
-inline std::string heading(std::string_view name) { return "`" + std::string(name) + "`"; }
+inline std::string heading(std::string_view name) { return cat("`", name, "`"); }
 }  // namespace detail
 
 /// Writes the op reference for the definitions in `defs`, in the order given.
@@ -38,9 +38,9 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
         "when this file is stale. -->\n\n"
         "One entry per op definition (`include/optgrammar/ops/`). The graph stores no attributes besides "
         "an op's output definition, so parameters are operands (`$Const`, `$Shape`) or parts of the declared "
-        "output definition. *Fold* names what the constant folder and the reference interpreter run; "
+        "output definition. *eval* says whether the constant folder and the reference interpreter can compute an op (a fold/ kernel, or a copy or reference loop of ops/); "
         "traits are described at the end.\n\n";
-  os << "| op | summary | operands | traits | fold |\n| --- | --- | --- | --- | --- |\n";
+  os << "| op | summary | operands | traits | eval |\n| --- | --- | --- | --- | --- |\n";
   for (const auto* d : defs) {
     std::string ops;
     for (const auto& o : d->operands) {
@@ -69,7 +69,7 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
     os << "- traits: " << (d->traits ? traits_to_string(d->traits) : "none") << "\n";
     os << "- output definition inferred: " << (d->infer ? "yes" : "no (declared)") << "\n";
     os << "- indexing map: " << (d->indexing ? "yes" : "no") << "\n";
-    os << "- fold: " << (d->eval ? std::string(d->kernel) : std::string("no")) << "\n\n";
+    os << "- evaluated by (folder, interpreter): " << (d->eval ? std::string(d->kernel) : std::string("no")) << "\n\n";
   }
   os << "## Traits\n\n"
         "| trait | meaning |\n| --- | --- |\n"

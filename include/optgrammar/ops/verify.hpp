@@ -41,7 +41,7 @@ namespace detail {
 inline std::string def_string(const OutputDef& d) {
   std::string s(dtype_short_name(d.dtype));
   s += infer::shape_string(d);
-  if (is_quantized(d.dtype)) s += "(zp " + std::to_string(d.zero_offset) + ", step " + std::to_string(d.stepsize) + ")";
+  if (is_quantized(d.dtype)) s += cat("(zp ", d.zero_offset, ", step ", std::to_string(d.stepsize), ")");
   return s;
 }
 }  // namespace detail
@@ -49,14 +49,14 @@ inline std::string def_string(const OutputDef& d) {
 /// Problems of one op against its definition (none when the op has no definition).
 inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vector<std::string>& out,
                       std::vector<ValueView>& buf) {
-  auto at = [&] { return std::string("%").append(std::to_string(r.index)) + " (" + std::string(g.name(r)) + "): "; };
+  auto at = [&] { return cat("%", r.index, " (", g.name(r), "): "); };
   const std::size_t n = g.n_inputs(r);
   if (n < def.min_operands() || n > def.max_operands()) {
-    std::string want = def.max_operands() == static_cast<std::size_t>(-1) ? "at least " + std::to_string(def.min_operands())
+    std::string want = def.max_operands() == static_cast<std::size_t>(-1) ? cat("at least ", def.min_operands())
                        : def.min_operands() == def.max_operands()
-                           ? std::to_string(def.min_operands())
-                           : std::to_string(def.min_operands()) + " to " + std::to_string(def.max_operands());
-    out.push_back(at() + std::to_string(n) + " operands, the definition takes " + want);
+                           ? cat(def.min_operands())
+                           : cat(def.min_operands(), " to ", def.max_operands());
+    out.push_back(cat(at(), n, " operands, the definition takes ", want));
     return;  // the operand-wise checks below would only repeat it
   }
   const OutputDef& res = g.output(r);
@@ -77,42 +77,42 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
     OpRef in = g.input(r, static_cast<std::uint32_t>(k));
     const DType t = g.output(in).dtype;
     if (!type_ok(spec->rule, spec->types, t) || (spec->rule != TypeRule::in_set && !spec->types.contains(t)))
-      out.push_back(at() + "operand " + std::to_string(k) + " (" + std::string(spec->name) + ") is " +
-                    std::string(dtype_short_name(t)) + ", the definition takes " + rule_text(spec->rule, spec->types));
+      out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is " +
+                    std::string(dtype_short_name(t)), ", the definition takes ", rule_text(spec->rule, spec->types)));
     if (spec->must_be_constant && !g.is_const(in) && g.name_id(in) != op_names::shape)
-      out.push_back(at() + "operand " + std::to_string(k) + " (" + std::string(spec->name) + ") must be a $Const or $Shape");
+      out.push_back(cat(at(), "operand ", k, " (", spec->name, ") must be a $Const or $Shape"));
   }
   if (!type_ok(def.result.rule, def.result.types, res.dtype) || !def.result.types.contains(res.dtype))
-    out.push_back(at() + "result is " + std::string(dtype_short_name(res.dtype)) + ", the definition gives " +
-                  rule_text(def.result.rule, def.result.types));
+    out.push_back(cat(at(), "result is ", dtype_short_name(res.dtype), ", the definition gives ",
+                  rule_text(def.result.rule, def.result.types)));
   if (def.has(Trait::same_operands_and_result_type))
     for (std::size_t k = 0; k < n; ++k) {
       const OutputDef& d = g.output(g.input(r, static_cast<std::uint32_t>(k)));
       if (!d.same_encoding(res)) {
-        out.push_back(at() + "operand " + std::to_string(k) + " is " + detail::def_string(d) +
-                      ", same-operands-and-result-type wants " + detail::def_string(res));
+        out.push_back(cat(at(), "operand ", k, " is ", detail::def_string(d) +
+                      ", same-operands-and-result-type wants ", detail::def_string(res)));
         break;
       }
     }
   if (def.has(Trait::same_operands_and_result_shape))
     for (std::size_t k = 0; k < n; ++k)
       if (!g.output(g.input(r, static_cast<std::uint32_t>(k))).same_shape(res)) {
-        out.push_back(at() + "operand " + std::to_string(k) + " has shape " +
+        out.push_back(cat(at(), "operand ", k, " has shape " +
                       infer::shape_string(g.output(g.input(r, static_cast<std::uint32_t>(k)))) +
-                      ", same-operands-and-result-shape wants " + infer::shape_string(res));
+                      ", same-operands-and-result-shape wants ", infer::shape_string(res)));
         break;
       }
   if (def.infer) {
     Inferred inf = def.infer(op_view(g, r, buf));
-    if (!inf.error.empty()) out.push_back(at() + inf.error);
+    if (!inf.error.empty()) out.push_back(cat(at(), inf.error));
     else {
       if (inf.shape && !inf.def.same_shape(res))
-        out.push_back(at() + "output shape " + infer::shape_string(res) + " differs from the inferred " + infer::shape_string(inf.def));
+        out.push_back(cat(at(), "output shape ", infer::shape_string(res), " differs from the inferred ", infer::shape_string(inf.def)));
       if (inf.dtype && inf.def.dtype != res.dtype)
-        out.push_back(at() + "output dtype " + std::string(dtype_short_name(res.dtype)) + " differs from the inferred " +
-                      std::string(dtype_short_name(inf.def.dtype)));
+        out.push_back(cat(at(), "output dtype ", dtype_short_name(res.dtype), " differs from the inferred ",
+                      dtype_short_name(inf.def.dtype)));
       else if (inf.quant && is_quantized(res.dtype) && !inf.def.same_encoding(res))
-        out.push_back(at() + "output quantization " + detail::def_string(res) + " differs from the inferred " + detail::def_string(inf.def));
+        out.push_back(cat(at(), "output quantization ", detail::def_string(res), " differs from the inferred ", detail::def_string(inf.def)));
     }
   }
 }
@@ -133,7 +133,7 @@ inline std::vector<std::string> verify_ops(const Graph& g, const VerifyOptions& 
         if (id >= unknown_reported.size()) unknown_reported.resize(id + 1, false);
         if (!unknown_reported[id]) {
           unknown_reported[id] = true;
-          out.push_back(std::string("%").append(std::to_string(i)) + " (" + std::string(g.name(r)) + "): unknown op (no definition)");
+          out.push_back(cat("%", i, " (", g.name(r), "): unknown op (no definition)"));
         }
       }
       continue;

@@ -12,6 +12,7 @@
 #include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/output_def.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -98,6 +99,11 @@ class Graph {
   /// The general form: interned output definition index and an explicit op id.
   OpRef add_op_with_id(OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
                        std::uint64_t id) {
+    // Everything is checked before anything is appended: a bad call leaves the graph as it was.
+    if (inputs.size() > 0xFFFF) throw GraphError("an op may have at most 65535 inputs");
+    if (outdef >= outdefs_.size()) throw GraphError("unknown output definition index");
+    if (id > 0xFFFFFFFFu) throw GraphError("op ids are limited to 32 bits");
+    for (OpRef in : inputs) check(in);
     OpRef r{static_cast<std::uint32_t>(ops_.size())};
     OpDef& d = ops_.emplace_back();
     d.name = name;
@@ -105,13 +111,17 @@ class Graph {
     d.id = static_cast<std::uint32_t>(id);
     if (id >= next_id_) next_id_ = id + 1;
     d.first_input = static_cast<std::uint32_t>(uses_.size());
-    if (inputs.size() > 0xFFFF) throw GraphError("an op may have at most 65535 inputs");
     d.n_inputs = static_cast<std::uint16_t>(inputs.size());
     for (OpRef in : inputs) {
-      check(in);
       auto u = static_cast<std::uint32_t>(uses_.size());
-      uses_.push_back(Use{in, r, no_index, no_index});
-      link_use(u);
+      Use& use = uses_.emplace_back();
+      use.value = in;
+      use.user = r;
+      OpDef& v = ops_[in.index];
+      use.next = v.first_use;
+      if (v.first_use != no_index) uses_[v.first_use].prev = u;
+      v.first_use = u;
+      ++v.n_uses;
     }
     ++live_;
     return r;
@@ -408,6 +418,18 @@ class Graph {
     }
   };
   std::uint32_t intern_payload(std::span<const std::byte> data) {
+    // Builders often pass the same buffer again: a small cache by buffer address, confirmed by
+    // comparing the bytes, skips hashing. A miss (or changed contents) takes the hash path.
+    const std::uint64_t key = (reinterpret_cast<std::uintptr_t>(data.data()) ^ data.size()) * 0x9E3779B97F4A7C15ull;
+    auto& slot = recent_payloads_[key >> 58];  // 64 slots
+    if (slot.source == data.data() && slot.size == data.size() && slot.id < payloads_.size() &&
+        std::memcmp(payloads_[slot.id].data(), data.data(), data.size()) == 0)
+      return slot.id;
+    std::uint32_t id = intern_payload_hashed(data);
+    slot = RecentPayload{data.data(), data.size(), id};
+    return id;
+  }
+  std::uint32_t intern_payload_hashed(std::span<const std::byte> data) {
     std::string_view key(reinterpret_cast<const char*>(data.data()), data.size());
     if (auto it = payload_ids_.find(key); it != payload_ids_.end()) return it->second;
     auto id = static_cast<std::uint32_t>(payloads_.size());
@@ -417,6 +439,12 @@ class Graph {
     return id;
   }
 
+  struct RecentPayload {
+    const std::byte* source = nullptr;
+    std::size_t size = 0;
+    std::uint32_t id = 0;
+  };
+  std::array<RecentPayload, 64> recent_payloads_{};
   ChunkedVector<OpDef> ops_;
   ChunkedVector<Use> uses_;
   std::size_t live_ = 0;

@@ -1,0 +1,123 @@
+// Constant folding in the rewrite loop: an op whose inputs are all constants (`$Const`, or
+// `$Shape` parameters) becomes a `$Const` computed through its op definition's eval (fold/
+// kernels: HVX on Hexagon, portable elsewhere).
+//
+//   engine::ConstantFolder folder;            // max 1 << 22 elements per fold by default
+//   DriverOptions opt;
+//   opt.visit = folder.visitor();             // or [&](Rewriter& rw, OpRef r) { return folder.visit(rw, r); }
+//   run_rules(g, rules, opt);
+//   folder.stats().folded;
+//
+// What folds: a live op with a definition that has eval, is neither side-effecting nor
+// constant-like, has at least one input and only constant inputs, and whose registry flags
+// (OpRegistry::flags, default IS_CONST) have IS_CONST without INHIBIT_CONST_PROP. A fold larger
+// than max_elements output elements is skipped and counted (never attempted, so never a stall).
+// The new constant has the op's declared output definition and inherits its op id.
+#pragma once
+
+#include "optgrammar/engine/driver.hpp"
+#include "optgrammar/ops/verify.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace optgrammar::engine {
+
+struct FoldOptions {
+  /// Largest output (in elements) folded; larger folds are skipped and counted.
+  std::size_t max_elements = std::size_t{1} << 22;
+  /// Kernels to run (the interpreter uses reference; the folder the fast backend by default).
+  ops::Backend backend = ops::Backend::fast;
+};
+
+struct FoldStats {
+  std::uint64_t folded = 0;             ///< ops replaced by a constant
+  std::uint64_t skipped_too_large = 0;  ///< foldable, but over max_elements (per visit)
+  std::uint64_t no_kernel = 0;          ///< constant inputs, but no eval or eval refused the types (per visit)
+  std::uint64_t inhibited = 0;          ///< constant inputs, but flags forbid it (per visit)
+  std::uint64_t bytes_out = 0;          ///< bytes of constants produced
+};
+
+class ConstantFolder {
+ public:
+  explicit ConstantFolder(FoldOptions opt = {}) : opt_(opt) {}
+
+  const FoldStats& stats() const noexcept { return stats_; }
+  const FoldOptions& options() const noexcept { return opt_; }
+
+  /// Whether every input of r is a constant and r could be folded by its kind (not by size).
+  bool candidate(const Graph& g, OpRef r) const {
+    const std::uint32_t n = g.n_inputs(r);
+    if (n == 0) return false;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      OpRef in = g.input(r, k);
+      if (!g.is_const(in) && g.name_id(in) != op_names::shape) return false;
+    }
+    return true;
+  }
+
+  /// Folds r into a new constant (not yet wired in); an invalid ref when it does not fold.
+  OpRef fold(Graph& g, OpRef r) {
+    if (!candidate(g, r)) return OpRef{};
+    const ops::OpDefinition* def = ops::find_definition(g.name_id(r));
+    if (def && (def->has(ops::Trait::side_effecting) || def->has(ops::Trait::constant_like))) return OpRef{};
+    const std::uint32_t flags = OpRegistry::instance().flags(g.name_id(r));
+    if (!(flags & Flags::IS_CONST) || (flags & Flags::INHIBIT_CONST_PROP)) {
+      ++stats_.inhibited;
+      return OpRef{};
+    }
+    if (!def || !def->eval) {
+      ++stats_.no_kernel;
+      return OpRef{};
+    }
+    const OutputDef out = g.output(r);
+    if (out.element_count() > opt_.max_elements) {
+      ++stats_.skipped_too_large;
+      return OpRef{};
+    }
+    buf_.assign(out.byte_size(), std::byte{0});
+    if (!def->eval(ops::op_view(g, r, views_), std::span<std::byte>(buf_), opt_.backend)) {
+      ++stats_.no_kernel;
+      return OpRef{};
+    }
+    OpRef c = g.add_const(out, std::span<const std::byte>(buf_));
+    g.set_op_id(c, g.op_id(r));
+    ++stats_.folded;
+    stats_.bytes_out += buf_.size();
+    return c;
+  }
+
+  /// The DriverOptions::visit hook: replaces r by its folded constant. True when it did.
+  bool visit(Rewriter& rw, OpRef r) {
+    Graph& g = rw.graph();
+    OpRef c = fold(g, r);
+    if (!c.valid()) return false;
+    if (rw.trace)
+      *rw.trace << (rw.pass_name ? *rw.pass_name : std::string("-")) << " fold %" << r.index << "(" << g.name(r)
+                << ") -> %" << c.index << "($Const)\n";
+    rw.replace(r, c);
+    return true;
+  }
+  std::function<bool(Rewriter&, OpRef)> visitor() {
+    return [this](Rewriter& rw, OpRef r) { return visit(rw, r); };
+  }
+
+  /// Folds the whole graph to a fixed point outside the driver; returns how many ops folded.
+  std::uint64_t run(Graph& g) {
+    std::vector<RuleStats> none;
+    Rewriter rw(g, none);
+    rw.fill_queue(false);
+    const std::uint64_t before = stats_.folded;
+    for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) visit(rw, r);
+    return stats_.folded - before;
+  }
+
+ private:
+  FoldOptions opt_;
+  FoldStats stats_;
+  std::vector<std::byte> buf_;
+  std::vector<ops::ValueView> views_;
+};
+
+}  // namespace optgrammar::engine

@@ -17,7 +17,7 @@ namespace optgrammar {
 
 /// The op AUTOSPLIT joins its parts with: Concat(axis, part0, part1, ...), `axis` an Int32 scalar
 /// constant holding the split dimension.
-inline OpNameId autosplit_concat_op() {
+[[gnu::noinline]] inline OpNameId autosplit_concat_op() {
   static const OpNameId id = intern_op_name("Concat");
   return id;
 }
@@ -56,7 +56,7 @@ struct AutosplitRecord {
 
   /// Records part [start, start+size) built as `result`, with the Slice_shape ops made since op
   /// index `first` (their start and size shapes give the slice).
-  void add_part(const Graph& g, std::size_t start, std::size_t size, OpRef result, std::size_t first) {
+  [[gnu::noinline]] void add_part(const Graph& g, std::size_t start, std::size_t size, OpRef result, std::size_t first) {
     static const OpNameId slice_id = intern_op_name("Slice_shape");
     Part p{start, size, result, {}};
     for (std::size_t i = first; i < g.size(); ++i) {
@@ -75,7 +75,7 @@ struct AutosplitRecord {
   }
 
   /// An empty string when the split is right, else what is wrong (one line per problem).
-  std::string check(const Graph& g, const OutputDef& out, int dim) const {
+  [[gnu::noinline]] std::string check(const Graph& g, const OutputDef& out, int dim) const {
     std::string problems;
     auto problem = [&](const std::string& s) { problems += (problems.empty() ? "" : "\n") + s; };
     index::Shape shape(out.dims.begin(), out.dims.begin() + out.rank);

@@ -768,9 +768,12 @@ inline OpRef build(const N& n, ExecState& s) {
 }
 
 // ---- tiling, iteration, external functions (docs/replacement.md) ----------------------------------
+/// Out of line: apply_rule is flattened, the throwing paths need not be.
+[[noreturn, gnu::noinline]] inline void replacement_failed(const std::string& why) { throw ReplacementFailed(why); }
+
 /// Ops this attempt made that nothing reads after the rewrite (a shape read only by WITH_SIZE, the
 /// temporary base of OP_ITER): removed, with what becomes dead through them.
-inline std::size_t drop_unused_new(Graph& g, std::size_t first_new) {
+[[gnu::noinline]] inline std::size_t drop_unused_new(Graph& g, std::size_t first_new) {
   std::size_t n = 0;
   for (std::size_t i = first_new; i < g.size(); ++i) {
     OpRef r{static_cast<std::uint32_t>(i)};
@@ -785,20 +788,20 @@ inline std::uint32_t current_out_def(const ExecState& s) {
 }
 
 template <class R>
-inline OpRef external_result(ExecState& s, const R& r, std::string_view fn) {
+[[gnu::noinline]] inline OpRef external_result(ExecState& s, const R& r, std::string_view fn) {
   if constexpr (std::is_same_v<R, QuickShape>) {
     if (r.rank > max_rank)
-      throw ReplacementFailed(std::string(fn).append(" returned a shape of rank ").append(std::to_string(r.rank)));
+      replacement_failed(std::string(fn).append(" returned a shape of rank ").append(std::to_string(r.rank)));
     return make_shape(s, r.rank, r.dims.data());
   } else {
-    if (!s.g.alive(r)) throw ReplacementFailed(std::string(fn).append(" returned an op that is not in the graph"));
+    if (!s.g.alive(r)) replacement_failed(std::string(fn).append(" returned an op that is not in the graph"));
     return r;
   }
 }
 
 /// A slice of `in`: [start, start+size) per dimension, as Op("Slice_shape", in, start, size) with
 /// the size's shape and in's type (AUTOSPLIT_SLICE's expansion, made directly).
-inline OpRef make_slice(ExecState& s, OpRef in, const QuickShape& start, const QuickShape& size) {
+[[gnu::noinline]] inline OpRef make_slice(ExecState& s, OpRef in, const QuickShape& start, const QuickShape& size) {
   static const OpNameId slice_id = intern_op_name("Slice_shape");
   Graph& g = s.g;
   OpRef st = make_shape(s, start.rank, start.dims.data());
@@ -820,12 +823,12 @@ inline OpRef build_more(const N& n, ExecState& s) {
     const std::uint32_t saved_def = s.out_def;
     const OutputDef base = g.outdef_at(current_out_def(s));
     if (dim < 0 || dim >= static_cast<long long>(base.rank))
-      throw ReplacementFailed("AUTOSPLIT: split dimension " + std::to_string(dim) + " is outside the output's rank");
-    if (chunk <= 0) throw ReplacementFailed("AUTOSPLIT: chunk size " + std::to_string(chunk) + " is not positive");
+      replacement_failed("AUTOSPLIT: split dimension " + std::to_string(dim) + " is outside the output's rank");
+    if (chunk <= 0) replacement_failed("AUTOSPLIT: chunk size " + std::to_string(chunk) + " is not positive");
     const std::size_t extent = base.dims[static_cast<std::size_t>(dim)];
-    if (extent == 0) throw ReplacementFailed("AUTOSPLIT: the split dimension is empty");
+    if (extent == 0) replacement_failed("AUTOSPLIT: the split dimension is empty");
     if ((extent + static_cast<std::size_t>(chunk) - 1) / static_cast<std::size_t>(chunk) > 65534)
-      throw ReplacementFailed("AUTOSPLIT: more than 65534 parts");
+      replacement_failed("AUTOSPLIT: more than 65534 parts");
     const Split_Context saved = s.split[n.leaf.slot];
     std::vector<OpRef> parts{OpRef{}};  // [0]: the axis constant of the concatenation
     AutosplitRecord rec;
@@ -845,7 +848,7 @@ inline OpRef build_more(const N& n, ExecState& s) {
     s.split[n.leaf.slot] = saved;
     if (verify) {
       std::string problem = rec.check(g, base, static_cast<int>(dim));
-      if (!problem.empty()) throw ReplacementFailed("AUTOSPLIT verification: " + problem);
+      if (!problem.empty()) replacement_failed("AUTOSPLIT verification: " + problem);
     }
     if (parts.size() == 2) return parts[1];
     std::int32_t axis = static_cast<std::int32_t>(dim);
@@ -859,7 +862,7 @@ inline OpRef build_more(const N& n, ExecState& s) {
     const auto lo = static_cast<long long>(kid<2>(n, s));
     const auto hi = static_cast<long long>(kid<3>(n, s));
     if (lo < 0 || hi - lo > 65535 - static_cast<long long>(g.n_inputs(base)))
-      throw ReplacementFailed("OP_ITER: iteration range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+      replacement_failed("OP_ITER: iteration range [" + std::to_string(lo) + ", " + std::to_string(hi) +
                               ") is negative or too long");
     std::vector<OpRef> ins;
     for (std::uint32_t i = 0; i < g.n_inputs(base); ++i) ins.push_back(g.input(base, i));
@@ -895,7 +898,7 @@ inline OpRef build_more(const N& n, ExecState& s) {
     const Split_Context sc = s.split[n.leaf.slot];
     const OutputDef d = g.output(in);
     if (sc.dim < 0 || static_cast<std::uint32_t>(sc.dim) >= d.rank)
-      throw ReplacementFailed("TYPICAL_CONV_SLICE: the split dimension is outside the input's rank");
+      replacement_failed("TYPICAL_CONV_SLICE: the split dimension is outside the input's rank");
     const auto dim = static_cast<std::size_t>(sc.dim);
     long long stride;
     if constexpr (kid_t<1, N>::vtype == VType::OpRef) stride = static_cast<long long>(g.output(build(hana::at_c<1>(n.kids), s)).dim(dim));
@@ -903,13 +906,13 @@ inline OpRef build_more(const N& n, ExecState& s) {
     const auto window = static_cast<long long>(kid<2>(n, s));
     long long pad = 0;
     if constexpr (N::arity == 4) pad = static_cast<long long>(kid<3>(n, s));
-    if (stride <= 0 || window <= 0) throw ReplacementFailed("TYPICAL_CONV_SLICE: stride and window must be positive");
+    if (stride <= 0 || window <= 0) replacement_failed("TYPICAL_CONV_SLICE: stride and window must be positive");
     const auto st = static_cast<long long>(sc.start), sz = static_cast<long long>(sc.size);
     const auto extent = static_cast<long long>(d.dims[dim]);
     long long lo = st * stride - pad, hi = (st + sz - 1) * stride - pad + window - 1;
     lo = std::max(lo, 0LL);
     hi = std::min(hi, extent - 1);
-    if (hi < lo) throw ReplacementFailed("TYPICAL_CONV_SLICE: the part reads nothing of its input");
+    if (hi < lo) replacement_failed("TYPICAL_CONV_SLICE: the part reads nothing of its input");
     QuickShape qs, qz;
     qs.rank = qz.rank = d.rank;
     for (std::uint32_t i = 0; i < d.rank; ++i) qz.dims[i] = d.dims[i];

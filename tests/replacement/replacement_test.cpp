@@ -1,0 +1,371 @@
+// The replacement grammar at run time on real graphs: AUTOSPLIT (with TYPICAL_SLICE,
+// CHANGEDIM_SLICE, AUTOSPLIT_SLICE, TYPICAL_CONV_SLICE, split variables), OP_ITER and
+// ITER_INPUT_OF, external functions, MESSAGE, LAYOUT_CHUNKSIZE, the AUTOSPLIT verify mode, and
+// transactional rewrites under injected faults.
+#include <optgrammar/core/properties.hpp>
+#include <optgrammar/core/text_io.hpp>
+#include <optgrammar/rules.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+using namespace optgrammar;
+
+// ---- external functions ---------------------------------------------------------------------
+// :::EXTERNAL_SHAPEFN::: { bool depth_at_least(Constraint&, OpRef, int); }
+static bool depth_at_least(Constraint& c, OpRef x, int n) { return c.output(x).dim(3) >= static_cast<std::size_t>(n); }
+// :::EXTERNAL_SHAPEFN::: { float half_depth(Constraint&, OpRef, float); }
+static float half_depth(Constraint& c, OpRef x, float k) { return static_cast<float>(c.output(x).dim(3)) * k; }
+// :::EXTERNAL_SHAPEFN::: { QuickShape twice_depth(Replacement&, OpRef, int); }
+static QuickShape twice_depth(Replacement& rpx, OpRef x, int extra) {
+  const OutputDef& d = rpx.graph().output(x);
+  QuickShape q;
+  q.rank = 4;
+  q.dims = {d.dim(0), d.dim(1), d.dim(2), 2 * d.dim(3) + static_cast<std::size_t>(extra)};
+  return q;
+}
+// :::EXTERNAL_SHAPEFN::: { OpRef const_of_rank(Replacement&, OpRef); }
+static OpRef const_of_rank(Replacement& rpx, OpRef x) {
+  std::int32_t v = static_cast<std::int32_t>(rpx.graph().output(x).rank);
+  return rpx.constant(OutputDef::make(DType::Int32, {1, 1, 1, 1}), std::span<const std::int32_t>(&v, 1));
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape my_start(Replacement&, Split_Context const&, OpRef); }
+static QuickShape my_start(Replacement& rpx, Split_Context const& sc, OpRef x) {
+  return simple_split_start(rpx, sc, x);
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape my_size(Replacement&, Split_Context const&, OpRef); }
+static QuickShape my_size(Replacement& rpx, Split_Context const& sc, OpRef x) { return simple_split_size(rpx, sc, x); }
+static OpRef keep_old(Replacement&, OpDef const&) { return OpRef{}; }  // replaced below by its root
+static OpRef keep_self(Replacement& rpx, OpDef const&) { return rpx.root(); }
+static OpRef to_negate(Replacement& rpx, OpDef const& old) {
+  OpRef in = rpx.graph().input(rpx.root(), 0);
+  (void)old;
+  return rpx.op("T_Negated", {in});
+}
+// Fault injection.
+static OpRef throws_midway(Replacement& rpx, OpDef const&) {
+  rpx.op("T_Leftover", {rpx.graph().input(rpx.root(), 0)});  // made, then the function fails
+  throw std::runtime_error("injected fault");
+}
+static OpRef nonsense_ref(Replacement& rpx, OpRef x) {
+  rpx.op("T_Leftover", {x});
+  return OpRef{};  // not an op of the graph
+}
+static QuickShape nonsense_shape(Replacement&, OpRef) {
+  QuickShape q;
+  q.rank = 99;
+  return q;
+}
+
+// ---- rules -------------------------------------------------------------------------------------
+// AUTOSPLIT along the height with TYPICAL_SLICE: three parts (4, 4, 2) joined by a Concat.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Relu", "x"), GT(DIM_OF("*", 1), 4),
+                         AUTOSPLIT(1, "I", 4, Op("T_Relu", TYPICAL_SLICE("x", "I"))))
+// Split variables in a hand-made AUTOSPLIT_SLICE; SPLIT_DIM in a constant.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Vars", "x"), GT(DIM_OF("*", 3), 2),
+                         AUTOSPLIT(3, "K", 2,
+                                   Op("T_Vars", AUTOSPLIT_SLICE("x", gen_Shape(0, 0, 0, SPLIT_START("K")),
+                                                                gen_Shape(DIM_OF("x", 0), DIM_OF("x", 1),
+                                                                          DIM_OF("x", 2), SPLIT_SIZE("K"))),
+                                      gen_ConstScalar_i32(SPLIT_DIM("K")))))
+// CHANGEDIM_SLICE: the output's depth split slices the weights along their dimension 0.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Fc", "x", "w"), GT(DIM_OF("*", 3), 4),
+                         AUTOSPLIT(3, "I", 4, Op("T_Fc", "x", CHANGEDIM_SLICE("w", "I", 0))))
+// TYPICAL_CONV_SLICE: stride from a stride tensor, window from the filter's height.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Conv", "in", "w", "s"), GT(DIM_OF("*", 1), 4),
+                         AUTOSPLIT(1, "I", 4, Op("T_Conv", TYPICAL_CONV_SLICE("in", "I", "s", DIM_OF("w", 0)), "w", "s")))
+// User shape functions through AUTOSPLIT_SHAPEFN_APPLY, AUTOSPLIT nested in an Op operand.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_User", "x"), GT(DIM_OF("*", 2), 3),
+                         Op("T_Requant", AUTOSPLIT(2, "I", 3,
+                                                   Op("T_User", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(my_start, "I", "x"),
+                                                                                AUTOSPLIT_SHAPEFN_APPLY(my_size, "I", "x"))))))
+// A chunk larger than the dimension: one part.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_One", "x"), OK, AUTOSPLIT(1, "I", 8, Op("T_OneDone", TYPICAL_SLICE("x", "I"))))
+// A split whose slices are off by one: rejected in verify mode.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Skew", "x"), GT(DIM_OF("*", 1), 4),
+                         AUTOSPLIT(1, "I", 4,
+                                   Op("T_Skew", AUTOSPLIT_SLICE("x", gen_Shape(0, ADD(SPLIT_START("I"), 1), 0, 0),
+                                                                gen_Shape(1, SPLIT_SIZE("I"), 4, 2)))))
+// OP_ITER with ITER_VAR and ITER_INPUT_OF; the temporary base op does not survive.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Iter", "x"), OK,
+                         OP_ITER(Op("T_Join", "x"), "J", 0, 3, Op("T_Piece", "x", gen_ConstScalar_i32(ITER_VAR("J")))))
+DEF_PACKAGE_OPTIMIZATION(TILING, OpVarIn("T_Many", "a"), OK,
+                         OP_ITER(Op("T_Sum"), "J", 0, INPUTS_OF("*"), WrapOpAlways("T_Neg", ITER_INPUT_OF("*", "J"))))
+// External functions.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Ext", "x"),
+                         AND(EXTERNAL_CONSTRAINT(depth_at_least, "x", 4), GT(EXTERNAL_CONSTRAINT(half_depth, "x", 0.5f), 1.5f),
+                             MESSAGE("ext fired on depth", DIM_OF("x", 3), DTYPE_OF("x"))),
+                         Op("T_ExtOut", "x", SHAPEFN_APPLY(twice_depth, "x", 1), SHAPEFN_APPLY(const_of_rank, "x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Keep", "x"), OK, EXTERNAL_REPLACE(keep_self))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Neg2", "x"), OK, SELECT(IS_FLOAT("x"), EXTERNAL_REPLACE(to_negate), "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Null", "x"), OK, EXTERNAL_REPLACE(keep_old))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Chunk", "x"),
+                         AND(EQ(LAYOUT_CHUNKSIZE(Crouton, 3000), 4096U), EQ(LAYOUT_CHUNKSIZE(Flat, 3), 3U)), Op("T_Chunked", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_NoClass", "x"), EQ(LAYOUT_CHUNKSIZE(NoSuchClass, 3), 3U), Op("T_Chunked", "x"))
+// Faults.
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Throw", "x"), OK, EXTERNAL_REPLACE(throws_midway))
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Ref", "x"), OK, Op("F_Out", Op("F_Mid", "x"), SHAPEFN_APPLY(nonsense_ref, "x")))
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Shape", "x"), OK, Op("F_Out", Op("F_Mid", "x"), SHAPEFN_APPLY(nonsense_shape, "x")))
+
+namespace {
+RuleSet this_file() {
+  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("replacement_test.cpp") != std::string::npos; });
+}
+OutputDef f32(std::initializer_list<std::size_t> s) { return OutputDef::make(DType::Float32, s); }
+std::vector<OpRef> named(const Graph& g, std::string_view n) {
+  std::vector<OpRef> v;
+  for (auto r : g.live_ops())
+    if (g.name(r) == n) v.push_back(r);
+  return v;
+}
+/// start and size shapes of a Slice_shape op along `dim`.
+std::pair<std::size_t, std::size_t> slice_of(const Graph& g, OpRef slice, std::size_t dim) {
+  return {g.output(g.input(slice, 1)).dim(dim), g.output(g.input(slice, 2)).dim(dim)};
+}
+std::int32_t const_i32(const Graph& g, OpRef c) {
+  std::int32_t v;
+  std::memcpy(&v, g.payload(c).data(), 4);
+  return v;
+}
+struct VerifyMode {
+  bool saved = autosplit_verify_enabled();
+  explicit VerifyMode(bool on) { set_autosplit_verify(on); }
+  ~VerifyMode() { set_autosplit_verify(saved); }
+};
+}  // namespace
+
+TEST_CASE("AUTOSPLIT with TYPICAL_SLICE: parts of chunk size, the last smaller, joined by Concat along the dim") {
+  VerifyMode vm(true);
+  Graph g;
+  auto x = g.add_input(f32({1, 10, 8, 3}));
+  g.add_output(g.add_op("T_Relu", {x}, f32({1, 10, 8, 3})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  auto cats = named(g, "Concat");
+  REQUIRE(cats.size() == 1);
+  OpRef cat = cats[0];
+  CHECK(g.output(cat).same_shape(f32({1, 10, 8, 3})));
+  REQUIRE(g.n_inputs(cat) == 4);
+  CHECK(const_i32(g, g.input(cat, 0)) == 1);  // the axis
+  std::size_t want_start[] = {0, 4, 8}, want_size[] = {4, 4, 2};
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    OpRef part = g.input(cat, p + 1);
+    CHECK(g.name(part) == "T_Relu");
+    CHECK(g.output(part).same_shape(f32({1, want_size[p], 8, 3})));
+    OpRef sl = g.input(part, 0);
+    REQUIRE(g.name(sl) == "Slice_shape");
+    CHECK(g.input(sl, 0) == x);
+    CHECK(slice_of(g, sl, 1) == std::make_pair(want_start[p], want_size[p]));
+    CHECK(g.output(sl).same_shape(f32({1, want_size[p], 8, 3})));
+  }
+  CHECK(named(g, "$Shape").size() == 6);  // the WITH_SIZE copies of the size shapes were removed
+}
+
+TEST_CASE("a split of one part is that part, without a Concat; split variables reach their operands") {
+  Graph g;
+  auto x = g.add_input(f32({1, 2, 2, 5}));
+  g.add_output(g.add_op("T_Vars", {x}, f32({1, 2, 2, 5})));
+  run_rules(g, this_file());
+  auto cat = named(g, "Concat");
+  REQUIRE(cat.size() == 1);
+  REQUIRE(g.n_inputs(cat[0]) == 4);  // axis + 3 parts: 2, 2, 1
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    OpRef part = g.input(cat[0], p + 1);
+    CHECK(const_i32(g, g.input(part, 1)) == 3);  // SPLIT_DIM
+    CHECK(slice_of(g, g.input(part, 0), 3) == std::make_pair<std::size_t, std::size_t>(2 * p, p == 2 ? 1 : 2));
+  }
+  Graph g1;
+  auto y = g1.add_input(f32({1, 3, 2, 2}));
+  g1.add_output(g1.add_op("T_Relu", {y}, f32({1, 3, 2, 2})));  // constraint false: no split
+  g1.add_output(g1.add_op("T_One", {y}, f32({1, 3, 2, 2})));  // one part of 3
+  run_rules(g1, this_file());
+  CHECK(named(g1, "Concat").empty());
+  CHECK(named(g1, "T_Relu").size() == 1);
+  auto one = named(g1, "T_OneDone");
+  REQUIRE(one.size() == 1);
+  CHECK(slice_of(g1, g1.input(one[0], 0), 1) == std::make_pair<std::size_t, std::size_t>(0, 3));
+}
+
+TEST_CASE("CHANGEDIM_SLICE slices another dimension of its input; AUTOSPLIT nested in an Op operand") {
+  Graph g;
+  auto x = g.add_input(f32({1, 1, 1, 6}));
+  auto w = g.add_input(f32({10, 1, 1, 6}));
+  g.add_output(g.add_op("T_Fc", {x, w}, f32({1, 1, 1, 10})));
+  auto y = g.add_input(f32({1, 2, 7, 4}));
+  g.add_output(g.add_op("T_User", {y}, f32({1, 2, 7, 4})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  auto fcs = named(g, "T_Fc");
+  REQUIRE(fcs.size() == 3);
+  for (auto fc : fcs) {
+    OpRef sl = g.input(fc, 1);
+    REQUIRE(g.name(sl) == "Slice_shape");
+    auto [st, sz] = slice_of(g, sl, 0);
+    CHECK(sz == g.output(fc).dim(3));
+    CHECK(st % 4 == 0);
+    CHECK(g.output(sl).dim(0) == sz);
+  }
+  auto req = named(g, "T_Requant");
+  REQUIRE(req.size() == 1);
+  OpRef cat = g.input(req[0], 0);
+  REQUIRE(g.name(cat) == "Concat");
+  CHECK(g.n_inputs(cat) == 4);  // 3 + 3 + 1 along dim 2
+  CHECK(const_i32(g, g.input(cat, 0)) == 2);
+}
+
+TEST_CASE("TYPICAL_CONV_SLICE gives each part the input rows its window reads") {
+  VerifyMode vm(true);
+  Graph g;
+  auto in = g.add_input(f32({1, 17, 8, 4}));
+  auto w = g.add_input(f32({3, 3, 4, 4}));
+  auto s = g.add_input(OutputDef::make(DType::Int32, {1, 2, 2, 1}));
+  g.add_output(g.add_op("T_Conv", {in, w, s}, f32({1, 8, 4, 4})));
+  run_rules(g, this_file());
+  auto convs = named(g, "T_Conv");
+  REQUIRE(convs.size() == 2);
+  std::set<std::pair<std::size_t, std::size_t>> slices;
+  for (auto c : convs) slices.insert(slice_of(g, g.input(c, 0), 1));
+  CHECK(slices == std::set<std::pair<std::size_t, std::size_t>>{{0, 9}, {8, 9}});
+}
+
+TEST_CASE("verify mode checks every AUTOSPLIT with indexing maps; a wrong split is not applied") {
+  auto build = [] {
+    Graph g;
+    auto x = g.add_input(f32({1, 8, 4, 2}));
+    g.add_output(g.add_op("T_Skew", {x}, f32({1, 8, 4, 2})));
+    return g;
+  };
+  {
+    VerifyMode vm(true);
+    Graph g = build();
+    std::string before = to_text(g);
+    auto rep = run_rules(g, this_file());
+    CHECK(to_text(g) == before);
+    std::uint64_t failed = 0;
+    for (auto& st : rep.stats) failed += st.failed;
+    CHECK(failed == 1);
+  }
+  {
+    VerifyMode vm(false);
+    Graph g = build();
+    run_rules(g, this_file());
+    CHECK(named(g, "Concat").size() == 1);  // unchecked, the skewed split goes through
+  }
+  // The check itself, on a hand-made record: a gap and a slice outside its input.
+  Graph g;
+  auto x = g.add_input(f32({1, 8, 4, 2}));
+  OutputDef out = f32({1, 8, 4, 2});
+  engine::AutosplitRecord rec;
+  auto part = [&](std::size_t start, std::size_t size, std::size_t slice_start) {
+    std::size_t first = g.size();
+    OutputDef st = OutputDef::make(DType::Int32, {0, slice_start, 0, 0});
+    OutputDef sz = OutputDef::make(DType::Int32, {1, size, 4, 2});
+    OpRef a = g.add_op("$Shape", {}, st), b = g.add_op("$Shape", {}, sz);
+    OutputDef pd = f32({1, size, 4, 2});
+    OpRef sl = g.add_op("Slice_shape", {x, a, b}, pd);
+    rec.add_part(g, start, size, g.add_op("P", {sl}, pd), first);
+  };
+  part(0, 4, 0);
+  part(4, 4, 4);
+  CHECK(rec.check(g, out, 1).empty());
+  part(9, 3, 6);  // past the end: out of bounds, and slice rows 6..8 of 8
+  std::string msg = rec.check(g, out, 1);
+  CHECK(msg.find("reaches outside") != std::string::npos);
+}
+
+TEST_CASE("OP_ITER appends one operand per iteration; ITER_INPUT_OF reads input ITER_VAR") {
+  Graph g;
+  auto x = g.add_input(f32({1, 1, 1, 4}));
+  g.add_output(g.add_op("T_Iter", {x}, f32({1, 1, 1, 4})));
+  auto a = g.add_input(f32({1, 1, 1, 2}));
+  auto b = g.add_input(f32({1, 1, 1, 2}));
+  g.add_output(g.add_op("T_Many", {a, b, a}, f32({1, 1, 1, 2})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  auto joins = named(g, "T_Join");
+  REQUIRE(joins.size() == 1);
+  REQUIRE(g.n_inputs(joins[0]) == 4);
+  CHECK(g.input(joins[0], 0) == x);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    OpRef p = g.input(joins[0], i + 1);
+    CHECK(g.name(p) == "T_Piece");
+    CHECK(const_i32(g, g.input(p, 1)) == static_cast<std::int32_t>(i));
+  }
+  auto sums = named(g, "T_Sum");
+  REQUIRE(sums.size() == 1);
+  REQUIRE(g.n_inputs(sums[0]) == 3);
+  OpRef want[] = {a, b, a};
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    CHECK(g.name(g.input(sums[0], i)) == "T_Neg");
+    CHECK(g.input(g.input(sums[0], i), 0) == want[i]);
+  }
+}
+
+TEST_CASE("external constraint, shape functions, EXTERNAL_REPLACE; MESSAGE writes to the trace") {
+  Graph g;
+  auto x = g.add_input(f32({1, 2, 2, 4}));
+  auto small = g.add_input(f32({1, 2, 2, 3}));
+  g.add_output(g.add_op("T_Ext", {x}, f32({1, 2, 2, 4})));
+  g.add_output(g.add_op("T_Ext", {small}, f32({1, 2, 2, 3})));  // depth 3 < 4: not rewritten
+  g.add_output(g.add_op("T_Keep", {x}, f32({1, 2, 2, 4})));
+  g.add_output(g.add_op("T_Neg2", {x}, f32({1, 2, 2, 4})));
+  g.add_output(g.add_op("T_Chunk", {x}, f32({1, 2, 2, 4})));
+  g.add_output(g.add_op("T_NoClass", {x}, f32({1, 2, 2, 4})));
+  std::ostringstream trace;
+  DriverOptions opt;
+  opt.trace = &trace;
+  auto rep = run_rules(g, this_file(), opt);
+  CHECK(verify(g).empty());
+  auto outs = named(g, "T_ExtOut");
+  REQUIRE(outs.size() == 1);
+  OpRef shape = g.input(outs[0], 1);
+  CHECK(g.name(shape) == "$Shape");
+  CHECK(g.output(shape).dim(3) == 9);  // 2 * 4 + 1
+  CHECK(const_i32(g, g.input(outs[0], 2)) == 4);
+  CHECK(named(g, "T_Ext").size() == 1);
+  CHECK(named(g, "T_Keep").size() == 1);  // returning the old op leaves the graph unchanged
+  CHECK(named(g, "T_Negated").size() == 1);
+  CHECK(named(g, "T_Chunked").size() == 1);  // Crouton: 3000 → 4096; NoSuchClass: constraint fails
+  CHECK(trace.str().find("MESSAGE: ext fired on depth 4 Float32") != std::string::npos);
+  // EXTERNAL_REPLACE returning an invalid ref is a failed replacement, rolled back.
+  Graph g2;
+  auto y = g2.add_input(f32({1, 1, 1, 1}));
+  g2.add_output(g2.add_op("T_Null", {y}, f32({1, 1, 1, 1})));
+  std::string before = to_text(g2);
+  run_rules(g2, this_file());
+  CHECK(to_text(g2) == before);
+}
+
+TEST_CASE("fault injection: a rule failing part-way leaves the graph exactly as it was") {
+  auto build = [](const char* op) {
+    Graph g;
+    auto x = g.add_input(f32({1, 4, 4, 4}));
+    auto c = g.add_op("T_Side", {x}, f32({1, 4, 4, 4}));
+    g.add_output(g.add_op(op, {c}, f32({1, 4, 4, 4})));
+    return g;
+  };
+  for (const char* op : {"F_Ref", "F_Shape"}) {
+    INFO(op);
+    Graph g = build(op);
+    std::string before = to_text(g);
+    std::size_t size = g.size(), live = g.live_count();
+    auto rep = run_rules(g, this_file());
+    CHECK(to_text(g) == before);
+    CHECK(g.size() == size);
+    CHECK(g.live_count() == live);
+    CHECK(verify(g).empty());
+    std::uint64_t failed = 0;
+    for (auto& st : rep.stats) failed += st.failed;
+    CHECK(failed == 1);
+  }
+  // An exception from an external function: the graph is rolled back, the exception reaches the caller.
+  Graph g = build("F_Throw");
+  std::string before = to_text(g);
+  CHECK_THROWS_WITH(run_rules(g, this_file()), "injected fault");
+  CHECK(to_text(g) == before);
+  CHECK(verify(g).empty());
+}

@@ -5,7 +5,10 @@
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/verify.hpp>
+#include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
+#include <optgrammar/engine/fold_step.hpp>
+#include <optgrammar/ops/verify.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,8 +20,9 @@ int main(int argc, char** argv) {
   CLI::App app{"og-opt: apply a package of optgrammar rules to a graph until nothing changes"};
   std::string input, out_text, out_dot, trace_file;
   std::size_t blocks = 4;
-  bool list_rules = false, verify_each = false;
+  bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false;
   std::uint64_t budget = 16;
+  std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
   app.add_option("graph", input, "Graph in the optgrammar text format (default: the built-in W1 graph)")
       ->check(CLI::ExistingFile);
   app.add_option("--blocks", blocks, "Blocks of the built-in W1 graph")->check(CLI::Range(1, 10000000))->capture_default_str();
@@ -27,6 +31,13 @@ int main(int argc, char** argv) {
   app.add_option("--trace", trace_file, "Write one line per rewrite (rule, ops) to this file ('-' for stdout)");
   app.add_option("--rewrite-budget", budget, "Rewrites per op before a pass is declared cyclic")->capture_default_str();
   app.add_flag("--verify-each", verify_each, "Verify the graph after every rewrite");
+  app.add_flag("--no-fold", no_fold, "Do not fold constants in the rewrite loop");
+  app.add_option("--fold-max-elements", fold_max, "Largest fold (output elements); larger ones are skipped and counted")
+      ->capture_default_str();
+  app.add_flag("--no-cse", no_cse, "Do not merge common subexpressions between passes");
+  app.add_flag("--cse-constants", cse_constants,
+               "Let CSE merge constants with equal payloads too (off by default: W1 keeps each block's constants)");
+  app.add_flag("--verify-ops", verify_ops, "Check the ops against their definitions before and after (unknown ops allowed)");
   app.add_flag("--list-rules", list_rules, "Print the package's rules in rule order (canonical form) and exit");
   CLI11_PARSE(app, argc, argv);
 
@@ -56,6 +67,11 @@ int main(int argc, char** argv) {
     std::cerr << "og-opt: the input graph is invalid: " << problems.front() << "\n";
     return 1;
   }
+  if (verify_ops)
+    if (auto problems = optgrammar::ops::verify_ops(g); !problems.empty()) {
+      std::cerr << "og-opt: the input graph breaks its op definitions: " << problems.front() << "\n";
+      return 1;
+    }
   if (out_text.empty()) out_text = stem + ".opt.ogt";
   if (out_dot.empty()) out_dot = stem + ".opt.dot";
 
@@ -68,6 +84,10 @@ int main(int argc, char** argv) {
     trace_os.open(trace_file);
     opt.trace = &trace_os;
   }
+  optgrammar::engine::ConstantFolder folder({.max_elements = fold_max});
+  optgrammar::engine::Cse cse({.merge_constants = cse_constants});
+  if (!no_fold) opt.visit = folder.visitor();
+  if (!no_cse) opt.between_passes = cse.hook();
   optgrammar::RunReport rep;
   try {
     rep = optgrammar::run_rules(g, rules, opt);
@@ -81,6 +101,18 @@ int main(int argc, char** argv) {
   fmt::print("rules: {} in {} pass(es)\n", rep.rules.size(), rep.passes.size());
   fmt::print("ops: {} before, {} after ({} rewrites, {} dead ops removed) in {:.3f} ms\n", rep.ops_before, rep.ops_after,
              rep.rewrites, rep.dead_removed, rep.seconds * 1e3);
+  if (no_fold) fmt::print("fold: off\n");
+  else {
+    const auto& f = folder.stats();
+    fmt::print("fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} inhibited by flags\n",
+               f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited);
+  }
+  if (no_cse) fmt::print("cse: off\n");
+  else {
+    const auto& c = cse.stats();
+    fmt::print("cse: {} ops and {} constants merged in {} sweeps (constants {})\n", c.merged_ops, c.merged_constants, c.runs,
+               cse_constants ? "merged" : "kept");
+  }
   fmt::print("\n{:<8} {:>9} {:>10} {:>12}\n", "pass", "priority", "rewrites", "time (ms)");
   for (const auto& p : rep.passes) fmt::print("{:<8} {:>9} {:>10} {:>12.3f}\n", p.name, p.priority, p.rewrites, p.seconds * 1e3);
   fmt::print("\n{:<24} {:>8} {:>8} {:>8}  {}\n", "rule", "tried", "matched", "fired", "canonical form");
@@ -92,6 +124,11 @@ int main(int argc, char** argv) {
     std::cerr << "og-opt: the result graph is invalid: " << problems.front() << "\n";
     return 1;
   }
+  if (verify_ops)
+    if (auto problems = optgrammar::ops::verify_ops(g); !problems.empty()) {
+      std::cerr << "og-opt: the result graph breaks its op definitions: " << problems.front() << "\n";
+      return 1;
+    }
   {
     std::ofstream os(out_text);
     optgrammar::write_graph_text(os, g);

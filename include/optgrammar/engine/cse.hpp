@@ -42,7 +42,7 @@ struct CseStats {
 };
 
 /// Live ops in a topological order (inputs first); ties by index.
-inline std::vector<OpRef> topological_order(const Graph& g) {
+inline std::vector<OpRef> inputs_first_order(const Graph& g) {
   std::vector<std::uint32_t> pending(g.size(), 0);
   std::vector<OpRef> order, ready;
   order.reserve(g.live_count());
@@ -77,7 +77,7 @@ class Cse {
     table_.clear();
     std::uint64_t merged = 0;
     const std::uint64_t dead0 = rw.dead_removed();
-    for (OpRef r : topological_order(g)) {
+    for (OpRef r : inputs_first_order(g)) {
       if (!g.alive(r) || !candidate(g, r)) continue;
       const std::uint64_t h = hash(g, r);
       auto [lo, hi] = table_.equal_range(h);

@@ -512,6 +512,18 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         return;
       }
     }
+    if constexpr (k == Kind::WithSize && N::arity == 2) {
+      // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref.
+      using WT = boost::mp11::mp_at_c<typename N::children, 1>;
+      if constexpr (WT::kind == Kind::WithType) {
+        using In = boost::mp11::mp_front<typename WT::children>;
+        if (node.leaf.str.len > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
+          a.fail() << node.leaf.str.view() << "'s first operand must be an existing opref, not "
+                   << (In::vtype == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(In::vtype));
+          return;
+        }
+      }
+    }
     if constexpr (k == Kind::LayoutChunksize) {
       if (!check_string(a, node.leaf.str, "tensor class name")) return;
     }

@@ -303,20 +303,28 @@ struct words {
   }
   template <class I, class S, class Z>
   static constexpr auto AUTOSPLIT_SLICE(const I& in, const S& start, const Z& size) {
-    return WITH_SIZE(size, WITH_TYPE(in, Op("Slice_shape", in, start, size)));
+    return slice_of("AUTOSPLIT_SLICE", in, start, size);
+  }
+  /// The expansion of AUTOSPLIT_SLICE; `origin` (kept in the WITH_SIZE node) names the construct
+  /// the rule wrote, for messages.
+  template <class I, class S, class Z>
+  static constexpr auto slice_of(Str origin, const I& in, const S& start, const Z& size) {
+    auto r = WITH_SIZE(size, WITH_TYPE(in, Op("Slice_shape", in, start, size)));
+    r.leaf.str = origin;
+    return r;
   }
   /// TYPICAL_SLICE(in, tag): the slice of `in` for the current part of split `tag`, along the
   /// split dimension (the spec's expansion through AUTOSPLIT_SLICE and simple_split_*).
   template <class I>
   static constexpr auto TYPICAL_SLICE(const I& in, Str tag) {
-    return AUTOSPLIT_SLICE(in, AUTOSPLIT_SHAPEFN_APPLY_("simple_split_start", &::optgrammar::simple_split_start, tag, in),
+    return slice_of("TYPICAL_SLICE", in, AUTOSPLIT_SHAPEFN_APPLY_("simple_split_start", &::optgrammar::simple_split_start, tag, in),
                            AUTOSPLIT_SHAPEFN_APPLY_("simple_split_size", &::optgrammar::simple_split_size, tag, in));
   }
   /// CHANGEDIM_SLICE(in, tag, new_dim): the same along `new_dim` of `in`.
   template <class I, class D>
   static constexpr auto CHANGEDIM_SLICE(const I& in, Str tag, const D& new_dim) {
-    return AUTOSPLIT_SLICE(
-        in, AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_start", &::optgrammar::simpledim_split_start, tag, in, new_dim),
+    return slice_of(
+        "CHANGEDIM_SLICE", in, AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_start", &::optgrammar::simpledim_split_start, tag, in, new_dim),
         AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_size", &::optgrammar::simpledim_split_size, tag, in, new_dim));
   }
   /// TYPICAL_CONV_SLICE(in, tag, stride, window[, pad_before]): the rows of `in` a convolution-like

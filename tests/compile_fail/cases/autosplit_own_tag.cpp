@@ -1,0 +1,7 @@
+// EXPECT: never refers to it in its last operand
+#include <optgrammar/rules.hpp>
+#ifdef OG_FAIL
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 4, Op("B", "x")))
+#else
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 4, Op("B", TYPICAL_SLICE("x", "I"))))
+#endif

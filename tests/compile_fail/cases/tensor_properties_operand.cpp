@@ -1,0 +1,7 @@
+// EXPECT: DEF_TENSOR_PROPERTIES: a property names an operand that is not an operand of its Op
+#include <optgrammar/core/properties.hpp>
+#ifdef OG_FAIL
+DEF_TENSOR_PROPERTIES(Op("Conv", "in", "w"), Flat("*"), MainMemory("bias"))
+#else
+DEF_TENSOR_PROPERTIES(Op("Conv", "in", "w"), Flat("*"), MainMemory("w"))
+#endif

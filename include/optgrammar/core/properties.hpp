@@ -299,7 +299,7 @@ struct ParamOrderRegistrar {
   template <class T>
   static void add(ParamOrder& po, const std::vector<std::string>& texts, std::size_t k, const T& v) {
     if (k % 3 == 0) {
-      if constexpr (std::is_convertible_v<const T&, std::string_view>) po.params.push_back({std::string(std::string_view(v)), false, ""});
+      if constexpr (!std::is_same_v<T, std::nullptr_t> && std::is_convertible_v<const T&, std::string_view>) po.params.push_back({std::string(std::string_view(v)), false, ""});
     } else if (k % 3 == 1) {
       if constexpr (std::is_arithmetic_v<T>) po.params.back().mandatory = v != T{};
     } else {

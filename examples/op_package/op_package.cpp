@@ -1,0 +1,111 @@
+// An example op package written the way op packages of the original framework are: ops with
+// dotted names, their tensor properties and parameter order, external constraint and shape
+// functions with their annotations, helper macros inside rules, compatibility names
+// (FROM_DEFAULT_PACKAGE, OPCONST, IS_SCALAR, TILE_HEIGHT, CHANNEL_SPLIT_SIZE, ...), quantized types,
+// AUTOSPLIT along the height (convolution) and the depth (elementwise), OP_ITER over inputs.
+// tests/replacement/op_package_test.cpp runs it on graphs; og-parse reads it in the cross-check.
+#include <optgrammar/core/properties.hpp>
+#include <optgrammar/rules.hpp>
+
+using optgrammar::Constraint;
+using optgrammar::OpDef;
+using optgrammar::OpRef;
+using optgrammar::QuickShape;
+using optgrammar::Replacement;
+
+// Op implementations (their bodies do not matter here).
+static int conv_impl() { return 0; }
+static int relu_impl() { return 0; }
+static int requant_impl() { return 0; }
+DEF_PACKAGE_OP(conv_impl, "pkg.Conv2d")
+DEF_PACKAGE_OP(relu_impl, "pkg.Relu")
+DEF_PACKAGE_OP_AND_COST_AND_FLAGS(requant_impl, "pkg.Requantize", SNAIL, Flags::RESOURCE_HVX)
+
+DEF_TENSOR_PROPERTIES(Op("pkg.Conv2d", "in", "filt", "stride"), Flat("*", "in"), MainMemory("filt", "stride"),
+                      Crouton("in"))
+DEF_TENSOR_PROPERTIES(Op("pkg.Relu", "x"), Tcm("x", "*"), Crouton("x", "*"))
+DEF_PACKAGE_PARAM_ORDER("pkg.Conv2d", "stride", true, nullptr, "pad", false, nullptr)
+
+// :::EXTERNAL_SHAPEFN::: { bool small_filter(Constraint&, OpRef, int); }
+static bool small_filter(Constraint& c, OpRef filt, int max) {
+  return c.output(filt).dim(0) <= static_cast<std::size_t>(max) && c.output(filt).dim(1) <= static_cast<std::size_t>(max);
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape padded_depth(Replacement&, OpRef, int); }
+static QuickShape padded_depth(Replacement& rpx, OpRef x, int multiple) {
+  const auto& d = rpx.graph().output(x);
+  QuickShape q;
+  q.rank = d.rank;
+  for (std::uint32_t i = 0; i < d.rank; ++i) q.dims[i] = d.dims[i];
+  auto m = static_cast<std::size_t>(multiple);
+  q.dims[3] = (q.dims[3] + m - 1) / m * m;
+  return q;
+}
+// :::EXTERNAL_SHAPEFN::: { OpRef keep_or_flatten(Replacement&, OpDef const&); }
+static OpRef keep_or_flatten(Replacement& rpx, OpDef const&) {
+  OpRef x = rpx.graph().input(rpx.root(), 0);
+  if (rpx.graph().output(x).rank == 2) return rpx.root();  // already flat: no change
+  return rpx.op("pkg.Flatten", {x});
+}
+
+#define PKG_IS_Q8(X) OR(IS_QUINT8(X), IS_QINT8(X))
+#define PKG_SAME_Q(X, Y) AND(EQ(DTYPE_OF(X), DTYPE_OF(Y)), SAME_QUANT(X, Y))
+
+// Relu(Relu(x)) is Relu(x).
+DEF_PACKAGE_OPTIMIZATION(EARLY,
+    Op(FROM_DEFAULT_PACKAGE("Relu"), LET("inner", Op(FROM_DEFAULT_PACKAGE("Relu"), "x"))),
+    OK,
+    "inner")
+
+// Quantized Relu becomes the package's Relu.
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
+    Op(FROM_DEFAULT_PACKAGE("Relu"), "x"),
+    AND(PKG_IS_Q8("x"), PKG_SAME_Q("x", "*")),
+    WITH_SAME_OUTPUT("*", Op("pkg.Relu", "x")))
+
+// Quantized convolutions with small filters become the package's; the output keeps its encoding.
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
+    Op(FROM_DEFAULT_PACKAGE("Conv2d"), "in", "filt", "stride"),
+    AND(IS_QUINT8("in"), IS_QUANT_TYPE("*"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
+        MESSAGE("conv to pkg.Conv2d, filter height", DIM_FILTHEIGHT("filt"))),
+    WITH_OUTPUT_TYPE(DType::QUInt8, ZERO_OFFSET_OF("*"), STEPSIZE_OF("*"), Op("pkg.Conv2d", "in", "filt", "stride")))
+
+// x + 0 is x.
+DEF_PACKAGE_OPTIMIZATION(EARLY,
+    Op(FROM_DEFAULT_PACKAGE("Add"), "x", OPCONST("c")),
+    AND(IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 0.0f), SAME_SHAPE("x", "*")),
+    "x")
+
+// x * 1 is x, when precision may be relaxed.
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag,
+    Op(FROM_DEFAULT_PACKAGE("Mul"), "x", OPCONST("c")),
+    AND(IS_FLOAT32("x"), IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 1.0f)),
+    "x")
+
+// Quantized concatenations requantize every input to the output's encoding (OP_ITER).
+DEF_PACKAGE_OPTIMIZATION(EARLY + 2,
+    OpVarIn(FROM_DEFAULT_PACKAGE("Concat"), "axis", "a"),
+    AND(IS_QUINT8("*"), NOT(PKG_SAME_Q("a", "*"))),
+    OP_ITER(Op("pkg.Concat", "axis"), "J", 1, INPUTS_OF("*"),
+            WITH_TYPE("*", WITH_SIZE(ITER_INPUT_OF("*", "J"), Op("pkg.Requantize", ITER_INPUT_OF("*", "J"))))))
+
+// Pad the depth of a quantized package Relu's input to a multiple of 32 (shape function).
+DEF_PACKAGE_OPTIMIZATION(EARLY + 3,
+    Op("pkg.Relu", "x"),
+    AND(PKG_IS_Q8("x"), NE(REM(DIM_DEPTH("x"), MIN_CHANNEL_SPLIT_SIZE), 0), EQ(RANK_OF("x"), 4U)),
+    Op("pkg.Relu.padded", WITH_SIZE(SHAPEFN_APPLY(padded_depth, "x", MIN_CHANNEL_SPLIT_SIZE), WITH_TYPE("x", Op("pkg.PadDepth", "x")))))
+
+// Flatten ops go through an external replacement (which may leave them alone).
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Flatten", "x"), OK, EXTERNAL_REPLACE(keep_or_flatten))
+
+// Tiling: convolutions by rows of TILE_HEIGHT, each part reading the rows its window needs.
+DEF_PACKAGE_OPTIMIZATION(TILING,
+    Op("pkg.Conv2d", "in", "filt", "stride"),
+    AND(GT(TILE_HEIGHT, 0U), GT(DIM_HEIGHT("*"), TILE_HEIGHT)),
+    AUTOSPLIT(1, "I", TILE_HEIGHT,
+              Op("pkg.Conv2d", TYPICAL_CONV_SLICE("in", "I", "stride", DIM_FILTHEIGHT("filt")), "filt", "stride")))
+
+// Tiling: elementwise ops by CHANNEL_SPLIT_SIZE channels.
+DEF_PACKAGE_OPTIMIZATION(TILING,
+    Op("pkg.Relu", "x"),
+    GT(DIM_DEPTH("*"), CHANNEL_SPLIT_SIZE),
+    AUTOSPLIT(3, "I", CHANNEL_SPLIT_SIZE, WITH_SPLIT_HISTORY("*", 3, Op("pkg.Relu", TYPICAL_SLICE("x", "I")))))

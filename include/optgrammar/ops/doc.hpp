@@ -71,6 +71,25 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
     os << "- indexing map: " << (d->indexing ? "yes" : "no") << "\n";
     os << "- evaluated by (folder, interpreter): " << (d->eval ? std::string(d->kernel) : std::string("no")) << "\n\n";
   }
+  os << "## How the definitions are used\n\n"
+        "- **Verification** (`ops/verify.hpp`, `verify_ops(g)`): operand counts, dtypes, constant parameters, "
+        "the same-type/same-shape traits and the inferred output definition of every op that has a definition. "
+        "Ops without one are allowed; `VerifyOptions{.strict = true}` reports them as unknown.\n"
+        "- **Constant folding** (`engine/fold_step.hpp`, `ConstantFolder`, plugged in as `DriverOptions::visit`): "
+        "an op whose inputs are all `$Const` (or `$Shape` parameters), flagged IS_CONST without INHIBIT_CONST_PROP "
+        "(`OpRegistry::flags`, default IS_CONST), not side-effecting and with an eval becomes a `$Const` with its "
+        "declared output definition and op id. Outputs over `max_elements` elements are skipped and counted.\n"
+        "- **CSE** (`engine/cse.hpp`, `Cse`, plugged in as `DriverOptions::between_passes`: before the first pass "
+        "and after each, never inside one, so SAME_OP keeps the spec's meaning): pure ops with equal name, inputs "
+        "(either order when commutative) and output definition merge; constants with equal payload and output "
+        "definition merge when `merge_constants` (default on). Unknown ops are not pure.\n"
+        "- **Reference interpreter** (`engine/interpret.hpp`): evaluates a graph with the reference kernels; "
+        "tests compare results before and after rule packages.\n"
+        "- **og-opt** folds and runs CSE by default (`--no-fold`, `--no-cse`, `--fold-max-elements N`) but merges "
+        "constants only with `--cse-constants`: workload W1's spec keeps every block's own weight and bias "
+        "constants, and its bias constants are equal.\n"
+        "- **Registrations**: `op_info(name)` gives an op's definition next to its `DEF_PACKAGE_OP*` registration "
+        "(implementation, cost, flags).\n\n";
   os << "## Traits\n\n"
         "| trait | meaning |\n| --- | --- |\n"
         "| pure | no side effects; equal operands give equal results: CSE may merge two such ops |\n"

@@ -1,8 +1,8 @@
 // EXPECT: AUTOSPLIT_SHAPEFN_APPLY(start_of, ...): the second parameter of start_of must be Split_Context const&
 #include <optgrammar/rules.hpp>
 using namespace optgrammar;
-static QuickShape start_of(Replacement&, OpRef) { return {}; }
-static QuickShape start_ok(Replacement&, Split_Context const&, OpRef) { return {}; }
+[[maybe_unused]] static QuickShape start_of(Replacement&, OpRef) { return {}; }
+[[maybe_unused]] static QuickShape start_ok(Replacement&, Split_Context const&, OpRef) { return {}; }
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK,
     AUTOSPLIT(1, "I", 4, Op("A", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(start_of, "I", "x"), gen_Shape(1, 4, 1, 1)))))

@@ -1,7 +1,7 @@
 // EXPECT: SHAPEFN_APPLY(count, ...): count must return OpRef or QuickShape
 #include <optgrammar/rules.hpp>
-static int count(optgrammar::Replacement&, optgrammar::OpRef) { return 1; }
-static optgrammar::QuickShape shape(optgrammar::Replacement&, optgrammar::OpRef) { return {}; }
+[[maybe_unused]] static int count(optgrammar::Replacement&, optgrammar::OpRef) { return 1; }
+[[maybe_unused]] static optgrammar::QuickShape shape(optgrammar::Replacement&, optgrammar::OpRef) { return {}; }
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", SHAPEFN_APPLY(count, "x")))
 #else

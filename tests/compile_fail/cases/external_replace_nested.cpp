@@ -1,6 +1,6 @@
 // EXPECT: EXTERNAL_REPLACE(whole) may only be the root of a replacement or inside a SELECT at the root
 #include <optgrammar/rules.hpp>
-static optgrammar::OpRef whole(optgrammar::Replacement& r, optgrammar::OpDef const&) { return r.root(); }
+[[maybe_unused]] static optgrammar::OpRef whole(optgrammar::Replacement& r, optgrammar::OpDef const&) { return r.root(); }
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", EXTERNAL_REPLACE(whole)))
 #else

@@ -104,6 +104,30 @@ TEST_CASE("rollback restores the graph exactly") {
   CHECK(verify(s.g).empty());
 }
 
+TEST_CASE("rollback also undoes edits to ops that existed at the checkpoint") {
+  Small s;
+  std::string before = to_text(s.g);
+  auto cp = s.g.checkpoint();
+  auto n = s.g.add_op("Neg", {s.x}, f32({1, 4, 4, 2}));
+  s.g.set_input(s.r, 0, n);                           // rewire an existing op
+  s.g.set_output(s.c, f32({1, 2, 2, 8}));             // change an existing output definition
+  s.g.set_op_id(s.w, 4242);
+  s.g.set_split_history(s.c, {3, 1});
+  s.g.replace_all_uses(s.r, s.c);                     // the graph output now reads the conv
+  s.g.erase_if_dead(s.r);                             // and the relu is erased
+  CHECK_FALSE(s.g.alive(s.r));
+  s.g.rollback(cp);
+  CHECK(s.g.alive(s.r));
+  CHECK(to_text(s.g) == before);
+  CHECK(verify(s.g).empty());
+  CHECK(s.g.split_history(s.c).empty());
+  // After a commit, edits stay.
+  auto cp2 = s.g.checkpoint();
+  s.g.set_op_id(s.w, 77);
+  s.g.commit(cp2);
+  CHECK(s.g.op_id(s.w) == 77);
+}
+
 TEST_CASE("verifier reports a constant of the wrong size and a cycle") {
   Small s;
   CHECK(verify(s.g).empty());

@@ -223,6 +223,7 @@ class Graph {
     std::uint32_t u = ops_[from.index].first_use;
     while (u != no_index) {
       std::uint32_t next = uses_[u].next;
+      log_use(u);
       unlink_use(u);
       uses_[u].value = to;
       link_use(u);
@@ -238,17 +239,24 @@ class Graph {
     check(value);
     if (slot >= ops_[user.index].n_inputs) throw GraphError("input slot out of range");
     std::uint32_t u = ops_[user.index].first_input + slot;
+    log_use(u);
     unlink_use(u);
     uses_[u].value = value;
     link_use(u);
   }
-  void set_output(OpRef r, const OutputDef& d) { ops_[checked(r)].output = intern_output(d); }
+  void set_output(OpRef r, const OutputDef& d) {
+    std::uint32_t idx = intern_output(d);
+    log_op(r, Undo::Output);
+    ops_[checked(r)].output = idx;
+  }
   void set_op_id(OpRef r, std::uint64_t id) {
     if (id > 0xFFFFFFFFu) throw GraphError("op ids are limited to 32 bits");
+    log_op(r, Undo::Id);
     ops_[checked(r)].id = static_cast<std::uint32_t>(id);
     if (id >= next_id_) next_id_ = id + 1;
   }
   void set_split_history(OpRef r, std::vector<int> h) {
+    log_op(r, Undo::History);
     OpDef& d = ops_[checked(r)];
     if (h.empty()) {
       d.has_split_history = false;
@@ -264,6 +272,7 @@ class Graph {
       set_split_history(to, {});
       return;
     }
+    log_op(to, Undo::History);
     history_of_[to.index] = history_of_.at(from.index);
     ops_[checked(to)].has_split_history = true;
   }
@@ -276,14 +285,16 @@ class Graph {
   void erase(OpRef r, F&& released) {
     OpDef& d = ops_[checked(r)];
     if (!d.alive) return;
-    if (d.n_uses != 0) throw GraphError(std::string("erasing op %").append(std::to_string(r.index)) + " which is still used");
+    if (d.n_uses != 0) [[unlikely]] throw GraphError(std::string("erasing op %").append(std::to_string(r.index)) + " which is still used");
     for (std::uint32_t i = 0; i < d.n_inputs; ++i) {
       std::uint32_t u = d.first_input + i;
       OpRef v = uses_[u].value;
+      log_use(u);
       unlink_use(u);
       uses_[u].value = OpRef{};
       if (ops_[v.index].n_uses == 0) released(v);
     }
+    log_op(r, Undo::Erase);
     d.alive = false;
     --live_;
   }
@@ -314,14 +325,55 @@ class Graph {
   }
 
   // ---- transactions -----------------------------------------------------------------------
-  /// Everything appended after a checkpoint can be taken back by rollback(); ops that existed
-  /// before are not edited by appends except for gaining uses, which rollback removes.
+  /// rollback(cp) takes the graph back to what it was at checkpoint(): appended ops and uses are
+  /// removed, and edits to ops that existed (set_input, set_output, set_op_id, split history,
+  /// replace_all_uses, erase) are undone from a log kept while a checkpoint is open.
+  /// commit(cp) closes the checkpoint and keeps everything.
   struct Checkpoint {
-    std::size_t ops, uses, live;
+    std::size_t ops, uses, live, undo;
     std::uint64_t next_id;
   };
-  Checkpoint checkpoint() const noexcept { return {ops_.size(), uses_.size(), live_, next_id_}; }
+  Checkpoint checkpoint() {
+    if (open_checkpoints_++ == 0) {
+      log_ops_below_ = ops_.size();
+      log_uses_below_ = uses_.size();
+    }
+    return {ops_.size(), uses_.size(), live_, undo_.size(), next_id_};
+  }
+  void commit(const Checkpoint& cp) noexcept {
+    if (open_checkpoints_ > 0 && --open_checkpoints_ == 0) {
+      undo_.clear();
+      log_ops_below_ = log_uses_below_ = 0;
+    }
+    (void)cp;
+  }
   void rollback(const Checkpoint& cp) {
+    // Undo edits to existing ops, newest first.
+    while (undo_.size() > cp.undo) {
+      Undo e = undo_.back();
+      undo_.pop_back();
+      switch (e.kind) {
+        case Undo::UseValue: {
+          Use& use = uses_[e.index];
+          if (use.value.valid()) unlink_use(e.index);
+          use.value = OpRef{e.value};
+          if (use.value.valid()) link_use(e.index);
+          break;
+        }
+        case Undo::Output: ops_[e.index].output = e.value; break;
+        case Undo::Id: ops_[e.index].id = e.value; break;
+        case Undo::History:
+          ops_[e.index].has_split_history = e.flag;
+          if (e.flag)
+            history_of_[e.index] = e.value;
+          else
+            history_of_.erase(e.index);
+          break;
+        case Undo::Erase:
+          ops_[e.index].alive = true;
+          break;
+      }
+    }
     for (std::size_t u = uses_.size(); u-- > cp.uses;)
       if (uses_[u].value.valid()) unlink_use(static_cast<std::uint32_t>(u));
     for (std::size_t i = cp.ops; i < ops_.size(); ++i)
@@ -330,6 +382,10 @@ class Graph {
     ops_.truncate(cp.ops);
     live_ = cp.live;
     next_id_ = cp.next_id;
+    if (open_checkpoints_ > 0 && --open_checkpoints_ == 0) {
+      undo_.clear();
+      log_ops_below_ = log_uses_below_ = 0;
+    }
   }
 
   // ---- interned tables --------------------------------------------------------------------
@@ -439,6 +495,33 @@ class Graph {
     return id;
   }
 
+  struct Undo {
+    enum Kind : std::uint8_t { UseValue, Output, Id, History, Erase } kind;
+    bool flag;
+    std::uint32_t index;  // use index (UseValue) or op index
+    std::uint32_t value;  // the old value
+  };
+  void log_use(std::uint32_t u) {
+    if (u < log_uses_below_) [[unlikely]]
+      undo_.push_back(Undo{Undo::UseValue, false, u, uses_[u].value.index});
+  }
+  void log_op(OpRef r, Undo::Kind k) {
+    if (r.index >= log_ops_below_) [[likely]]
+      return;
+    const OpDef& d = ops_[r.index];
+    std::uint32_t v = 0;
+    bool flag = false;
+    if (k == Undo::Output) v = d.output;
+    if (k == Undo::Id) v = d.id;
+    if (k == Undo::History) {
+      flag = d.has_split_history;
+      if (flag) v = history_of_.at(r.index);
+    }
+    undo_.push_back(Undo{k, flag, r.index, v});
+  }
+  std::vector<Undo> undo_;
+  std::size_t open_checkpoints_ = 0;
+  std::size_t log_ops_below_ = 0, log_uses_below_ = 0;
   struct RecentPayload {
     const std::byte* source = nullptr;
     std::size_t size = 0;

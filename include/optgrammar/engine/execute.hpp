@@ -974,6 +974,7 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
     g.rollback(cp);
     return false;
   }
+  g.commit(cp);  // the replacement stands; replace() below makes it visible
   ++st.fired;
   if (rw.trace)
     *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("

@@ -37,9 +37,9 @@ PROBE(options, AND(EQ(OPTION_UINT("tile_height"), 8U), EQ(OPTION_INT("tile_heigh
 // Constants: Add(x, c) with c = f32 {0.25, -3.0, 2.5e9}.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_const", "x", LET("c", Op("$Const"))),
                          AND(EQ(CONSTVAL_FLOAT("c", 0), 0.25f), EQ(CONSTVAL_INT("c", 1), -3), CONSTVAL_INT_VALID("c", 1),
-                             NOT(CONSTVAL_INT_VALID("c", 0)), NOT(CONSTVAL_INT_VALID("c", 2)), EQ(CONSTVAL_INT("c", 0), -2147483647 - 1),
+                             NOT(CONSTVAL_INT_VALID("c", 0)), NOT(CONSTVAL_INT_VALID("c", 2)), EQ(CONSTVAL_INT("c", 0), SUB(-2147483647, 1)),
                              CONSTVAL_FLOAT_VALID("c", 2), NOT(CONSTVAL_FLOAT_VALID("c", 3)), NE(CONSTVAL_FLOAT("c", 3), CONSTVAL_FLOAT("c", 3)),
-                             NOT(CONSTVAL_FLOAT_VALID("x", 0)), EQ(CONSTVAL_INT("x", 0), -2147483647 - 1)),
+                             NOT(CONSTVAL_FLOAT_VALID("x", 0)), EQ(CONSTVAL_INT("x", 0), SUB(-2147483647, 1))),
                          Op("Yes", "x"))
 // Repeated tags: both operands the same node.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_same", "a", "a"), OK, Op("Yes", "a"))

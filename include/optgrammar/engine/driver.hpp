@@ -206,12 +206,17 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
     rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
+    const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
       if (opt.visit && opt.visit(rw, r)) continue;
       OpNameId name = g.name_id(r);
       if (name >= by_root.size()) continue;
       for (const RuleInfo* rule : by_root[name]) {
-        std::size_t size0 = opt.check_rules ? g.size() : 0, live0 = opt.check_rules ? g.live_count() : 0;
+        if (!check_rules) {
+          if (rule->apply(rw, *rule, r)) break;
+          continue;
+        }
+        std::size_t size0 = g.size(), live0 = g.live_count();
         std::uint64_t rw0 = rw.rewrites();
         bool fired = rule->apply(rw, *rule, r);
         if (opt.check_rules) {

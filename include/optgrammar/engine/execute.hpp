@@ -326,6 +326,28 @@ inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
   }
 }
 
+/// CONSTVAL_INT/_FLOAT's read of element i of the constant its first operand names. A bound tag
+/// whose data already has the result's type is read through the slot cache; anything else goes
+/// through `slow` (constval_int / constval_float), which converts and range-checks.
+template <class T, class N, class FastType, class Slow>
+inline bool read_constval(const N& n, ExecState& s, T& v, FastType fast_type, Slow slow) {
+  if constexpr (kid_t<0, N>::kind == Kind::Tag) {
+    if (s.facts) {  // constraint phase: the cache is valid
+      const int slot = hana::at_c<0>(n.kids).leaf.slot;
+      const SlotFacts& f = facts_of(s, slot);
+      auto i = static_cast<long long>(kid<1>(n, s));
+      if (f.data && fast_type(f.out->dtype)) {
+        if (i < 0 || static_cast<std::size_t>(i) >= f.count) return false;
+        static_assert(sizeof(T) == 4);
+        std::memcpy(&v, f.data + static_cast<std::size_t>(i) * 4, 4);
+        return true;
+      }
+      return slow(s.g, s.slot[slot], i, v);
+    }
+  }
+  return slow(s.g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+}
+
 template <class N>
 inline auto eval(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
@@ -490,48 +512,12 @@ inline auto eval(const N& n, ExecState& s) {
     else return g.output(a).same_encoding(g.output(b));
   } else if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
     int v = 0;
-    bool ok;
-    if constexpr (kid_t<0, N>::kind == Kind::Tag) {
-      if (s.facts) {  // bound tag, constraint phase: read through the cache
-        const SlotFacts& f = facts_of(s, hana::at_c<0>(n.kids).leaf.slot);
-        auto i = static_cast<long long>(kid<1>(n, s));
-        if (f.data && (f.out->dtype == DType::Int32 || f.out->dtype == DType::QInt32)) {
-          ok = i >= 0 && static_cast<std::size_t>(i) < f.count;
-          if (ok) {
-            std::int32_t x;
-            std::memcpy(&x, f.data + static_cast<std::size_t>(i) * 4, 4);
-            v = x;
-          }
-        } else {
-          ok = constval_int(g, s.slot[hana::at_c<0>(n.kids).leaf.slot], i, v);
-        }
-      } else {
-        ok = constval_int(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
-      }
-    } else {
-      ok = constval_int(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
-    }
+    bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Int32 || t == DType::QInt32; }, constval_int);
     if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
     else return ok;
   } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
     float v = 0;
-    bool ok;
-    if constexpr (kid_t<0, N>::kind == Kind::Tag) {
-      if (s.facts) {  // bound tag, constraint phase: read through the cache
-        const SlotFacts& f = facts_of(s, hana::at_c<0>(n.kids).leaf.slot);
-        auto i = static_cast<long long>(kid<1>(n, s));
-        if (f.data && f.out->dtype == DType::Float32) {
-          ok = i >= 0 && static_cast<std::size_t>(i) < f.count;
-          if (ok) std::memcpy(&v, f.data + static_cast<std::size_t>(i) * 4, 4);
-        } else {
-          ok = constval_float(g, s.slot[hana::at_c<0>(n.kids).leaf.slot], i, v);
-        }
-      } else {
-        ok = constval_float(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
-      }
-    } else {
-      ok = constval_float(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
-    }
+    bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Float32; }, constval_float);
     if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
     else return ok;
   } else if constexpr (k == Kind::SplitDim) {

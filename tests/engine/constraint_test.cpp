@@ -46,6 +46,24 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_same", "a", "a"), OK, Op("Yes", "a"))
 // OpVarIn: at least the listed inputs. "*" in a match: any operand.
 DEF_PACKAGE_OPTIMIZATION(EARLY, OpVarIn("P_varin", "a"), EQ(INPUTS_OF("*"), 3U), Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_wild", "a", "*"), OK, Op("Yes", "a"))
+// A constant constraint: `false` never fires.
+PROBE(false_never_fires, false)
+// Comparisons of one property of two operands: the engine answers them at once when both have
+// the same (interned) output definition; otherwise it compares the values.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_cmp_eq", "a", "b"),
+                         AND(SAME_SHAPE("a", "b"), EQ(RANK_OF("a"), RANK_OF("b")), LE(DIM_OF("a", 3), DIM_OF("b", 3)),
+                             GE(DIM_OF("a", 3), DIM_OF("b", 3)), NOT(LT(DIM_OF("a", 2), DIM_OF("b", 2))),
+                             NOT(GT(DIM_OF("a", 1), DIM_OF("b", 1))), NOT(NE(DIM_OF("a", 0), DIM_OF("b", 0))),
+                             NE(DIM_OF("a", 3), DIM_OF("b", 2)), EQ(DTYPE_OF("a"), DTYPE_OF("b"))),
+                         Op("Yes", "a"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_cmp_same_shape", "a", "b"),
+                         AND(SAME_SHAPE("a", "b"), EQ(RANK_OF("a"), RANK_OF("b")), NE(DTYPE_OF("a"), DTYPE_OF("b")),
+                             NE(ELEMENTSIZE_OF("a"), ELEMENTSIZE_OF("b"))),
+                         Op("Yes", "a"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_cmp_other_shape", "a", "b"),
+                         AND(NOT(SAME_SHAPE("a", "b")), GT(DIM_OF("a", 3), DIM_OF("b", 3)), EQ(DIM_OF("a", 2), DIM_OF("b", 2)),
+                             EQ(RANK_OF("a"), RANK_OF("b"))),
+                         Op("Yes", "a"))
 
 namespace {
 using namespace optgrammar;
@@ -77,6 +95,7 @@ TEST_CASE("float constants INF NEG_INF") { CHECK(Base().fires("P_floats")); }
 TEST_CASE("properties, cst_macros, SAME_*; DIM_OF past the rank is 0") { CHECK(Base().fires("P_properties")); }
 TEST_CASE("INPUT_OF past the inputs makes the constraint fail") { CHECK_FALSE(Base().fires("P_input_of_out_of_range_fails")); }
 TEST_CASE("options are read with the spec's conversions") { CHECK(Base().fires("P_options")); }
+TEST_CASE("a constraint that is the constant false never fires") { CHECK_FALSE(Base().fires("P_false_never_fires")); }
 
 TEST_CASE("CONSTVAL_* and their failure values") {
   Base b;
@@ -110,4 +129,28 @@ TEST_CASE("repeated tags, OpVarIn and the match wildcard") {
   CHECK_FALSE(run(b.g.add_op("P_varin", {}, b.g.output(b.x))));
   CHECK(run(b.g.add_op("P_wild", {b.x, y}, b.g.output(b.x))));
   CHECK_FALSE(run(b.g.add_op("P_wild", {b.x}, b.g.output(b.x))));
+}
+
+TEST_CASE("comparing one property of two operands: same definition, same shape, other shape") {
+  Base b;
+  OpRef same = b.g.add_input(b.g.output(b.x));                                            // same definition
+  OpRef q8 = b.g.add_input(OutputDef::make(DType::QUInt8, {1, 64, 48, 16}, 3, 0.5f));     // same shape only
+  OpRef narrow = b.g.add_input(OutputDef::make(DType::Float32, {1, 64, 48, 8}));          // other shape
+  auto run = [&](const char* op, OpRef a, OpRef c) {
+    Graph g = b.g;
+    g.add_output(g.add_op(op, {a, c}, g.output(a)));
+    RuleSet set = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
+    run_rules(g, set);
+    for (auto r : g.live_ops())
+      if (g.name(r) == "Yes") return true;
+    return false;
+  };
+  CHECK(run("P_cmp_eq", b.x, same));
+  CHECK(run("P_cmp_eq", b.x, b.x));
+  CHECK_FALSE(run("P_cmp_eq", b.x, q8));  // DTYPE_OF differs
+  CHECK(run("P_cmp_same_shape", b.x, q8));
+  CHECK_FALSE(run("P_cmp_same_shape", b.x, same));
+  CHECK(run("P_cmp_other_shape", b.x, narrow));
+  CHECK_FALSE(run("P_cmp_other_shape", b.x, same));
+  CHECK_FALSE(run("P_cmp_other_shape", narrow, b.x));  // DIM_OF(a, 3) is the smaller one
 }

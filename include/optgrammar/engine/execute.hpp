@@ -29,58 +29,98 @@ using dsl::Kind;
 using dsl::VType;
 namespace hana = boost::hana;
 
-/// State of one rule attempt: bindings by slot, split contexts, and whether evaluation failed.
-struct ExecState {
+/// What the matcher needs: the rule's interned op names and its binding slots.
+struct MatchState {
+  const OpNameId* ids;  ///< the rule's op names, interned
+  OpRef* slot;          ///< bindings by slot (the rule's own array: exactly its tags)
+};
+
+/// What the constraint reads of a bound op: its output definition and, for a constant, its
+/// data. Filled once per attempt for the slots the constraint reads (known at compile time);
+/// valid only until the replacement starts making ops, which may move the graph's tables.
+struct SlotFacts {
+  const OutputDef* out;   ///< set for the slots whose output definition the constraint reads
+  const std::byte* data;  ///< constant data, or nullptr (for the slots it reads constants of)
+  std::size_t count;      ///< constant element count
+};
+
+/// State of one rule attempt past its match: bindings by slot, split contexts, and whether
+/// evaluation failed.
+struct ExecState : MatchState {
+  ExecState(Graph& graph, MatchState m, OpRef r, Split_Context* sp) : MatchState(m), g(graph), root(r), split(sp) {}
   Graph& g;
-  const OpNameId* ids;          ///< the rule's op names, interned
   OpRef root;
-  OpRef* slot;                  ///< bindings by slot (the rule's own array: exactly its tags)
   Split_Context* split;         ///< split contexts by index (the rule's own array)
   std::size_t first_new = 0;    ///< ops at or past this index were made by this attempt
   bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
-  struct SlotFacts* facts = nullptr;  ///< per-slot cache while the constraint runs (see below)
+  const SlotFacts* facts = nullptr;  ///< per-slot facts while the constraint runs
   std::uint32_t out_def = no_index;  ///< default output of Op constructions (no_index: the root's)
   std::ostream* trace = nullptr;     ///< MESSAGE writes here
 };
 
-/// What the constraint reads of a bound op, looked up once per attempt: its output definition
-/// and, for a constant, its data. Valid only until the replacement starts making ops (which may
-/// move the graph's tables), so apply_rule drops the cache before building.
-struct SlotFacts {
-  const OutputDef* out = nullptr;  ///< nullptr: the op does not exist
-  const std::byte* data = nullptr;  ///< constant data, or nullptr
-  std::size_t count = 0;            ///< constant element count
-  bool ready = false;
+/// Which slots the constraint reads the output definition (`out`) or constant data (`data`) of
+/// through a tag, as bit masks by slot: these are looked up once, before evaluation.
+struct FactsUse {
+  std::uint32_t out = 0, data = 0;
 };
-
-[[gnu::noinline]] inline void fill_facts(ExecState& s, int slot) {
-  SlotFacts& f = s.facts[slot];
-  {
-    f.ready = true;
-    OpRef r = s.slot[slot];
-    if (s.g.alive(r)) {
-      f.out = &s.g.outdef_at(s.g.output_index(r));
-      if (s.g.is_const(r)) {
-        f.data = s.g.payload(r).data();
-        f.count = f.out->element_count();
+constexpr bool reads_outdef(Kind k) {
+  return k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
+         k == Kind::ElementsizeOf || k == Kind::ZeroOffsetOf;
+}
+constexpr bool reads_constval(Kind k) {
+  return k == Kind::ConstvalInt || k == Kind::ConstvalIntValid || k == Kind::ConstvalFloat ||
+         k == Kind::ConstvalFloatValid;
+}
+template <class N>
+constexpr void facts_use(const N& n, FactsUse& u) {
+  if constexpr (dsl::is_node<N>::value) {
+    if constexpr (N::arity > 0) {
+      using K0 = boost::mp11::mp_front<typename N::children>;
+      if constexpr (dsl::is_node<K0>::value && K0::kind == Kind::Tag) {
+        const auto bit = std::uint32_t{1} << hana::at_c<0>(n.kids).leaf.slot;
+        if constexpr (reads_outdef(N::kind)) u.out |= bit;
+        if constexpr (reads_constval(N::kind)) u.out |= bit, u.data |= bit;
       }
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (facts_use(hana::at_c<I>(n.kids), u), ...);
+      }(std::make_index_sequence<N::arity>{});
     }
   }
 }
+template <class N>
+constexpr FactsUse facts_use_of(const N& n) {
+  FactsUse u;
+  facts_use(n, u);
+  return u;
+}
 
-inline const SlotFacts& facts_of(ExecState& s, int slot) {
-  SlotFacts& f = s.facts[slot];
-  if (!f.ready) [[unlikely]]
-    fill_facts(s, slot);
-  return f;
+/// Looks up the facts of the slots in `use` (every tag the constraint names is bound by the
+/// match, so its op is alive).
+template <FactsUse Use, std::size_t... I>
+inline void fill_facts(const Graph& g, const OpRef* slot, SlotFacts* f, std::index_sequence<I...>) {
+  auto one = [&]<std::size_t i>() {
+    if constexpr (((Use.out >> i) & 1u) != 0) {
+      const OpRef r = slot[i];
+      f[i].out = &g.outdef_at(g.output_index(r));
+      if constexpr (((Use.data >> i) & 1u) != 0) {
+        f[i].data = nullptr;
+        f[i].count = 0;
+        if (g.is_const(r)) {
+          f[i].data = g.payload(r).data();
+          f[i].count = f[i].out->element_count();
+        }
+      }
+    }
+  };
+  (one.template operator()<I>(), ...);
 }
 
 // ---- matcher ------------------------------------------------------------------------------------
-template <class N>
-inline bool match_op(const N& n, const Graph& g, OpRef o, ExecState& s);
+template <bool Root = false, class N>
+inline bool match_op(const N& n, const Graph& g, OpRef o, MatchState& s);
 
 template <class N>
-inline bool match_operand(const N& n, const Graph& g, OpRef in, ExecState& s) {
+inline bool match_operand(const N& n, const Graph& g, OpRef in, MatchState& s) {
   if constexpr (N::kind == Kind::Tag) {
     if (n.leaf.wildcard) return true;
     if (n.leaf.first) {
@@ -99,13 +139,16 @@ inline bool match_operand(const N& n, const Graph& g, OpRef in, ExecState& s) {
 
 template <class N, std::size_t... I>
 inline bool match_inputs([[maybe_unused]] const N& n, [[maybe_unused]] const Graph& g, [[maybe_unused]] OpRef o,
-                         [[maybe_unused]] ExecState& s, std::index_sequence<I...>) {
+                         [[maybe_unused]] MatchState& s, std::index_sequence<I...>) {
   return (match_operand(hana::at_c<I>(n.kids), g, g.input(o, static_cast<std::uint32_t>(I)), s) && ...);
 }
 
-template <class N>
-inline bool match_op(const N& n, const Graph& g, OpRef o, ExecState& s) {
-  if (g.name_id(o) != s.ids[n.leaf.index]) return false;
+/// Root: the op the driver dispatched on, whose name is the rule's root name (RuleInfo::apply's
+/// contract), so only its inputs are compared.
+template <bool Root, class N>
+inline bool match_op(const N& n, const Graph& g, OpRef o, MatchState& s) {
+  if constexpr (!Root)
+    if (g.name_id(o) != s.ids[n.leaf.index]) return false;
   const std::uint32_t k = g.n_inputs(o);
   if constexpr (N::kind == Kind::Op) {
     if (k != N::arity) return false;
@@ -332,9 +375,9 @@ inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
 template <class T, class N, class FastType, class Slow>
 inline bool read_constval(const N& n, ExecState& s, T& v, FastType fast_type, Slow slow) {
   if constexpr (kid_t<0, N>::kind == Kind::Tag) {
-    if (s.facts) {  // constraint phase: the cache is valid
+    if (s.facts) {  // constraint phase: the facts are filled
       const int slot = hana::at_c<0>(n.kids).leaf.slot;
-      const SlotFacts& f = facts_of(s, slot);
+      const SlotFacts& f = s.facts[slot];
       auto i = static_cast<long long>(kid<1>(n, s));
       if (f.data && fast_type(f.out->dtype)) {
         if (i < 0 || static_cast<std::size_t>(i) >= f.count) return false;
@@ -346,6 +389,26 @@ inline bool read_constval(const N& n, ExecState& s, T& v, FastType fast_type, Sl
     }
   }
   return slow(s.g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+}
+
+/// A comparison of the same integer property of two tags' outputs (RANK_OF, DIM_OF with equal
+/// constant indices, DTYPE_OF, ...): equal when both outputs have the same definition.
+template <class N>
+constexpr bool same_property_pair() {
+  using A = kid_t<0, N>;
+  using B = kid_t<1, N>;
+  if constexpr (!dsl::is_node<A>::value || !dsl::is_node<B>::value) {
+    return false;
+  } else if constexpr (A::kind != B::kind || !reads_outdef(A::kind) || A::kind == Kind::StepsizeOf) {
+    return false;  // (a float step size may be NaN, which is not equal to itself)
+  } else if constexpr (kid_t<0, A>::kind != Kind::Tag || kid_t<0, B>::kind != Kind::Tag) {
+    return false;
+  } else if constexpr (A::kind == Kind::DimOf) {
+    constexpr auto konst = [](Kind x) { return x == Kind::Int || x == Kind::Size; };
+    return konst(kid_t<1, A>::kind) && konst(kid_t<1, B>::kind);
+  } else {
+    return true;
+  }
 }
 
 template <class N>
@@ -442,6 +505,17 @@ inline auto eval(const N& n, ExecState& s) {
     return arith<T>(k, static_cast<T>(kid<0>(n, s)), static_cast<T>(kid<1>(n, s)), s);
   } else if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
                        k == Kind::Ge) {
+    if constexpr (same_property_pair<N>()) {
+      // Output definitions are interned: one definition gives one value (SAME_SHAPE's DIM_OFs).
+      if (s.facts) {
+        const auto& ka = hana::at_c<0>(n.kids);
+        const auto& kb = hana::at_c<1>(n.kids);
+        bool same_arg = true;
+        if constexpr (kid_t<0, N>::kind == Kind::DimOf) same_arg = hana::at_c<1>(ka.kids).leaf.i == hana::at_c<1>(kb.kids).leaf.i;
+        if (same_arg && s.facts[hana::at_c<0>(ka.kids).leaf.slot].out == s.facts[hana::at_c<0>(kb.kids).leaf.slot].out)
+          return k == Kind::Eq || k == Kind::Le || k == Kind::Ge;
+      }
+    }
     auto a = kid<0>(n, s);
     auto b = kid<1>(n, s);
     if constexpr (std::is_same_v<decltype(a), DType>) {
@@ -475,7 +549,7 @@ inline auto eval(const N& n, ExecState& s) {
     const OutputDef* dp = nullptr;
     OpRef x{};
     if constexpr (kid_t<0, N>::kind == Kind::Tag && k != Kind::InputsOf && k != Kind::OutputsOf) {
-      if (s.facts) dp = facts_of(s, hana::at_c<0>(n.kids).leaf.slot).out;
+      if (s.facts) dp = s.facts[hana::at_c<0>(n.kids).leaf.slot].out;
     }
     if (!dp) {
       x = kid<0>(n, s);
@@ -911,64 +985,115 @@ inline OpRef build_more(const N& n, ExecState& s) {
   }
 }
 
+/// A replacement made only of Op constructions over tags bound by the match: it cannot fail,
+/// so it needs no checkpoint, and every op it makes but the top one is read by its parent.
+template <class N>
+constexpr bool plain_build() {
+  if constexpr (!dsl::is_node<N>::value) {
+    return false;
+  } else if constexpr (N::kind == Kind::Tag) {
+    return true;
+  } else if constexpr (N::kind == Kind::Op) {
+    return []<class... C>(boost::mp11::mp_list<C...>) { return (plain_build<C>() && ...); }(typename N::children{});
+  } else {
+    return false;
+  }
+}
+
 /// Match and constraint of one rule, flattened into one straight-line function (only this
 /// part: flattening the replacement too costs far more compile time than it saves run time).
 template <class R>
-[[gnu::flatten]] bool match_and_check(ExecState& s, RuleStats& st) {
+[[gnu::flatten]] bool match_and_check(Graph& g, MatchState m, OpRef root, RuleStats& st, std::ostream* trace) {
   static constexpr auto& rule = R::value;
-  if (!match_op(rule.match, s.g, s.root, s)) return false;
+  if (!match_op<true>(rule.match, g, root, m)) return false;
   ++st.matched;
-  if constexpr (!(decltype(rule.constraint)::kind == Kind::Bool)) {
+  if constexpr (std::remove_cvref_t<decltype(rule.constraint)>::kind == Kind::Bool) {
+    return rule.constraint.leaf.i != 0;
+  } else {
+    static constexpr FactsUse use = facts_use_of(rule.constraint);
     SlotFacts facts[rule.info.n_tags];
+    fill_facts<use>(g, m.slot, facts, std::make_index_sequence<rule.info.n_tags>{});
+    Split_Context none[1];  // split variables have no value in a constraint (analysis rejects them)
+    ExecState s(g, m, root, none);
     s.facts = facts;
-    bool ok = eval(rule.constraint, s);
-    s.facts = nullptr;  // the replacement may move the tables the cache points into
-    if (!ok || s.failed) return false;
+    s.trace = trace;
+    const bool ok = eval(rule.constraint, s);
+    return ok && !s.failed;
   }
-  return true;
+}
+
+/// Trace line of one rewrite.
+[[gnu::noinline]] inline void trace_rewrite(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root, OpRef result) {
+  *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
+            << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
 }
 
 /// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
 template <class R>
 bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
   static constexpr auto& rule = R::value;
+  using Rep = std::remove_cvref_t<decltype(rule.replacement)>;
   Graph& g = rw.graph();
   RuleStats& st = rw.stats(self);
   ++st.tried;
-  // Sized to this rule: only its own slots are initialized on every attempt.
+  // Sized to this rule: only its own slots are written on every attempt.
   OpRef slots[rule.info.n_tags];
-  Split_Context splits[rule.info.n_splits > 0 ? rule.info.n_splits : 1];
-  ExecState s{g, self.names.data(), root, slots, splits, 0, false};
-  s.slot[0] = root;
-  s.trace = rw.trace;
-  if (!match_and_check<R>(s, st)) return false;
-  auto cp = g.checkpoint();
-  s.first_new = cp.ops;
+  slots[0] = root;
+  const MatchState m{self.names.data(), slots};
+  if (!match_and_check<R>(g, m, root, st, rw.trace)) return false;
+  const std::size_t first_new = g.size();
   OpRef result;
-  try {
+  if constexpr (Rep::vtype == VType::OpRef) {
+    // An existing operand (bypass): nothing is built, so there is nothing to undo.
+    Split_Context none[1];
+    ExecState s(g, m, root, none);
+    s.trace = rw.trace;
+    result = eval(rule.replacement, s);
+    if (s.failed || !g.alive(result)) {
+      ++st.failed;
+      return false;
+    }
+    if (result == root) return false;
+  } else if constexpr (plain_build<Rep>()) {
+    Split_Context none[1];
+    ExecState s(g, m, root, none);
+    s.first_new = first_new;
     result = build(rule.replacement, s);
-  } catch (const ReplacementFailedBase&) {
-    g.rollback(cp);  // the rule does not apply here; the graph is as it was
-    ++st.failed;
-    return false;
-  } catch (...) {
-    g.rollback(cp);
-    ++st.failed;
-    throw;
+  } else {
+    Split_Context splits[rule.info.n_splits > 0 ? rule.info.n_splits : 1];
+    ExecState s(g, m, root, splits);
+    s.trace = rw.trace;
+    auto cp = g.checkpoint();
+    s.first_new = cp.ops;
+    try {
+      result = build(rule.replacement, s);
+    } catch (const ReplacementFailedBase&) {
+      g.rollback(cp);  // the rule does not apply here; the graph is as it was
+      ++st.failed;
+      return false;
+    } catch (...) {
+      g.rollback(cp);
+      ++st.failed;
+      throw;
+    }
+    if (result == root) {
+      g.rollback(cp);
+      return false;
+    }
+    g.commit(cp);  // the replacement stands; replace() below makes it visible
   }
-  if (result == root) {
-    g.rollback(cp);
-    return false;
-  }
-  g.commit(cp);  // the replacement stands; replace() below makes it visible
   ++st.fired;
-  if (rw.trace)
-    *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
-              << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
+  if (rw.trace) [[unlikely]]
+    trace_rewrite(rw, self, g, root, result);
   // New ops may match rules of this pass in turn.
-  for (std::size_t i = cp.ops; i < g.size(); ++i) rw.push(OpRef{static_cast<std::uint32_t>(i)});
+  for (std::size_t i = first_new; i < g.size(); ++i) rw.push(OpRef{static_cast<std::uint32_t>(i)});
   rw.replace(root, result);
-  rw.count_dead(drop_unused_new(g, cp.ops));
+  if constexpr (plain_build<Rep>()) {
+    // Only the top op can be left unread (when the root had no readers).
+    if (g.n_uses(result) == 0 && !g.is_root(result)) rw.count_dead(g.erase_if_dead(result));
+  } else if constexpr (Rep::vtype != VType::OpRef) {
+    rw.count_dead(drop_unused_new(g, first_new));
+  }
   return true;
 }
 

@@ -283,36 +283,29 @@ class Graph {
   /// input whose last use this was (the caller decides whether it is dead in turn).
   template <class F>
   void erase(OpRef r, F&& released) {
-    OpDef& d = ops_[checked(r)];
+    const OpDef& d = ops_[checked(r)];
     if (!d.alive) return;
     if (d.n_uses != 0) [[unlikely]] throw GraphError(std::string("erasing op %").append(std::to_string(r.index)) + " which is still used");
-    for (std::uint32_t i = 0; i < d.n_inputs; ++i) {
-      std::uint32_t u = d.first_input + i;
-      OpRef v = uses_[u].value;
-      log_use(u);
-      unlink_use(u);
-      uses_[u].value = OpRef{};
-      if (ops_[v.index].n_uses == 0) released(v);
-    }
-    log_op(r, Undo::Erase);
-    d.alive = false;
-    --live_;
+    erase_unused(r, released);
   }
   void erase(OpRef r) { erase(r, [](OpRef) {}); }
 
   /// Erases r if dead, then every input made dead by that, transitively.
   std::size_t erase_if_dead(OpRef r) {
-    std::size_t n = 0;
+    if (!alive(r)) return 0;
+    if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || d.name == op_names::output) return 0;
+    // Every op on the stack is alive, unread and not a graph output: an input is pushed once,
+    // when its last use goes.
     dead_stack_.clear();
-    dead_stack_.push_back(r);
-    while (!dead_stack_.empty()) {
-      OpRef x = dead_stack_.back();
+    std::size_t n = 0;
+    for (OpRef x = r;; ++n) {
+      erase_unused(x, [this](OpRef v) {
+        if (ops_[v.index].name != op_names::output) dead_stack_.push_back(v);
+      });
+      if (dead_stack_.empty()) return n + 1;
+      x = dead_stack_.back();
       dead_stack_.pop_back();
-      if (!alive(x) || ops_[x.index].n_uses != 0 || is_root(x)) continue;
-      erase(x, [this](OpRef v) { dead_stack_.push_back(v); });
-      ++n;
     }
-    return n;
   }
   /// Removes every op that no graph output depends on. Returns how many.
   std::size_t remove_dead() {
@@ -432,16 +425,34 @@ class Graph {
     v.first_use = u;
     ++v.n_uses;
   }
-  void unlink_use(std::uint32_t u) {
-    Use& use = uses_[u];
+  void unlink_use(std::uint32_t u) { unlink_use(uses_[u]); }
+  void unlink_use(Use& use) {
     OpDef& v = ops_[use.value.index];
-    if (use.prev != no_index)
-      uses_[use.prev].next = use.next;
+    const std::uint32_t prev = use.prev, next = use.next;
+    if (prev != no_index)
+      uses_[prev].next = next;
     else
-      v.first_use = use.next;
-    if (use.next != no_index) uses_[use.next].prev = use.prev;
+      v.first_use = next;
+    if (next != no_index) uses_[next].prev = prev;
     use.next = use.prev = no_index;
     --v.n_uses;
+  }
+  /// erase() of an op known to be alive and unread.
+  template <class F>
+  void erase_unused(OpRef r, F&& released) {
+    OpDef& d = ops_[r.index];
+    const std::uint32_t first = d.first_input, n_in = d.n_inputs;
+    for (std::uint32_t u = first; u < first + n_in; ++u) {
+      Use& use = uses_[u];
+      const OpRef v = use.value;
+      log_use(u);
+      unlink_use(use);
+      use.value = OpRef{};
+      if (ops_[v.index].n_uses == 0) released(v);
+    }
+    log_op(r, Undo::Erase);
+    d.alive = false;
+    --live_;
   }
 
   struct BytesHash {

@@ -108,6 +108,15 @@ class Rewriter {
   }
   /// The next live op to visit, or an invalid ref when the worklist is empty.
   OpRef pop() {
+    if (!reverse_ && order_.empty()) {
+      // The common forward sweep: the next index is sweep_end_ - sweep_left_.
+      for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
+        if (g_.alive(OpRef{x})) {
+          sweep_left_ = sweep_end_ - x - 1;
+          return OpRef{x};
+        }
+      sweep_left_ = 0;
+    }
     while (sweep_left_ > 0) {
       --sweep_left_;
       std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# W1 side by side: optgrammar's DSL rules, the same rules hand-written, and MLIR 15's greedy
+# driver (shared/peers/mlir-w1), each run ROUNDS times as separate processes.
+#
+#   bench/w1/compare.sh [BLOCKS] [ROUNDS]        defaults: 125000 7
+#
+# Environment: W1_BENCH (our w1_bench binary; default build/gcc/bench/w1/w1_bench, built with
+# the gcc preset when missing), MLIR_RUN (the peer's run.sh; default ../shared/peers/mlir-w1/run.sh
+# next to the repository; MLIR is left out when it is not there).
+#
+# The order of the three engines rotates every round: on a small VM the process that runs right
+# after MLIR (which frees 400 MB on exit) is sometimes slower, and rotating spreads that over all
+# three. Prints every JSON line, then per engine the median and range of build and rewrite time
+# and peak RSS, and the ratios the core issue's targets are stated in.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+blocks="${1:-125000}"
+rounds="${2:-7}"
+w1="${W1_BENCH:-$repo/build/gcc/bench/w1/w1_bench}"
+mlir="${MLIR_RUN:-$repo/../shared/peers/mlir-w1/run.sh}"
+
+case "$blocks$rounds" in *[!0-9]*) echo "usage: compare.sh [BLOCKS] [ROUNDS] (positive integers)" >&2; exit 2 ;; esac
+command -v python3 >/dev/null || { echo "compare.sh: needs python3 for the summary (apt-get install python3)" >&2; exit 2; }
+
+if [ ! -x "$w1" ]; then
+  echo "[compare] building w1_bench with the gcc preset" >&2
+  (cd "$repo" && cmake --preset gcc >/dev/null && cmake --build --preset gcc --target w1_bench >/dev/null)
+fi
+engines=(dsl handwritten)
+if [ -x "$mlir" ]; then
+  engines+=(mlir)
+  "$mlir" 1000 >/dev/null  # builds the peer once, outside the timed rounds
+else
+  echo "[compare] no MLIR peer at $mlir: comparing the two optgrammar variants only" >&2
+fi
+
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+n=${#engines[@]}
+for ((r = 0; r < rounds; r++)); do
+  for ((k = 0; k < n; k++)); do
+    e="${engines[$(((r + k) % n))]}"
+    case "$e" in
+      dsl) "$w1" "$blocks" | tail -n 1 ;;
+      handwritten) "$w1" "$blocks" --engine handwritten | tail -n 1 ;;
+      mlir) "$mlir" "$blocks" 2>/dev/null | tail -n 1 ;;
+    esac | tee -a "$out"
+  done
+done
+
+python3 - "$out" <<'EOF'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+med = {}
+print()
+for e in dict.fromkeys(r["engine"] for r in rows):
+    rs = [r for r in rows if r["engine"] == e]
+    parts = []
+    for k in ("build_seconds", "rewrite_seconds", "peak_rss_kb"):
+        v = sorted(r[k] for r in rs)
+        med[e, k] = statistics.median(v)
+        parts.append(f"{k} {med[e, k]:g} [{v[0]:g}-{v[-1]:g}]")
+    print(f"{e:24s} " + "  ".join(parts) + f"  ({len(rs)} runs)")
+def ratio(a, b, k):
+    return med[a, k] / med[b, k] if (a, k) in med and (b, k) in med and med[b, k] else None
+dsl, hand, mlir = "optgrammar", "optgrammar-handwritten", "mlir15-greedy-drr"
+print()
+print(f"DSL / hand-written rewrite time: {ratio(dsl, hand, 'rewrite_seconds'):.3f} (target <= 1.05)")
+if ratio(mlir, dsl, "rewrite_seconds"):
+    print(f"MLIR / DSL rewrite time:         {ratio(mlir, dsl, 'rewrite_seconds'):.1f}x (target >= 25x)")
+    print(f"MLIR / DSL build time:           {ratio(mlir, dsl, 'build_seconds'):.1f}x (target >= 5x)")
+    print(f"DSL / MLIR peak RSS:             {ratio(dsl, mlir, 'peak_rss_kb'):.2f} (target <= 0.5)")
+EOF

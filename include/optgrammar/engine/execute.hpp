@@ -13,6 +13,8 @@
 #include "optgrammar/engine/driver.hpp"
 
 #include <boost/hana/at.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include <climits>
 #include <cmath>
@@ -81,9 +83,7 @@ constexpr void facts_use(const N& n, FactsUse& u) {
         if constexpr (reads_outdef(N::kind)) u.out |= bit;
         if constexpr (reads_constval(N::kind)) u.out |= bit, u.data |= bit;
       }
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (facts_use(hana::at_c<I>(n.kids), u), ...);
-      }(std::make_index_sequence<N::arity>{});
+      hana::for_each(n.kids, [&u](const auto& kid) { facts_use(kid, u); });
     }
   }
 }
@@ -988,13 +988,17 @@ inline OpRef build_more(const N& n, ExecState& s) {
 /// A replacement made only of Op constructions over tags bound by the match: it cannot fail,
 /// so it needs no checkpoint, and every op it makes but the top one is read by its parent.
 template <class N>
+constexpr bool plain_build();
+template <class N>
+using is_plain_build = std::bool_constant<plain_build<N>()>;
+template <class N>
 constexpr bool plain_build() {
   if constexpr (!dsl::is_node<N>::value) {
     return false;
   } else if constexpr (N::kind == Kind::Tag) {
     return true;
   } else if constexpr (N::kind == Kind::Op) {
-    return []<class... C>(boost::mp11::mp_list<C...>) { return (plain_build<C>() && ...); }(typename N::children{});
+    return boost::mp11::mp_all_of<typename N::children, is_plain_build>::value;
   } else {
     return false;
   }

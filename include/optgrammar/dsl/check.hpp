@@ -67,10 +67,6 @@ constexpr bool star(const Str& s) { return s == std::string_view("*"); }
 /// Strings of the grammar: non-empty, printable, no space, quote or backslash.
 constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
   if (!a.ok) return false;
-  if (s.overflow) {
-    a.fail() << what << " \"" << s.view() << "...\" is longer than 63 characters";
-    return false;
-  }
   if (s.len == 0) {
     a.fail() << "empty string as " << what;
     return false;
@@ -449,6 +445,10 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       return;
     }
     node.leaf.slot = s;
+  } else if constexpr (k == Kind::Int) {
+    // C gives 2147483648 type long; the grammar's int is 32 bits ('L' is ignored).
+    if (node.leaf.i > 2147483647LL || node.leaf.i < -2147483647LL - 1)
+      a.fail() << "integer constant " << node.leaf.i << " does not fit in int (add a U suffix for a size)";
   } else if constexpr (k == Kind::Let || k == Kind::OpVarIn) {
     a.fail() << kind_name(k) << " can only appear in a match, not in " << part;
   } else if constexpr (k == Kind::OptionInt || k == Kind::OptionUint || k == Kind::OptionBool || k == Kind::OptionFloat) {
@@ -569,17 +569,132 @@ struct AnalyzedRule {
   int flags_expr = 0;
 };
 
-/// Runs every check on a rule's parts; the first failure is kept in info.msg.
+namespace detail {
+constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_ident(char c, bool first) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || (!first && is_digit(c));
+}
+
+/// Checks a pass spec as written (the macro argument, stringized): `NAME` or `NAME + N` with N a
+/// decimal constant without sign or suffix; `NAME - N` is accepted, as og-parse accepts it. The
+/// same rules as og-parse, so that both front ends accept the same pass specs.
+constexpr bool check_pass_text(Analysis& a, std::string_view t) {
+  std::size_t i = 0;
+  auto skip = [&] {
+    while (i < t.size() && is_space(t[i])) ++i;
+  };
+  skip();
+  const std::size_t name_at = i;
+  if (i < t.size() && is_ident(t[i], true))
+    while (i < t.size() && is_ident(t[i], false)) ++i;
+  const std::string_view name = t.substr(name_at, i - name_at);
+  if (name.empty()) {
+    a.fail() << "the pass spec must be a pass name or NAME + N, not \"" << t << "\"";
+    return false;
+  }
+  skip();
+  if (i == t.size()) return true;
+  if (t[i] == '+' || t[i] == '-') {
+    ++i;
+    skip();
+    const std::size_t num_at = i;
+    while (i < t.size() && !is_space(t[i]) && t[i] != '+' && t[i] != '-' && t[i] != '(' && t[i] != ')') ++i;
+    const std::string_view num = t.substr(num_at, i - num_at);
+    skip();
+    if (!num.empty() && i == t.size()) {
+      for (char c : num)
+        if (!is_digit(c)) {
+          a.fail() << "the pass offset '" << num << "' must be a decimal constant with no sign or suffix";
+          return false;
+        }
+      if (num.size() > 1 && num[0] == '0') {
+        a.fail() << "the pass offset '" << num << "' must be a decimal constant, not octal";
+        return false;
+      }
+      if (num.size() > 6) {
+        a.fail() << "the pass offset '" << num << "' is too large";
+        return false;
+      }
+      return true;
+    }
+  }
+  a.fail() << "the pass spec \"" << t << "\" must be a pass name or NAME + N (N a decimal constant)";
+  return false;
+}
+}  // namespace detail
+
+namespace detail {
+/// Finds the first octal integer constant whose value is at least 8 (`010` is 8, which a reader
+/// may take for ten) in rule text as written; the grammar asks for a warning on it. Returns an
+/// empty message when there is none. Strings are skipped; `07`, `0x10`, `0.5` are not reported.
+constexpr Message find_octal(std::string_view t, std::string_view file, int line) {
+  Message m;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    const char c = t[i];
+    if (c == '"') {  // rule strings hold no quote or backslash
+      for (++i; i < t.size() && t[i] != '"'; ++i) {}
+      ++i;
+    } else if (is_ident(c, true)) {
+      while (i < t.size() && is_ident(t[i], false)) ++i;
+    } else if (is_digit(c) || (c == '.' && i + 1 < t.size() && is_digit(t[i + 1]))) {
+      // a preprocessing number: digits, letters, '.', digit separators, exponent signs
+      const std::size_t at = i;
+      bool is_float = false;
+      while (i < t.size()) {
+        const char d = t[i];
+        if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') && i + 1 < t.size() && (t[i + 1] == '+' || t[i + 1] == '-')) {
+          is_float = true;
+          i += 2;
+        } else if (is_ident(d, false) || d == '.' || d == '\'') {
+          if (d == '.' || ((d == 'e' || d == 'E') && t[at + 1] != 'x' && t[at + 1] != 'X')) is_float = true;
+          ++i;
+        } else {
+          break;
+        }
+      }
+      const std::string_view num = t.substr(at, i - at);
+      if (is_float || num.size() < 2 || num[0] != '0' || !(is_digit(num[1]) || num[1] == '\'')) continue;
+      long long v = 0;
+      for (char d : num.substr(1)) {
+        if (d == '\'') continue;
+        if (d < '0' || d > '7') break;
+        v = v * 8 + (d - '0');
+        if (v >= (1LL << 40)) break;
+      }
+      if (v >= 8) {
+        if (auto p = file.rfind('/'); p != std::string_view::npos) file = file.substr(p + 1);
+        m << "rule at " << file << ":" << line << ": octal constant " << num << " has the value " << v
+          << " (a leading 0 means octal)";
+        return m;
+      }
+    } else {
+      ++i;
+    }
+  }
+  return m;
+}
+}  // namespace detail
+
+/// Runs every check on a rule's parts; the first failure is kept in info.msg. `pass_text` is the
+/// pass spec as written.
 template <class M, class C, class R>
-constexpr AnalyzedRule<M, C, R> analyze(Pass pass, M m, C c, R r, std::string_view file, int line) {
+constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M m, C c, R r, std::string_view file,
+                                        int line) {
   AnalyzedRule<M, C, R> out{pass, m, c, r, {}, 0};
   Analysis& a = out.info;
   a.file = file;
   a.line = line;
   a.tags[0] = Str("*");
   a.bound[0] = true;
+  if (!detail::check_pass_text(a, pass_text)) return out;
   if (!pass.known || pass.base < 0) {
-    a.fail() << "unknown pass name \"" << pass.name.view() << "\"";
+    std::string_view name = pass_text;
+    while (!name.empty() && detail::is_space(name.front())) name.remove_prefix(1);
+    std::size_t n = 0;
+    while (n < name.size() && detail::is_ident(name[n], n == 0)) ++n;
+    a.fail() << "unknown pass name \"" << name.substr(0, n) << "\"";
     return out;
   }
   if constexpr (M::kind != Kind::Op && M::kind != Kind::OpVarIn) {

@@ -11,15 +11,28 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace optgrammar::dsl {
 
+namespace detail {
+/// The pass of a rule; anything but a pass word (`3050`, a user's int) is an unknown pass, which
+/// analysis reports by the text as written.
+template <class P>
+constexpr Pass to_pass(const P& p) {
+  if constexpr (std::is_same_v<P, Pass>)
+    return p;
+  else
+    return Pass{Str(), -1, 0, false};
+}
+}  // namespace detail
+
 /// A rule's analysis, computed once per rule at compile time.
 template <class Rule>
 struct analyzed {
-  static constexpr auto value =
-      analyze(Pass(Rule::pass()), Rule::match(), Rule::constraint(), Rule::replacement(), Rule::file(), Rule::line);
+  static constexpr auto value = analyze(detail::to_pass(Rule::pass()), Rule::pass_text(), Rule::match(),
+                                        Rule::constraint(), Rule::replacement(), Rule::file(), Rule::line);
 };
 
 /// The compile error of a rule. Its template argument is the message, so the compiler's first
@@ -58,6 +71,39 @@ void report(std::index_sequence<I...>) {
   (void)rule_error;
 }
 #endif
+
+/// The warning the grammar asks for on an octal constant >= 8. Deprecation is the portable way to
+/// make a compiler warn; the message (a template argument) is in the warning's first line.
+template <class Rule>
+inline constexpr Message octal_finding = find_octal(Rule::text(), Rule::file(), Rule::line);
+
+template <class Rule>
+constexpr auto octal_text() {
+  constexpr auto& m = octal_finding<Rule>;
+  fixed_message<m.len + 1> r{};
+  for (std::size_t i = 0; i < m.len; ++i) r.s[i] = m.s[i];
+  return r;
+}
+#if defined(__clang__)
+template <char... Text>
+[[deprecated("a leading 0 makes an integer constant octal; write it in decimal")]] constexpr bool OCTAL_CONSTANT() {
+  return true;
+}
+template <class Rule, std::size_t... I>
+constexpr bool warn_octal(std::index_sequence<I...>) {
+  constexpr auto text = octal_text<Rule>();
+  return OCTAL_CONSTANT<text.s[I]...>();
+}
+#else
+template <fixed_message Text>
+[[deprecated("a leading 0 makes an integer constant octal; write it in decimal")]] constexpr bool OCTAL_CONSTANT() {
+  return true;
+}
+template <class Rule>
+constexpr bool warn_octal() {
+  return OCTAL_CONSTANT<octal_text<Rule>()>();
+}
+#endif
 }  // namespace detail
 
 /// Checks a rule; on success registers it in RuleSet::global() and returns true. On failure the
@@ -73,6 +119,13 @@ bool define_rule() {
 #endif
     return false;
   } else {
+    if constexpr (detail::octal_finding<Rule>.len > 0) {
+#if defined(__clang__)
+      (void)detail::warn_octal<Rule>(std::make_index_sequence<detail::octal_finding<Rule>.len>{});
+#else
+      (void)detail::warn_octal<Rule>();
+#endif
+    }
     RuleInfo info;
     info.file = std::string(Rule::file());
     info.line = Rule::line;
@@ -99,10 +152,12 @@ bool define_rule() {
 // A macro because a rule must (1) be evaluated where the rule words (Op, AND, ...) are visible
 // without a using-directive, which a class derived from `words` gives, (2) capture __FILE__ and
 // __LINE__, and (3) create a uniquely named registration object at namespace scope.
-#define OPTGRAMMAR_RULE_(NAME, FLAGS, PASS, MATCH, CST, REPL)                                          \
+#define OPTGRAMMAR_RULE_(NAME, FLAGS, PASS, PASS_TEXT, MATCH, CST, REPL)                               \
   namespace {                                                                                          \
   struct NAME : ::optgrammar::dsl::words {                                                             \
     static constexpr auto pass() { return PASS; }                                                      \
+    static constexpr std::string_view pass_text() { return PASS_TEXT; }                                \
+    static constexpr std::string_view text() { return #CST " " #REPL; }                                \
     static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }                \
     static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }             \
     static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }           \
@@ -115,11 +170,11 @@ bool define_rule() {
 
 /// DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
 #define DEF_PACKAGE_OPTIMIZATION(PASS, MATCH, CST, REPL) \
-  OPTGRAMMAR_RULE_(OPTGRAMMAR_CAT(og_rule_, __COUNTER__), "", PASS, MATCH, CST, REPL)
+  OPTGRAMMAR_RULE_(OPTGRAMMAR_CAT(og_rule_, __COUNTER__), "", PASS, #PASS, MATCH, CST, REPL)
 
 /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag, match, constraint, replacement)
 #define DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(PASS, FLAGS, MATCH, CST, REPL) \
-  OPTGRAMMAR_RULE_(OPTGRAMMAR_CAT(og_rule_, __COUNTER__), #FLAGS, PASS, MATCH, CST, REPL)
+  OPTGRAMMAR_RULE_(OPTGRAMMAR_CAT(og_rule_, __COUNTER__), #FLAGS, PASS, #PASS, MATCH, CST, REPL)
 
 // The words that name a C++ function or a tensor class are macros, so that the name as written is
 // known for the canonical form and for messages (the function itself is called through a pointer

@@ -1,5 +1,5 @@
-// Fixed-capacity strings usable in constant evaluation: rule strings (op names, tags) and the
-// text of compile-time diagnostics.
+// Strings usable in constant evaluation: rule strings (op names, tags) and the text of
+// compile-time diagnostics.
 #pragma once
 
 #include <cstddef>
@@ -7,38 +7,37 @@
 
 namespace optgrammar::dsl {
 
-/// A string constant of a rule ("Conv2d", "x"). Capacity 63 characters; longer is a rule error.
+/// A string constant of a rule ("Conv2d", "x"): a view of the string literal as written. String
+/// literals have static storage, so a rule's analysis (a constexpr object) may keep the view; there
+/// is no length limit. Text after an embedded NUL is not part of the string.
 struct Str {
-  static constexpr std::size_t capacity = 63;
-  char s[capacity + 1]{};
+  const char* p = "";
   std::size_t len = 0;
-  bool overflow = false;
 
   constexpr Str() = default;
   template <std::size_t N>
-  constexpr Str(const char (&lit)[N]) {  // NOLINT: implicit on purpose, "x" in rules
-    for (std::size_t i = 0; i + 1 < N && lit[i]; ++i) push(lit[i]);
+  constexpr Str(const char (&lit)[N]) : p(lit) {  // NOLINT: implicit on purpose, "x" in rules
+    while (len + 1 < N && lit[len]) ++len;
   }
-  constexpr void push(char c) {
-    if (len < capacity)
-      s[len++] = c;
-    else
-      overflow = true;
-  }
-  constexpr std::string_view view() const { return {s, len}; }
+  constexpr std::string_view view() const { return {p, len}; }
   constexpr bool operator==(const Str& o) const { return view() == o.view(); }
   constexpr bool operator==(std::string_view o) const { return view() == o; }
 };
 
 /// Text buffer for compile-time messages.
 struct Message {
-  static constexpr std::size_t capacity = 255;
+  static constexpr std::size_t capacity = 511;
   char s[capacity + 1]{};
   std::size_t len = 0;
 
   constexpr Message& operator<<(std::string_view v) {
-    for (char c : v)
-      if (len < capacity) s[len++] = c;
+    for (char c : v) {
+      if (len == capacity) {  // a message this long ends in "..." rather than silently cut
+        s[capacity - 3] = s[capacity - 2] = s[capacity - 1] = '.';
+        break;
+      }
+      s[len++] = c;
+    }
     return *this;
   }
   constexpr Message& operator<<(long long v) {

@@ -1,5 +1,7 @@
 // EXPECT: SHAPEFN_APPLY(count, ...): count must return OpRef or QuickShape
 #include <optgrammar/rules.hpp>
+// The annotation the grammar asks for, so that og-parse can check the same signature.
+// :::EXTERNAL_SHAPEFN::: { int count(Replacement &, OpRef); QuickShape shape(Replacement &, OpRef); }
 [[maybe_unused]] static int count(optgrammar::Replacement&, optgrammar::OpRef) { return 1; }
 [[maybe_unused]] static optgrammar::QuickShape shape(optgrammar::Replacement&, optgrammar::OpRef) { return {}; }
 #ifdef OG_FAIL

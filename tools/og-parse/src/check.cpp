@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optgrammar/core/dtype.hpp>
 
@@ -844,6 +845,7 @@ class Checker {
   }
   static VT scalar_of(const std::string& type) {
     if (type.find("bool") != std::string::npos) return VT::boolean;
+    if (type.find("DType") != std::string::npos) return VT::dtype;
     if (type.find("float") != std::string::npos || type.find("double") != std::string::npos) return VT::float_;
     if (type.find("size_t") != std::string::npos || type.find("unsigned") != std::string::npos ||
         type.find("uint") != std::string::npos)
@@ -851,34 +853,82 @@ class Checker {
     if (type.find("int") != std::string::npos || type.find("long") != std::string::npos) return VT::int_;
     return VT::none;
   }
+  /// Whether a scalar argument of type `arg` may be passed to a parameter of scalar type `param`,
+  /// as C++ converts without narrowing a float to an integer: the library checks the same.
+  static bool scalar_accepts(VT param, VT arg) {
+    switch (param) {
+      case VT::boolean: return arg == VT::boolean;
+      case VT::int_:
+      case VT::size: return arg == VT::int_ || arg == VT::size;
+      case VT::float_: return arg == VT::int_ || arg == VT::size || arg == VT::float_;
+      case VT::dtype: return arg == VT::dtype;
+      default: return true;  // a type og-parse does not know: the C++ compiler checks it
+    }
+  }
 
-  /// Checks the arguments `args[first..]` of a use of `fn` against its annotation, if any.
-  void check_annotation(const Node* use, const Node* fn, std::size_t first, bool skip_opref) {
+  enum class ExtUse { constraint, shapefn, autosplit_shapefn };
+
+  /// Checks a use of `fn` (arguments `args[first..]`) against its annotation, if any: the framework
+  /// parameters the annotation lists, the return type, the number of arguments and their kinds.
+  void check_annotation(const Node* use, const Node* fn, std::size_t first, ExtUse how) {
     const ShapeFn* sf = s_.find_shape_fn(fn->text);
     if (!sf) return;
-    std::vector<const std::string*> params;
-    bool skipped = false;
-    for (const auto& p : sf->params) {
-      if (params.empty() && context_param(p)) continue;
-      if (skip_opref && !skipped && params.empty()) {
-        skipped = true;
-        continue;
-      }
-      params.push_back(&p);
+    const auto where = [&] { return fmt::format("its EXTERNAL_SHAPEFN annotation ({}:{})", s_.file_name(sf->loc.file), sf->line); };
+    // Leading framework parameters, as far as the annotation lists them.
+    std::size_t k = 0;
+    if (k < sf->params.size() && context_param(sf->params[k]) &&
+        sf->params[k].find("Split_Context") == std::string::npos) {
+      const bool constraint_param = sf->params[k].find("Constraint") != std::string::npos;
+      if (constraint_param != (how == ExtUse::constraint))
+        fail(use->loc, fmt::format("the first parameter of '{}' must be '{}' for '{}', but {} says '{}'", fn->text,
+                                   how == ExtUse::constraint ? "Constraint &" : "Replacement &", use->text, where(),
+                                   sf->params[k]));
+      ++k;
+      if (how == ExtUse::autosplit_shapefn &&
+          (k == sf->params.size() || sf->params[k].find("Split_Context") == std::string::npos))
+        fail(use->loc, fmt::format("the second parameter of '{}' must be 'Split_Context const &' for '{}', but {} says '{}'",
+                                   fn->text, use->text, where(), k < sf->params.size() ? sf->params[k] : ""));
     }
+    if (k < sf->params.size() && sf->params[k].find("Split_Context") != std::string::npos) {
+      if (how != ExtUse::autosplit_shapefn)
+        fail(use->loc, fmt::format("'{}' of '{}': only AUTOSPLIT_SHAPEFN_APPLY passes a Split_Context, but {} lists one",
+                                   use->text, fn->text, where()));
+      ++k;
+    }
+    if (how != ExtUse::constraint && sf->return_type.find("OpRef") == std::string::npos &&
+        sf->return_type.find("QuickShape") == std::string::npos)
+      fail(use->loc, fmt::format("'{}' function '{}' must return OpRef or QuickShape, but {} says '{}'", use->text,
+                                 fn->text, where(), sf->return_type));
+    if (how == ExtUse::constraint) ++k;  // the operand tag's OpRef
+    std::vector<const std::string*> params;
+    for (; k < sf->params.size(); ++k) params.push_back(&sf->params[k]);
     const std::size_t given = use->args.size() - first;
     if (given != params.size())
-      fail(use->loc, fmt::format("'{}' of '{}' passes {} argument{}, but its EXTERNAL_SHAPEFN annotation ({}:{}) declares {}",
-                                 use->text, fn->text, given, given == 1 ? "" : "s", s_.file_name(sf->loc.file), sf->line,
-                                 params.size()));
+      fail(use->loc, fmt::format("'{}' of '{}' passes {} argument{}, but {} declares {}", use->text, fn->text, given,
+                                 given == 1 ? "" : "s", where(), params.size()));
     for (std::size_t i = 0; i < given; ++i) {
       const Node* a = use->args[first + i];
       const bool want_ref = opref_param(*params[i]);
       const bool is_ref = !is_scalar(a->type);
-      if (want_ref != is_ref)
+      if (want_ref != is_ref || (!is_ref && !scalar_accepts(scalar_of(*params[i]), a->type)))
         fail(a->loc, fmt::format("argument {} of '{}' is {}, but parameter {} of '{}' is '{}'", i + 1, fn->text,
                                  describe(a), i + 1, fn->text, *params[i]));
     }
+  }
+
+  /// EXTERNAL_REPLACE's function, if annotated: OpRef fn(Replacement &, OpDef const &).
+  void check_replace_annotation(const Node* use, const Node* fn) {
+    const ShapeFn* sf = s_.find_shape_fn(fn->text);
+    if (!sf) return;
+    std::size_t k = 0;
+    if (k < sf->params.size() && sf->params[k].find("Replacement") != std::string::npos) ++k;
+    const bool ok = sf->return_type.find("OpRef") != std::string::npos && k + 1 == sf->params.size() &&
+                    sf->params[k].find("OpDef") != std::string::npos;
+    if (!ok)
+      fail(use->loc, fmt::format("EXTERNAL_REPLACE function '{}' must be 'OpRef {}(Replacement &, OpDef const &)', but its "
+                                 "EXTERNAL_SHAPEFN annotation ({}:{}) declares '{} {}({})'",
+                                 fn->text, fn->text, s_.file_name(sf->loc.file), sf->line, sf->return_type, fn->text,
+                                 fmt::join(sf->params, ", ")));
   }
 
   Node* external_constraint(Node* n) {
@@ -890,7 +940,7 @@ class Checker {
     for (std::size_t i = 2; i < a.size(); ++i) a[i] = need(a[i], n, i, is_scalar, "a scalar (int, size, float or bool)");
     VT t = VT::boolean;
     if (const ShapeFn* sf = s_.find_shape_fn(a[0]->text)) {
-      check_annotation(n, a[0], 2, true);
+      check_annotation(n, a[0], 2, ExtUse::constraint);
       const VT r = scalar_of(sf->return_type);
       if (r == VT::none)
         fail(n->loc, fmt::format("EXTERNAL_CONSTRAINT function '{}' returns '{}', not a scalar", a[0]->text, sf->return_type));
@@ -1094,19 +1144,20 @@ class Checker {
         function_name(a[0], n->text);
         a[1] = split_ref(a[1], n->text);
         for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
-        check_annotation(n, a[0], 2, false);
+        check_annotation(n, a[0], 2, ExtUse::autosplit_shapefn);
         return typed(n, VT::shape);
       case C::SHAPEFN_APPLY:
         arity_min(n, 1);
         function_name(a[0], n->text);
         for (std::size_t i = 1; i < a.size(); ++i) a[i] = apply_parm(a[i]);
-        check_annotation(n, a[0], 1, false);
+        check_annotation(n, a[0], 1, ExtUse::shapefn);
         return typed(n, VT::shape);
       case C::EXTERNAL_REPLACE:
         arity(n, 1);
         if (!ctx.root) fail(n->loc, "EXTERNAL_REPLACE may only be the root of the replacement or inside a root SELECT");
         r_.external_replace = true;
         function_name(a[0], n->text);
+        check_replace_annotation(n, a[0]);
         return typed(n, VT::op);
       case C::WITH_SIZE:
         arity(n, 2);

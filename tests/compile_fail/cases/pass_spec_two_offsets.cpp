@@ -1,0 +1,7 @@
+// EXPECT: the pass spec "EARLY + 1 + 2" must be a pass name or NAME + N
+#include <optgrammar/rules.hpp>
+#ifdef OG_FAIL
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1 + 2, Op("Relu", "x"), OK, "x")
+#else
+DEF_PACKAGE_OPTIMIZATION(EARLY + 3, Op("Relu", "x"), OK, "x")
+#endif

@@ -1,0 +1,30 @@
+// External functions against their EXTERNAL_SHAPEFN annotations: the signature checks the C++
+// library makes on the function itself, made here on the annotation.
+// :::EXTERNAL_SHAPEFN::: { QuickShape by_int(Replacement &, OpRef const &, int); QuickShape by_float(Replacement &, float); }
+// :::EXTERNAL_SHAPEFN::: { QuickShape by_bool(Replacement &, bool); QuickShape by_dtype(Replacement &, DType); }
+// :::EXTERNAL_SHAPEFN::: { int not_a_shape(Replacement &, OpRef const &); OpRef split_fn(Replacement &, OpRef const &); }
+// :::EXTERNAL_SHAPEFN::: { QuickShape split_ok(Replacement &, Split_Context const &, OpRef const &); }
+// :::EXTERNAL_SHAPEFN::: { bool wrong_first(Replacement &, OpRef const &); }
+// :::EXTERNAL_SHAPEFN::: { OpRef replace_ok(Replacement &, OpDef const &); OpRef replace_bad(Replacement &, OpRef const &, int); }
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A1", "x"), OK, Op("B", SHAPEFN_APPLY(by_int, "x", 1.5f)))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A2", "x"), OK, Op("B", SHAPEFN_APPLY(by_int, "x", 2U), SHAPEFN_APPLY(by_float, 2)))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A3", "x"), OK, Op("B", "x", SHAPEFN_APPLY(by_bool, 1)))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A4", "x"), OK, Op("B", "x", SHAPEFN_APPLY(by_dtype, 1)))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A5", "x"), OK, Op("B", "x", SHAPEFN_APPLY(by_dtype, DTYPE_OF("x"))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A6", "x"), OK, Op("B", SHAPEFN_APPLY(not_a_shape, "x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A7", "x"), OK, AUTOSPLIT(1, "I", 4, Op("B", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(split_fn, "I", "x"), gen_Shape(1, 4, 1, 1)))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A8", "x"), OK, Op("B", SHAPEFN_APPLY(split_ok, "x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A9", "x"), EXTERNAL_CONSTRAINT(wrong_first, "x"), "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A10", "*"), OK, EXTERNAL_REPLACE(replace_bad))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A11", "*"), OK, EXTERNAL_REPLACE(replace_ok))
+
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp.
+// Lines 10, 13 and 19 are well-formed (an int for a size or float parameter, a dtype for DType).
+// EXPECT: 9:87: error: argument 2 of 'by_int' is '1.5f' of type float, but parameter 2 of 'by_int' is 'int'
+// EXPECT: 11:88: error: argument 1 of 'by_bool' is '1' of type int, but parameter 1 of 'by_bool' is 'bool'
+// EXPECT: 12:89: error: argument 1 of 'by_dtype' is '1' of type int, but parameter 1 of 'by_dtype' is 'DType'
+// EXPECT: 14:60: error: 'SHAPEFN_APPLY' function 'not_a_shape' must return OpRef or QuickShape, but its EXTERNAL_SHAPEFN annotation (externals.cpp:5) says 'int'
+// EXPECT: 15:102: error: the second parameter of 'split_fn' must be 'Split_Context const &' for 'AUTOSPLIT_SHAPEFN_APPLY', but its EXTERNAL_SHAPEFN annotation (externals.cpp:5) says 'OpRef const &'
+// EXPECT: 16:60: error: 'SHAPEFN_APPLY' of 'split_ok': only AUTOSPLIT_SHAPEFN_APPLY passes a Split_Context, but its EXTERNAL_SHAPEFN annotation (externals.cpp:6) lists one
+// EXPECT: 17:48: error: the first parameter of 'wrong_first' must be 'Constraint &' for 'EXTERNAL_CONSTRAINT', but its EXTERNAL_SHAPEFN annotation (externals.cpp:7) says 'Replacement &'
+// EXPECT: 18:53: error: EXTERNAL_REPLACE function 'replace_bad' must be 'OpRef replace_bad(Replacement &, OpDef const &)', but its EXTERNAL_SHAPEFN annotation (externals.cpp:8) declares 'OpRef replace_bad(Replacement &, OpRef const &, int)'

@@ -18,6 +18,11 @@ DEF_PACKAGE_OPTIMIZATION(EARLY - 2,
                              EQ(ADD(-2147483648, 2147483647), -1)),
                          "x")
 
+// WITH_SIZE takes its size from a SELECT of an existing opref and a shape construction (neither
+// is an Op construction, which is all the spec forbids there).
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("L_Size", "x", "y"), OK,
+                         WITH_SIZE(SELECT(GT(RANK_OF("y"), 3), "y", gen_Shape(1, 1, 1, 5)), Op("L_Sized", "x")))
+
 namespace {
 using namespace optgrammar;
 RuleSet this_file() {
@@ -28,7 +33,7 @@ const std::string long_name =
 }  // namespace
 
 TEST_CASE("strings of any length, concatenated string constants, NAME - N, int edges") {
-  RuleSet set = this_file();
+  RuleSet set = this_file().select([](const RuleInfo& r) { return r.pass_name == "EARLY-2"; });
   REQUIRE(set.size() == 1);
   const RuleInfo& r = *set.rules()[0];
   CHECK(r.pass_name == "EARLY-2");
@@ -47,4 +52,30 @@ TEST_CASE("strings of any length, concatenated string constants, NAME - N, int e
   CHECK(rep.ops_after == 2);  // the input and the graph output, which now reads the input
   for (auto op : g.live_ops())
     if (g.n_inputs(op) > 0) CHECK(g.input(op, 0) == x);
+}
+
+TEST_CASE("WITH_SIZE from a SELECT of an existing opref and a shape construction") {
+  for (const bool rank4 : {true, false}) {
+    Graph g;
+    const auto xdef = OutputDef::make(DType::Float32, {1, 2, 2, 3});
+    const auto ydef = rank4 ? OutputDef::make(DType::Float32, {1, 7, 6, 3}) : OutputDef::make(DType::Float32, {6, 3});
+    auto x = g.add_input(xdef);
+    auto y = g.add_input(ydef);
+    g.add_output(g.add_op("L_Size", {x, y}, xdef));
+    auto rep = run_rules(g, this_file());
+    CHECK(rep.rewrites == 1);
+    bool found = false;
+    for (auto op : g.live_ops()) {
+      if (g.name(op) != "L_Sized") continue;
+      found = true;
+      const OutputDef& d = g.output(op);
+      CHECK(d.dtype == DType::Float32);  // the size changes, nothing else
+      REQUIRE(d.rank == 4);
+      if (rank4)
+        CHECK((d.dims[0] == 1 && d.dims[1] == 7 && d.dims[2] == 6 && d.dims[3] == 3));
+      else
+        CHECK((d.dims[0] == 1 && d.dims[1] == 1 && d.dims[2] == 1 && d.dims[3] == 5));
+    }
+    CHECK(found);
+  }
 }

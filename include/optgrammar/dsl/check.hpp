@@ -109,8 +109,10 @@ constexpr void type_error(Analysis& a) {
         << ", not an Op construction";
       return;
     }
-    if (k == Kind::WithSize ? (kid(0) != VType::OpRef && kid(0) != VType::Shape) : kid(0) != VType::OpRef) {
-      m << name << "'s first operand must be an existing opref, not " << vtype_name(kid(0));
+    if (k == Kind::WithSize ? (kid(0) != VType::OpRef && kid(0) != VType::Shape && kid(0) != VType::Repl)
+                            : kid(0) != VType::OpRef) {
+      m << name << "'s first operand must be an existing opref" << (k == Kind::WithSize ? " or a shape construction" : "")
+        << ", not " << vtype_name(kid(0));
       return;
     }
     if (k == Kind::WithSplitHistory && n == 3 && !is_integral(kid(1))) {
@@ -128,7 +130,17 @@ constexpr void type_error(Analysis& a) {
     return;
   }
   if (k == Kind::WithMultiOut || k == Kind::ResizeDim) {
+    constexpr std::string_view what[] = {"first", "second"};
+    for (std::size_t i = 0; i + 1 < n; ++i)
+      if (!is_integral(kid(i))) {
+        m << name << "'s " << what[i] << " operand must be int or size, not " << vtype_name(kid(i));
+        return;
+      }
     m << name << "'s last operand must be an Op construction, not " << vtype_name(kid(n - 1));
+    return;
+  }
+  if ((k == Kind::GenShape || k == Kind::GenConstArrValsI32) && n == 0) {
+    m << name << " needs at least one operand";
     return;
   }
   if (k == Kind::Op || k == Kind::OpVarIn) {
@@ -427,6 +439,19 @@ constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_o
     a.fail() << "AUTOSPLIT with split tag \"" << t.view() << "\" never refers to it in its last operand";
 }
 
+/// An operand WITH_SIZE may take its size from: an existing opref, a shape construction, or a
+/// SELECT (of SELECTs) of those.
+template <class N>
+constexpr bool shape_source() {
+  if constexpr (N::vtype == VType::OpRef || N::vtype == VType::Shape)
+    return true;
+  else if constexpr (N::kind == Kind::Select)
+    return shape_source<boost::mp11::mp_at_c<typename N::children, 1>>() &&
+           shape_source<boost::mp11::mp_at_c<typename N::children, 2>>();
+  else
+    return false;
+}
+
 template <class N>
 constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand) {
   if (!a.ok) return;
@@ -513,6 +538,12 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       }
     }
     if constexpr (k == Kind::WithSize && N::arity == 2) {
+      using From = boost::mp11::mp_front<typename N::children>;
+      if constexpr (From::vtype == VType::Repl && !shape_source<From>()) {
+        a.fail() << "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT "
+                    "that can yield a constant";
+        return;
+      }
       // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref.
       using WT = boost::mp11::mp_at_c<typename N::children, 1>;
       if constexpr (WT::kind == Kind::WithType) {

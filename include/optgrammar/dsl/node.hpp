@@ -86,7 +86,7 @@ enum class VType : unsigned char {
 constexpr std::string_view vtype_name(VType t) {
   constexpr std::string_view names[] = {"bool", "int", "size", "float", "dtype", "opref",
                                         "Op construction", "shape construction", "constant construction",
-                                        "replacement", "match pattern", "string", "ill-typed"};
+                                        "SELECT of different operand kinds", "match pattern", "string", "ill-typed"};
   return names[static_cast<std::size_t>(t)];
 }
 constexpr bool is_integral(VType t) { return t == VType::Int || t == VType::Size; }
@@ -227,18 +227,23 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     case Kind::IterVar: return VType::Int;
     case Kind::WrapOp:
     case Kind::WrapOpAlways: return is_repl(a[0]) ? VType::OpBuild : VType::Bad;
-    case Kind::GenShape: return all(is_integral) ? VType::Shape : VType::Bad;
+    case Kind::GenShape: return n >= 1 && all(is_integral) ? VType::Shape : VType::Bad;
     case Kind::GenShapeOf: return a[0] == VType::OpRef || a[0] == VType::Shape ? VType::Shape : VType::Bad;
     case Kind::GenConstScalarF32: return is_numeric(a[0]) ? VType::NewConst : VType::Bad;
     case Kind::GenConstScalarI32: return is_integral(a[0]) ? VType::NewConst : VType::Bad;
     case Kind::GenConstArrF32:
     case Kind::GenConstArrI32: return is_numeric(a[0]) && is_integral(a[1]) ? VType::NewConst : VType::Bad;
-    case Kind::GenConstArrValsI32: return all(is_integral) ? VType::NewConst : VType::Bad;
+    case Kind::GenConstArrValsI32: return n >= 1 && all(is_integral) ? VType::NewConst : VType::Bad;
     case Kind::Autosplit: return is_integral(a[0]) && is_integral(a[2]) && is_repl(a[3]) ? VType::OpBuild : VType::Bad;
     case Kind::OpIter:
       return is_repl(a[0]) && is_integral(a[2]) && is_integral(a[3]) && is_repl(a[4]) ? VType::OpBuild : VType::Bad;
     case Kind::IterInputOf: return a[0] == VType::OpRef ? VType::OpRef : VType::Bad;
-    case Kind::WithSize: return (a[0] == VType::OpRef || a[0] == VType::Shape) && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    // WITH_SIZE's first operand: anything but an Op construction that has a shape, an existing
+    // opref, a shape construction or a SELECT of those (Repl: a SELECT with no Op construction).
+    case Kind::WithSize:
+      return (a[0] == VType::OpRef || a[0] == VType::Shape || a[0] == VType::Repl) && a[1] == VType::OpBuild
+                 ? VType::OpBuild
+                 : VType::Bad;
     case Kind::WithType:
     case Kind::WithSameOutput:
     case Kind::WithSameId: return a[0] == VType::OpRef && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;

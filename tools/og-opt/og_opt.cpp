@@ -13,8 +13,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{"og-opt: apply a package of optgrammar rules to a graph until nothing changes"};
@@ -75,15 +81,36 @@ int main(int argc, char** argv) {
   if (out_text.empty()) out_text = stem + ".opt.ogt";
   if (out_dot.empty()) out_dot = stem + ".opt.dot";
 
+  // Every output file is opened before the run, so that a path that cannot be written is reported
+  // (with the reason) before any work, and never after the work is done. Files opened for a run
+  // that then fails are removed, not left empty.
+  std::vector<std::string> opened;
+  auto open_out = [&](std::ofstream& f, const std::string& path, const char* what) {
+    errno = 0;
+    f.open(path);
+    if (!f) {
+      std::cerr << "og-opt: cannot write the " << what << " " << path << ": "
+                << (errno ? std::strerror(errno) : "cannot open") << "\n";
+      return false;
+    }
+    opened.push_back(path);
+    return true;
+  };
+  auto remove_opened = [&] {
+    for (const auto& p : opened) std::filesystem::remove(p);
+  };
+  std::ofstream text_os, dot_os, trace_os;
+  if (!open_out(text_os, out_text, "text output") || !open_out(dot_os, out_dot, "DOT output") ||
+      (!trace_file.empty() && trace_file != "-" && !open_out(trace_os, trace_file, "trace"))) {
+    remove_opened();
+    return 1;
+  }
+
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = budget;
   opt.verify_each_rewrite = verify_each;
-  std::ofstream trace_os;
   if (trace_file == "-") opt.trace = &std::cout;
-  else if (!trace_file.empty()) {
-    trace_os.open(trace_file);
-    opt.trace = &trace_os;
-  }
+  else if (!trace_file.empty()) opt.trace = &trace_os;
   optgrammar::engine::ConstantFolder folder({.max_elements = fold_max});
   optgrammar::engine::Cse cse({.merge_constants = cse_constants});
   if (!no_fold) opt.visit = folder.visitor();
@@ -93,9 +120,11 @@ int main(int argc, char** argv) {
     rep = optgrammar::run_rules(g, rules, opt);
   } catch (const optgrammar::CycleError& e) {
     std::cerr << "og-opt: " << e.what() << "\n";
+    remove_opened();
     return 3;
   } catch (const std::exception& e) {
     std::cerr << "og-opt: rewriting failed: " << e.what() << "\n";
+    remove_opened();
     return 3;
   }
   fmt::print("rules: {} in {} pass(es)\n", rep.rules.size(), rep.passes.size());
@@ -113,32 +142,38 @@ int main(int argc, char** argv) {
     fmt::print("cse: {} ops and {} constants merged in {} sweeps (constants {})\n", c.merged_ops, c.merged_constants, c.runs,
                cse_constants ? "merged" : "kept");
   }
-  fmt::print("\n{:<8} {:>9} {:>10} {:>12}\n", "pass", "priority", "rewrites", "time (ms)");
-  for (const auto& p : rep.passes) fmt::print("{:<8} {:>9} {:>10} {:>12.3f}\n", p.name, p.priority, p.rewrites, p.seconds * 1e3);
-  fmt::print("\n{:<24} {:>8} {:>8} {:>8}  {}\n", "rule", "tried", "matched", "fired", "canonical form");
+  std::size_t pw = 8, rw = 24;  // column widths: the longest pass and rule names
+  for (const auto& p : rep.passes) pw = std::max(pw, p.name.size());
+  for (const auto* r : rep.rules) rw = std::max(rw, r->name.size());
+  fmt::print("\n{:<{}} {:>9} {:>10} {:>12}\n", "pass", pw, "priority", "rewrites", "time (ms)");
+  for (const auto& p : rep.passes)
+    fmt::print("{:<{}} {:>9} {:>10} {:>12.3f}\n", p.name, pw, p.priority, p.rewrites, p.seconds * 1e3);
+  fmt::print("\n{:<{}} {:>8} {:>8} {:>8}  {}\n", "rule", rw, "tried", "matched", "fired", "canonical form");
   for (std::size_t i = 0; i < rep.rules.size(); ++i) {
     const auto& s = rep.stats[i];
-    fmt::print("{:<24} {:>8} {:>8} {:>8}  {}\n", rep.rules[i]->name, s.tried, s.matched, s.fired, rep.rules[i]->canonical);
+    fmt::print("{:<{}} {:>8} {:>8} {:>8}  {}\n", rep.rules[i]->name, rw, s.tried, s.matched, s.fired, rep.rules[i]->canonical);
   }
   if (auto problems = optgrammar::verify(g); !problems.empty()) {
     std::cerr << "og-opt: the result graph is invalid: " << problems.front() << "\n";
+    remove_opened();
     return 1;
   }
   if (verify_ops)
     if (auto problems = optgrammar::ops::verify_ops(g); !problems.empty()) {
       std::cerr << "og-opt: the result graph breaks its op definitions: " << problems.front() << "\n";
+      remove_opened();
       return 1;
     }
-  {
-    std::ofstream os(out_text);
-    optgrammar::write_graph_text(os, g);
-    std::ofstream ds(out_dot);
-    optgrammar::write_dot(ds, g, stem);
-    if (!os || !ds) {
-      std::cerr << "og-opt: cannot write " << out_text << " or " << out_dot << "\n";
+  optgrammar::write_graph_text(text_os, g);
+  optgrammar::write_dot(dot_os, g, stem);
+  text_os.close();
+  dot_os.close();
+  trace_os.close();
+  for (const auto& [f, path] : {std::pair{&text_os, &out_text}, std::pair{&dot_os, &out_dot}, std::pair{&trace_os, &trace_file}})
+    if (f->fail() && !path->empty() && *path != "-") {
+      std::cerr << "og-opt: writing " << *path << " failed (disk full?)\n";
       return 1;
     }
-  }
   fmt::print("\nwrote {} and {}\n", out_text, out_dot);
   return 0;
 }

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <limits>
 #include <sstream>
 
 using namespace optgrammar;
@@ -75,6 +77,23 @@ TEST_CASE("dead code removal cascades but keeps outputs") {
   CHECK_FALSE(s.g.alive(extra2));
   CHECK(s.g.alive(s.out));
   CHECK(s.g.live_count() == 5);
+}
+
+TEST_CASE("graph inputs are never removed as dead, even when nothing reads them") {
+  Small s;
+  auto unread = s.g.add_input(f32({2, 2}));  // an input nothing reads, from the start
+  CHECK(s.g.remove_dead() == 0);
+  CHECK(s.g.alive(unread));
+  // Bypass everything between x and the output by the weight constant: the conv and relu die and
+  // so does x's last use, but x stays; the constant w stays because the output reads it.
+  s.g.replace_all_uses(s.r, s.w);
+  CHECK(s.g.erase_if_dead(s.r) == 2);  // relu, conv
+  CHECK(s.g.alive(s.x));
+  CHECK(s.g.n_uses(s.x) == 0);
+  CHECK(s.g.alive(unread));
+  CHECK(s.g.remove_dead() == 0);
+  CHECK(s.g.live_count() == 4);  // x, unread, w, out
+  CHECK(verify(s.g).empty());
 }
 
 TEST_CASE("output definitions and constant payloads are interned") {
@@ -191,6 +210,27 @@ TEST_CASE("bad graph text gives file:line:col errors") {
   CHECK(error_of("%0 = Input() : f32[1\n") == "bad.ogt:1:21: error: expected ']' to close the shape, found end of line");
   CHECK(error_of("option x double 1\n") == "bad.ogt:1:10: error: unknown option type 'double' (int, uint, float, bool, string)");
   CHECK(error_of("%0 = Input() : f32[1]\n%0 = Input() : f32[1]\n") == "bad.ogt:2:1: error: op %0 is defined twice");
+  // A float too large for f32 is an error, not a silent infinity.
+  CHECK(error_of("%0 = $Const() : f32[2] data=[1, 1e39]\n") == "bad.ogt:1:33: error: '1e39' is out of range for a float element");
+  CHECK(error_of("option x float 1e999\n") == "bad.ogt:1:16: error: '1e999' is out of range for a float value");
+}
+
+TEST_CASE("text format keeps the extreme floats: the largest, infinities, NaN") {
+  Graph g;
+  g.add_output(g.add_const(OutputDef::make(DType::Float32, {5}),
+                           {std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::denorm_min()}));
+  const std::string t1 = to_text(g);
+  Graph back = from_text(t1);
+  CHECK(to_text(back) == t1);
+  float p[5];
+  const auto bytes = back.payload(back.input(back.live_ops().back(), 0));
+  REQUIRE(bytes.size() == sizeof p);
+  std::memcpy(p, bytes.data(), sizeof p);
+  CHECK(p[0] == std::numeric_limits<float>::max());
+  CHECK(p[3] == -std::numeric_limits<float>::infinity());
+  CHECK(p[4] == std::numeric_limits<float>::denorm_min());
 }
 
 TEST_CASE("DOT output has a node per op and an edge per input") {

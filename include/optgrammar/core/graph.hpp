@@ -210,8 +210,10 @@ class Graph {
       if (ops_[i].alive) v.push_back(OpRef{i});
     return v;
   }
-  /// Graph outputs (ops named Output) are never removed as dead.
-  bool is_root(OpRef r) const noexcept { return ops_[r.index].name == op_names::output; }
+  /// The graph's interface, never removed as dead: outputs (ops named Output) and inputs (ops
+  /// named Input; a caller binds inputs by position, so an unread input must stay).
+  static bool kept_name(OpNameId n) noexcept { return n == op_names::output || n == op_names::input; }
+  bool is_root(OpRef r) const noexcept { return kept_name(ops_[r.index].name); }
 
   // ---- editing ----------------------------------------------------------------------------
   /// Every reader of `from` reads `to` instead. Calls touched(user) for each changed reader.
@@ -293,26 +295,26 @@ class Graph {
   /// Erases r if dead, then every input made dead by that, transitively.
   std::size_t erase_if_dead(OpRef r) {
     if (!alive(r)) return 0;
-    if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || d.name == op_names::output) return 0;
-    // Every op on the stack is alive, unread and not a graph output: an input is pushed once,
-    // when its last use goes.
+    if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || kept_name(d.name)) return 0;
+    // Every op on the stack is alive, unread and not a graph output or input: an op's input is
+    // pushed once, when its last use goes.
     dead_stack_.clear();
     std::size_t n = 0;
     for (OpRef x = r;; ++n) {
       erase_unused(x, [this](OpRef v) {
-        if (ops_[v.index].name != op_names::output) dead_stack_.push_back(v);
+        if (!kept_name(ops_[v.index].name)) dead_stack_.push_back(v);
       });
       if (dead_stack_.empty()) return n + 1;
       x = dead_stack_.back();
       dead_stack_.pop_back();
     }
   }
-  /// Removes every op that no graph output depends on. Returns how many.
+  /// Removes every op that no graph output depends on (graph inputs stay). Returns how many.
   std::size_t remove_dead() {
     std::size_t n = 0;
     for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
       const OpDef& d = ops_[i];
-      if (d.alive && d.n_uses == 0 && d.name != op_names::output) n += erase_if_dead(OpRef{i});
+      if (d.alive && d.n_uses == 0 && !kept_name(d.name)) n += erase_if_dead(OpRef{i});
     }
     return n;
   }

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <istream>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -224,6 +225,14 @@ struct Cursor {
       char* end = nullptr;
       double d = std::strtod(s.c_str(), &end);
       if (end != s.c_str() + s.size() || s.empty()) fail(std::string("expected ") + what + ", found '" + s + "'", b);
+      // A finite number too large for T (1e999, or 1e39 for a float) would silently become inf;
+      // written infinities ("inf") are kept.
+      // Values that round to the largest float are fine: the bound is max + half an ulp.
+      const double limit = std::is_same_v<T, float> ? std::ldexp(1.0, 128) - std::ldexp(1.0, 103)
+                                                    : std::numeric_limits<double>::infinity();
+      const bool written_inf = s.find_first_of("iI") != std::string::npos;
+      if ((std::isinf(d) && !written_inf) || (std::isfinite(d) && std::fabs(d) >= limit))
+        fail(std::string("'") + s + "' is out of range for " + what, b);
       v = static_cast<T>(d);
     } else {
       int base = 10;

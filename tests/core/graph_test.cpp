@@ -161,6 +161,24 @@ TEST_CASE("verifier reports a constant of the wrong size and a cycle") {
   CHECK(cycle);
 }
 
+TEST_CASE("verifier reports graph inputs and outputs of the wrong arity and bad quantization") {
+  Graph g;
+  auto x = g.add_input(f32({2}));
+  auto q = g.add_op("Quantize", {x}, OutputDef::make(DType::QUInt8, {2}, 128, 0.5f));
+  g.add_output(q);
+  CHECK(verify(g).empty());
+  g.add_op("Output", {x, q}, f32({2}));
+  g.add_op("Input", {x}, f32({2}));
+  g.add_op("Quantize", {x}, OutputDef::make(DType::QUInt8, {2}, 256, 0.5f));
+  g.add_op("Quantize", {x}, OutputDef::make(DType::QInt8, {2}, 0, 0.0f));
+  auto problems = verify(g);
+  REQUIRE(problems.size() == 4);
+  CHECK(problems[0] == "%3: Output has 2 inputs, but must have exactly one");
+  CHECK(problems[1] == "%4: Input has 1 input, but must have none");
+  CHECK(problems[2] == "%5: zero offset 256 is outside qu8's range");
+  CHECK(problems[3].find("%6: step size 0") == 0);
+}
+
 TEST_CASE("text format round-trips") {
   Small s;
   s.g.set_option("tile_height", std::uint64_t{8});

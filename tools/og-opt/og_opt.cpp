@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (auto problems = optgrammar::verify(g); !problems.empty()) {
-    std::cerr << "og-opt: the input graph is invalid: " << problems.front() << "\n";
+    std::cerr << "og-opt: the input graph is invalid: " << problems.front()
+              << (problems.size() > 1 ? fmt::format(" (and {} more problems)", problems.size() - 1) : "") << "\n";
     return 1;
   }
   if (verify_ops)
@@ -154,7 +155,8 @@ int main(int argc, char** argv) {
     fmt::print("{:<{}} {:>8} {:>8} {:>8}  {}\n", rep.rules[i]->name, rw, s.tried, s.matched, s.fired, rep.rules[i]->canonical);
   }
   if (auto problems = optgrammar::verify(g); !problems.empty()) {
-    std::cerr << "og-opt: the result graph is invalid: " << problems.front() << "\n";
+    std::cerr << "og-opt: the result graph is invalid: " << problems.front()
+              << (problems.size() > 1 ? fmt::format(" (and {} more problems)", problems.size() - 1) : "") << "\n";
     remove_opened();
     return 1;
   }

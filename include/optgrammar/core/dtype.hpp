@@ -44,6 +44,25 @@ constexpr bool is_quantized(DType t) noexcept {
          t == DType::QInt32;
 }
 
+/// The values an integer element of type t can hold, {lo, hi}; {0, 0} for the float types.
+struct IntRange {
+  long long lo = 0, hi = 0;
+  constexpr bool contains(long long v) const noexcept { return lo <= v && v <= hi; }
+};
+constexpr IntRange storage_range(DType t) noexcept {
+  switch (t) {
+    case DType::QUInt8: return {0, 255};
+    case DType::QInt8: return {-128, 127};
+    case DType::QUInt16: return {0, 65535};
+    case DType::QInt16: return {-32768, 32767};
+    case DType::QInt32:
+    case DType::Int32: return {-2147483647LL - 1, 2147483647LL};
+    case DType::Float32:
+    case DType::Float16: break;
+  }
+  return {};
+}
+
 /// The enumerator's name, as written after `DType::` in rules.
 constexpr std::string_view dtype_name(DType t) noexcept {
   switch (t) {

@@ -3,14 +3,17 @@
 
 #include "optgrammar/core/graph.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 namespace optgrammar {
 
 /// Returns one line per problem; empty when the graph is sound. Checks: inputs are live ops;
-/// use lists agree with input slots; output definitions are within rank; constants hold exactly
-/// the bytes their shape needs; no cycles.
+/// use lists agree with input slots; output definitions are within rank; a quantized output has
+/// a zero offset its type can hold and a finite step size > 0; graph inputs and constants read
+/// nothing and a graph output reads exactly one value; constants hold exactly the bytes their
+/// shape needs; no cycles.
 inline std::vector<std::string> verify(const Graph& g) {
   std::vector<std::string> out;
   auto at = [](OpRef r) { return std::string("%").append(std::to_string(r.index)); };
@@ -25,6 +28,22 @@ inline std::vector<std::string> verify(const Graph& g) {
         out.push_back(at(r) + std::string(": dimension ").append(std::to_string(k)) + " set past the rank");
         break;
       }
+    if (is_quantized(d.dtype)) {
+      if (!storage_range(d.dtype).contains(d.zero_offset))
+        out.push_back(at(r) + std::string(": zero offset ").append(std::to_string(d.zero_offset)) + " is outside " +
+                      std::string(dtype_short_name(d.dtype)) + "'s range");
+      if (!(d.stepsize > 0.0f) || !std::isfinite(d.stepsize))
+        out.push_back(at(r) + ": step size " + std::to_string(d.stepsize) + " is not a finite number > 0");
+    }
+    const OpNameId name = g.name_id(r);
+    const auto inputs = [&] {
+      const std::uint32_t n = g.n_inputs(r);
+      return std::to_string(n).append(n == 1 ? " input" : " inputs");
+    };
+    if ((name == op_names::input || g.is_const(r)) && g.n_inputs(r) != 0)
+      out.push_back(at(r) + ": " + std::string(g.name(r)) + " has " + inputs() + ", but must have none");
+    if (name == op_names::output && g.n_inputs(r) != 1)
+      out.push_back(at(r) + ": Output has " + inputs() + ", but must have exactly one");
     for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) {
       OpRef in = g.input(r, k);
       if (!g.alive(in)) {

@@ -181,7 +181,9 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
       if (a[0] != VType::Bool) return VType::Bad;
       VType x = a[1], y = a[2];
       if (x == y && x != VType::Match && x != VType::Text) return x;
-      if (is_numeric(x) && is_numeric(y)) return promote(x, y);
+      // Numbers mix as in C; a bool mixes only with a bool (as og-parse types it: no bool in
+      // arithmetic, and a SELECT between a number and a bool is one or the other).
+      if (is_numeric(x) && is_numeric(y) && (x == VType::Bool) == (y == VType::Bool)) return promote(x, y);
       if (is_repl(x) && is_repl(y)) return x == VType::OpBuild || y == VType::OpBuild ? VType::OpBuild : VType::Repl;
       return VType::Bad;
     }

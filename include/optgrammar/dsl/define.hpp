@@ -142,7 +142,7 @@ bool define_rule() {
     info.canonical = canonical_text(a, info.flags);
     info.warn_nested_split = a.info.warn_nested_split;
     info.apply = &engine::apply_rule<analyzed<Rule>>;
-    RuleSet::global().add(std::move(info));
+    RuleSet::global().add_once(std::move(info));  // once, also when a header holds the rule
     return true;
   }
 }

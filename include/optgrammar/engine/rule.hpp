@@ -60,6 +60,15 @@ class RuleSet {
     owned_.push_back(std::move(r));
     sorted_ = false;
   }
+  /// Adds `r` unless the set already holds the same rule: the same file (as __FILE__ gave it),
+  /// line and canonical text. A rule defined in a header that several translation units include
+  /// registers once from each of them; it is one rule. Returns whether `r` was added.
+  bool add_once(RuleInfo r) {
+    for (const auto& o : owned_)
+      if (o.line == r.line && o.file == r.file && o.canonical == r.canonical) return false;
+    add(std::move(r));
+    return true;
+  }
   /// The rules in rule order.
   const std::vector<const RuleInfo*>& rules() const {
     if (!sorted_) {

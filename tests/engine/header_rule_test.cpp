@@ -30,7 +30,7 @@ TEST_CASE("a rule in a header included by two translation units is registered on
   CHECK(once);
 }
 
-TEST_CASE("add_once keeps distinct rules: another line, file or text is another rule") {
+TEST_CASE("add_once keeps distinct rules: another line, file name or text is another rule") {
   RuleSet set;
   RuleInfo a;
   a.file = "dir/a.hpp";
@@ -42,10 +42,28 @@ TEST_CASE("add_once keeps distinct rules: another line, file or text is another 
   b.line = 4;
   CHECK(set.add_once(b));
   RuleInfo c = a;
-  c.file = "other/a.hpp";
+  c.file = "dir/c.hpp";
   CHECK(set.add_once(c));
   RuleInfo d = a;
   d.canonical = "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(\"A\",\"x\"),true,\"x\")";
   CHECK(set.add_once(d));
   CHECK(set.size() == 4);
+}
+
+TEST_CASE("add_once: one header reached under two path spellings is one rule") {
+  RuleSet set;
+  RuleInfo a;
+  a.file = "/src/pkg/include/rules/a.hpp";
+  a.line = 7;
+  a.canonical = "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"A\",\"x\"),true,\"x\")";
+  CHECK(set.add_once(a));
+  for (const char* spelling : {"include/rules/a.hpp", "/src/pkg/src/../include/rules/a.hpp",
+                               "../include/rules/./a.hpp", "a.hpp"}) {
+    RuleInfo b = a;
+    b.file = spelling;
+    CHECK_FALSE(set.add_once(b));
+  }
+  CHECK(set.size() == 1);
+  REQUIRE(set.rules().size() == 1);
+  CHECK(set.rules()[0]->file == a.file);
 }

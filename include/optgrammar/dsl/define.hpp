@@ -129,9 +129,9 @@ bool define_rule() {
     RuleInfo info;
     info.file = std::string(Rule::file());
     info.line = Rule::line;
-    std::string_view base = Rule::file();
-    if (auto p = base.rfind('/'); p != std::string_view::npos) base = base.substr(p + 1);
-    info.name = std::string(base) + std::string(":").append(std::to_string(Rule::line));
+    info.name = std::string(file_base_name(Rule::file()))
+                    .append(":")
+                    .append(std::to_string(Rule::line));
     info.priority = a.pass.priority();
     info.pass_name = std::string(a.pass.name.view());
     if (a.pass.offset > 0) info.pass_name += std::string("+").append(std::to_string(a.pass.offset));

@@ -40,15 +40,17 @@ struct RuleInfo {
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 
+/// The last component of a path as __FILE__ gives it: "x.hpp" for "/src/../inc/x.hpp".
+constexpr std::string_view file_base_name(std::string_view file) noexcept {
+  auto p = file.rfind('/');
+  return p == std::string_view::npos ? file : file.substr(p + 1);
+}
+
 /// The documented rule order: by pass priority, then source file base name, then full file
 /// name, then line. It does not depend on the order translation units register in.
 inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
   if (a->priority != b->priority) return a->priority < b->priority;
-  auto base = [](std::string_view f) {
-    auto p = f.rfind('/');
-    return p == std::string_view::npos ? f : f.substr(p + 1);
-  };
-  if (auto c = base(a->file).compare(base(b->file)); c != 0) return c < 0;
+  if (auto c = file_base_name(a->file).compare(file_base_name(b->file)); c != 0) return c < 0;
   if (auto c = a->file.compare(b->file); c != 0) return c < 0;
   return a->line < b->line;
 }
@@ -60,12 +62,18 @@ class RuleSet {
     owned_.push_back(std::move(r));
     sorted_ = false;
   }
-  /// Adds `r` unless the set already holds the same rule: the same file (as __FILE__ gave it),
-  /// line and canonical text. A rule defined in a header that several translation units include
-  /// registers once from each of them; it is one rule. Returns whether `r` was added.
+  /// Adds `r` unless the set already holds the same rule: the same name (file base name and
+  /// line) and the same canonical text. A rule defined in a header that several translation
+  /// units include registers once from each of them, under whatever path spelling each used
+  /// ("inc/x.hpp", "/src/../inc/x.hpp"); it is one rule. Two different files of one base name
+  /// holding the same text at the same line also count as one: in its pass the second copy
+  /// could never fire (it is tried only where the first, identical, rule did not), so nothing
+  /// is lost. Returns whether `r` was added.
   bool add_once(RuleInfo r) {
     for (const auto& o : owned_)
-      if (o.line == r.line && o.file == r.file && o.canonical == r.canonical) return false;
+      if (o.line == r.line && o.canonical == r.canonical &&
+          file_base_name(o.file) == file_base_name(r.file))
+        return false;
     add(std::move(r));
     return true;
   }

@@ -30,20 +30,24 @@ TEST_CASE("a rule in a header included by two translation units is registered on
   CHECK(once);
 }
 
+namespace {
+// A hand-made rule record with just what add_once compares.
+RuleInfo rule_at(const char* file, int line) {
+  RuleInfo r;
+  r.file = file;
+  r.line = line;
+  r.canonical = "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"A\",\"x\"),true,\"x\")";
+  return r;
+}
+}  // namespace
+
 TEST_CASE("add_once keeps distinct rules: another line, file name or text is another rule") {
   RuleSet set;
-  RuleInfo a;
-  a.file = "dir/a.hpp";
-  a.line = 3;
-  a.canonical = "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"A\",\"x\"),true,\"x\")";
+  const RuleInfo a = rule_at("dir/a.hpp", 3);
   CHECK(set.add_once(a));
   CHECK_FALSE(set.add_once(a));
-  RuleInfo b = a;
-  b.line = 4;
-  CHECK(set.add_once(b));
-  RuleInfo c = a;
-  c.file = "dir/c.hpp";
-  CHECK(set.add_once(c));
+  CHECK(set.add_once(rule_at("dir/a.hpp", 4)));
+  CHECK(set.add_once(rule_at("dir/c.hpp", 3)));
   RuleInfo d = a;
   d.canonical = "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(\"A\",\"x\"),true,\"x\")";
   CHECK(set.add_once(d));
@@ -52,18 +56,11 @@ TEST_CASE("add_once keeps distinct rules: another line, file name or text is ano
 
 TEST_CASE("add_once: one header reached under two path spellings is one rule") {
   RuleSet set;
-  RuleInfo a;
-  a.file = "/src/pkg/include/rules/a.hpp";
-  a.line = 7;
-  a.canonical = "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"A\",\"x\"),true,\"x\")";
-  CHECK(set.add_once(a));
+  CHECK(set.add_once(rule_at("/src/pkg/include/rules/a.hpp", 7)));
   for (const char* spelling : {"include/rules/a.hpp", "/src/pkg/src/../include/rules/a.hpp",
-                               "../include/rules/./a.hpp", "a.hpp"}) {
-    RuleInfo b = a;
-    b.file = spelling;
-    CHECK_FALSE(set.add_once(b));
-  }
+                               "../include/rules/./a.hpp", "a.hpp"})
+    CHECK_FALSE(set.add_once(rule_at(spelling, 7)));
   CHECK(set.size() == 1);
   REQUIRE(set.rules().size() == 1);
-  CHECK(set.rules()[0]->file == a.file);
+  CHECK(set.rules()[0]->file == "/src/pkg/include/rules/a.hpp");
 }

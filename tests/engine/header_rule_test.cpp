@@ -54,6 +54,22 @@ TEST_CASE("add_once keeps distinct rules: another line, file name or text is ano
   CHECK(set.size() == 4);
 }
 
+TEST_CASE("add_once sees rules that add() put in, also after the set moved") {
+  RuleSet set;
+  set.add(rule_at("dir/a.hpp", 3));
+  set.add(rule_at("dir/b.hpp", 3));
+  CHECK(set.rules().size() == 2);
+  RuleSet moved = std::move(set);
+  CHECK_FALSE(moved.add_once(rule_at("other/a.hpp", 3)));
+  CHECK_FALSE(moved.add_once(rule_at("b.hpp", 3)));
+  CHECK(moved.add_once(rule_at("dir/a.hpp", 5)));
+  REQUIRE(moved.rules().size() == 3);
+  CHECK(moved.rules()[0]->file == "dir/a.hpp");
+  CHECK(moved.rules()[0]->line == 3);
+  CHECK(moved.rules()[1]->line == 5);
+  CHECK(moved.rules()[2]->file == "dir/b.hpp");
+}
+
 TEST_CASE("add_once: one header reached under two path spellings is one rule") {
   RuleSet set;
   CHECK(set.add_once(rule_at("/src/pkg/include/rules/a.hpp", 7)));

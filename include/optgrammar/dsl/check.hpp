@@ -39,9 +39,7 @@ struct Analysis {
   constexpr Message& fail() {
     ok = false;
     msg = Message{};
-    std::string_view f = file;
-    if (auto p = f.rfind('/'); p != std::string_view::npos) f = f.substr(p + 1);
-    msg << "rule at " << f << ":" << line << ": ";
+    msg << "rule at " << file_base_name(file) << ":" << line << ": ";
     return msg;
   }
   constexpr int find_tag(std::string_view t) const {
@@ -695,8 +693,7 @@ constexpr Message find_octal(std::string_view t, std::string_view file, int line
         if (v >= (1LL << 40)) break;
       }
       if (v >= 8) {
-        if (auto p = file.rfind('/'); p != std::string_view::npos) file = file.substr(p + 1);
-        m << "rule at " << file << ":" << line << ": octal constant " << num << " has the value " << v
+        m << "rule at " << file_base_name(file) << ":" << line << ": octal constant " << num << " has the value " << v
           << " (a leading 0 means octal)";
         return m;
       }

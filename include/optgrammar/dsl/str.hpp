@@ -61,4 +61,11 @@ struct Message {
   constexpr std::string_view view() const { return {s, len}; }
 };
 
+/// The last component of a path as __FILE__ gives it: "x.hpp" for "/src/../inc/x.hpp". A rule's
+/// name and messages use it; the rule order and RuleSet::add_once compare by it.
+constexpr std::string_view file_base_name(std::string_view file) noexcept {
+  const auto p = file.rfind('/');
+  return p == std::string_view::npos ? file : file.substr(p + 1);
+}
+
 }  // namespace optgrammar::dsl

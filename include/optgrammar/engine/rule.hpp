@@ -2,12 +2,15 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
+#include "optgrammar/dsl/str.hpp"
 
 #include <algorithm>
 #include <deque>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace optgrammar {
@@ -40,16 +43,11 @@ struct RuleInfo {
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 
-/// The last component of a path as __FILE__ gives it: "x.hpp" for "/src/../inc/x.hpp".
-constexpr std::string_view file_base_name(std::string_view file) noexcept {
-  auto p = file.rfind('/');
-  return p == std::string_view::npos ? file : file.substr(p + 1);
-}
-
 /// The documented rule order: by pass priority, then source file base name, then full file
 /// name, then line. It does not depend on the order translation units register in.
 inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
   if (a->priority != b->priority) return a->priority < b->priority;
+  using dsl::file_base_name;
   if (auto c = file_base_name(a->file).compare(file_base_name(b->file)); c != 0) return c < 0;
   if (auto c = a->file.compare(b->file); c != 0) return c < 0;
   return a->line < b->line;
@@ -58,9 +56,17 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
 /// A set of rules (a package). The global registry holds every rule linked into the program.
 class RuleSet {
  public:
+  RuleSet() = default;
+  // Moves keep the rules' addresses (a deque's elements stay where they are), so rules() stays
+  // valid; a copy would not, and no caller needs one: select() makes a subset.
+  RuleSet(RuleSet&&) = default;
+  RuleSet& operator=(RuleSet&&) = default;
+  RuleSet(const RuleSet&) = delete;
+  RuleSet& operator=(const RuleSet&) = delete;
+
   void add(RuleInfo r) {
-    owned_.push_back(std::move(r));
-    sorted_ = false;
+    const std::size_t h = text_hash(r);
+    add_hashed(std::move(r), h);
   }
   /// Adds `r` unless the set already holds the same rule: the same name (file base name and
   /// line) and the same canonical text. A rule defined in a header that several translation
@@ -69,12 +75,17 @@ class RuleSet {
   /// holding the same text at the same line also count as one: in its pass the second copy
   /// could never fire (it is tried only where the first, identical, rule did not), so nothing
   /// is lost. Returns whether `r` was added.
+  /// Start-up cost: one hash of the canonical text and a look at the rules of equal text, not a
+  /// scan of every rule registered so far.
   bool add_once(RuleInfo r) {
-    for (const auto& o : owned_)
+    const std::size_t h = text_hash(r);
+    for (auto [it, end] = by_text_.equal_range(h); it != end; ++it) {
+      const RuleInfo& o = owned_[it->second];
       if (o.line == r.line && o.canonical == r.canonical &&
-          file_base_name(o.file) == file_base_name(r.file))
+          dsl::file_base_name(o.file) == dsl::file_base_name(r.file))
         return false;
-    add(std::move(r));
+    }
+    add_hashed(std::move(r), h);
     return true;
   }
   /// The rules in rule order.
@@ -106,7 +117,17 @@ class RuleSet {
   }
 
  private:
+  static std::size_t text_hash(const RuleInfo& r) noexcept {
+    return std::hash<std::string_view>{}(r.canonical);
+  }
+  void add_hashed(RuleInfo r, std::size_t h) {
+    by_text_.emplace(h, owned_.size());
+    owned_.push_back(std::move(r));
+    sorted_ = false;
+  }
+
   std::deque<RuleInfo> owned_;  // stable addresses
+  std::unordered_multimap<std::size_t, std::size_t> by_text_;  // canonical's hash -> owned_ index
   mutable std::vector<const RuleInfo*> order_;
   mutable bool sorted_ = false;
 };

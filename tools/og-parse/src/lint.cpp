@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <optgrammar/dsl/str.hpp>
 
 namespace og_parse::detail {
 namespace {
@@ -91,11 +92,7 @@ void lint_rules(Session& s) {
   // "Earlier" in the library's documented rule order: file base name, then file, then line.
   std::vector<std::size_t> order(rules.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto base = [&](const Rule& r) {
-    std::string_view f = s.file_name(r.loc.file);
-    const auto p = f.rfind('/');
-    return p == std::string_view::npos ? f : f.substr(p + 1);
-  };
+  auto base = [&](const Rule& r) { return optgrammar::dsl::file_base_name(s.file_name(r.loc.file)); };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const Rule& x = rules[a];
     const Rule& y = rules[b];

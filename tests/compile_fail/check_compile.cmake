@@ -1,9 +1,19 @@
 # Compiles one case file and checks the outcome.
-#   -DCXX=compiler -DSRC=file -DINC=include dir -DMODE=fail|ok [-DEXPECT=text]
-# MODE=fail: compilation with -DOG_FAIL must fail, and the first line containing "error:" must
-# contain EXPECT (clang prints the message as a list of characters: 'a', 'b' → ab).
+#   -DCXX=compiler -DCXX_ID=GNU|Clang -DSRC=file -DINC=include dir -DMODE=fail|ok [-DEXPECT=text]
+#   [-DFAULT=family]
+# MODE=fail: compilation with -DOG_FAIL must fail with exactly one error, and its line must
+# - start with the case file's own FILE:LINE:, LINE inside the `#ifdef OG_FAIL` block (the rule as
+#   written, never a library header);
+# - name the message family `optgrammar::rule_error::FAULT` when the case gives one (the fault
+#   kind readable from the error), and
+# - carry EXPECT, the message in words (g++ prints the whole catalogue text as the family's
+#   template argument; clang prints only the family and the message's subject, so for clang a
+#   case with a FAULT is checked for the family and for its subject being part of EXPECT).
+# A case whose construct is not a rule and cannot raise its error at its own line says so with a
+# `// SITE: any` line.
 # MODE=ok: the same file without OG_FAIL (the compiling twin) must compile.
 string(REPLACE "<semicolon>" ";" EXPECT "${EXPECT}")
+string(REPLACE "\\;" ";" EXPECT "${EXPECT}")  # file(STRINGS) escapes ';' in what it read
 set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I${INC})
 if(MODE STREQUAL "fail")
   list(APPEND flags -DOG_FAIL)
@@ -18,13 +28,59 @@ endif()
 if(rc EQUAL 0)
   message(FATAL_ERROR "compiled, but must fail with: ${EXPECT}")
 endif()
-string(REGEX MATCH "[^\n]*error:[^\n]*" first "${err}")
+
+# the lines of the OG_FAIL block
+file(STRINGS ${SRC} lines)
+set(n 0)
+set(from -1)
+set(to -1)
+foreach(line IN LISTS lines)
+  math(EXPR n "${n} + 1")
+  if(line MATCHES "^#ifdef OG_FAIL")
+    set(from ${n})
+  elseif(line MATCHES "^#else" AND from GREATER 0 AND to LESS 0)
+    set(to ${n})
+  endif()
+endforeach()
+
+string(REPLACE ";" "<semicolon>" err_one "${err}")  # a message may hold ';', a CMake list separator
+string(REGEX MATCHALL "[^\n]*: error: [^\n]*" errors "${err_one}")
+list(LENGTH errors n_errors)
+list(GET errors 0 first)
+string(REPLACE "<semicolon>" ";" first "${first}")
+if(NOT n_errors EQUAL 1)
+  message(FATAL_ERROR "${n_errors} errors for one bad rule; the first says: ${first}\n${err}")
+endif()
+string(REGEX MATCH "^(.*):([0-9]+):[0-9]+: error: " _ "${first}")
+set(at_file "${CMAKE_MATCH_1}")
+set(at_line "${CMAKE_MATCH_2}")
+file(STRINGS ${SRC} site_any LIMIT_COUNT 1 REGEX "^// SITE: any")
+if(NOT site_any AND (NOT at_file STREQUAL SRC OR at_line LESS from OR at_line GREATER to))
+  message(FATAL_ERROR "the error is not on the rule's own line (${SRC}:${from}..${to}):\n${first}")
+endif()
+
 set(norm "${first}")
-string(REPLACE "', '" "" norm "${norm}")
 string(REPLACE "\\\"" "\"" norm "${norm}")
 string(REPLACE "\\'" "'" norm "${norm}")
-string(FIND "${norm}" "${EXPECT}" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "first error line does not say: ${EXPECT}\nit says: ${first}")
+if(FAULT)
+  string(FIND "${norm}" "optgrammar::rule_error::${FAULT}<" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the error does not name the family rule_error::${FAULT}:\n${first}")
+  endif()
 endif()
-message(STATUS "first error line: ${first}")
+if(FAULT AND CXX_ID STREQUAL "Clang")
+  # the subject as clang prints a character pack: 'y' or 'i', 'n'
+  string(REGEX MATCH "<'.*'>" chars "${norm}")
+  string(REGEX REPLACE "^<'|'>$" "" subject "${chars}")
+  string(REPLACE "', '" "" subject "${subject}")
+  string(FIND "${EXPECT}" "${subject}" at)
+  if(NOT subject STREQUAL "" AND at EQUAL -1)
+    message(FATAL_ERROR "the error's subject '${subject}' is not in the message: ${EXPECT}\n${first}")
+  endif()
+else()
+  string(FIND "${norm}" "${EXPECT}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "first error line does not say: ${EXPECT}\nit says: ${first}")
+  endif()
+endif()
+message(STATUS "the one error: ${first}")

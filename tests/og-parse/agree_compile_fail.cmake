@@ -1,6 +1,8 @@
 # og-parse and the C++ front end must agree on every compile-must-fail case: og-parse reports a
 # diagnostic for the rule under OG_FAIL (an error, or for the octal case the grammar's warning;
-# the C++ harness compiles with -Werror), and nothing at all for the compiling twin.
+# the C++ harness compiles with -Werror), and nothing at all for the compiling twin. For a rule
+# (a case with a `// FAULT:` line) the diagnostic's text must be the case's EXPECT exactly: the
+# message catalogue's text, which the C++ front end's error carries too.
 #   -DOG_PARSE=og-parse binary -DSRC=case file -DOUT=scratch directory
 # og-parse does not evaluate #if, so each variant is cut out of the file here; the lines of the
 # other branch become empty lines, so line numbers stay those of the case file.
@@ -42,6 +44,17 @@ if(NOT err MATCHES "(error|warning): ")
 endif()
 string(REGEX MATCH "[^\n]*(error|warning): [^\n]*" first "${err}")
 message(STATUS "og-parse: ${first}")
+file(STRINGS ${SRC} fault_line LIMIT_COUNT 1 REGEX "^// FAULT: ")
+if(fault_line)
+  file(STRINGS ${SRC} expect_line LIMIT_COUNT 1 REGEX "^// EXPECT: ")
+  string(REGEX REPLACE "^// EXPECT: " "" expect "${expect_line}")
+  string(REPLACE "\\;" ";" expect "${expect}")  # file(STRINGS) escapes ';' in what it read
+  string(REGEX REPLACE "^.*(error|warning): " "" said "${first}")
+  if(NOT said STREQUAL expect)
+    message(FATAL_ERROR "og-parse words the fault of ${name} differently from the C++ front end:\n"
+                        "  og-parse: ${said}\n  C++:      ${expect}")
+  endif()
+endif()
 execute_process(COMMAND ${OG_PARSE} --no-lint ${OUT}/ok/${name} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR err MATCHES "(error|warning): ")
   message(FATAL_ERROR "og-parse does not accept the compiling twin of ${name} (exit ${rc}):\n${err}")

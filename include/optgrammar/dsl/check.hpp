@@ -2,6 +2,7 @@
 // grammar's typing and restrictions. The first problem found becomes the one compile error.
 #pragma once
 
+#include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/node.hpp"
 #include "optgrammar/dsl/words.hpp"
 
@@ -19,10 +20,12 @@ inline constexpr int max_splits = 8;
 /// What analysis learned about a rule, and the first problem it found.
 struct Analysis {
   bool ok = true;
-  Message msg;            ///< the error, when !ok
+  Fault fault = Fault::none;  ///< the family of the error, when !ok
+  Message msg;            ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
+  std::size_t prefix_len = 0;
+  Message subject;        ///< the error's first slot: the offending tag or construct
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
-  bool bound[max_tags]{};
   int n_tags = 1;
   Str names[max_names];   ///< op names used by the rule, interned at registration
   int n_names = 0;
@@ -36,12 +39,24 @@ struct Analysis {
   std::string_view file;
   int line = 0;
 
-  constexpr Message& fail() {
+  /// Records the first problem: its family and its text from the catalogue (dsl/messages.hpp),
+  /// the slots filled with `args` in order. The first argument is the subject (the offending tag
+  /// or construct), which the compile error names.
+  template <class... A>
+  constexpr void fail(Fault f, const A&... args) {
+    if (!ok) return;
     ok = false;
+    fault = f;
     msg = Message{};
     msg << "rule at " << file_base_name(file) << ":" << line << ": ";
-    return msg;
+    prefix_len = msg.len;
+    const MessageArg a[] = {MessageArg(args)..., MessageArg(std::string_view())};
+    format_message(msg, fault_text(f).text, a, sizeof...(A));
+    subject = Message{};
+    if constexpr (sizeof...(A) > 0) a[0].write(subject);
   }
+  /// The message without the "rule at file:line: " prefix.
+  constexpr std::string_view text() const { return msg.view().substr(prefix_len); }
   constexpr int find_tag(std::string_view t) const {
     for (int i = 0; i < n_tags; ++i)
       if (tags[i] == t) return i;
@@ -51,7 +66,7 @@ struct Analysis {
     for (int i = 0; i < n_names; ++i)
       if (names[i] == s) return i;
     if (n_names == max_names) {
-      fail() << "more than 32 distinct op names in one rule";
+      fail(Fault::too_many_op_names);
       return 0;
     }
     names[n_names] = s;
@@ -66,14 +81,14 @@ constexpr bool star(const Str& s) { return s == std::string_view("*"); }
 constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
   if (!a.ok) return false;
   if (s.len == 0) {
-    a.fail() << "empty string as " << what;
+    a.fail(Fault::empty_string, what);
     return false;
   }
   for (char c : s.view()) {
     std::string_view bad = c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash"
                          : (c < 0x21 || c > 0x7e) ? "an unprintable character" : "";
     if (!bad.empty()) {
-      a.fail() << what << " \"" << s.view() << "\" contains " << bad;
+      a.fail(Fault::bad_string, what, s, bad);
       return false;
     }
   }
@@ -97,85 +112,57 @@ constexpr void type_error(Analysis& a) {
   constexpr Kind k = N::kind;
   constexpr std::size_t n = N::arity;
   auto kid = [](std::size_t i) { return kid_vtype<N>(i); };
-  Message& m = a.fail();
-  std::string_view name = kind_name(k);
+  const std::string_view name = kind_name(k);
+  constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth"};
+  auto last = [&] { a.fail(Fault::operand_type, name, "last", "an Op construction", vtype_name(kid(n - 1))); };
   // Modifiers: the grammar's operand kinds.
   if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
       k == Kind::WithSplitHistory) {
-    if (kid(0) == VType::OpBuild) {
-      m << name << "'s first operand must be an existing opref" << (k == Kind::WithSize ? " or a shape construction" : "")
-        << ", not an Op construction";
-      return;
-    }
+    const std::string_view want = k == Kind::WithSize ? "an existing opref or a shape construction" : "an existing opref";
+    if (kid(0) == VType::OpBuild) return a.fail(Fault::operand_type, name, "first", want, "an Op construction");
     if (k == Kind::WithSize ? (kid(0) != VType::OpRef && kid(0) != VType::Shape && kid(0) != VType::Repl)
-                            : kid(0) != VType::OpRef) {
-      m << name << "'s first operand must be an existing opref" << (k == Kind::WithSize ? " or a shape construction" : "")
-        << ", not " << vtype_name(kid(0));
-      return;
-    }
-    if (k == Kind::WithSplitHistory && n == 3 && !is_integral(kid(1))) {
-      m << "WITH_SPLIT_HISTORY's second operand must be an integer constant, not " << vtype_name(kid(1));
-      return;
-    }
-    m << name << "'s last operand must be an Op construction, not " << vtype_name(kid(n - 1));
-    return;
+                            : kid(0) != VType::OpRef)
+      return a.fail(Fault::operand_type, name, "first", want, vtype_name(kid(0)));
+    if (k == Kind::WithSplitHistory && n == 3 && !is_integral(kid(1)))
+      return a.fail(Fault::split_history_constant, vtype_name(kid(1)));
+    return last();
   }
   if (k == Kind::WithOutputType) {
-    if (kid(0) != VType::DType) { m << "WITH_OUTPUT_TYPE's first operand must be a dtype, not " << vtype_name(kid(0)); return; }
-    if (!is_integral(kid(1))) { m << "WITH_OUTPUT_TYPE's second operand (zero offset) must be int, not " << vtype_name(kid(1)); return; }
-    if (!is_numeric(kid(2)) || kid(2) == VType::Bool) { m << "WITH_OUTPUT_TYPE's third operand (step size) must be float, not " << vtype_name(kid(2)); return; }
-    m << "WITH_OUTPUT_TYPE's last operand must be an Op construction, not " << vtype_name(kid(3));
-    return;
+    if (kid(0) != VType::DType) return a.fail(Fault::operand_type, name, "first", "a dtype", vtype_name(kid(0)));
+    if (!is_integral(kid(1))) return a.fail(Fault::operand_type, name, "second", "int (the zero offset)", vtype_name(kid(1)));
+    if (!is_numeric(kid(2)) || kid(2) == VType::Bool)
+      return a.fail(Fault::operand_type, name, "third", "float (the step size)", vtype_name(kid(2)));
+    return last();
   }
   if (k == Kind::WithMultiOut || k == Kind::ResizeDim) {
-    constexpr std::string_view what[] = {"first", "second"};
     for (std::size_t i = 0; i + 1 < n; ++i)
-      if (!is_integral(kid(i))) {
-        m << name << "'s " << what[i] << " operand must be int or size, not " << vtype_name(kid(i));
-        return;
-      }
-    m << name << "'s last operand must be an Op construction, not " << vtype_name(kid(n - 1));
-    return;
+      if (!is_integral(kid(i))) return a.fail(Fault::operand_type, name, ordinal[i], "int or size", vtype_name(kid(i)));
+    return last();
   }
-  if ((k == Kind::GenShape || k == Kind::GenConstArrValsI32) && n == 0) {
-    m << name << " needs at least one operand";
-    return;
-  }
+  if ((k == Kind::GenShape || k == Kind::GenConstArrValsI32) && n == 0) return a.fail(Fault::needs_operand, name);
   if (k == Kind::Op || k == Kind::OpVarIn) {
     for (std::size_t i = 0; i < n; ++i)
-      if (!is_repl(kid(i)) && kid(i) != VType::Match) {
-        m << name << "'s operand " << (i + 2) << " is a " << vtype_name(kid(i))
-          << " expression, but an operand must be an operand tag, an opref or a construction";
-        return;
-      }
-    m << "LET and OpVarIn belong in a match, not in an Op construction of the replacement";
-    return;
+      if (!is_repl(kid(i)) && kid(i) != VType::Match) return a.fail(Fault::op_operand_kind, name, i + 2, vtype_name(kid(i)));
+    return a.fail(Fault::let_in_construction);
   }
-  if (k == Kind::Let) {
-    m << "LET's second operand must be Op(...) or OpVarIn(...)";
-    return;
-  }
+  if (k == Kind::Let) return a.fail(Fault::let_second_operand);
   if (k == Kind::Select) {
-    if (kid(0) != VType::Bool) { m << "SELECT's condition must be bool, not " << vtype_name(kid(0)); return; }
-    m << "SELECT's second and third operands have incompatible types " << vtype_name(kid(1)) << " and " << vtype_name(kid(2));
-    return;
+    if (kid(0) != VType::Bool) return a.fail(Fault::select_condition, vtype_name(kid(0)));
+    return a.fail(Fault::select_branches, vtype_name(kid(1)), vtype_name(kid(2)));
   }
   if (k == Kind::Not || k == Kind::And || k == Kind::Or || k == Kind::Xor) {
     for (std::size_t i = 0; i < n; ++i)
-      if (kid(i) != VType::Bool) { m << name << " needs bool operands, but operand " << (i + 1) << " is " << vtype_name(kid(i)); return; }
+      if (kid(i) != VType::Bool) return a.fail(Fault::needs_bool, name, i + 1, vtype_name(kid(i)));
   }
   // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
   for (std::size_t i = 0; i < n; ++i)
     if (kid(i) == VType::DType) {
-      if (k == Kind::Eq || k == Kind::Ne)
-        m << name << " compares a dtype with " << vtype_name(kid(1 - i)) << " (a dtype can only be compared with a dtype)";
-      else
-        m << "a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand " << (i + 1) << " of " << name;
-      return;
+      if (k == Kind::Eq || k == Kind::Ne) return a.fail(Fault::dtype_compare, name, vtype_name(kid(1 - i)));
+      return a.fail(Fault::dtype_use, i + 1, name);
     }
   if (k == Kind::IsPow2 || k == Kind::Roundup) {
     for (std::size_t i = 0; i < n; ++i)
-      if (!is_integral(kid(i))) { m << name << " takes int or size operands, but operand " << (i + 1) << " is " << vtype_name(kid(i)); return; }
+      if (!is_integral(kid(i))) return a.fail(Fault::needs_integral, name, i + 1, vtype_name(kid(i)));
   }
   for (std::size_t i = 0; i < n; ++i) {
     VType t = kid(i);
@@ -186,24 +173,16 @@ constexpr void type_error(Analysis& a) {
                                   k == Kind::ConstvalIntValid || k == Kind::ConstvalFloat ||
                                   k == Kind::ConstvalFloatValid || k == Kind::GenShapeOf || k == Kind::IterInputOf);
     if (k == Kind::SameEncoding || k == Kind::SameOp) wants_ref = true;
-    if (wants_ref && t != VType::OpRef) {
-      m << name << "'s operand " << (i + 1) << " must be an operand tag or opref, not " << vtype_name(t);
-      return;
-    }
+    if (wants_ref && t != VType::OpRef) return a.fail(Fault::needs_opref, name, i + 1, vtype_name(t));
     if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
-                       t == VType::NewConst || t == VType::Repl)) {
-      m << name << "'s operand " << (i + 1) << " is " << (t == VType::OpRef ? "an opref" : vtype_name(t))
-        << " where a value is expected";
-      return;
-    }
+                       t == VType::NewConst || t == VType::Repl))
+      return a.fail(Fault::opref_as_value, name, i + 1, t == VType::OpRef ? std::string_view("an opref") : vtype_name(t));
   }
-  if (k == Kind::Lt || k == Kind::Gt || k == Kind::Le || k == Kind::Ge || k == Kind::Eq || k == Kind::Ne) {
-    m << name << " cannot compare " << vtype_name(kid(0)) << " with " << vtype_name(kid(1));
-    return;
-  }
-  m << name << " is applied to operands of the wrong type (";
-  for (std::size_t i = 0; i < n; ++i) m << (i ? ", " : "") << vtype_name(kid(i));
-  m << ")";
+  if (k == Kind::Lt || k == Kind::Gt || k == Kind::Le || k == Kind::Ge || k == Kind::Eq || k == Kind::Ne)
+    return a.fail(Fault::cannot_compare, name, vtype_name(kid(0)), vtype_name(kid(1)));
+  Message types;
+  for (std::size_t i = 0; i < n; ++i) types << (i ? ", " : "") << vtype_name(kid(i));
+  a.fail(Fault::wrong_operand_types, name, types.view());
 }
 
 // ---- the match --------------------------------------------------------------------------------
@@ -215,7 +194,7 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
     if (!check_string(a, node.leaf.str, "operand tag")) return;
     for (int i = 0; i < n_outer; ++i)
       if (outer_lets[i] == node.leaf.str) {
-        a.fail() << "tag \"" << node.leaf.str.view() << "\" appears inside its own LET";
+        a.fail(Fault::tag_inside_own_let, node.leaf.str);
         return;
       }
     if (star(node.leaf.str)) {
@@ -224,10 +203,9 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
     }
     int s = a.find_tag(node.leaf.str.view());
     if (s < 0) {
-      if (a.n_tags == max_tags) { a.fail() << "more than 31 tags in one match"; return; }
+      if (a.n_tags == max_tags) return a.fail(Fault::too_many_tags);
       s = a.n_tags++;
       a.tags[s] = node.leaf.str;
-      a.bound[s] = true;
       node.leaf.first = true;
     }
     node.leaf.slot = s;
@@ -238,35 +216,34 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
   } else if constexpr (k == Kind::Let) {
     const Str& t = node.leaf.str;
     if (!check_string(a, t, "LET tag")) return;
-    if (root) { a.fail() << "LET(\"" << t.view() << "\", ...) is the root of the match; LET may only wrap an inner Op"; return; }
-    if (star(t)) { a.fail() << "LET cannot bind the tag \"*\", which names the matched op"; return; }
+    if (root) return a.fail(Fault::let_at_root, t);
+    if (star(t)) return a.fail(Fault::let_binds_star);
     for (int i = 0; i < a.n_lets; ++i)
-      if (a.lets[i] == t) { a.fail() << "tag \"" << t.view() << "\" is the first operand of two LETs"; return; }
+      if (a.lets[i] == t) return a.fail(Fault::let_twice, t);
     for (int i = 0; i < n_outer; ++i)
-      if (outer_lets[i] == t) { a.fail() << "tag \"" << t.view() << "\" appears inside its own LET"; return; }
+      if (outer_lets[i] == t) return a.fail(Fault::tag_inside_own_let, t);
     a.lets[a.n_lets++] = t;
     Str inner[max_tags];
     for (int i = 0; i < n_outer; ++i) inner[i] = outer_lets[i];
     inner[n_outer] = t;
     using K0 = boost::mp11::mp_front<typename N::children>;
     if constexpr (K0::kind != Kind::Op && K0::kind != Kind::OpVarIn) {
-      a.fail() << "LET(\"" << t.view() << "\", ...) must wrap Op(...) or OpVarIn(...), not " << kind_name(K0::kind);
+      a.fail(Fault::let_operand, t, kind_name(K0::kind));
       return;
     } else {
       walk_match(boost::hana::at_c<0>(node.kids), a, false, inner, n_outer + 1);
       if (!a.ok) return;
       int s = a.find_tag(t.view());
       if (s < 0) {
-        if (a.n_tags == max_tags) { a.fail() << "more than 31 tags in one match"; return; }
+        if (a.n_tags == max_tags) return a.fail(Fault::too_many_tags);
         s = a.n_tags++;
         a.tags[s] = t;
-        a.bound[s] = true;
-        node.leaf.first = true;
+          node.leaf.first = true;
       }
       node.leaf.slot = s;
     }
   } else {
-    a.fail() << kind_name(k) << " cannot appear in a match (match operands are operand tags, Op, OpVarIn and LET)";
+    a.fail(Fault::not_in_match, kind_name(k));
   }
 }
 
@@ -305,7 +282,7 @@ constexpr void check_external(const N& node, Analysis& a) {
   std::string_view name = fnode.leaf.str.view();
   std::string_view what = kind_name(k);
   if constexpr (!T::is_fn) {
-    a.fail() << what << "(" << name << ", ...): " << name << " is not a function";
+    a.fail(Fault::external_not_function, what, name, name);
     return;
   } else {
     using R = typename T::result;
@@ -314,50 +291,48 @@ constexpr void check_external(const N& node, Analysis& a) {
     // Framework parameters first: how many, and which types.
     constexpr std::size_t lead = k == Kind::ExternalConstraint ? 1 : k == Kind::AutosplitShapefnApply ? 2 : 1;
     if constexpr (np < lead) {
-      a.fail() << what << "(" << name << ", ...): " << name << " has too few parameters for " << what;
+      a.fail(Fault::external_too_few_params, what, name, name, what);
       return;
     } else {
       using P0 = boost::mp11::mp_at_c<P, 0>;
       if constexpr (k == Kind::ExternalConstraint) {
         if constexpr (!std::is_same_v<std::remove_cvref_t<P0>, ::optgrammar::Constraint> || !std::is_reference_v<P0>) {
-          a.fail() << what << "(" << name << ", ...): the first parameter of " << name << " must be Constraint&";
+          a.fail(Fault::external_framework_param, what, name, "first", name, "Constraint&");
           return;
         }
       } else if constexpr (!std::is_same_v<P0, ::optgrammar::Replacement&>) {
-        a.fail() << what << "(" << name << ", ...): the first parameter of " << name << " must be Replacement&";
+        a.fail(Fault::external_framework_param, what, name, "first", name, "Replacement&");
         return;
       }
       if constexpr (k == Kind::AutosplitShapefnApply) {
         using P1 = boost::mp11::mp_at_c<P, 1>;
         if constexpr (!std::is_same_v<P1, const ::optgrammar::Split_Context&>) {
-          a.fail() << what << "(" << name << ", ...): the second parameter of " << name << " must be Split_Context const&";
+          a.fail(Fault::external_framework_param, what, name, "second", name, "Split_Context const&");
           return;
         }
       }
       if constexpr (k == Kind::ExternalReplace) {
         if constexpr (np != 2 || !std::is_same_v<R, ::optgrammar::OpRef> ||
                       param_kind<boost::mp11::mp_at_c<P, 1>>() != ParamKind::OpDef) {
-          a.fail() << "EXTERNAL_REPLACE(" << name << "): " << name << " must be OpRef " << name
-                   << "(Replacement&, OpDef const&)";
+          a.fail(Fault::external_replace_signature, name, name, name);
         }
         return;
       } else {
         if constexpr (k == Kind::ExternalConstraint) {
           if constexpr (FnN::vtype != VType::Bool && FnN::vtype != VType::Int && FnN::vtype != VType::Size &&
                         FnN::vtype != VType::Float) {
-            a.fail() << what << "(" << name << ", ...): " << name << " must return bool, an integer or a float";
+            a.fail(Fault::external_result, what, name, name, "bool, an integer or a float");
             return;
           }
         } else if constexpr (!std::is_same_v<R, ::optgrammar::OpRef> && !std::is_same_v<R, ::optgrammar::QuickShape>) {
-          a.fail() << what << "(" << name << ", ...): " << name << " must return OpRef or QuickShape";
+          a.fail(Fault::external_result, what, name, name, "OpRef or QuickShape");
           return;
         }
         // The rule's arguments after the function (EXTERNAL_CONSTRAINT: its tag is the OpRef after
         // Constraint&) against the remaining parameters.
         constexpr std::size_t nargs = N::arity - 1;
         if constexpr (nargs != np - lead) {
-          a.fail() << what << "(" << name << ", ...) passes " << nargs << " argument" << (nargs == 1 ? "" : "s")
-                   << " but " << name << " takes " << (np - lead) << " after its framework parameters";
+          a.fail(Fault::external_arg_count, what, name, nargs, nargs == 1 ? "" : "s", name, np - lead);
           return;
         } else {
           bool ok = true;
@@ -368,9 +343,9 @@ constexpr void check_external(const N& node, Analysis& a) {
             constexpr VType vt = boost::mp11::mp_at_c<typename N::children, i + 1>::vtype;
             if (!accepts(pk, vt)) {
               ok = false;
-              a.fail() << what << "(" << name << ", ...): argument " << (i + 1) << " is "
-                       << (vt == VType::OpRef ? std::string_view("an opref") : vtype_name(vt)) << " but parameter "
-                       << (lead + i + 1) << " of " << name << " is " << param_kind_name(pk);
+              a.fail(Fault::external_arg_type, what, name, i + 1,
+                     vt == VType::OpRef ? std::string_view("an opref") : vtype_name(vt), lead + i + 1, name,
+                     param_kind_name(pk));
             }
           });
         }
@@ -397,26 +372,26 @@ constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_o
   const Str& t = node.leaf.str;
   if (!check_string(a, t, "split tag")) return;
   if (w == Where::Constraint) {
-    a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
+    a.fail(Fault::replacement_only, kind_name(k));
     return;
   }
   if (k == Kind::Autosplit && !at_root && !in_op_operand) {
-    a.fail() << "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root";
+    a.fail(Fault::autosplit_place);
     return;
   }
 #if defined(OPTGRAMMAR_STRICT)
   if (k == Kind::Autosplit && !at_root) {
-    a.fail() << "AUTOSPLIT nested inside an Op operand (strict mode: only at the root or in a root SELECT)";
+    a.fail(Fault::autosplit_nested_strict);
     return;
   }
 #endif
   if (k == Kind::Autosplit && !at_root) a.warn_nested_split = true;
   for (int i = 0; i < a.n_splits; ++i)
     if (a.splits[i] == t) {
-      a.fail() << "split tag \"" << t.view() << "\" is used by two AUTOSPLIT/OP_ITER in one rule";
+      a.fail(Fault::split_tag_twice, t);
       return;
     }
-  if (a.n_splits == max_splits) { a.fail() << "more than 8 AUTOSPLIT/OP_ITER in one rule"; return; }
+  if (a.n_splits == max_splits) return a.fail(Fault::too_many_splits);
   int idx = a.n_splits++;
   a.splits[idx] = t;
   node.leaf.slot = idx;
@@ -434,7 +409,7 @@ constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_o
   walk_kid<last>(node, a, w, false, false);
   --a.depth;
   if (a.ok && k == Kind::Autosplit && a.split_uses[idx] == 0)
-    a.fail() << "AUTOSPLIT with split tag \"" << t.view() << "\" never refers to it in its last operand";
+    a.fail(Fault::split_tag_unused, t);
 }
 
 /// An operand WITH_SIZE may take its size from: an existing opref, a shape construction, or a
@@ -464,16 +439,16 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     int s = a.find_tag(t.view());
     if (s < 0) {
-      a.fail() << "tag \"" << t.view() << "\" is used in " << part << " but never bound by the match";
+      a.fail(Fault::tag_not_bound, t, part);
       return;
     }
     node.leaf.slot = s;
   } else if constexpr (k == Kind::Int) {
     // C gives 2147483648 type long; the grammar's int is 32 bits ('L' is ignored).
     if (node.leaf.i > 2147483647LL || node.leaf.i < -2147483647LL - 1)
-      a.fail() << "integer constant " << node.leaf.i << " does not fit in int (add a U suffix for a size)";
+      a.fail(Fault::integer_out_of_range, node.leaf.i);
   } else if constexpr (k == Kind::Let || k == Kind::OpVarIn) {
-    a.fail() << kind_name(k) << " can only appear in a match, not in " << part;
+    a.fail(Fault::match_only, kind_name(k), part);
   } else if constexpr (k == Kind::OptionInt || k == Kind::OptionUint || k == Kind::OptionBool || k == Kind::OptionFloat) {
     check_string(a, node.leaf.str, "option name");
   } else if constexpr (k == Kind::Autosplit || k == Kind::OpIter) {
@@ -491,7 +466,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         if constexpr (k == Kind::IterInputOf) walk_kid<0>(node, a, w, false, false);
         if constexpr (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
           if (w == Where::Constraint) {
-            a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
+            a.fail(Fault::replacement_only, kind_name(k));
             return;
           }
           boost::hana::for_each(node.kids, [&](auto& kid) { walk_expr(kid, a, w, false, false); });
@@ -501,19 +476,18 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         if constexpr (k == Kind::TypicalConvSlice) {
           if constexpr (N::vtype == VType::Bad && !N::operand_bad) {
             if constexpr (boost::mp11::mp_front<typename N::children>::vtype != VType::OpRef)
-              a.fail() << "TYPICAL_CONV_SLICE's first operand must be an existing opref";
+              a.fail(Fault::typical_conv_operands, "first operand", "an existing opref");
             else
-              a.fail() << "TYPICAL_CONV_SLICE's operands after the split tag must be oprefs or int values";
+              a.fail(Fault::typical_conv_operands, "operands after the split tag", "oprefs or int values");
           }
         }
         return;
       }
-    a.fail() << kind_name(k) << "(\"" << t.view() << "\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \""
-             << t.view() << "\"";
+    a.fail(Fault::split_var_scope, kind_name(k), t, t);
   } else {
     if constexpr (k == Kind::Op) {
       if (w == Where::Constraint) {
-        a.fail() << "Op(\"" << node.leaf.str.view() << "\", ...) cannot appear in a constraint";
+        a.fail(Fault::op_in_constraint, node.leaf.str);
         return;
       }
       if (!check_string(a, node.leaf.str, "op name")) return;
@@ -525,21 +499,19 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     if (w == Where::Constraint && N::vtype != VType::Bad &&
         (N::vtype == VType::OpBuild || N::vtype == VType::Shape || N::vtype == VType::NewConst || is_modifier(k))) {
-      a.fail() << kind_name(k) << " cannot appear in a constraint (it is a replacement construct)";
+      a.fail(Fault::replacement_only, kind_name(k));
       return;
     }
     if constexpr (k == Kind::ExternalReplace) {
       if (!at_root) {
-        a.fail() << "EXTERNAL_REPLACE(" << boost::hana::at_c<0>(node.kids).leaf.str.view()
-                 << ") may only be the root of a replacement or inside a SELECT at the root";
+        a.fail(Fault::external_replace_place, boost::hana::at_c<0>(node.kids).leaf.str);
         return;
       }
     }
     if constexpr (k == Kind::WithSize && N::arity == 2) {
       using From = boost::mp11::mp_front<typename N::children>;
       if constexpr (From::vtype == VType::Repl && !shape_source<From>()) {
-        a.fail() << "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT "
-                    "that can yield a constant";
+        a.fail(Fault::with_size_select_const);
         return;
       }
       // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref.
@@ -547,8 +519,8 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       if constexpr (WT::kind == Kind::WithType) {
         using In = boost::mp11::mp_front<typename WT::children>;
         if (node.leaf.str.len > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
-          a.fail() << node.leaf.str.view() << "'s first operand must be an existing opref, not "
-                   << (In::vtype == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(In::vtype));
+          a.fail(Fault::operand_type, node.leaf.str, "first", "an existing opref",
+                 In::vtype == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(In::vtype));
           return;
         }
       }
@@ -576,12 +548,12 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       using K1 = boost::mp11::mp_at_c<typename N::children, 1>;
       if constexpr (K1::kind == Kind::Int || K1::kind == Kind::Size) {
         long long v = boost::hana::at_c<1>(node.kids).leaf.i;
-        if (v <= 0 || (v & (v - 1)) != 0) a.fail() << "ROUNDUP's second operand must be a power of two, not " << v;
+        if (v <= 0 || (v & (v - 1)) != 0) a.fail(Fault::roundup_pow2, v);
       }
     } else if constexpr (k == Kind::WithSplitHistory && N::arity == 3) {
       using K1 = boost::mp11::mp_at_c<typename N::children, 1>;
       if constexpr (K1::kind != Kind::Int && K1::kind != Kind::Size)
-        a.fail() << "WITH_SPLIT_HISTORY's second operand must be an integer constant, not " << kind_name(K1::kind);
+        a.fail(Fault::split_history_constant, kind_name(K1::kind));
     }
   }
 }
@@ -595,7 +567,6 @@ struct AnalyzedRule {
   C constraint;
   R replacement;
   Analysis info;
-  int flags_expr = 0;
 };
 
 namespace detail {
@@ -619,7 +590,7 @@ constexpr bool check_pass_text(Analysis& a, std::string_view t) {
     while (i < t.size() && is_ident(t[i], false)) ++i;
   const std::string_view name = t.substr(name_at, i - name_at);
   if (name.empty()) {
-    a.fail() << "the pass spec must be a pass name or NAME + N, not \"" << t << "\"";
+    a.fail(Fault::pass_spec_form, t);
     return false;
   }
   skip();
@@ -634,21 +605,21 @@ constexpr bool check_pass_text(Analysis& a, std::string_view t) {
     if (!num.empty() && i == t.size()) {
       for (char c : num)
         if (!is_digit(c)) {
-          a.fail() << "the pass offset '" << num << "' must be a decimal constant with no sign or suffix";
+          a.fail(Fault::pass_offset_form, num);
           return false;
         }
       if (num.size() > 1 && num[0] == '0') {
-        a.fail() << "the pass offset '" << num << "' must be a decimal constant, not octal";
+        a.fail(Fault::pass_offset_octal, num);
         return false;
       }
       if (num.size() > 6) {
-        a.fail() << "the pass offset '" << num << "' is too large";
+        a.fail(Fault::pass_offset_too_large, num);
         return false;
       }
       return true;
     }
   }
-  a.fail() << "the pass spec \"" << t << "\" must be a pass name or NAME + N (N a decimal constant)";
+  a.fail(Fault::pass_spec_form, t);
   return false;
 }
 }  // namespace detail
@@ -693,8 +664,9 @@ constexpr Message find_octal(std::string_view t, std::string_view file, int line
         if (v >= (1LL << 40)) break;
       }
       if (v >= 8) {
-        m << "rule at " << file_base_name(file) << ":" << line << ": octal constant " << num << " has the value " << v
-          << " (a leading 0 means octal)";
+        m << "rule at " << file_base_name(file) << ":" << line << ": ";
+        const MessageArg args[] = {num, v};
+        format_message(m, fault_text(Fault::octal_constant).text, args, 2);
         return m;
       }
     } else {
@@ -705,48 +677,97 @@ constexpr Message find_octal(std::string_view t, std::string_view file, int line
 }
 }  // namespace detail
 
+namespace detail {
+/// Finds a parenthesis that does not open a call's arguments in rule text as written: `(int)3`
+/// (a C-style cast, reported with the type as written) or a grouping `(x)`. C++ accepts both;
+/// the grammar has neither. Strings are skipped.
+constexpr bool check_parentheses(Analysis& a, std::string_view t) {
+  char prev = 0;  // the last character that is not a space
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"') {  // rule strings hold no quote or backslash
+      for (++i; i < t.size() && t[i] != '"'; ++i) {}
+      prev = '"';
+      continue;
+    }
+    if (is_space(c)) continue;
+    if (c == '(' && !(is_ident(prev, false) || prev == '>')) {
+      // the words of a type: identifiers, '::', '*', '&' and spaces up to ')'
+      Message type;
+      std::size_t j = i + 1;
+      bool word = false, any = false;
+      while (j < t.size()) {
+        const char d = t[j];
+        if (is_ident(d, true)) {
+          if (word) type << " ";
+          const std::size_t at = j;
+          while (j < t.size() && is_ident(t[j], false)) ++j;
+          type << t.substr(at, j - at);
+          word = any = true;
+        } else if (d == ':' || d == '*' || d == '&') {
+          type << t.substr(j++, 1);
+          word = false;
+        } else if (is_space(d)) {
+          ++j;
+        } else {
+          break;
+        }
+      }
+      if (any && j < t.size() && t[j] == ')') {
+        a.fail(Fault::c_style_cast, type.view(), type.view());
+        return false;
+      }
+      a.fail(Fault::stray_parenthesis);
+      return false;
+    }
+    prev = c;
+  }
+  return true;
+}
+}  // namespace detail
+
 /// Runs every check on a rule's parts; the first failure is kept in info.msg. `pass_text` is the
-/// pass spec as written.
+/// pass spec as written, `rule_text` the match, constraint and replacement as written.
 template <class M, class C, class R>
 constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M m, C c, R r, std::string_view file,
-                                        int line) {
-  AnalyzedRule<M, C, R> out{pass, m, c, r, {}, 0};
+                                        int line, std::string_view rule_text = {}) {
+  AnalyzedRule<M, C, R> out{pass, m, c, r, {}};
   Analysis& a = out.info;
   a.file = file;
   a.line = line;
   a.tags[0] = Str("*");
-  a.bound[0] = true;
   if (!detail::check_pass_text(a, pass_text)) return out;
+  if (!detail::check_parentheses(a, rule_text)) return out;
   if (!pass.known || pass.base < 0) {
     std::string_view name = pass_text;
     while (!name.empty() && detail::is_space(name.front())) name.remove_prefix(1);
     std::size_t n = 0;
     while (n < name.size() && detail::is_ident(name[n], n == 0)) ++n;
-    a.fail() << "unknown pass name \"" << name.substr(0, n) << "\"";
+    a.fail(Fault::unknown_pass, name.substr(0, n));
     return out;
   }
   if constexpr (M::kind != Kind::Op && M::kind != Kind::OpVarIn) {
     if constexpr (M::kind == Kind::Let)
-      a.fail() << "LET(\"" << out.match.leaf.str.view() << "\", ...) is the root of the match; LET may only wrap an inner Op";
+      a.fail(Fault::let_at_root, out.match.leaf.str);
     else
-      a.fail() << "the match must be Op(...) or OpVarIn(...), not " << kind_name(M::kind);
+      a.fail(Fault::match_root, kind_name(M::kind));
     return out;
   } else {
     detail::walk_match(out.match, a, true, nullptr, 0);
   }
   detail::walk_expr(out.constraint, a, detail::Where::Constraint, false, false);
   if (a.ok && C::vtype != VType::Bool && C::vtype != VType::Bad)
-    a.fail() << "the constraint must be bool, but it is " << vtype_name(C::vtype);
+    a.fail(Fault::constraint_not_bool, vtype_name(C::vtype));
   if (!a.ok) return out;
   if (detail::may_be_star(out.replacement)) {
-    a.fail() << "the replacement may not be \"*\" (or a SELECT that can yield \"*\"): the rule would replace the op by itself";
+    a.fail(Fault::star_replacement);
     return out;
   }
   detail::walk_expr(out.replacement, a, detail::Where::Replacement, true, false);
   if (a.ok && !is_repl(R::vtype) && R::vtype != VType::Bad && R::vtype != VType::Match)
-    a.fail() << "the replacement must be an operand or a construction, not a " << vtype_name(R::vtype) << " expression";
+    a.fail(Fault::replacement_kind, vtype_name(R::vtype));
   if (a.ok && R::vtype == VType::Match)
-    a.fail() << "the replacement contains LET or OpVarIn, which belong in a match";
+    a.fail(Fault::replacement_has_match);
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/dsl/canonical.hpp"
 #include "optgrammar/dsl/check.hpp"
+#include "optgrammar/dsl/messages.hpp"
+#include "optgrammar/dsl/passes.hpp"
 #include "optgrammar/dsl/words.hpp"
 #include "optgrammar/engine/execute.hpp"
 #include "optgrammar/engine/rule.hpp"
@@ -16,116 +18,156 @@
 
 namespace optgrammar::dsl {
 
-namespace detail {
-/// The pass of a rule; anything but a pass word (`3050`, a user's int) is an unknown pass, which
-/// analysis reports by the text as written.
-template <class P>
-constexpr Pass to_pass(const P& p) {
-  if constexpr (std::is_same_v<P, Pass>)
-    return p;
-  else
-    return Pass{Str(), -1, 0, false};
-}
-}  // namespace detail
-
-/// A rule's analysis, computed once per rule at compile time.
+/// A rule's analysis, computed once per rule at compile time. The pass is read from the spec as
+/// written, so that the spec's tokens are evaluated only where a bad rule raises its error.
 template <class Rule>
 struct analyzed {
-  static constexpr auto value = analyze(detail::to_pass(Rule::pass()), Rule::pass_text(), Rule::match(),
-                                        Rule::constraint(), Rule::replacement(), Rule::file(), Rule::line);
+  static constexpr auto value = analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(),
+                                        Rule::constraint(), Rule::replacement(), Rule::file(), Rule::line,
+                                        Rule::text());
 };
 
-/// The compile error of a rule. Its template argument is the message, so the compiler's first
-/// error line reads "... RULE_ERROR<... "rule at x.cpp:12: tag \"y\" is used in ...">".
+/// A message as a template argument: g++ prints it as a string in diagnostics.
 template <std::size_t N>
 struct fixed_message {
   char s[N];
 };
-#if defined(__clang__)
-template <char... Text>
-struct RULE_ERROR;  // clang prints a class-type template argument as numbers, a char pack as text
-#else
-template <fixed_message Text>
-struct RULE_ERROR;
-#endif
 
+}  // namespace optgrammar::dsl
+
+/// The compile errors of ill-formed rules: one incomplete class template per message family of
+/// the catalogue (dsl/messages.hpp), so that the error names the fault. g++ shows the message as
+/// the template argument; clang, which prints such an argument as numbers, gets the message's
+/// subject (the offending tag or construct) as characters.
+namespace optgrammar::rule_error {
+#if defined(__clang__)
+#define OPTGRAMMAR_RULE_ERROR_(id, text) template <char... Subject> struct id;
+#else
+#define OPTGRAMMAR_RULE_ERROR_(id, text) template <::optgrammar::dsl::fixed_message Message> struct id;
+#endif
+OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_RULE_ERROR_)
+#undef OPTGRAMMAR_RULE_ERROR_
+}  // namespace optgrammar::rule_error
+
+namespace optgrammar::dsl {
 namespace detail {
+#if defined(__clang__)
+template <Fault F, char... S>
+struct error_of;
+#define OPTGRAMMAR_ERROR_OF_(id, text)               \
+  template <char... S>                               \
+  struct error_of<Fault::id, S...> {                 \
+    using type = ::optgrammar::rule_error::id<S...>; \
+  };
+#else
+template <Fault F, fixed_message M>
+struct error_of;
+#define OPTGRAMMAR_ERROR_OF_(id, text)            \
+  template <fixed_message M>                      \
+  struct error_of<Fault::id, M> {                 \
+    using type = ::optgrammar::rule_error::id<M>; \
+  };
+#endif
+OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_ERROR_OF_)
+#undef OPTGRAMMAR_ERROR_OF_
+
 template <class Rule>
 constexpr auto error_text() {
-  constexpr auto& m = analyzed<Rule>::value.info.msg;
-  fixed_message<m.len + 1> r{};
-  for (std::size_t i = 0; i < m.len; ++i) r.s[i] = m.s[i];
+  constexpr std::string_view t = analyzed<Rule>::value.info.text();
+  fixed_message<t.size() + 1> r{};
+  for (std::size_t i = 0; i < t.size(); ++i) r.s[i] = t[i];
   return r;
 }
+
+/// What a pass word stands for when a well-formed rule's pass spec is checked.
+struct Accepted {
+  Accepted operator+(int) const;
+  Accepted operator-(int) const;
+};
+
+template <class Rule, class = void>
+struct verdict {
+  using type = Accepted;
+};
 #if defined(__clang__)
+template <class Rule, class I>
+struct subject_error;
 template <class Rule, std::size_t... I>
-void report(std::index_sequence<I...>) {
-  constexpr auto text = error_text<Rule>();
-  RULE_ERROR<text.s[I]...> rule_error;  // the one error: this type is never defined
-  (void)rule_error;
-}
+struct subject_error<Rule, std::index_sequence<I...>> {
+  using type = typename error_of<analyzed<Rule>::value.info.fault, analyzed<Rule>::value.info.subject.s[I]...>::type;
+};
+template <class Rule>
+struct verdict<Rule, std::enable_if_t<!analyzed<Rule>::value.info.ok>> {
+  using type = typename subject_error<Rule, std::make_index_sequence<analyzed<Rule>::value.info.subject.len>>::type;
+};
 #else
-template <fixed_message Text, std::size_t... I>
-void report(std::index_sequence<I...>) {
-  RULE_ERROR<Text> rule_error;  // the one error: this type is never defined
-  (void)rule_error;
-}
+template <class Rule>
+struct verdict<Rule, std::enable_if_t<!analyzed<Rule>::value.info.ok>> {
+  using type = typename error_of<analyzed<Rule>::value.info.fault, error_text<Rule>()>::type;
+};
 #endif
 
-/// The warning the grammar asks for on an octal constant >= 8. Deprecation is the portable way to
-/// make a compiler warn; the message (a template argument) is in the warning's first line.
+/// The warning the grammar asks for on an octal constant >= 8 (a well-formed rule's only
+/// finding): its text, without the "rule at" prefix, as the warning scope's template argument.
 template <class Rule>
 inline constexpr Message octal_finding = find_octal(Rule::text(), Rule::file(), Rule::line);
 
 template <class Rule>
 constexpr auto octal_text() {
-  constexpr auto& m = octal_finding<Rule>;
-  fixed_message<m.len + 1> r{};
-  for (std::size_t i = 0; i < m.len; ++i) r.s[i] = m.s[i];
+  constexpr std::string_view t = octal_finding<Rule>.view().substr(octal_finding<Rule>.view().find(": ") + 2);
+  fixed_message<t.size() + 1> r{};
+  for (std::size_t i = 0; i < t.size(); ++i) r.s[i] = t[i];
   return r;
 }
-#if defined(__clang__)
-template <char... Text>
-[[deprecated("a leading 0 makes an integer constant octal; write it in decimal")]] constexpr bool OCTAL_CONSTANT() {
-  return true;
-}
-template <class Rule, std::size_t... I>
-constexpr bool warn_octal(std::index_sequence<I...>) {
-  constexpr auto text = octal_text<Rule>();
-  return OCTAL_CONSTANT<text.s[I]...>();
-}
-#else
-template <fixed_message Text>
-[[deprecated("a leading 0 makes an integer constant octal; write it in decimal")]] constexpr bool OCTAL_CONSTANT() {
-  return true;
-}
-template <class Rule>
-constexpr bool warn_octal() {
-  return OCTAL_CONSTANT<octal_text<Rule>()>();
-}
-#endif
 }  // namespace detail
 
-/// Checks a rule; on success registers it in RuleSet::global() and returns true. On failure the
-/// only error is the one `report` raises: nothing else about the rule is instantiated.
+/// The scope in which the rule macro evaluates a rule's pass spec (unevaluated), to raise an
+/// ill-formed rule's one error where the rule is written: every pass word stands for the rule's
+/// verdict, which for an ill-formed rule is its incomplete error type. Any use of it (`EARLY`,
+/// `EARLY + 1`), or a spec without a pass word (`3050`) passed to `accept`, is then an error on
+/// the rule's own line with g++ and clang alike; a well-formed rule's spec type-checks.
+template <class V>
+struct verdict_words {
+#define OPTGRAMMAR_PASS_VERDICT_(NAME, PRIORITY) static V& NAME;
+  OPTGRAMMAR_PASS_NAMES(OPTGRAMMAR_PASS_VERDICT_)
+#undef OPTGRAMMAR_PASS_VERDICT_
+  static bool accept(V);
+};
+/// For a well-formed rule with an octal constant >= 8: the pass words are deprecated, so that the
+/// grammar's warning is raised on the rule's own line (g++ shows `Finding`'s text in it).
+template <class Finding>
+struct octal_warning_words {
+#define OPTGRAMMAR_PASS_VERDICT_(NAME, PRIORITY) \
+  [[deprecated("a leading 0 makes an integer constant octal; write it in decimal")]] static detail::Accepted& NAME;
+  OPTGRAMMAR_PASS_NAMES(OPTGRAMMAR_PASS_VERDICT_)
+#undef OPTGRAMMAR_PASS_VERDICT_
+  static bool accept(detail::Accepted);
+};
+namespace rule_warning {
+template <fixed_message Text>
+struct octal_constant {};
+}  // namespace rule_warning
+namespace detail {
+template <class Rule, bool Octal = analyzed<Rule>::value.info.ok && (octal_finding<Rule>.len > 0)>
+struct scope_of {
+  using type = verdict_words<typename verdict<Rule>::type>;
+};
+template <class Rule>
+struct scope_of<Rule, true> {
+  using type = octal_warning_words<rule_warning::octal_constant<octal_text<Rule>()>>;
+};
+}  // namespace detail
+template <class Rule>
+struct verdict_scope : detail::scope_of<Rule>::type {};
+
+/// Registers a well-formed rule in RuleSet::global() and returns true. An ill-formed rule's one
+/// error is raised by the rule macro (verdict_scope); nothing else about it is instantiated.
 template <class Rule>
 bool define_rule() {
   constexpr auto& a = analyzed<Rule>::value;
   if constexpr (!a.info.ok) {
-#if defined(__clang__)
-    detail::report<Rule>(std::make_index_sequence<a.info.msg.len>{});
-#else
-    detail::report<detail::error_text<Rule>()>(std::index_sequence<>{});
-#endif
     return false;
   } else {
-    if constexpr (detail::octal_finding<Rule>.len > 0) {
-#if defined(__clang__)
-      (void)detail::warn_octal<Rule>(std::make_index_sequence<detail::octal_finding<Rule>.len>{});
-#else
-      (void)detail::warn_octal<Rule>();
-#endif
-    }
     RuleInfo info;
     info.file = std::string(Rule::file());
     info.line = Rule::line;
@@ -155,15 +197,17 @@ bool define_rule() {
 #define OPTGRAMMAR_RULE_(NAME, FLAGS, PASS, PASS_TEXT, MATCH, CST, REPL)                               \
   namespace {                                                                                          \
   struct NAME : ::optgrammar::dsl::words {                                                             \
-    static constexpr auto pass() { return PASS; }                                                      \
     static constexpr std::string_view pass_text() { return PASS_TEXT; }                                \
-    static constexpr std::string_view text() { return #CST " " #REPL; }                                \
+    static constexpr std::string_view text() { return #MATCH " " #CST " " #REPL; }                     \
     static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }                \
     static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }             \
     static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }           \
     static constexpr std::string_view file() { return __FILE__; }                                      \
     static constexpr int line = __LINE__;                                                              \
     static constexpr const char* flags = FLAGS;                                                        \
+  };                                                                                                   \
+  struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \
+    static_assert(sizeof(accept(PASS)));                                                               \
   };                                                                                                   \
   [[maybe_unused]] const bool OPTGRAMMAR_CAT(NAME, _registered) = ::optgrammar::dsl::define_rule<NAME>(); \
   }

@@ -8,6 +8,7 @@
 // arguments against the parameters at compile time.
 #pragma once
 
+#include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/node.hpp"
 #include "optgrammar/engine/context.hpp"
 
@@ -52,8 +53,7 @@ constexpr ParamKind param_kind() {
   else return ParamKind::Other;
 }
 constexpr std::string_view param_kind_name(ParamKind k) {
-  constexpr std::string_view n[] = {"OpRef", "OpDef const&", "bool", "an integer", "a float", "DType", "an unsupported type"};
-  return n[static_cast<std::size_t>(k)];
+  return param_kind_words[static_cast<std::size_t>(k)];
 }
 /// Whether an argument of value type `t` may be passed to a parameter of kind `p`.
 constexpr bool accepts(ParamKind p, VType t) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
+#include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/str.hpp"
 
 #include <boost/hana/tuple.hpp>
@@ -83,12 +84,8 @@ enum class VType : unsigned char {
   Bad,      ///< ill-typed: analysis reports why
 };
 
-constexpr std::string_view vtype_name(VType t) {
-  constexpr std::string_view names[] = {"bool", "int", "size", "float", "dtype", "opref",
-                                        "Op construction", "shape construction", "constant construction",
-                                        "SELECT of different operand kinds", "match pattern", "string", "ill-typed"};
-  return names[static_cast<std::size_t>(t)];
-}
+constexpr std::string_view vtype_name(VType t) { return value_type_words[static_cast<std::size_t>(t)]; }
+static_assert(sizeof(value_type_words) / sizeof(value_type_words[0]) == static_cast<std::size_t>(VType::Bad) + 1);
 constexpr bool is_integral(VType t) { return t == VType::Int || t == VType::Size; }
 constexpr bool is_numeric(VType t) { return is_integral(t) || t == VType::Float || t == VType::Bool; }
 constexpr bool is_scalar(VType t) { return is_numeric(t) || t == VType::DType; }

@@ -61,6 +61,38 @@ struct Message {
   constexpr std::string_view view() const { return {s, len}; }
 };
 
+/// One argument of a catalogue message: text or a number.
+struct MessageArg {
+  std::string_view s;
+  long long i = 0;
+  bool number = false;
+  constexpr MessageArg(std::string_view v) : s(v) {}  // NOLINT: implicit, for fail(f, args...)
+  constexpr MessageArg(const char* v) : s(v) {}       // NOLINT
+  constexpr MessageArg(const Str& v) : s(v.view()) {}  // NOLINT
+  constexpr MessageArg(long long v) : i(v), number(true) {}  // NOLINT
+  constexpr MessageArg(int v) : i(v), number(true) {}  // NOLINT
+  constexpr MessageArg(std::size_t v) : i(static_cast<long long>(v)), number(true) {}  // NOLINT
+  constexpr void write(Message& m) const {
+    if (number)
+      m << i;
+    else
+      m << s;
+  }
+};
+
+/// Appends `text` to `m` with each `{}` replaced by the next of the `n` arguments.
+constexpr void format_message(Message& m, std::string_view text, const MessageArg* args, std::size_t n) {
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '}') {
+      if (next < n) args[next++].write(m);
+      ++i;
+    } else {
+      m << text.substr(i, 1);
+    }
+  }
+}
+
 /// The last component of a path as __FILE__ gives it: "x.hpp" for "/src/../inc/x.hpp". A rule's
 /// name and messages use it; the rule order and RuleSet::add_once compare by it.
 constexpr std::string_view file_base_name(std::string_view file) noexcept {

@@ -33,6 +33,36 @@ struct Pass {
   }
 };
 
+/// The pass a spec names, read from the spec as written (`EARLY`, `EARLY + 1`, `LATE - 2`); a
+/// spec of another form or an unknown name gives a Pass that is not `known` (analysis reports
+/// it). The spec's tokens themselves are only evaluated where a bad rule raises its error.
+constexpr Pass pass_of_text(std::string_view t) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+  auto ident = [](char c, bool first) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || (!first && c >= '0' && c <= '9');
+  };
+  std::size_t i = 0;
+  while (i < t.size() && space(t[i])) ++i;
+  const std::size_t at = i;
+  while (i < t.size() && ident(t[i], i == at)) ++i;
+  Pass p{Str(), ::optgrammar::pass_priority(t.substr(at, i - at)), 0, false};
+  for (const auto& n : ::optgrammar::pass_names)
+    if (n.name == t.substr(at, i - at)) p.name.p = n.name.data(), p.name.len = n.name.size();
+  while (i < t.size() && space(t[i])) ++i;
+  int sign = 0;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) sign = t[i++] == '+' ? 1 : -1;
+  while (i < t.size() && space(t[i])) ++i;
+  long long n = 0;
+  std::size_t digits = 0;
+  while (i < t.size() && t[i] >= '0' && t[i] <= '9' && digits < 9) n = n * 10 + (t[i++] - '0'), ++digits;
+  while (i < t.size() && space(t[i])) ++i;
+  if (p.base >= 0 && i == t.size() && (sign == 0) == (digits == 0)) {
+    p.offset = static_cast<int>(sign * n);
+    p.known = true;
+  }
+  return p;
+}
+
 namespace detail {
 template <std::size_t N>
 constexpr Str str_of(const char (&s)[N]) {
@@ -96,29 +126,12 @@ constexpr auto make(const A&... a) {
 }
 }  // namespace detail
 
-// clang-format off
-#define OPTGRAMMAR_PASS_WORD(NAME) static constexpr Pass NAME{Str(#NAME), ::optgrammar::pass_priority(#NAME)};
-// clang-format on
 
 /// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
-/// see seeds/optimization-grammar.txt for what each construct means.
+/// the grammar reference in docs/ says what each construct means.
 struct words {
   using DType = ::optgrammar::DType;
   using Flags = ::optgrammar::Flags;
-
-  // ---- pass names ----------------------------------------------------------------------------
-  OPTGRAMMAR_PASS_WORD(PRE_OPTIMIZATION) OPTGRAMMAR_PASS_WORD(CLEANUP_GRAPH)
-  OPTGRAMMAR_PASS_WORD(PRE_TRANSLATE) OPTGRAMMAR_PASS_WORD(TRANSLATE) OPTGRAMMAR_PASS_WORD(ANALYSIS)
-  OPTGRAMMAR_PASS_WORD(QUANT_FIXES) OPTGRAMMAR_PASS_WORD(PRE_RESHAPE_OP_SIMPLIFY)
-  OPTGRAMMAR_PASS_WORD(SPATIAL_RESHAPE) OPTGRAMMAR_PASS_WORD(SPACE_DEPTH)
-  OPTGRAMMAR_PASS_WORD(POST_RESHAPE_OP_SIMPLIFY) OPTGRAMMAR_PASS_WORD(PRE_TILING)
-  OPTGRAMMAR_PASS_WORD(TILING) OPTGRAMMAR_PASS_WORD(CENTRAL_TILING) OPTGRAMMAR_PASS_WORD(TILE_CLEANUP)
-  OPTGRAMMAR_PASS_WORD(POST_TILING) OPTGRAMMAR_PASS_WORD(HARD_OPS)
-  OPTGRAMMAR_PASS_WORD(BEFORE_TCM_MIGRATION) OPTGRAMMAR_PASS_WORD(TCM_MIGRATION)
-  OPTGRAMMAR_PASS_WORD(POST_TCM) OPTGRAMMAR_PASS_WORD(FINAL_CLEANUP) OPTGRAMMAR_PASS_WORD(AUX_CLEANUP)
-  OPTGRAMMAR_PASS_WORD(BEGIN) OPTGRAMMAR_PASS_WORD(GRAPH_CLEANUP) OPTGRAMMAR_PASS_WORD(PRE_QNN)
-  OPTGRAMMAR_PASS_WORD(QNN) OPTGRAMMAR_PASS_WORD(EARLY) OPTGRAMMAR_PASS_WORD(MIDDLE)
-  OPTGRAMMAR_PASS_WORD(LATE) OPTGRAMMAR_PASS_WORD(LAYOUT_AND_PLACEMENT)
 
   // ---- constants ---------------------------------------------------------------------------
   static constexpr bool OK = true;
@@ -388,6 +401,5 @@ struct words {
 #undef OPTGRAMMAR_DIM
 };
 
-#undef OPTGRAMMAR_PASS_WORD
 
 }  // namespace optgrammar::dsl

@@ -1,4 +1,5 @@
-// EXPECT: AUTOSPLIT nested inside an Op operand (strict mode
+// EXPECT: AUTOSPLIT nested inside an Op operand (strict mode: only at the root or in a root SELECT)
+// FAULT: autosplit_nested_strict
 #define OPTGRAMMAR_STRICT 1
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL

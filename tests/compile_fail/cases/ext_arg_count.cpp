@@ -1,4 +1,5 @@
 // EXPECT: EXTERNAL_CONSTRAINT(deep, ...) passes 1 argument but deep takes 2 after its framework parameters
+// FAULT: external_arg_count
 #include <optgrammar/rules.hpp>
 // The annotation the grammar asks for, so that og-parse can check the same signature.
 // :::EXTERNAL_SHAPEFN::: { bool deep(Constraint &, OpRef, int); }

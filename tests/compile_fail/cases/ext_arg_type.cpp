@@ -1,4 +1,5 @@
 // EXPECT: SHAPEFN_APPLY(grow, ...): argument 2 is float but parameter 3 of grow is an integer
+// FAULT: external_arg_type
 #include <optgrammar/rules.hpp>
 // The annotation the grammar asks for, so that og-parse can check the same signature.
 // :::EXTERNAL_SHAPEFN::: { QuickShape grow(Replacement &, OpRef, int); }

@@ -1,4 +1,5 @@
 // EXPECT: AUTOSPLIT_SHAPEFN_APPLY(start_of, ...): the second parameter of start_of must be Split_Context const&
+// FAULT: external_framework_param
 #include <optgrammar/rules.hpp>
 // The annotation the grammar asks for, so that og-parse can check the same signature.
 // :::EXTERNAL_SHAPEFN::: { QuickShape start_of(Replacement &, OpRef); QuickShape start_ok(Replacement &, Split_Context const &, OpRef); }

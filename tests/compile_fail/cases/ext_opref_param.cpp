@@ -1,4 +1,5 @@
 // EXPECT: SHAPEFN_APPLY(shape_of, ...): argument 1 is int but parameter 2 of shape_of is OpRef
+// FAULT: external_arg_type
 #include <optgrammar/rules.hpp>
 // The annotation the grammar asks for, so that og-parse can check the same signature.
 // :::EXTERNAL_SHAPEFN::: { OpRef shape_of(Replacement &, OpRef); }

@@ -1,4 +1,5 @@
 // EXPECT: SHAPEFN_APPLY(count, ...): count must return OpRef or QuickShape
+// FAULT: external_result
 #include <optgrammar/rules.hpp>
 // The annotation the grammar asks for, so that og-parse can check the same signature.
 // :::EXTERNAL_SHAPEFN::: { int count(Replacement &, OpRef); QuickShape shape(Replacement &, OpRef); }

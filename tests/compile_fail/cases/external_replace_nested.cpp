@@ -1,4 +1,5 @@
 // EXPECT: EXTERNAL_REPLACE(whole) may only be the root of a replacement or inside a SELECT at the root
+// FAULT: external_replace_place
 #include <optgrammar/rules.hpp>
 [[maybe_unused]] static optgrammar::OpRef whole(optgrammar::Replacement& r, optgrammar::OpDef const&) { return r.root(); }
 #ifdef OG_FAIL

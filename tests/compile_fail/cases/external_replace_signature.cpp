@@ -1,4 +1,5 @@
 // EXPECT: EXTERNAL_REPLACE(wrong): wrong must be OpRef wrong(Replacement&, OpDef const&)
+// FAULT: external_replace_signature
 #include <optgrammar/rules.hpp>
 // The annotation the grammar asks for, so that og-parse can check the same signature.
 // :::EXTERNAL_SHAPEFN::: { OpRef wrong(Replacement &, OpRef); OpRef right(Replacement &, OpDef const &); }

@@ -1,4 +1,5 @@
 // EXPECT: LET can only appear in a match, not in the replacement
+// FAULT: match_only
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, Op("Neg", LET("y", Op("Abs", "x"))))

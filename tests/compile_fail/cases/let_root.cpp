@@ -1,4 +1,5 @@
-// EXPECT: LET("r", ...) is the root of the match
+// EXPECT: LET("r", ...) is the root of the match; LET may only wrap an inner Op
+// FAULT: let_at_root
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, LET("r", Op("Relu", "x")), OK, "x")

@@ -1,4 +1,5 @@
 // EXPECT: NOT needs bool operands, but operand 1 is size
+// FAULT: needs_bool
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), NOT(RANK_OF("x")), "x")

@@ -1,4 +1,4 @@
-// EXPECT: octal constant 010 has the value 8 (a leading 0 means octal)
+// EXPECT: a leading 0 makes an integer constant octal; write it in decimal
 // The grammar asks for a warning; the harness compiles with -Werror, so it is the first error.
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL

@@ -1,4 +1,5 @@
 // EXPECT: ADD's operand 1 is an opref where a value is expected
+// FAULT: opref_as_value
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), GT(ADD("x", 1), 0), "x")

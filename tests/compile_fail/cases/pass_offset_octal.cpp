@@ -1,4 +1,5 @@
 // EXPECT: the pass offset '010' must be a decimal constant, not octal
+// FAULT: pass_offset_octal
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY + 010, Op("Relu", "x"), OK, "x")

@@ -1,4 +1,5 @@
-// EXPECT: the pass spec "EARLY + 1 + 2" must be a pass name or NAME + N
+// EXPECT: the pass spec must be a pass name or NAME + N, not "EARLY + 1 + 2"
+// FAULT: pass_spec_form
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY + 1 + 2, Op("Relu", "x"), OK, "x")

@@ -1,4 +1,5 @@
 // EXPECT: RANK_OF's operand 1 must be an operand tag or opref, not int
+// FAULT: needs_opref
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), GT(RANK_OF(3), 0), "x")

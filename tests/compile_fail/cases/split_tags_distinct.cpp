@@ -1,4 +1,5 @@
-// EXPECT: is used by two AUTOSPLIT/OP_ITER in one rule
+// EXPECT: split tag "I" is used by two AUTOSPLIT/OP_ITER in one rule
+// FAULT: split_tag_twice
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK,

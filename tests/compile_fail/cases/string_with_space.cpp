@@ -1,4 +1,5 @@
 // EXPECT: op name "Conv 2d" contains a space
+// FAULT: bad_string
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Conv 2d", "x", "w"), OK, "x")

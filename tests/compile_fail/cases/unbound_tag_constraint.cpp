@@ -1,4 +1,5 @@
 // EXPECT: tag "y" is used in the constraint but never bound by the match
+// FAULT: tag_not_bound
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), EQ(RANK_OF("y"), 4), "x")

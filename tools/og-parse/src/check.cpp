@@ -140,9 +140,8 @@ const std::unordered_map<std::string_view, Known>& table() {
     add("IS_QUANT_TYPE", C::IS_QUANT_TYPE);
     add("SAME_QUANT", C::SAME_QUANT);
     add("CEILDIV", C::CEILDIV);
-    for (auto n : {"size_t", "unsigned", "uint32_t", "uint64_t"}) add(n, C::CAST, static_cast<int>(VT::size));
-    for (auto n : {"int", "int32_t", "int64_t", "long"}) add(n, C::CAST, static_cast<int>(VT::int_));
-    for (auto n : {"float", "double"}) add(n, C::CAST, static_cast<int>(VT::float_));
+    for (const auto& c : optgrammar::dsl::cast_names)
+      add(c.name, C::CAST, static_cast<int>(c.to == 's' ? VT::size : c.to == 'i' ? VT::int_ : VT::float_));
     add("Operand", C::Operand, 0, true);
     add("WrapOp", C::WrapOp, 0, true);
     add("WrapOpAlways", C::WrapOpAlways, 0, true);
@@ -209,15 +208,11 @@ class Checker {
     r_.match = match_root(match);
     Node* c = cx(constraint);
     if (c->type != VT::boolean)
-      fail(constraint->loc, fmt::format("the constraint must be a bool expression, found {}", describe(c)));
+      fail(constraint->loc, catalogue(Fault::constraint_not_bool, type_word(c->type)));
     r_.constraint = c;
     in_replacement_ = true;
     Node* rp = rx(replacement, RCtx{true, false, false});
-    if (rp->may_star) {
-      if (rp->kind == NodeKind::string)
-        fail(replacement->loc, "the whole replacement may not be \"*\" (the rule would replace the op by itself)");
-      fail(replacement->loc, "the whole replacement may not be a SELECT that can evaluate to \"*\"");
-    }
+    if (rp->may_star) fail(replacement->loc, catalogue(Fault::star_replacement));
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
@@ -255,6 +250,40 @@ class Checker {
     }
   }
   static std::string describe(const Node* n) { return fmt::format("{} of type {}", spelled(n), to_string(n->type)); }
+  /// The word for a value type in catalogue messages (the C++ front end's words).
+  static std::string_view type_word(VT t) {
+    using optgrammar::dsl::value_type_words;
+    switch (t) {
+      case VT::boolean: return value_type_words[0];
+      case VT::int_: return value_type_words[1];
+      case VT::size: return value_type_words[2];
+      case VT::float_: return value_type_words[3];
+      case VT::dtype: return value_type_words[4];
+      case VT::opref: return value_type_words[5];
+      case VT::op: return value_type_words[6];
+      case VT::shape: return value_type_words[7];
+      case VT::constant: return value_type_words[8];
+      case VT::pattern: return value_type_words[10];
+      default: return value_type_words[11];
+    }
+  }
+  /// The construct a node is, in catalogue messages: its name, or what kind of constant it is.
+  static std::string construct_word(const Node* n) {
+    switch (n->kind) {
+      case NodeKind::string: return "operand tag";
+      case NodeKind::integer: return n->is_size ? "size constant" : "int constant";
+      case NodeKind::floating: return "float constant";
+      case NodeKind::boolean: return "bool constant";
+      case NodeKind::dtype: return "dtype constant";
+      default: return std::string(n->text);
+    }
+  }
+  /// A string operand's role without its article ("an operand tag" -> "operand tag").
+  static std::string_view bare(std::string_view what) {
+    if (what.substr(0, 3) == "an ") return what.substr(3);
+    if (what.substr(0, 2) == "a ") return what.substr(2);
+    return what;
+  }
 
   void arity(const Node* n, std::size_t want) {
     if (n->args.size() != want)
@@ -305,11 +334,18 @@ class Checker {
   /// A string constant of the grammar: non-empty, printable, no space, quote or backslash.
   Node* plain_string(Node* n, std::string_view what, VT t) {
     if (n->kind != NodeKind::string) fail(n->loc, fmt::format("expected {} (a string constant), found {}", what, spelled(n)));
-    if (n->text.empty()) fail(n->loc, fmt::format("{} may not be an empty string", what));
-    for (char c : n->text) {
+    if (n->text.empty()) fail(n->loc, catalogue(Fault::empty_string, bare(what)));
+    // The string's characters as C++ reads the literal: a simple escape stands for one character.
+    std::string value;
+    for (std::size_t i = 0; i < n->text.size(); ++i) {
+      const char c = n->text[i];
+      value += c == '\\' && i + 1 < n->text.size() && (n->text[i + 1] == '"' || n->text[i + 1] == '\\') ? n->text[++i] : c;
+    }
+    for (char c : value) {
       const auto u = static_cast<unsigned char>(c);
-      if (c == ' ' || c == '\\' || c == '"' || u < 0x20 || u >= 0x7f)
-        fail(n->loc, fmt::format("{} \"{}\" may not contain spaces, quotes, escapes or unprintable characters", what, n->text));
+      const std::string_view bad = c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash"
+                                   : (u < 0x21 || u > 0x7e) ? "an unprintable character" : "";
+      if (!bad.empty()) fail(n->loc, catalogue(Fault::bad_string, bare(what), value, bad));
     }
     n->type = t;
     return n;
@@ -352,8 +388,7 @@ class Checker {
     }
     Tag* t = find_tag(n->text);
     if (!t)
-      fail(n->loc, fmt::format("tag \"{}\" is used in the {} but never bound by the match", n->text,
-                               in_replacement_ ? "replacement" : "constraint"));
+      fail(n->loc, catalogue(Fault::tag_not_bound, n->text, in_replacement_ ? "the replacement" : "the constraint"));
     ++t->uses;
     return n;
   }
@@ -361,9 +396,9 @@ class Checker {
   // ---- match --------------------------------------------------------------------------------
   Node* match_root(Node* n) {
     if (n->kind == NodeKind::call && (n->text == "LET" || n->text == "OPCONST"))
-      fail(n->loc, fmt::format("'{}' may not be the root of the match (it tags an inner Op)", n->text));
+      fail(n->loc, catalogue(Fault::let_at_root, !n->args.empty() ? std::string_view(n->args[0]->text) : std::string_view()));
     if (n->kind != NodeKind::call || (n->text != "Op" && n->text != "OpVarIn"))
-      fail(n->loc, fmt::format("the root of the match must be Op(...) or OpVarIn(...), found {}", spelled(n)));
+      fail(n->loc, catalogue(Fault::match_root, construct_word(n)));
     std::vector<std::string_view> lets;
     return match_op1(n, lets);
   }
@@ -378,11 +413,11 @@ class Checker {
 
   Node* bind_let(Node* let, Node* tag, Node* inner, std::vector<std::string_view>& lets) {
     plain_string(tag, "a LET tag", VT::tag);
-    if (tag->text == "*") fail(tag->loc, "\"*\" may not be bound by LET (it names the matched root)");
+    if (tag->text == "*") fail(tag->loc, catalogue(Fault::let_binds_star));
     for (auto l : lets)
-      if (l == tag->text) fail(tag->loc, fmt::format("tag \"{}\" is used inside the LET that binds it", tag->text));
+      if (l == tag->text) fail(tag->loc, catalogue(Fault::tag_inside_own_let, tag->text));
     Tag* t = find_tag(tag->text);
-    if (t && t->let) fail(tag->loc, fmt::format("tag \"{}\" is bound by more than one LET", tag->text));
+    if (t && t->let) fail(tag->loc, catalogue(Fault::let_twice, tag->text));
     if (t) {
       // a plain use seen before: both name the same node
       t->let = true;
@@ -391,7 +426,7 @@ class Checker {
       tags_.push_back(Tag{tag->text, tag->loc, 1, 0, true});
     }
     if (inner->kind != NodeKind::call || (inner->text != "Op" && inner->text != "OpVarIn"))
-      fail(inner->loc, fmt::format("the second operand of LET must be Op(...) or OpVarIn(...), found {}", spelled(inner)));
+      fail(inner->loc, catalogue(Fault::let_operand, tag->text, construct_word(inner)));
     lets.push_back(tag->text);
     Node* m = match_op1(inner, lets);
     lets.pop_back();
@@ -408,7 +443,7 @@ class Checker {
         return n;
       }
       for (auto l : lets)
-        if (l == n->text) fail(n->loc, fmt::format("tag \"{}\" is used inside the LET that binds it", n->text));
+        if (l == n->text) fail(n->loc, catalogue(Fault::tag_inside_own_let, n->text));
       if (Tag* t = find_tag(n->text))
         ++t->match_count;
       else
@@ -428,15 +463,28 @@ class Checker {
         return bind_let(let, n->args[0], op, lets);
       }
     }
-    fail(n->loc, fmt::format("{} is not allowed in a match (expected an operand tag, Op, OpVarIn or LET)", spelled(n)));
+    fail(n->loc, catalogue(Fault::not_in_match, construct_word(n)));
   }
 
   // ---- constraint expressions -----------------------------------------------------------------
   Node* need(Node* arg, const Node* parent, std::size_t idx, bool (*ok)(VT), std::string_view what) {
     Node* a = cx(arg);
     if (!ok(a->type))
-      fail(arg->loc, fmt::format("operand {} of '{}' must be {}, found {}", idx + 1, parent->text, what, describe(a)));
+      fail(arg->loc, operand_fault(parent->text, idx, a->type, what));
     return a;
+  }
+  /// The catalogue's message for operand `idx` of `name` having type `t` where `what` is wanted,
+  /// chosen as the C++ front end chooses it.
+  static std::string operand_fault(std::string_view name, std::size_t idx, VT t, std::string_view what) {
+    if (name == "SELECT" && idx == 0) return catalogue(Fault::select_condition, type_word(t));
+    if (what == "bool") return catalogue(Fault::needs_bool, name, idx + 1, type_word(t));
+    if (t == VT::dtype) return catalogue(Fault::dtype_use, idx + 1, name);
+    if (what == "int or size" && (name == "IS_POW2" || name == "ROUNDUP"))
+      return catalogue(Fault::needs_integral, name, idx + 1, type_word(t));
+    if (what.substr(0, 10) == "an operand") return catalogue(Fault::needs_opref, name, idx + 1, type_word(t));
+    if (!is_scalar(t)) return catalogue(Fault::opref_as_value, name, idx + 1, t == VT::opref ? "an opref" : type_word(t));
+    static constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth", "sixth"};
+    return catalogue(Fault::operand_type, name, idx < 6 ? ordinal[idx] : "last", what, type_word(t));
   }
   Node* need_bool(Node* n, std::size_t i) {
     return need(n->args[i], n, i, [](VT t) { return t == VT::boolean; }, "bool");
@@ -451,9 +499,7 @@ class Checker {
   Node* split_ref(Node* tag, std::string_view who) {
     plain_string(tag, "a split tag", VT::split_tag);
     if (std::find(split_scope_.begin(), split_scope_.end(), tag->text) == split_scope_.end())
-      fail(tag->loc, fmt::format("'{}' refers to split tag \"{}\" outside the last operand of an AUTOSPLIT or OP_ITER "
-                                 "with that tag",
-                                 who, tag->text));
+      fail(tag->loc, catalogue(Fault::split_var_scope, who, tag->text, tag->text));
     ++split_refs_[tag->text];
     return tag;
   }
@@ -501,9 +547,10 @@ class Checker {
     }
     const Known* k = lookup(n->text);
     if (!k) fail(n->loc, fmt::format("unknown function '{}'", n->text));
-    if (k->replacement)
-      fail(n->loc, fmt::format("'{}' is a replacement construct, not allowed in a {} expression", n->text,
-                               in_replacement_ ? "scalar" : "constraint"));
+    if (k->replacement) {
+      if (!in_replacement_) fail(n->loc, catalogue(Fault::replacement_only, n->text));
+      fail(n->loc, fmt::format("'{}' is a replacement construct, not allowed in a scalar expression", n->text));
+    }
     auto& a = n->args;
     switch (k->c) {
       case C::Op:
@@ -511,8 +558,11 @@ class Checker {
       case C::LET:
       case C::OPCONST:
       case C::FROM_DEFAULT_PACKAGE:
-        fail(n->loc, fmt::format("'{}' belongs in the match{}, not in a {} expression", n->text,
-                                 n->text == "Op" ? " or the replacement" : "", in_replacement_ ? "scalar" : "constraint"));
+        if (!in_replacement_ && n->text == "Op")
+          fail(n->loc, catalogue(Fault::op_in_constraint, !a.empty() ? std::string_view(a[0]->text) : std::string_view()));
+        if (!in_replacement_) fail(n->loc, catalogue(Fault::match_only, n->text, "the constraint"));
+        fail(n->loc, fmt::format("'{}' belongs in the match{}, not in a scalar expression", n->text,
+                                 n->text == "Op" ? " or the replacement" : ""));
       case C::LAYOUT_CHUNKSIZE:
         arity(n, 2);
         if (a[0]->kind != NodeKind::name || a[0]->text.find("::") != std::string::npos)
@@ -572,7 +622,7 @@ class Checker {
           n->may_star = a[1]->may_star || a[2]->may_star;
           return typed(n, x);
         }
-        fail(n->loc, fmt::format("the two branches of 'SELECT' have different types: {} and {}", describe(a[1]), describe(a[2])));
+        fail(n->loc, catalogue(Fault::select_branches, type_word(x), type_word(y)));
       }
       case C::ROUNDUP: {
         arity(n, 2);
@@ -581,7 +631,7 @@ class Checker {
         if (a[1]->kind == NodeKind::integer) {
           const auto v = static_cast<std::uint64_t>(a[1]->ival);
           if (v == 0 || (!a[1]->is_size && a[1]->ival < 0) || (v & (v - 1)) != 0)
-            fail(a[1]->loc, fmt::format("the second operand of 'ROUNDUP' must be a power of 2, found {}", spelled(a[1])));
+            fail(a[1]->loc, catalogue(Fault::roundup_pow2, a[1]->ival));
         }
         return typed(n, common(a[0]->type, a[1]->type));
       }
@@ -618,7 +668,7 @@ class Checker {
         a[1] = need(a[1], n, 1, is_scalar, "a scalar");
         const VT x = a[0]->type, y = a[1]->type;
         if ((x == VT::dtype || y == VT::dtype) && x != y)
-          fail(n->loc, fmt::format("'{}' compares {} with {}", n->text, describe(a[0]), describe(a[1])));
+          fail(n->loc, catalogue(Fault::dtype_compare, n->text, type_word(x == VT::dtype ? y : x)));
         return typed(n, VT::boolean);
       }
       case C::LT:
@@ -868,6 +918,20 @@ class Checker {
 
   enum class ExtUse { constraint, shapefn, autosplit_shapefn };
 
+  /// The kind of an annotated parameter, in the C++ front end's words.
+  static std::string_view param_word(const std::string& p) {
+    using optgrammar::dsl::param_kind_words;
+    if (opref_param(p)) return param_kind_words[0];
+    switch (scalar_of(p)) {
+      case VT::boolean: return param_kind_words[2];
+      case VT::int_:
+      case VT::size: return param_kind_words[3];
+      case VT::float_: return param_kind_words[4];
+      case VT::dtype: return param_kind_words[5];
+      default: return param_kind_words[6];
+    }
+  }
+
   /// Checks a use of `fn` (arguments `args[first..]`) against its annotation, if any: the framework
   /// parameters the annotation lists, the return type, the number of arguments and their kinds.
   void check_annotation(const Node* use, const Node* fn, std::size_t first, ExtUse how) {
@@ -880,14 +944,13 @@ class Checker {
         sf->params[k].find("Split_Context") == std::string::npos) {
       const bool constraint_param = sf->params[k].find("Constraint") != std::string::npos;
       if (constraint_param != (how == ExtUse::constraint))
-        fail(use->loc, fmt::format("the first parameter of '{}' must be '{}' for '{}', but {} says '{}'", fn->text,
-                                   how == ExtUse::constraint ? "Constraint &" : "Replacement &", use->text, where(),
-                                   sf->params[k]));
+        fail(use->loc, catalogue(Fault::external_framework_param, use->text, fn->text, "first", fn->text,
+                                 how == ExtUse::constraint ? "Constraint&" : "Replacement&"));
       ++k;
       if (how == ExtUse::autosplit_shapefn &&
           (k == sf->params.size() || sf->params[k].find("Split_Context") == std::string::npos))
-        fail(use->loc, fmt::format("the second parameter of '{}' must be 'Split_Context const &' for '{}', but {} says '{}'",
-                                   fn->text, use->text, where(), k < sf->params.size() ? sf->params[k] : ""));
+        fail(use->loc, catalogue(Fault::external_framework_param, use->text, fn->text, "second", fn->text,
+                                 "Split_Context const&"));
     }
     if (k < sf->params.size() && sf->params[k].find("Split_Context") != std::string::npos) {
       if (how != ExtUse::autosplit_shapefn)
@@ -897,22 +960,26 @@ class Checker {
     }
     if (how != ExtUse::constraint && sf->return_type.find("OpRef") == std::string::npos &&
         sf->return_type.find("QuickShape") == std::string::npos)
-      fail(use->loc, fmt::format("'{}' function '{}' must return OpRef or QuickShape, but {} says '{}'", use->text,
-                                 fn->text, where(), sf->return_type));
+      fail(use->loc, catalogue(Fault::external_result, use->text, fn->text, fn->text, "OpRef or QuickShape"));
     if (how == ExtUse::constraint) ++k;  // the operand tag's OpRef
     std::vector<const std::string*> params;
     for (; k < sf->params.size(); ++k) params.push_back(&sf->params[k]);
     const std::size_t given = use->args.size() - first;
+    // Counted as the C++ front end counts them: EXTERNAL_CONSTRAINT's tag is an argument (for the
+    // OpRef parameter after Constraint&), and parameters are numbered from the first.
+    const std::size_t tag_arg = how == ExtUse::constraint ? 1 : 0;
+    const std::size_t first_param = sf->params.size() - params.size();
     if (given != params.size())
-      fail(use->loc, fmt::format("'{}' of '{}' passes {} argument{}, but {} declares {}", use->text, fn->text, given,
-                                 given == 1 ? "" : "s", where(), params.size()));
+      fail(use->loc, catalogue(Fault::external_arg_count, use->text, fn->text, given + tag_arg,
+                               given + tag_arg == 1 ? "" : "s", fn->text, params.size() + tag_arg));
     for (std::size_t i = 0; i < given; ++i) {
       const Node* a = use->args[first + i];
       const bool want_ref = opref_param(*params[i]);
       const bool is_ref = !is_scalar(a->type);
       if (want_ref != is_ref || (!is_ref && !scalar_accepts(scalar_of(*params[i]), a->type)))
-        fail(a->loc, fmt::format("argument {} of '{}' is {}, but parameter {} of '{}' is '{}'", i + 1, fn->text,
-                                 describe(a), i + 1, fn->text, *params[i]));
+        fail(a->loc, catalogue(Fault::external_arg_type, use->text, fn->text, i + 1 + tag_arg,
+                               a->type == VT::opref ? "an opref" : type_word(a->type), first_param + i + 1, fn->text,
+                               param_word(*params[i])));
     }
   }
 
@@ -924,11 +991,7 @@ class Checker {
     if (k < sf->params.size() && sf->params[k].find("Replacement") != std::string::npos) ++k;
     const bool ok = sf->return_type.find("OpRef") != std::string::npos && k + 1 == sf->params.size() &&
                     sf->params[k].find("OpDef") != std::string::npos;
-    if (!ok)
-      fail(use->loc, fmt::format("EXTERNAL_REPLACE function '{}' must be 'OpRef {}(Replacement &, OpDef const &)', but its "
-                                 "EXTERNAL_SHAPEFN annotation ({}:{}) declares '{} {}({})'",
-                                 fn->text, fn->text, s_.file_name(sf->loc.file), sf->line, sf->return_type, fn->text,
-                                 fmt::join(sf->params, ", ")));
+    if (!ok) fail(use->loc, catalogue(Fault::external_replace_signature, fn->text, fn->text, fn->text));
   }
 
   Node* external_constraint(Node* n) {
@@ -943,7 +1006,7 @@ class Checker {
       check_annotation(n, a[0], 2, ExtUse::constraint);
       const VT r = scalar_of(sf->return_type);
       if (r == VT::none)
-        fail(n->loc, fmt::format("EXTERNAL_CONSTRAINT function '{}' returns '{}', not a scalar", a[0]->text, sf->return_type));
+        fail(n->loc, catalogue(Fault::external_result, n->text, a[0]->text, a[0]->text, "bool, an integer or a float"));
       t = r;
     }
     return typed(n, t);
@@ -975,26 +1038,25 @@ class Checker {
     ctx.modifier = true;
     Node* l = rx(n->args[i], ctx);
     if (l->type != VT::op)
-      fail(n->args[i]->loc, fmt::format("the last operand of '{}' must be an Op construction, found {}", n->text, describe(l)));
+      fail(n->args[i]->loc, catalogue(Fault::operand_type, n->text, "last", "an Op construction", type_word(l->type)));
     return l;
   }
 
   Node* rx_existing(Node* n, std::size_t i, bool shape_ok) {
     Node* a = rx(n->args[i], RCtx{});
-    if (a->type == VT::op)
-      fail(n->args[i]->loc, fmt::format("the first operand of '{}' must not be an Op construction ({}); use an existing "
-                                        "opref{}",
-                                        n->text, spelled(a), shape_ok ? " or a shape construction" : ""));
+    const std::string_view want = shape_ok ? "an existing opref or a shape construction" : "an existing opref";
+    if (shape_ok && a->kind == NodeKind::call && a->text == "SELECT" && a->type != VT::opref && a->type != VT::shape)
+      fail(n->args[i]->loc, catalogue(Fault::with_size_select_const));
     if (!(a->type == VT::opref || (shape_ok && a->type == VT::shape)))
-      fail(n->args[i]->loc, fmt::format("operand {} of '{}' must be an existing opref{}, found {}", i + 1, n->text,
-                                        shape_ok ? " or a shape construction" : "", describe(a)));
+      fail(n->args[i]->loc, catalogue(Fault::operand_type, n->text, i == 0 ? "first" : "second", want,
+                                      a->type == VT::op ? "an Op construction" : type_word(a->type)));
     return a;
   }
 
   Node* split_decl(Node* tag) {
     plain_string(tag, "a split tag", VT::split_tag);
     if (std::find(split_declared_.begin(), split_declared_.end(), tag->text) != split_declared_.end())
-      fail(tag->loc, fmt::format("split tag \"{}\" is already used by another AUTOSPLIT or OP_ITER of this rule", tag->text));
+      fail(tag->loc, catalogue(Fault::split_tag_twice, tag->text));
     split_declared_.push_back(tag->text);
     return tag;
   }
@@ -1038,7 +1100,7 @@ class Checker {
       case C::OpVarIn:
       case C::LET:
       case C::OPCONST:
-        fail(n->loc, fmt::format("'{}' is only allowed in a match", n->text));
+        fail(n->loc, catalogue(Fault::match_only, n->text, "the replacement"));
       case C::SELECT: {
         arity(n, 3);
         a[0] = need_bool(n, 0);
@@ -1056,7 +1118,12 @@ class Checker {
         arity_min(n, 1);
         a[0] = opstring(a[0]);
         const RCtx opnd{false, true, ctx.modifier};
-        for (std::size_t i = 1; i < a.size(); ++i) a[i] = rx(a[i], opnd);
+        for (std::size_t i = 1; i < a.size(); ++i) {
+          const NodeKind k = a[i]->kind;
+          if (k == NodeKind::integer || k == NodeKind::floating || k == NodeKind::boolean || k == NodeKind::dtype)
+            fail(a[i]->loc, catalogue(Fault::op_operand_kind, n->text, i + 1, type_word(cx(a[i])->type)));
+          a[i] = rx(a[i], opnd);
+        }
         return typed(n, VT::op);
       }
       case C::WrapOp:
@@ -1066,7 +1133,7 @@ class Checker {
         a[1] = rx(a[1], RCtx{false, ctx.op_operand, ctx.modifier});
         return typed(n, VT::op);
       case C::gen_Shape:
-        arity_min(n, 1);
+        if (a.empty()) fail(n->loc, catalogue(Fault::needs_operand, n->text));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
         return typed(n, VT::shape);
       case C::gen_ShapeOf: {
@@ -1093,18 +1160,16 @@ class Checker {
         a[1] = need_int(n, 1);
         return typed(n, VT::constant);
       case C::gen_ConstArr_vals_i32:
-        arity_min(n, 1);
+        if (a.empty()) fail(n->loc, catalogue(Fault::needs_operand, n->text));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
         return typed(n, VT::constant);
       case C::AUTOSPLIT: {
         arity(n, 4);
         if (!ctx.root) {
           if (ctx.op_operand && !ctx.modifier)
-            should(n->loc, "AUTOSPLIT nested in an operand of Op(...); the spec allows it only at the root of the "
-                           "replacement or inside a root SELECT");
+            should(n->loc, catalogue(Fault::autosplit_nested_strict));
           else
-            fail(n->loc, fmt::format("AUTOSPLIT may only be the root of the replacement or inside a root SELECT{}",
-                                     ctx.modifier ? " (not inside a modifier)" : ""));
+            fail(n->loc, catalogue(Fault::autosplit_place));
         }
         a[0] = need_int(n, 0);
         a[1] = split_decl(a[1]);
@@ -1115,9 +1180,7 @@ class Checker {
         a[3] = rx(a[3], inner);
         split_scope_.pop_back();
         if (split_refs_[tag] == before)
-          fail(n->loc, fmt::format("AUTOSPLIT with split tag \"{}\" does not use its tag in its last operand "
-                                   "(e.g. TYPICAL_SLICE(x, \"{}\"))",
-                                   tag, tag));
+          fail(n->loc, catalogue(Fault::split_tag_unused, tag));
         return typed(n, VT::op);
       }
       case C::OP_ITER: {
@@ -1154,7 +1217,7 @@ class Checker {
         return typed(n, VT::shape);
       case C::EXTERNAL_REPLACE:
         arity(n, 1);
-        if (!ctx.root) fail(n->loc, "EXTERNAL_REPLACE may only be the root of the replacement or inside a root SELECT");
+        if (!ctx.root) fail(n->loc, catalogue(Fault::external_replace_place, a.empty() ? std::string_view() : std::string_view(a[0]->text)));
         r_.external_replace = true;
         function_name(a[0], n->text);
         check_replace_annotation(n, a[0]);
@@ -1177,9 +1240,7 @@ class Checker {
         a[0] = rx_existing(n, 0, false);
         if (a.size() == 3) {
           if (a[1]->kind != NodeKind::integer)
-            fail(a[1]->loc, fmt::format("the second operand of the 3-operand 'WITH_SPLIT_HISTORY' must be an integer "
-                                        "constant, found {}",
-                                        spelled(a[1])));
+            fail(a[1]->loc, catalogue(Fault::split_history_constant, construct_word(a[1])));
           a[1] = cx(a[1]);
         }
         a.back() = rx_last(n, a.size() - 1, ctx);

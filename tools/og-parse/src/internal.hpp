@@ -4,6 +4,10 @@
 
 #include <og_parse/og_parse.hpp>
 
+#include <optgrammar/dsl/messages.hpp>
+
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,6 +22,14 @@ struct Token {
   Loc loc;                ///< where diagnostics point (the macro use for tokens of a macro body)
   std::string_view text;  ///< spelling; strings include their quotes
 };
+
+/// A diagnostic of the shared message catalogue (optgrammar/dsl/messages.hpp), its slots filled
+/// in order: the same text the C++ front end gives for the same fault.
+template <class... A>
+std::string catalogue(optgrammar::dsl::Fault f, const A&... args) {
+  return fmt::format(fmt::runtime(optgrammar::dsl::fault_text(f).text), args...);
+}
+using optgrammar::dsl::Fault;
 
 /// Raised to abandon the current rule after its (first) error has been reported.
 struct RuleError {};

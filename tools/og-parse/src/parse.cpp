@@ -103,7 +103,7 @@ class Parser {
       }
     }
     if (base == 8 && v >= 8)
-      warn(t.loc, fmt::format("octal constant '{}' has the value {} (a leading 0 means octal)", t.text, v));
+      warn(t.loc, catalogue(Fault::octal_constant, t.text, v));
     Node* n = node(NodeKind::integer, at);
     n->is_size = is_size;
     if (is_size) {
@@ -113,8 +113,7 @@ class Parser {
     } else {
       const std::uint64_t limit = negative ? 2147483648ULL : 2147483647ULL;
       if (v > limit)
-        fail(t.loc, fmt::format("integer constant '{}{}' does not fit in int (add a U suffix for a size)",
-                                negative ? "-" : "", t.text));
+        fail(t.loc, catalogue(Fault::integer_out_of_range, fmt::format("{}{}", negative ? "-" : "", t.text)));
       n->ival = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
       n->type = ValueType::int_;
     }
@@ -212,10 +211,8 @@ class Parser {
           ++k;
         }
         if (k > 1 && peek(k).kind == Tok::rparen)
-          fail(t.loc, fmt::format("C-style cast '({})' is not allowed in a rule; write a functional cast {}(...) or "
-                                  "INT(...)/UINT(...)/FLOAT(...)",
-                                  type, type));
-        fail(t.loc, "unexpected '(': parentheses are only allowed around the arguments of a name");
+          fail(t.loc, catalogue(Fault::c_style_cast, type, type));
+        fail(t.loc, catalogue(Fault::stray_parenthesis));
       }
       case Tok::eof:
         fail(t.loc, "unexpected end of the construct: missing an argument");
@@ -225,25 +222,40 @@ class Parser {
   }
 
   // ---- rules --------------------------------------------------------------------------------
+  /// The pass spec as written, up to the comma that ends it, spaced as the C++ front end sees it
+  /// (the macro argument, stringized): its tokens, with one space where the source has any.
+  std::string pass_spec_text() {
+    std::string t;
+    const char* end = nullptr;
+    for (std::size_t k = 0;; ++k) {
+      const Token x = peek(k);
+      if (x.kind == Tok::comma || x.kind == Tok::rparen || x.kind == Tok::eof) break;
+      if (end && (x.text.data() != end)) t += ' ';
+      t += x.text;
+      end = x.text.data() + x.text.size();
+    }
+    return t;
+  }
+
   PassSpec pass_spec(const Token& name_tok) {
     PassSpec p;
     p.name = std::string(name_tok.text);
     const int prio = optgrammar::pass_priority(name_tok.text);
-    if (prio < 0) fail(name_tok.loc, fmt::format("unknown pass '{}'", name_tok.text));
+    if (prio < 0) fail(name_tok.loc, catalogue(Fault::unknown_pass, name_tok.text));
     p.priority = prio;
     const Token sign = peek();
     if (sign.kind != Tok::plus && sign.kind != Tok::minus) return p;
     take();
     const Token num = peek();
     if (num.kind != Tok::number)
-      fail(num.loc, fmt::format("expected a decimal constant after '{}' in the pass spec, found {}", sign.text, spell(num)));
+      fail(num.loc, catalogue(Fault::pass_spec_form, spec_));
     take();
     for (char c : num.text)
       if (!is_digit(c))
-        fail(num.loc, fmt::format("the pass offset '{}' must be a decimal constant with no sign or suffix", num.text));
+        fail(num.loc, catalogue(Fault::pass_offset_form, num.text));
     if (num.text.size() > 1 && num.text[0] == '0')
-      fail(num.loc, fmt::format("the pass offset '{}' must be a decimal constant, not octal", num.text));
-    if (num.text.size() > 6) fail(num.loc, fmt::format("the pass offset '{}' is too large", num.text));
+      fail(num.loc, catalogue(Fault::pass_offset_octal, num.text));
+    if (num.text.size() > 6) fail(num.loc, catalogue(Fault::pass_offset_too_large, num.text));
     int v = 0;
     for (char c : num.text) v = v * 10 + (c - '0');
     if (sign.kind == Tok::minus) {
@@ -266,10 +278,12 @@ class Parser {
     try {
       take();  // '('
       const Token pn = peek();
-      if (pn.kind != Tok::ident) fail(pn.loc, fmt::format("expected a pass name, found {}", spell(pn)));
+      spec_ = pass_spec_text();
+      if (pn.kind != Tok::ident) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
       take();
       r.pass = pass_spec(pn);
-      expect(Tok::comma, "','", "after the pass spec");
+      if (peek().kind != Tok::comma) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
+      take();
       if (r.with_flags) {
         r.flags = expr();
         expect(Tok::comma, "','", "after the flags");
@@ -484,6 +498,7 @@ class Parser {
   const Token* t_;
   std::size_t n_;
   Token eof_;
+  std::string spec_;  ///< the pass spec of the rule being parsed, as written
   std::size_t i_ = 0;
 };
 

@@ -1,7 +1,7 @@
 // The message catalogue (dsl/messages.hpp) and the texts the constexpr analysis gives: most
 // acceptance and rejection checks are static_assert tables here, so they cost one compile and no
 // compiler-error parsing; tests/compile_fail keeps only what needs a compiler's diagnostics.
-#include <optgrammar/rules.hpp>
+#include "analyzed.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -36,27 +36,7 @@ static_assert(formats(Fault::tag_not_bound, "y", "the constraint",
                       "tag \"y\" is used in the constraint but never bound by the match"));
 
 // ---- the analysis, rule by rule ----------------------------------------------------------------
-// A rule as DEF_PACKAGE_OPTIMIZATION declares it, without registering it or raising its error, so
-// that an ill-formed rule can be looked at here.
-#define OG_ANALYZED(NAME, PASS, MATCH, CST, REPL)                                               \
-  struct NAME : ::optgrammar::dsl::words {                                                      \
-    static constexpr std::string_view pass_text() { return #PASS; }                             \
-    static constexpr std::string_view text() { return #MATCH " " #CST " " #REPL; }              \
-    static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }         \
-    static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }      \
-    static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }    \
-    static constexpr std::string_view file() { return "t.cpp"; }                                \
-    static constexpr int line = 1;                                                              \
-  };
-
-template <class R>
-constexpr const Analysis& info() {
-  return analyzed<R>::value.info;
-}
-template <class R>
-constexpr bool says(Fault f, std::string_view text) {
-  return !info<R>().ok && info<R>().fault == f && info<R>().text() == text;
-}
+using namespace optgrammar::dsl::test;
 
 OG_ANALYZED(ok_rule, EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
 static_assert(info<ok_rule>().ok);

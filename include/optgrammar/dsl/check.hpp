@@ -24,6 +24,7 @@ struct Analysis {
   Message msg;            ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
   std::size_t prefix_len = 0;
   Message subject;        ///< the error's first slot: the offending tag or construct
+  Str expanding;          ///< the *_SLICE construct whose expansion is being checked, if any
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
   int n_tags = 1;
@@ -483,7 +484,8 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         }
         return;
       }
-    a.fail(Fault::split_var_scope, kind_name(k), t, t);
+    // inside a *_SLICE expansion, the construct as written
+    a.fail(Fault::split_var_scope, a.expanding.len > 0 ? a.expanding.view() : kind_name(k), t, t);
   } else {
     if constexpr (k == Kind::Op) {
       if (w == Where::Constraint) {
@@ -530,12 +532,17 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.
     constexpr bool is_select = k == Kind::Select;
+    const Str outer = a.expanding;
+    if constexpr (k == Kind::WithSize) {
+      if (node.leaf.str.len > 0) a.expanding = node.leaf.str;  // an AUTOSPLIT_SLICE/TYPICAL_SLICE/... expansion
+    }
     std::size_t i = 0;
     boost::hana::for_each(node.kids, [&](auto& kid) {
       bool branch = is_select && i > 0;
       walk_expr(kid, a, w, at_root && branch, (k == Kind::Op) || (in_op_operand && branch));
       ++i;
     });
+    a.expanding = outer;
     if (!a.ok) return;
     if constexpr (is_external(k)) {
       check_external(node, a);

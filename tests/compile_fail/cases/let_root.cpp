@@ -2,7 +2,7 @@
 // FAULT: let_at_root
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
-DEF_PACKAGE_OPTIMIZATION(EARLY, LET("r", Op("Relu", "x")), OK, "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1, LET("r", Op("Relu", "x")), OK, "x")
 #else
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
 #endif

@@ -2,7 +2,7 @@
 // FAULT: star_replacement
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, SELECT(GT(RANK_OF("x"), 2), "x", "*"))
+DEF_PACKAGE_OPTIMIZATION(LATE + 2, Op("Relu", "x"), OK, SELECT(GT(RANK_OF("x"), 2), "x", "*"))
 #else
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, SELECT(GT(RANK_OF("x"), 2), "x", INPUT_OF("*", 0)))
 #endif

@@ -1,8 +1,0 @@
-// EXPECT: a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand 1 of ADD
-// FAULT: dtype_use
-#include <optgrammar/rules.hpp>
-#ifdef OG_FAIL
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), EQ(ADD(DTYPE_OF("x"), 1), 2), "x")
-#else
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), EQ(ADD(INT(DTYPE_OF("x")), 1), 2), "x")
-#endif

@@ -1,8 +1,0 @@
-// EXPECT: the replacement may not be "*" (or a SELECT that can yield "*"): the rule would replace the op by itself
-// FAULT: star_replacement
-#include <optgrammar/rules.hpp>
-#ifdef OG_FAIL
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, "*")
-#else
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"), OK, "x")
-#endif

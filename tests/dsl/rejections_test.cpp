@@ -1,0 +1,35 @@
+// Every annotated bad rule of rejections.inc, through the C++ front end's analysis at compile
+// time: the rule is rejected with the family and the exact text written beside it, and its twin is
+// accepted. One translation unit holds them all; a wrong entry fails the static_assert that names
+// it. (tests/compile_fail keeps what only a compiler's own diagnostics can show.)
+#include "analyzed.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace rejections {
+using namespace optgrammar::dsl::test;
+
+// The same verdicts at run time, counted, so that the test runner reports them too.
+int rejected = 0, accepted = 0;
+bool tally(int& n, bool ok) {
+  n += ok ? 1 : 0;
+  return ok;
+}
+
+#define OG_REJECT(NAME, FAULT, TEXT, PASS, MATCH, CST, REPL)                                   \
+  OG_ANALYZED(NAME, PASS, MATCH, CST, REPL)                                                     \
+  static_assert(says<NAME>(::optgrammar::dsl::Fault::FAULT, TEXT), #NAME);                      \
+  [[maybe_unused]] const bool NAME##_counted = tally(rejected, says<NAME>(::optgrammar::dsl::Fault::FAULT, TEXT));
+#define OG_ACCEPT(NAME, PASS, MATCH, CST, REPL)       \
+  OG_ANALYZED(NAME##_twin, PASS, MATCH, CST, REPL)   \
+  static_assert(info<NAME##_twin>().ok, #NAME "'s twin"); \
+  [[maybe_unused]] const bool NAME##_twin_counted = tally(accepted, info<NAME##_twin>().ok);
+#include "rejections.inc"
+#undef OG_REJECT
+#undef OG_ACCEPT
+}  // namespace rejections
+
+TEST_CASE("every annotated bad rule is rejected with its text, every twin accepted") {
+  CHECK(rejections::rejected == rejections::accepted);
+  CHECK(rejections::rejected >= 50);
+}

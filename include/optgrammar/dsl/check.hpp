@@ -96,23 +96,12 @@ constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
   return true;
 }
 
-template <class N>
-constexpr VType kid_vtype(std::size_t i) {
-  VType r = VType::Bad;
-  std::size_t k = 0;
-  boost::mp11::mp_for_each<boost::mp11::mp_transform<boost::mp11::mp_identity, typename N::children>>(
-      [&](auto t) {
-        if (k++ == i) r = decltype(t)::type::vtype;
-      });
-  return r;
-}
-
 /// The message for a node whose own typing failed (its operands are well-typed).
 template <class N>
 constexpr void type_error(Analysis& a) {
   constexpr Kind k = N::kind;
   constexpr std::size_t n = N::arity;
-  auto kid = [](std::size_t i) { return kid_vtype<N>(i); };
+  auto kid = [](std::size_t i) { return N::kid_vtypes[i]; };
   const std::string_view name = kind_name(k);
   constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth"};
   auto last = [&] { a.fail(Fault::operand_type, name, "last", "an Op construction", vtype_name(kid(n - 1))); };
@@ -250,18 +239,6 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
 
 // ---- constraint expressions and replacements ----------------------------------------------------
 enum class Where { Constraint, Replacement };
-
-/// True when a replacement may evaluate to "*" (directly or through SELECTs).
-template <class N>
-constexpr bool may_be_star(const N& node) {
-  if constexpr (N::kind == Kind::Tag) {
-    return star(node.leaf.str);
-  } else if constexpr (N::kind == Kind::Select) {
-    return may_be_star(boost::hana::at_c<1>(node.kids)) || may_be_star(boost::hana::at_c<2>(node.kids));
-  } else {
-    return false;
-  }
-}
 
 constexpr bool is_split_var(Kind k) {
   return k == Kind::SplitDim || k == Kind::SplitStart || k == Kind::SplitSize || k == Kind::IterVar ||
@@ -413,19 +390,6 @@ constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_o
     a.fail(Fault::split_tag_unused, t);
 }
 
-/// An operand WITH_SIZE may take its size from: an existing opref, a shape construction, or a
-/// SELECT (of SELECTs) of those.
-template <class N>
-constexpr bool shape_source() {
-  if constexpr (N::vtype == VType::OpRef || N::vtype == VType::Shape)
-    return true;
-  else if constexpr (N::kind == Kind::Select)
-    return shape_source<boost::mp11::mp_at_c<typename N::children, 1>>() &&
-           shape_source<boost::mp11::mp_at_c<typename N::children, 2>>();
-  else
-    return false;
-}
-
 template <class N>
 constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand) {
   if (!a.ok) return;
@@ -512,7 +476,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     if constexpr (k == Kind::WithSize && N::arity == 2) {
       using From = boost::mp11::mp_front<typename N::children>;
-      if constexpr (From::vtype == VType::Repl && !shape_source<From>()) {
+      if constexpr (From::vtype == VType::Repl && !From::shape_source) {
         a.fail(Fault::with_size_select_const);
         return;
       }
@@ -766,7 +730,7 @@ constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M
   if (a.ok && C::vtype != VType::Bool && C::vtype != VType::Bad)
     a.fail(Fault::constraint_not_bool, vtype_name(C::vtype));
   if (!a.ok) return out;
-  if (detail::may_be_star(out.replacement)) {
+  if (out.replacement.leaf.may_star) {
     a.fail(Fault::star_replacement);
     return out;
   }

@@ -110,6 +110,7 @@ struct Leaf {
   int index = -1;        ///< Op nodes: index of the interned op name in the rule's name table
   bool first = false;    ///< match tags and LETs: the occurrence that binds the slot
   bool wildcard = false; ///< match tags: "*" as an operand, matches anything and binds nothing
+  bool may_star = false; ///< the value may be the tag "*": a "*" tag, or a SELECT with such a branch
 };
 
 template <Kind K, class... C>
@@ -290,6 +291,16 @@ struct Node {
   }();
   /// True when some operand is ill-typed (the error belongs to that operand, not this node).
   static constexpr bool operand_bad = (false || ... || (C::vtype == VType::Bad));
+  /// The operands' value types, in order.
+  static constexpr VType kid_vtypes[sizeof...(C) + 1] = {C::vtype..., VType::Bad};
+  /// Whether WITH_SIZE may take its size from this value: an existing opref, a shape
+  /// construction, or a SELECT whose branches both may.
+  static constexpr bool shape_source = [] {
+    if (vtype == VType::OpRef || vtype == VType::Shape) return true;
+    if constexpr (K == Kind::Select && sizeof...(C) == 3) return boost::mp11::mp_at_c<children, 1>::shape_source &&
+                                            boost::mp11::mp_at_c<children, 2>::shape_source;
+    return false;
+  }();
 
   Leaf leaf{};
   boost::hana::tuple<C...> kids{};

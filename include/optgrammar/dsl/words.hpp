@@ -11,6 +11,8 @@
 #include "optgrammar/dsl/node.hpp"
 #include "optgrammar/dsl/passes.hpp"
 
+#include <boost/hana/at.hpp>
+
 #include <limits>
 #include <type_traits>
 
@@ -75,6 +77,12 @@ constexpr Leaf leaf_of(Str s) {
   return l;
 }
 
+constexpr Leaf tag_leaf(Str s) {
+  Leaf l = leaf_of(s);
+  l.may_star = s == std::string_view("*");
+  return l;
+}
+
 /// The node a C++ value stands for inside a rule: "x" → operand tag, 3 → int, 3u → size,
 /// 0.5f → float, true → bool, DType::QUInt8 → dtype constant; a node stays itself.
 template <class T>
@@ -83,9 +91,9 @@ constexpr auto to_node(const T& v) {
   if constexpr (is_node<U>::value) {
     return v;
   } else if constexpr (std::is_same_v<U, Str>) {
-    return Node<Kind::Tag>{leaf_of(v)};
+    return Node<Kind::Tag>{tag_leaf(v)};
   } else if constexpr (std::is_array_v<U> && std::is_same_v<std::remove_extent_t<U>, char>) {
-    return Node<Kind::Tag>{leaf_of(Str(v))};
+    return Node<Kind::Tag>{tag_leaf(Str(v))};
   } else if constexpr (std::is_same_v<U, bool>) {
     Leaf l;
     l.i = v ? 1 : 0;
@@ -118,7 +126,10 @@ using node_t = decltype(to_node(std::declval<const T&>()));
 
 template <Kind K, class... A>
 constexpr auto make(Leaf l, const A&... a) {
-  return Node<K, node_t<A>...>{l, boost::hana::tuple<node_t<A>...>{to_node(a)...}};
+  Node<K, node_t<A>...> n{l, boost::hana::tuple<node_t<A>...>{to_node(a)...}};
+  if constexpr (K == Kind::Select && sizeof...(A) == 3)
+    n.leaf.may_star = boost::hana::at_c<1>(n.kids).leaf.may_star || boost::hana::at_c<2>(n.kids).leaf.may_star;
+  return n;
 }
 template <Kind K, class... A>
 constexpr auto make(const A&... a) {
@@ -152,7 +163,7 @@ struct words {
   template <class A>
   static constexpr auto LET(Str tag, const A& op) { return detail::make<Kind::Let>(detail::leaf_of(tag), op); }
   /// Operand("x") is the same as "x".
-  static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::leaf_of(tag)}; }
+  static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::tag_leaf(tag)}; }
   /// FROM_DEFAULT_PACKAGE("Add") names the framework's own op "Add".
   static constexpr Str FROM_DEFAULT_PACKAGE(Str name) { return name; }
   /// OPCONST("c") matches a constant and binds it to "c".

@@ -3,7 +3,7 @@
 // Reads op-package source files (C++ text, no compiler or preprocessor needed), finds every
 // DEF_PACKAGE_OPTIMIZATION / _WITH_FLAGS, DEF_PACKAGE_OP, DEF_PACKAGE_OP_AND_COST_AND_FLAGS,
 // DEF_TENSOR_PROPERTIES, DEF_PACKAGE_PARAM_ORDER and `// :::EXTERNAL_SHAPEFN:::` annotation,
-// parses and checks them against the rule grammar (seeds/optimization-grammar.txt) and can print
+// parses and checks them against the rule grammar (docs/grammar/README.md) and can print
 // them in the canonical form (docs/canonical-form.md) or as JSON (docs/og-parse.md).
 //
 //   og_parse::Session s({.strict = false, .lint = true});
@@ -50,7 +50,7 @@ struct Diagnostic {
 /// Syntactic shape of a node.
 enum class NodeKind : std::uint8_t { string, integer, floating, boolean, name, dtype, call };
 
-/// What a checked node denotes. Scalars are the constraint types of DESIGN.md ("Value types");
+/// What a checked node denotes. Scalars are the constraint types of docs/grammar/README.md;
 /// the others are roles in the match and the replacement.
 enum class ValueType : std::uint8_t {
   none,

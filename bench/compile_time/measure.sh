@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
 # Measures compile time and peak memory of one translation unit holding N distinct rules.
-#   bench/compile_time/measure.sh [N...]      (default: 50 100 200)
-# Prints one line per N: "rules=N seconds=S peak_mb=M" (g++-12 -O2 -std=c++20).
+#   bench/compile_time/measure.sh [--shape mixed|rich] [N...]      (default: mixed, 50 100 200)
+# mixed: four rule shapes in turn; rich: every rule as rich as real ones (a nested match, a
+# constraint of six terms with properties, SAME_SHAPE and arithmetic, a two-op construction).
+# Prints one line per N: "shape=S rules=N seconds=S user=U peak_mb=M" (g++-12 -O2 -std=c++20);
+# `user` is CPU time, which moves less than wall time when the machine is busy.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 inc="$here/../../include"
 cxx="${CXX:-g++-12}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+shape=mixed
+if [ "${1:-}" = "--shape" ]; then shape="$2"; shift 2; fi
+case "$shape" in mixed|rich) ;; *) echo "measure.sh: --shape is mixed or rich, not '$shape'" >&2; exit 2 ;; esac
 counts=("$@"); [ ${#counts[@]} -eq 0 ] && counts=(50 100 200)
 for n in "${counts[@]}"; do
   f="$work/rules_$n.cpp"
   echo '#include <optgrammar/rules.hpp>' > "$f"
   for ((i = 0; i < n; ++i)); do
+    if [ "$shape" = rich ]; then
+      echo "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"OpA$i\", LET(\"l\", Op(\"OpB\", \"x\", \"y\")), \"z\"), AND(IS_FLOAT32(\"x\"), GT(DIM_DEPTH(\"*\"), $i), EQ(RANK_OF(\"y\"), 4), SAME_SHAPE(\"x\", \"z\"), OR(EQ(CONSTVAL_INT(\"z\", 0), $i), LT(ADD(DIM_WIDTH(\"x\"), DIM_HEIGHT(\"x\")), $((3 * i))))), Op(\"OpC\", \"x\", \"y\", Op(\"OpD\", \"z\")))" >> "$f"
+      continue
+    fi
     # Rules of realistic size, all different: a nested match, a typed constraint, a construction.
     case $((i % 4)) in
       0) echo "DEF_PACKAGE_OPTIMIZATION(EARLY + $i, Op(\"Relu$i\", LET(\"r\", Op(\"Relu\", \"x\"))), GT(DIM_WIDTH(\"*\"), $i), \"r\")" ;;
@@ -21,7 +31,7 @@ for n in "${counts[@]}"; do
       3) echo "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"T$i\", Op(\"T\", \"x\", \"p\"), \"q\"), AND(EQ(CONSTVAL_INT(\"p\", 0), 0), LT(RANK_OF(\"x\"), 5U), NE(DTYPE_OF(\"x\"), DType::Int32)), SELECT(GT(DIM_OF(\"x\", 1), 1), \"x\", Op(\"Copy$i\", \"x\")))" ;;
     esac >> "$f"
   done
-  /usr/bin/time -f "%e %M" -o "$work/time" "$cxx" -std=c++20 -O2 -I"$inc" -c "$f" -o "$work/o.o"
-  read -r secs kb < "$work/time"
-  echo "rules=$n seconds=$secs peak_mb=$((kb / 1024))"
+  /usr/bin/time -f "%e %U %M" -o "$work/time" "$cxx" -std=c++20 -O2 -I"$inc" -c "$f" -o "$work/o.o"
+  read -r secs user kb < "$work/time"
+  echo "shape=$shape rules=$n seconds=$secs user=$user peak_mb=$((kb / 1024))"
 done

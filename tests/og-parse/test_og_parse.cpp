@@ -1,6 +1,7 @@
 // Unit tests of og-parse's library: constants and the canonical form, JSON, declarations,
 // annotations across files, options, and robustness against hostile input.
 #include <og_parse/og_parse.hpp>
+#include <optgrammar/dsl/grammar.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -190,8 +191,8 @@ TEST_CASE("annotations of one file apply to the rules of another", "[annotation]
   s.run();
   REQUIRE(s.diagnostics().size() == 1);
   CHECK(s.format(s.diagnostics()[0]) ==
-        "rules.cpp:1:59: error: 'SHAPEFN_APPLY' of 'fn' passes 3 arguments, but its EXTERNAL_SHAPEFN annotation "
-        "(fns.h:1) declares 2");
+        "rules.cpp:1:59: error: SHAPEFN_APPLY(fn, ...) passes 3 arguments but fn takes 2 after its framework "
+        "parameters");
 }
 
 TEST_CASE("options: no lint, strict", "[options]") {
@@ -312,4 +313,28 @@ TEST_CASE("CRLF line ends and a UTF-8 byte order mark", "[lexical]") {
   REQUIRE(p.canonical.size() == 2);
   CHECK(p.canonical[1] == "DEF_PACKAGE_OPTIMIZATION(LATE,Op(\"A\",\"x\"),true,Op(\"C\",\"x\"))");
   CHECK(p.s->rules()[1].line == 6);
+}
+
+TEST_CASE("the compatibility names expand as the grammar's records say", "[canonical]") {
+  // Each constraint construct defined by others, written with sample operands: og-parse's
+  // canonical text is the record's expansion with the operands put in for $1, $2.
+  int checked = 0;
+  for (const auto& r : optgrammar::dsl::constructs) {
+    if (r.expansion.empty() || !(r.places & optgrammar::dsl::in_constraint)) continue;
+    const bool ints = r.family == optgrammar::dsl::Family::CEILDIV;
+    const bool scalar = ints || r.family == optgrammar::dsl::Family::DIM_N;
+    const std::string a1 = ints ? "7" : "\"x\"", a2 = ints ? "2" : "\"*\"";
+    std::string use = std::string(r.name) + "(" + a1 + (r.min_args == 2 ? "," + a2 : "") + ")";
+    std::string want(r.expansion);
+    for (std::size_t p; (p = want.find("$1")) != std::string::npos;) want.replace(p, 2, a1);
+    for (std::size_t p; (p = want.find("$2")) != std::string::npos;) want.replace(p, 2, a2);
+    if (scalar) {
+      use = "GT(" + use + ",0)";
+      want = "GT(" + want + ",0)";
+    }
+    INFO(r.name);
+    CHECK(constraint_of(use) == want);
+    ++checked;
+  }
+  CHECK(checked >= 20);
 }

@@ -50,7 +50,8 @@
   /* operand types */                                                                                             \
   X(operand_type,            "{}'s {} operand must be {}, not {}")                                                \
   X(needs_operand,           "{} needs at least one operand")                                                     \
-  X(op_operand_kind,         "{}'s operand {} is a {} expression, but an operand must be an operand tag, an opref or a construction") \
+  X(operand_count,           "'{}' takes {} operand{}, {} given")                                                 \
+  X(op_operand_kind,         "{}'s operand {} is of type {}, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)") \
   X(let_in_construction,     "LET and OpVarIn belong in a match, not in an Op construction of the replacement")   \
   X(let_second_operand,      "LET's second operand must be Op(...) or OpVarIn(...)")                              \
   X(select_condition,        "SELECT's condition must be bool, not {}")                                           \
@@ -68,7 +69,7 @@
   X(with_size_select_const,  "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT that can yield a constant") \
   /* splitting */                                                                                                 \
   X(autosplit_place,         "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root")    \
-  X(autosplit_nested_strict, "AUTOSPLIT nested inside an Op operand (strict mode: only at the root or in a root SELECT)") \
+  X(autosplit_nested_strict, "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
   X(split_tag_twice,         "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")                     \
   X(split_tag_unused,        "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")            \
   X(split_var_scope,         "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \
@@ -135,17 +136,5 @@ inline constexpr std::string_view value_type_words[] = {
 /// end's ParamKind (dsl/external.hpp).
 inline constexpr std::string_view param_kind_words[] = {"OpRef", "OpDef const&", "bool", "an integer",
                                                         "a float", "DType", "an unsupported type"};
-
-/// The C-like types a rule may name in a functional cast (`size_t(256)`), with the value type the
-/// cast gives: 'i' int, 's' size, 'f' float. A parenthesized one of these before an operand is a
-/// C-style cast, which both front ends reject with Fault::c_style_cast.
-struct CastName {
-  std::string_view name;
-  char to;
-};
-inline constexpr CastName cast_names[] = {
-    {"size_t", 's'}, {"unsigned", 's'}, {"uint32_t", 's'}, {"uint64_t", 's'}, {"int", 'i'},
-    {"int32_t", 'i'}, {"int64_t", 'i'}, {"long", 'i'},     {"float", 'f'},    {"double", 'f'},
-};
 
 }  // namespace optgrammar::dsl

@@ -1,4 +1,4 @@
-// EXPECT: AUTOSPLIT nested inside an Op operand (strict mode: only at the root or in a root SELECT)
+// EXPECT: AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)
 // FAULT: autosplit_nested_strict
 #define OPTGRAMMAR_STRICT 1
 #include <optgrammar/rules.hpp>

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include <optgrammar/core/dtype.hpp>
+#include <optgrammar/dsl/grammar.hpp>
 
 namespace og_parse::detail {
 namespace {
@@ -30,147 +31,25 @@ VT common(VT a, VT b) noexcept {
   return VT::int_;
 }
 
-// Every construct name the checker knows, for dispatch.
-enum class C : std::uint8_t {
-  // match
-  Op, OpVarIn, LET, OPCONST, FROM_DEFAULT_PACKAGE,
-  // constraint
-  LAYOUT_CHUNKSIZE, OPTION_INT, OPTION_UINT, OPTION_BOOL, OPTION_FLOAT, INT, UINT, FLOAT, DTYPE, NOT, NEG, ABS,
-  IS_POW2, SELECT, ROUNDUP, AND, OR, XOR, ADD, MUL, MIN, MAX, SUB, DIV, REM, MOD, EQ, NE, LT, GT, LE, GE,
-  INPUT_OF, OUTPUT_OF, RANK_OF, DIM_OF, STEPSIZE_OF, DTYPE_OF, ELEMENTSIZE_OF, INPUTS_OF, OUTPUTS_OF,
-  ZERO_OFFSET_OF, SAME_ENCODING, SAME_OP, CONSTVAL_INT, CONSTVAL_INT_VALID, CONSTVAL_FLOAT, CONSTVAL_FLOAT_VALID,
-  SPLIT_DIM, SPLIT_START, SPLIT_SIZE, ITER_VAR, EXTERNAL_CONSTRAINT, MESSAGE, IS_QTYPE, DIM_N, SAME_SHAPE,
-  IS_SCALAR, IS_QUANT_TYPE, SAME_QUANT, CEILDIV, CAST,
-  // replacement
-  Operand, WrapOp, WrapOpAlways, gen_Shape, gen_ShapeOf, gen_ConstScalar_f32, gen_ConstScalar_i32,
-  gen_ConstArr_f32, gen_ConstArr_i32, gen_ConstArr_vals_i32, AUTOSPLIT, OP_ITER, ITER_INPUT_OF,
-  AUTOSPLIT_SHAPEFN_APPLY, WITH_SIZE, WITH_TYPE, WITH_SAME_OUTPUT, WITH_OUTPUT_TYPE, WITH_MULTI_OUT, ResizeDim,
-  WITH_SAME_ID, WITH_SPLIT_HISTORY, EXTERNAL_REPLACE, SHAPEFN_APPLY, AUTOSPLIT_SLICE, TYPICAL_SLICE,
-  CHANGEDIM_SLICE, TYPICAL_CONV_SLICE, OpMultiOut,
-};
+// The construct families of the grammar (optgrammar/dsl/grammar.hpp) are the checker's dispatch.
+using C = optgrammar::dsl::Family;
 
 struct Known {
   C c;
   int extra = 0;           ///< the dimension of DIM_*, the DType index of IS_*, the target type of casts
   bool replacement = false;  ///< a replacement-only construct
+  const optgrammar::dsl::Construct* rec = nullptr;
 };
 
+/// Every name a rule may write, from the grammar's records.
 const std::unordered_map<std::string_view, Known>& table() {
   static const std::unordered_map<std::string_view, Known> t = [] {
     std::unordered_map<std::string_view, Known> m;
-    auto add = [&](std::string_view n, C c, int extra = 0, bool repl = false) { m.emplace(n, Known{c, extra, repl}); };
-    add("Op", C::Op);
-    add("OpVarIn", C::OpVarIn);
-    add("LET", C::LET);
-    add("OPCONST", C::OPCONST);
-    add("FROM_DEFAULT_PACKAGE", C::FROM_DEFAULT_PACKAGE);
-    add("LAYOUT_CHUNKSIZE", C::LAYOUT_CHUNKSIZE);
-    add("OPTION_INT", C::OPTION_INT);
-    add("OPTION_UINT", C::OPTION_UINT);
-    add("OPTION_BOOL", C::OPTION_BOOL);
-    add("OPTION_FLOAT", C::OPTION_FLOAT);
-    add("INT", C::INT);
-    add("UINT", C::UINT);
-    add("FLOAT", C::FLOAT);
-    add("DTYPE", C::DTYPE);
-    add("NOT", C::NOT);
-    add("NEG", C::NEG);
-    add("ABS", C::ABS);
-    add("IS_POW2", C::IS_POW2);
-    add("SELECT", C::SELECT);
-    add("ROUNDUP", C::ROUNDUP);
-    add("AND", C::AND);
-    add("OR", C::OR);
-    add("XOR", C::XOR);
-    add("ADD", C::ADD);
-    add("MUL", C::MUL);
-    add("MIN", C::MIN);
-    add("MAX", C::MAX);
-    add("SUB", C::SUB);
-    add("DIV", C::DIV);
-    add("REM", C::REM);
-    add("MOD", C::MOD);
-    add("EQ", C::EQ);
-    add("NE", C::NE);
-    add("LT", C::LT);
-    add("GT", C::GT);
-    add("LE", C::LE);
-    add("GE", C::GE);
-    add("INPUT_OF", C::INPUT_OF);
-    add("OUTPUT_OF", C::OUTPUT_OF);
-    add("RANK_OF", C::RANK_OF);
-    add("DIM_OF", C::DIM_OF);
-    add("STEPSIZE_OF", C::STEPSIZE_OF);
-    add("DTYPE_OF", C::DTYPE_OF);
-    add("ELEMENTSIZE_OF", C::ELEMENTSIZE_OF);
-    add("INPUTS_OF", C::INPUTS_OF);
-    add("OUTPUTS_OF", C::OUTPUTS_OF);
-    add("ZERO_OFFSET_OF", C::ZERO_OFFSET_OF);
-    add("SAME_ENCODING", C::SAME_ENCODING);
-    add("SAME_OP", C::SAME_OP);
-    add("CONSTVAL_INT", C::CONSTVAL_INT);
-    add("CONSTVAL_INT_VALID", C::CONSTVAL_INT_VALID);
-    add("CONSTVAL_FLOAT", C::CONSTVAL_FLOAT);
-    add("CONSTVAL_FLOAT_VALID", C::CONSTVAL_FLOAT_VALID);
-    add("SPLIT_DIM", C::SPLIT_DIM);
-    add("SPLIT_START", C::SPLIT_START);
-    add("SPLIT_SIZE", C::SPLIT_SIZE);
-    add("ITER_VAR", C::ITER_VAR);
-    add("EXTERNAL_CONSTRAINT", C::EXTERNAL_CONSTRAINT);
-    add("MESSAGE", C::MESSAGE);
-    add("IS_QUINT8", C::IS_QTYPE, 2);
-    add("IS_QINT8", C::IS_QTYPE, 3);
-    add("IS_QUINT16", C::IS_QTYPE, 4);
-    add("IS_QINT16", C::IS_QTYPE, 5);
-    add("IS_QINT32", C::IS_QTYPE, 6);
-    add("IS_INT32", C::IS_QTYPE, 7);
-    add("IS_FLOAT16", C::IS_QTYPE, 1);
-    add("IS_FLOAT32", C::IS_QTYPE, 0);
-    add("IS_FLOAT", C::IS_QTYPE, 0);
-    add("DIM_BATCHES", C::DIM_N, 0);
-    add("DIM_HEIGHT", C::DIM_N, 1);
-    add("DIM_WIDTH", C::DIM_N, 2);
-    add("DIM_DEPTH", C::DIM_N, 3);
-    add("DIM_FILTHEIGHT", C::DIM_N, 0);
-    add("DIM_FILTWIDTH", C::DIM_N, 1);
-    add("DIM_FILTDEPTH", C::DIM_N, 2);
-    add("DIM_NFILTS", C::DIM_N, 3);
-    add("SAME_SHAPE", C::SAME_SHAPE);
-    add("IS_SCALAR", C::IS_SCALAR);
-    add("IS_QUANT_TYPE", C::IS_QUANT_TYPE);
-    add("SAME_QUANT", C::SAME_QUANT);
-    add("CEILDIV", C::CEILDIV);
-    for (const auto& c : optgrammar::dsl::cast_names)
-      add(c.name, C::CAST, static_cast<int>(c.to == 's' ? VT::size : c.to == 'i' ? VT::int_ : VT::float_));
-    add("Operand", C::Operand, 0, true);
-    add("WrapOp", C::WrapOp, 0, true);
-    add("WrapOpAlways", C::WrapOpAlways, 0, true);
-    add("gen_Shape", C::gen_Shape, 0, true);
-    add("gen_ShapeOf", C::gen_ShapeOf, 0, true);
-    add("gen_ConstScalar_f32", C::gen_ConstScalar_f32, 0, true);
-    add("gen_ConstScalar_i32", C::gen_ConstScalar_i32, 0, true);
-    add("gen_ConstArr_f32", C::gen_ConstArr_f32, 0, true);
-    add("gen_ConstArr_i32", C::gen_ConstArr_i32, 0, true);
-    add("gen_ConstArr_vals_i32", C::gen_ConstArr_vals_i32, 0, true);
-    add("AUTOSPLIT", C::AUTOSPLIT, 0, true);
-    add("OP_ITER", C::OP_ITER, 0, true);
-    add("ITER_INPUT_OF", C::ITER_INPUT_OF, 0, true);
-    add("AUTOSPLIT_SHAPEFN_APPLY", C::AUTOSPLIT_SHAPEFN_APPLY, 0, true);
-    add("WITH_SIZE", C::WITH_SIZE, 0, true);
-    add("WITH_TYPE", C::WITH_TYPE, 0, true);
-    add("WITH_SAME_OUTPUT", C::WITH_SAME_OUTPUT, 0, true);
-    add("WITH_OUTPUT_TYPE", C::WITH_OUTPUT_TYPE, 0, true);
-    add("WITH_MULTI_OUT", C::WITH_MULTI_OUT, 0, true);
-    add("ResizeDim", C::ResizeDim, 0, true);
-    add("WITH_SAME_ID", C::WITH_SAME_ID, 0, true);
-    add("WITH_SPLIT_HISTORY", C::WITH_SPLIT_HISTORY, 0, true);
-    add("EXTERNAL_REPLACE", C::EXTERNAL_REPLACE, 0, true);
-    add("SHAPEFN_APPLY", C::SHAPEFN_APPLY, 0, true);
-    add("AUTOSPLIT_SLICE", C::AUTOSPLIT_SLICE, 0, true);
-    add("TYPICAL_SLICE", C::TYPICAL_SLICE, 0, true);
-    add("CHANGEDIM_SLICE", C::CHANGEDIM_SLICE, 0, true);
-    add("TYPICAL_CONV_SLICE", C::TYPICAL_CONV_SLICE, 0, true);
-    add("OpMultiOut", C::OpMultiOut, 0, true);
+    for (const auto& r : optgrammar::dsl::constructs) {
+      int extra = r.extra;
+      if (r.family == C::CAST) extra = static_cast<int>(r.extra == 's' ? VT::size : r.extra == 'i' ? VT::int_ : VT::float_);
+      m.emplace(r.name, Known{r.family, extra, r.places == optgrammar::dsl::in_replacement, &r});
+    }
     return m;
   }();
   return t;
@@ -285,14 +164,19 @@ class Checker {
     return what;
   }
 
-  void arity(const Node* n, std::size_t want) {
-    if (n->args.size() != want)
-      fail(n->loc, fmt::format("'{}' takes {} operand{}, {} given", n->text, want, want == 1 ? "" : "s", n->args.size()));
-  }
-  void arity_min(const Node* n, std::size_t want) {
-    if (n->args.size() < want)
-      fail(n->loc, fmt::format("'{}' takes at least {} operand{}, {} given", n->text, want, want == 1 ? "" : "s",
-                               n->args.size()));
+  /// The operand count the grammar's record gives for a written construct.
+  void count_operands(const Node* n) {
+    const Known* k = lookup(n->text);
+    if (!k) return;
+    const auto& r = *k->rec;
+    const std::size_t got = n->args.size();
+    if (got >= r.min_args && (r.max_args == optgrammar::dsl::any_count || got <= r.max_args)) return;
+    if (r.max_args == optgrammar::dsl::any_count && r.min_args == 1 && got == 0) fail(n->loc, catalogue(Fault::needs_operand, n->text));
+    const std::string want = r.min_args == r.max_args ? fmt::format("{}", r.min_args)
+                             : r.max_args == optgrammar::dsl::any_count ? fmt::format("at least {}", r.min_args)
+                             : fmt::format("{} or {}", r.min_args, r.max_args);
+    const bool plural = r.min_args != 1 || r.max_args != 1;
+    fail(n->loc, catalogue(Fault::operand_count, n->text, want, plural ? "s" : "", got));
   }
 
   // ---- node construction for expansions ----------------------------------------------------------
@@ -336,16 +220,29 @@ class Checker {
     if (n->kind != NodeKind::string) fail(n->loc, fmt::format("expected {} (a string constant), found {}", what, spelled(n)));
     if (n->text.empty()) fail(n->loc, catalogue(Fault::empty_string, bare(what)));
     // The string's characters as C++ reads the literal: a simple escape stands for one character.
-    std::string value;
+    // (\" and \\ are a quote and a backslash, other escapes an unprintable character); the
+    // string is shown with its quotes and backslashes as the C++ front end shows them, other
+    // escapes as written.
+    std::string shown;
     for (std::size_t i = 0; i < n->text.size(); ++i) {
-      const char c = n->text[i];
-      value += c == '\\' && i + 1 < n->text.size() && (n->text[i + 1] == '"' || n->text[i + 1] == '\\') ? n->text[++i] : c;
-    }
-    for (char c : value) {
+      char c = n->text[i];
+      std::string_view bad;
+      if (c == '\\' && i + 1 < n->text.size()) {
+        const char e = n->text[++i];
+        if (e == '"' || e == '\\') c = e;
+        else bad = "an unprintable character", shown += '\\';
+        shown += e;
+      } else {
+        shown += c;
+      }
       const auto u = static_cast<unsigned char>(c);
-      const std::string_view bad = c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash"
-                                   : (u < 0x21 || u > 0x7e) ? "an unprintable character" : "";
-      if (!bad.empty()) fail(n->loc, catalogue(Fault::bad_string, bare(what), value, bad));
+      if (bad.empty())
+        bad = c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash"
+              : (u < 0x21 || u > 0x7e) ? "an unprintable character" : "";
+      if (!bad.empty()) {
+        shown += n->text.substr(i + 1);
+        fail(n->loc, catalogue(Fault::bad_string, bare(what), shown, bad));
+      }
     }
     n->type = t;
     return n;
@@ -353,7 +250,7 @@ class Checker {
 
   Node* opstring(Node* n) {
     if (n->kind == NodeKind::call && n->text == "FROM_DEFAULT_PACKAGE") {
-      arity(n, 1);
+      count_operands(n);
       return plain_string(n->args[0], "an op name", VT::opstring);
     }
     return plain_string(n, "an op name", VT::opstring);
@@ -453,11 +350,11 @@ class Checker {
     if (n->kind == NodeKind::call) {
       if (n->text == "Op" || n->text == "OpVarIn") return match_op1(n, lets);
       if (n->text == "LET") {
-        arity(n, 2);
+        count_operands(n);
         return bind_let(n, n->args[0], n->args[1], lets);
       }
       if (n->text == "OPCONST") {
-        arity(n, 1);
+        count_operands(n);
         Node* op = call("Op", VT::pattern, n->loc, {str("$Const", VT::opstring, n->loc)});
         Node* let = call("LET", VT::pattern, n->loc, {});
         return bind_let(let, n->args[0], op, lets);
@@ -547,6 +444,7 @@ class Checker {
     }
     const Known* k = lookup(n->text);
     if (!k) fail(n->loc, fmt::format("unknown function '{}'", n->text));
+    count_operands(n);
     if (k->replacement) {
       if (!in_replacement_) fail(n->loc, catalogue(Fault::replacement_only, n->text));
       fail(n->loc, fmt::format("'{}' is a replacement construct, not allowed in a scalar expression", n->text));
@@ -564,7 +462,6 @@ class Checker {
         fail(n->loc, fmt::format("'{}' belongs in the match{}, not in a scalar expression", n->text,
                                  n->text == "Op" ? " or the replacement" : ""));
       case C::LAYOUT_CHUNKSIZE:
-        arity(n, 2);
         if (a[0]->kind != NodeKind::name || a[0]->text.find("::") != std::string::npos)
           fail(a[0]->loc, fmt::format("the first operand of 'LAYOUT_CHUNKSIZE' must be a tensor class name, found {}",
                                       spelled(a[0])));
@@ -577,42 +474,33 @@ class Checker {
       case C::OPTION_UINT:
       case C::OPTION_BOOL:
       case C::OPTION_FLOAT: {
-        arity(n, 1);
         plain_string(a[0], "an option name", VT::option);
         const VT t = k->c == C::OPTION_INT ? VT::int_ : k->c == C::OPTION_UINT ? VT::size : k->c == C::OPTION_BOOL ? VT::boolean : VT::float_;
         return typed(n, t);
       }
       case C::INT:
-        arity(n, 1);
         a[0] = need(a[0], n, 0, is_scalar, "a scalar");
         return typed(n, VT::int_);
       case C::UINT:
-        arity(n, 1);
         a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
         return typed(n, VT::size);
       case C::FLOAT:
-        arity(n, 1);
         a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
         return typed(n, VT::float_);
       case C::DTYPE:
-        arity(n, 1);
         a[0] = need(a[0], n, 0, [](VT t) { return is_intlike(t) || t == VT::dtype; }, "int, size or dtype");
         return typed(n, VT::dtype);
       case C::NOT:
-        arity(n, 1);
         a[0] = need_bool(n, 0);
         return typed(n, VT::boolean);
       case C::NEG:
       case C::ABS:
-        arity(n, 1);
         a[0] = need_num(n, 0);
         return typed(n, a[0]->type);
       case C::IS_POW2:
-        arity(n, 1);
         a[0] = need_int(n, 0);
         return typed(n, VT::boolean);
       case C::SELECT: {
-        arity(n, 3);
         a[0] = need_bool(n, 0);
         a[1] = cx(a[1]);
         a[2] = cx(a[2]);
@@ -625,7 +513,6 @@ class Checker {
         fail(n->loc, catalogue(Fault::select_branches, type_word(x), type_word(y)));
       }
       case C::ROUNDUP: {
-        arity(n, 2);
         a[0] = need_int(n, 0);
         a[1] = need_int(n, 1);
         if (a[1]->kind == NodeKind::integer) {
@@ -638,14 +525,12 @@ class Checker {
       case C::AND:
       case C::OR:
       case C::XOR:
-        arity_min(n, 1);
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_bool(n, i);
         return typed(n, VT::boolean);
       case C::ADD:
       case C::MUL:
       case C::MIN:
       case C::MAX: {
-        arity_min(n, 1);
         VT t = VT::int_;
         for (std::size_t i = 0; i < a.size(); ++i) {
           a[i] = need_num(n, i);
@@ -657,13 +542,11 @@ class Checker {
       case C::DIV:
       case C::REM:
       case C::MOD:
-        arity(n, 2);
         a[0] = need_num(n, 0);
         a[1] = need_num(n, 1);
         return typed(n, common(a[0]->type, a[1]->type));
       case C::EQ:
       case C::NE: {
-        arity(n, 2);
         a[0] = need(a[0], n, 0, is_scalar, "a scalar");
         a[1] = need(a[1], n, 1, is_scalar, "a scalar");
         const VT x = a[0]->type, y = a[1]->type;
@@ -675,13 +558,11 @@ class Checker {
       case C::GT:
       case C::LE:
       case C::GE:
-        arity(n, 2);
         a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
         a[1] = need(a[1], n, 1, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
         return typed(n, VT::boolean);
       case C::INPUT_OF:
       case C::OUTPUT_OF:
-        arity(n, 2);
         a[0] = need_opref(n, 0);
         a[1] = need_int(n, 1);
         return typed(n, VT::opref);
@@ -689,29 +570,23 @@ class Checker {
       case C::ELEMENTSIZE_OF:
       case C::INPUTS_OF:
       case C::OUTPUTS_OF:
-        arity(n, 1);
         a[0] = need_opref(n, 0);
         return typed(n, VT::size);
       case C::STEPSIZE_OF:
-        arity(n, 1);
         a[0] = need_opref(n, 0);
         return typed(n, VT::float_);
       case C::DTYPE_OF:
-        arity(n, 1);
         a[0] = need_opref(n, 0);
         return typed(n, VT::dtype);
       case C::ZERO_OFFSET_OF:
-        arity(n, 1);
         a[0] = need_opref(n, 0);
         return typed(n, VT::int_);
       case C::DIM_OF:
-        arity(n, 2);
         a[0] = need_opref(n, 0);
         a[1] = need_int(n, 1);
         return typed(n, VT::size);
       case C::SAME_ENCODING:
       case C::SAME_OP:
-        arity(n, 2);
         a[0] = need_opref(n, 0);
         a[1] = need_opref(n, 1);
         return typed(n, VT::boolean);
@@ -719,7 +594,6 @@ class Checker {
       case C::CONSTVAL_INT_VALID:
       case C::CONSTVAL_FLOAT:
       case C::CONSTVAL_FLOAT_VALID:
-        arity(n, 2);
         a[0] = need_opref(n, 0);
         a[1] = need_int(n, 1);
         return typed(n, k->c == C::CONSTVAL_INT ? VT::int_ : k->c == C::CONSTVAL_FLOAT ? VT::float_ : VT::boolean);
@@ -727,12 +601,10 @@ class Checker {
       case C::SPLIT_START:
       case C::SPLIT_SIZE:
       case C::ITER_VAR:
-        arity(n, 1);
         split_ref(a[0], n->text);
         return typed(n, VT::int_);
       case C::EXTERNAL_CONSTRAINT: return external_constraint(n);
       case C::MESSAGE: {
-        arity_min(n, 1);
         if (a[0]->kind != NodeKind::string)
           fail(a[0]->loc, fmt::format("the first operand of 'MESSAGE' must be a string constant, found {}", spelled(a[0])));
         a[0]->text = decode_escapes(a[0]);
@@ -741,20 +613,17 @@ class Checker {
         return typed(n, VT::boolean);
       }
       case C::IS_QTYPE: {
-        arity(n, 1);
         Node* x = need_opref(n, 0);
         return call("EQ", VT::boolean, n->loc,
                     {call("DTYPE_OF", VT::dtype, n->loc, {x}),
                      dtype(dtype_tags[static_cast<std::size_t>(k->extra)], n->loc)});
       }
       case C::DIM_N: {
-        arity(n, 1);
         Node* x = need_opref(n, 0);
         return dim(x, k->extra, n->loc);
       }
       case C::SAME_SHAPE: {
         shares_ = true;
-        arity(n, 2);
         Node* x = need_opref(n, 0);
         Node* y = need_opref(n, 1);
         Node* r = call("AND", VT::boolean, n->loc, {});
@@ -764,7 +633,6 @@ class Checker {
       }
       case C::IS_SCALAR: {
         shares_ = true;
-        arity(n, 1);
         Node* x = need_opref(n, 0);
         Node* r = call("AND", VT::boolean, n->loc, {});
         for (int d = 0; d < 4; ++d) r->args.push_back(call("EQ", VT::boolean, n->loc, {dim(x, d, n->loc), integer(1, n->loc)}));
@@ -772,7 +640,6 @@ class Checker {
       }
       case C::IS_QUANT_TYPE: {
         shares_ = true;
-        arity(n, 1);
         Node* x = need_opref(n, 0);
         Node* r = call("OR", VT::boolean, n->loc, {});
         for (std::size_t q = 2; q <= 6; ++q)
@@ -781,7 +648,6 @@ class Checker {
       }
       case C::SAME_QUANT: {
         shares_ = true;
-        arity(n, 2);
         Node* x = need_opref(n, 0);
         Node* y = need_opref(n, 1);
         return call("AND", VT::boolean, n->loc,
@@ -792,7 +658,6 @@ class Checker {
       }
       case C::CEILDIV: {
         shares_ = true;
-        arity(n, 2);
         Node* x = need_num(n, 0);
         Node* y = need_num(n, 1);
         const VT t = common(x->type, y->type);
@@ -808,7 +673,6 @@ class Checker {
   Node* dim(Node* x, int d, Loc at) { return call("DIM_OF", VT::size, at, {x, integer(d, at)}); }
 
   Node* functional_cast(Node* n, VT to) {
-    arity(n, 1);
     Node* v = cx(n->args[0]);
     if (v->kind != NodeKind::integer && v->kind != NodeKind::floating)
       fail(n->loc, fmt::format("functional cast '{}(...)' of a non-constant is outside the grammar; use {}(...)", n->text,
@@ -995,7 +859,6 @@ class Checker {
   }
 
   Node* external_constraint(Node* n) {
-    arity_min(n, 2);
     auto& a = n->args;
     function_name(a[0], n->text);
     plain_string(a[1], "an operand tag", VT::opref);
@@ -1091,18 +954,17 @@ class Checker {
     }
     const Known* k = lookup(n->text);
     if (!k) fail(n->loc, fmt::format("unknown replacement construct '{}'", n->text));
+    count_operands(n);
     auto& a = n->args;
     const RCtx inner{false, false, ctx.modifier};
     switch (k->c) {
       case C::Operand:
-        arity(n, 1);
         return use_tag(a[0]);
       case C::OpVarIn:
       case C::LET:
       case C::OPCONST:
         fail(n->loc, catalogue(Fault::match_only, n->text, "the replacement"));
       case C::SELECT: {
-        arity(n, 3);
         a[0] = need_bool(n, 0);
         a[1] = rx(a[1], ctx);
         a[2] = rx(a[2], ctx);
@@ -1115,7 +977,6 @@ class Checker {
         return typed(n, t);
       }
       case C::Op: {
-        arity_min(n, 1);
         a[0] = opstring(a[0]);
         const RCtx opnd{false, true, ctx.modifier};
         for (std::size_t i = 1; i < a.size(); ++i) {
@@ -1128,16 +989,13 @@ class Checker {
       }
       case C::WrapOp:
       case C::WrapOpAlways:
-        arity(n, 2);
         a[0] = opstring(a[0]);
         a[1] = rx(a[1], RCtx{false, ctx.op_operand, ctx.modifier});
         return typed(n, VT::op);
       case C::gen_Shape:
-        if (a.empty()) fail(n->loc, catalogue(Fault::needs_operand, n->text));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
         return typed(n, VT::shape);
       case C::gen_ShapeOf: {
-        arity(n, 1);
         a[0] = rx(a[0], inner);
         if (a[0]->type == VT::shape)
           warn(a[0]->loc, fmt::format("'gen_ShapeOf' of a shape construction ({}) is redundant", spelled(a[0])));
@@ -1146,25 +1004,20 @@ class Checker {
         return typed(n, VT::shape);
       }
       case C::gen_ConstScalar_f32:
-        arity(n, 1);
         a[0] = need_num(n, 0);
         return typed(n, VT::constant);
       case C::gen_ConstScalar_i32:
-        arity(n, 1);
         a[0] = need_int(n, 0);
         return typed(n, VT::constant);
       case C::gen_ConstArr_f32:
       case C::gen_ConstArr_i32:
-        arity(n, 2);
         a[0] = need_num(n, 0);
         a[1] = need_int(n, 1);
         return typed(n, VT::constant);
       case C::gen_ConstArr_vals_i32:
-        if (a.empty()) fail(n->loc, catalogue(Fault::needs_operand, n->text));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
         return typed(n, VT::constant);
       case C::AUTOSPLIT: {
-        arity(n, 4);
         if (!ctx.root) {
           if (ctx.op_operand && !ctx.modifier)
             should(n->loc, catalogue(Fault::autosplit_nested_strict));
@@ -1184,7 +1037,6 @@ class Checker {
         return typed(n, VT::op);
       }
       case C::OP_ITER: {
-        arity(n, 5);
         a[0] = rx(a[0], inner);
         if (!(a[0]->type == VT::opref || (a[0]->kind == NodeKind::call && a[0]->text == "Op")))
           should(a[0]->loc, fmt::format("the first operand of 'OP_ITER' should be Op(...) or an existing opref, found {}",
@@ -1198,45 +1050,37 @@ class Checker {
         return typed(n, VT::op);
       }
       case C::ITER_INPUT_OF:
-        arity(n, 2);
         a[0] = need_opref(n, 0);
         a[1] = split_ref(a[1], n->text);
         return typed(n, VT::opref);
       case C::AUTOSPLIT_SHAPEFN_APPLY:
-        arity_min(n, 2);
         function_name(a[0], n->text);
         a[1] = split_ref(a[1], n->text);
         for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
         check_annotation(n, a[0], 2, ExtUse::autosplit_shapefn);
         return typed(n, VT::shape);
       case C::SHAPEFN_APPLY:
-        arity_min(n, 1);
         function_name(a[0], n->text);
         for (std::size_t i = 1; i < a.size(); ++i) a[i] = apply_parm(a[i]);
         check_annotation(n, a[0], 1, ExtUse::shapefn);
         return typed(n, VT::shape);
       case C::EXTERNAL_REPLACE:
-        arity(n, 1);
         if (!ctx.root) fail(n->loc, catalogue(Fault::external_replace_place, a.empty() ? std::string_view() : std::string_view(a[0]->text)));
         r_.external_replace = true;
         function_name(a[0], n->text);
         check_replace_annotation(n, a[0]);
         return typed(n, VT::op);
       case C::WITH_SIZE:
-        arity(n, 2);
         a[0] = rx_existing(n, 0, true);
         a[1] = rx_last(n, 1, ctx);
         return typed(n, VT::op);
       case C::WITH_TYPE:
       case C::WITH_SAME_OUTPUT:
       case C::WITH_SAME_ID:
-        arity(n, 2);
         a[0] = rx_existing(n, 0, false);
         a[1] = rx_last(n, 1, ctx);
         return typed(n, VT::op);
       case C::WITH_SPLIT_HISTORY:
-        if (a.size() != 2 && a.size() != 3)
-          fail(n->loc, fmt::format("'WITH_SPLIT_HISTORY' takes 2 or 3 operands, {} given", a.size()));
         a[0] = rx_existing(n, 0, false);
         if (a.size() == 3) {
           if (a[1]->kind != NodeKind::integer)
@@ -1246,26 +1090,22 @@ class Checker {
         a.back() = rx_last(n, a.size() - 1, ctx);
         return typed(n, VT::op);
       case C::WITH_OUTPUT_TYPE:
-        arity(n, 4);
         a[0] = need(a[0], n, 0, [](VT t) { return t == VT::dtype; }, "a dtype");
         a[1] = need_int(n, 1);
         a[2] = need_num(n, 2);
         a[3] = rx_last(n, 3, ctx);
         return typed(n, VT::op);
       case C::WITH_MULTI_OUT:
-        arity(n, 2);
         a[0] = need_int(n, 0);
         a[1] = rx_last(n, 1, ctx);
         return typed(n, VT::op);
       case C::ResizeDim:
-        arity(n, 3);
         a[0] = need_int(n, 0);
         a[1] = need_int(n, 1);
         a[2] = rx_last(n, 2, ctx);
         return typed(n, VT::op);
       case C::AUTOSPLIT_SLICE: {
         shares_ = true;
-        arity(n, 3);
         Node* in = rx_existing(n, 0, false);
         Node* start = rx(a[1], inner);
         Node* size = rx(a[2], inner);
@@ -1280,28 +1120,24 @@ class Checker {
       }
       case C::TYPICAL_SLICE: {
         shares_ = true;
-        arity(n, 2);
         Node* in = rx_existing(n, 0, false);
         Node* tag = split_ref(a[1], n->text);
         return slice_expansion(n, in, tag, nullptr, "simple_split_start", "simple_split_size");
       }
       case C::CHANGEDIM_SLICE: {
         shares_ = true;
-        arity(n, 3);
         Node* in = rx_existing(n, 0, false);
         Node* tag = split_ref(a[1], n->text);
         Node* d = need_int(n, 2);
         return slice_expansion(n, in, tag, d, "simpledim_split_start", "simpledim_split_size");
       }
       case C::TYPICAL_CONV_SLICE:
-        arity_min(n, 2);
         a[0] = rx_existing(n, 0, false);
         a[1] = split_ref(a[1], n->text);
         for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
         return typed(n, VT::op);
       case C::OpMultiOut: {
         shares_ = true;
-        arity_min(n, 3);
         Node* cnt = need_int(n, 0);
         Node* idx = need_int(n, 1);
         Node* op = call("Op", VT::op, n->loc, {opstring(a[2])});

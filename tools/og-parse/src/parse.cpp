@@ -282,8 +282,8 @@ class Parser {
       if (pn.kind != Tok::ident) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
       take();
       r.pass = pass_spec(pn);
-      if (peek().kind != Tok::comma) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
-      take();
+      if (peek().kind == Tok::plus || peek().kind == Tok::minus) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
+      expect(Tok::comma, "','", "after the pass spec");
       if (r.with_flags) {
         r.flags = expr();
         expect(Tok::comma, "','", "after the flags");

@@ -20,11 +20,11 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A11", "*"), OK, EXTERNAL_REPLACE(replace_ok)
 
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp.
 // Lines 10, 13 and 19 are well-formed (an int for a size or float parameter, a dtype for DType).
-// EXPECT: 9:87: error: argument 2 of 'by_int' is '1.5f' of type float, but parameter 2 of 'by_int' is 'int'
-// EXPECT: 11:88: error: argument 1 of 'by_bool' is '1' of type int, but parameter 1 of 'by_bool' is 'bool'
-// EXPECT: 12:89: error: argument 1 of 'by_dtype' is '1' of type int, but parameter 1 of 'by_dtype' is 'DType'
-// EXPECT: 14:60: error: 'SHAPEFN_APPLY' function 'not_a_shape' must return OpRef or QuickShape, but its EXTERNAL_SHAPEFN annotation (externals.cpp:5) says 'int'
-// EXPECT: 15:102: error: the second parameter of 'split_fn' must be 'Split_Context const &' for 'AUTOSPLIT_SHAPEFN_APPLY', but its EXTERNAL_SHAPEFN annotation (externals.cpp:5) says 'OpRef const &'
+// EXPECT: 9:87: error: SHAPEFN_APPLY(by_int, ...): argument 2 is float but parameter 3 of by_int is an integer
+// EXPECT: 11:88: error: SHAPEFN_APPLY(by_bool, ...): argument 1 is int but parameter 2 of by_bool is bool
+// EXPECT: 12:89: error: SHAPEFN_APPLY(by_dtype, ...): argument 1 is int but parameter 2 of by_dtype is DType
+// EXPECT: 14:60: error: SHAPEFN_APPLY(not_a_shape, ...): not_a_shape must return OpRef or QuickShape
+// EXPECT: 15:102: error: AUTOSPLIT_SHAPEFN_APPLY(split_fn, ...): the second parameter of split_fn must be Split_Context const&
 // EXPECT: 16:60: error: 'SHAPEFN_APPLY' of 'split_ok': only AUTOSPLIT_SHAPEFN_APPLY passes a Split_Context, but its EXTERNAL_SHAPEFN annotation (externals.cpp:6) lists one
-// EXPECT: 17:48: error: the first parameter of 'wrong_first' must be 'Constraint &' for 'EXTERNAL_CONSTRAINT', but its EXTERNAL_SHAPEFN annotation (externals.cpp:7) says 'Replacement &'
-// EXPECT: 18:53: error: EXTERNAL_REPLACE function 'replace_bad' must be 'OpRef replace_bad(Replacement &, OpDef const &)', but its EXTERNAL_SHAPEFN annotation (externals.cpp:8) declares 'OpRef replace_bad(Replacement &, OpRef const &, int)'
+// EXPECT: 17:48: error: EXTERNAL_CONSTRAINT(wrong_first, ...): the first parameter of wrong_first must be Constraint&
+// EXPECT: 18:53: error: EXTERNAL_REPLACE(replace_bad): replace_bad must be OpRef replace_bad(Replacement&, OpDef const&)

@@ -29,13 +29,13 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, "x")
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
 // EXPECT: 2:64: error: invalid suffix 'z' on integer constant '12z'
 // EXPECT: 3:64: error: invalid digit '8' in octal constant '08'
-// EXPECT: 4:64: error: integer constant '4294967296' does not fit in int (add a U suffix for a size)
+// EXPECT: 4:64: error: integer constant 4294967296 does not fit in int (add a U suffix for a size)
 // EXPECT: 5:50: error: C-style cast '(int)' is not allowed in a rule; write a functional cast int(...) or INT(...)/UINT(...)/FLOAT(...)
 // EXPECT: 6:47: error: unexpected '(': parentheses are only allowed around the arguments of a name
-// EXPECT: 7:36: error: an op name "A b" may not contain spaces, quotes, escapes or unprintable characters
-// EXPECT: 8:36: error: an op name may not be an empty string
-// EXPECT: 9:41: error: an operand tag "x\n" may not contain spaces, quotes, escapes or unprintable characters
-// EXPECT: 10:26: error: unknown pass 'NOT_A_PASS'
+// EXPECT: 7:36: error: op name "A b" contains a space
+// EXPECT: 8:36: error: empty string as op name
+// EXPECT: 9:41: error: operand tag "x\n" contains an unprintable character
+// EXPECT: 10:26: error: unknown pass name "NOT_A_PASS"
 // EXPECT: 11:34: error: the pass offset '1u' must be a decimal constant with no sign or suffix
 // EXPECT: 12:34: error: the pass offset '0x1' must be a decimal constant with no sign or suffix
 // EXPECT: 13:32: error: expected ',' after the pass spec, found 'Op'

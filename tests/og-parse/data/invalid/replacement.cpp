@@ -30,31 +30,31 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, WITH_MULTI_OUT(2, "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, gen_Shape(SPLIT_DIM("I")))
 
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
-// EXPECT: 3:51: error: the whole replacement may not be "*" (the rule would replace the op by itself)
-// EXPECT: 4:51: error: the whole replacement may not be a SELECT that can evaluate to "*"
-// EXPECT: 5:64: error: constant '3' is not a replacement operand; use gen_ConstScalar_i32(3)
+// EXPECT: 3:51: error: the replacement may not be "*" (or a SELECT that can yield "*"): the rule would replace the op by itself
+// EXPECT: 4:51: error: the replacement may not be "*" (or a SELECT that can yield "*"): the rule would replace the op by itself
+// EXPECT: 5:64: error: Op's operand 3 is of type int, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)
 // EXPECT: 6:59: error: 'DIM_OF(...)' of type size is a scalar expression, not a replacement operand
-// EXPECT: 7:61: error: the first operand of 'WITH_SIZE' must not be an Op construction ('Op(...)'); use an existing opref or a shape construction
-// EXPECT: 8:66: error: the last operand of 'WITH_TYPE' must be an Op construction, found "x" of type opref
-// EXPECT: 9:61: error: operand 1 of 'WITH_TYPE' must be an existing opref, found 'gen_ShapeOf(...)' of type shape
-// EXPECT: 10:68: error: operand 1 of 'WITH_OUTPUT_TYPE' must be a dtype, found '3' of type int
-// EXPECT: 11:83: error: operand 2 of 'WITH_OUTPUT_TYPE' must be int or size, found '0.5f' of type float
-// EXPECT: 12:75: error: the second operand of the 3-operand 'WITH_SPLIT_HISTORY' must be an integer constant, found 'RANK_OF(...)'
-// EXPECT: 13:51: error: AUTOSPLIT with split tag "I" does not use its tag in its last operand (e.g. TYPICAL_SLICE(x, "I"))
-// EXPECT: 14:131: error: split tag "I" is already used by another AUTOSPLIT or OP_ITER of this rule
-// EXPECT: 15:80: error: 'SPLIT_SIZE' refers to split tag "I" outside the last operand of an AUTOSPLIT or OP_ITER with that tag
-// EXPECT: 16:99: error: 'TYPICAL_SLICE' refers to split tag "J" outside the last operand of an AUTOSPLIT or OP_ITER with that tag
-// EXPECT: 17:78: error: 'ITER_INPUT_OF' refers to split tag "I" outside the last operand of an AUTOSPLIT or OP_ITER with that tag
-// EXPECT: 18:59: error: EXTERNAL_REPLACE may only be the root of the replacement or inside a root SELECT
-// EXPECT: 19:66: error: AUTOSPLIT may only be the root of the replacement or inside a root SELECT (not inside a modifier)
-// EXPECT: 20:73: error: the first operand of 'TYPICAL_SLICE' must not be an Op construction ('Op(...)'); use an existing opref
-// EXPECT: 21:51: error: 'LET' is only allowed in a match
-// EXPECT: 22:59: error: 'SHAPEFN_APPLY' of 'one_arg' passes 2 arguments, but its EXTERNAL_SHAPEFN annotation (replacement.cpp:2) declares 1
-// EXPECT: 23:82: error: argument 1 of 'one_arg' is '3' of type int, but parameter 1 of 'one_arg' is 'OpRef const &'
+// EXPECT: 7:61: error: WITH_SIZE's first operand must be an existing opref or a shape construction, not an Op construction
+// EXPECT: 8:66: error: WITH_TYPE's last operand must be an Op construction, not opref
+// EXPECT: 9:61: error: WITH_TYPE's first operand must be an existing opref, not shape construction
+// EXPECT: 10:68: error: WITH_OUTPUT_TYPE's first operand must be a dtype, not int
+// EXPECT: 11:83: error: WITH_OUTPUT_TYPE's second operand must be int or size, not float
+// EXPECT: 12:75: error: WITH_SPLIT_HISTORY's second operand must be an integer constant, not RANK_OF
+// EXPECT: 13:51: error: AUTOSPLIT with split tag "I" never refers to it in its last operand
+// EXPECT: 14:131: error: split tag "I" is used by two AUTOSPLIT/OP_ITER in one rule
+// EXPECT: 15:80: error: SPLIT_SIZE("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"
+// EXPECT: 16:99: error: TYPICAL_SLICE("J") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "J"
+// EXPECT: 17:78: error: ITER_INPUT_OF("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"
+// EXPECT: 18:59: error: EXTERNAL_REPLACE(fn) may only be the root of a replacement or inside a SELECT at the root
+// EXPECT: 19:66: error: AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root
+// EXPECT: 20:73: error: TYPICAL_SLICE's first operand must be an existing opref, not an Op construction
+// EXPECT: 21:51: error: LET can only appear in a match, not in the replacement
+// EXPECT: 22:59: error: SHAPEFN_APPLY(one_arg, ...) passes 2 arguments but one_arg takes 1 after its framework parameters
+// EXPECT: 23:82: error: SHAPEFN_APPLY(one_arg, ...): argument 1 is int but parameter 2 of one_arg is OpRef
 // EXPECT: 24:71: error: the operand of 'gen_ShapeOf' must be an existing opref, found 'Op(...)' of type op
 // EXPECT: 25:51: error: unknown replacement construct 'NOT_A_THING'
 // EXPECT: 26:59: error: tag "y" is used in the replacement but never bound by the match
-// EXPECT: 27:66: error: the last operand of 'WITH_SIZE' must be an Op construction, found 'gen_Shape(...)' of type shape
-// EXPECT: 28:59: error: 'OpVarIn' is only allowed in a match
-// EXPECT: 29:69: error: the last operand of 'WITH_MULTI_OUT' must be an Op construction, found "x" of type opref
-// EXPECT: 30:71: error: 'SPLIT_DIM' refers to split tag "I" outside the last operand of an AUTOSPLIT or OP_ITER with that tag
+// EXPECT: 27:66: error: WITH_SIZE's last operand must be an Op construction, not shape construction
+// EXPECT: 28:59: error: OpVarIn can only appear in a match, not in the replacement
+// EXPECT: 29:69: error: WITH_MULTI_OUT's last operand must be an Op construction, not opref
+// EXPECT: 30:71: error: SPLIT_DIM("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"

@@ -5,6 +5,6 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, OP_ITER(gen_Shape(1), "J", 0, 
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 8, AUTOSPLIT_SLICE("x", Op("S", "x"), gen_Shape(SPLIT_SIZE("I")))))
 
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
-// EXPECT: 3:59: error: AUTOSPLIT nested in an operand of Op(...); the spec allows it only at the root of the replacement or inside a root SELECT [--strict]
+// EXPECT: 3:59: error: AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode) [--strict]
 // EXPECT: 4:59: error: the first operand of 'OP_ITER' should be Op(...) or an existing opref, found 'gen_Shape(...)' of type shape [--strict]
 // EXPECT: 5:93: error: the operands 2 and 3 of 'AUTOSPLIT_SLICE' should be existing oprefs or shape constructions, found 'Op(...)' of type op [--strict]

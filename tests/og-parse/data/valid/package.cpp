@@ -68,5 +68,5 @@ DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(LATE + 10, relaxed_precision_flag,
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
 // EXPECT: 50:32: warning: 'EARLY - 2' is outside the grammar (a pass spec is NAME or NAME + N); accepted
 // EXPECT: 52:28: warning: functional cast 'size_t(...)' is outside the grammar; accepted as the constant 256U
-// EXPECT: 53:117: warning: octal constant '010' has the value 8 (a leading 0 means octal)
-// EXPECT: 60:22: warning: AUTOSPLIT nested in an operand of Op(...); the spec allows it only at the root of the replacement or inside a root SELECT
+// EXPECT: 53:117: warning: octal constant 010 has the value 8 (a leading 0 means octal)
+// EXPECT: 60:22: warning: AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)

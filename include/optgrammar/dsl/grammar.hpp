@@ -1,0 +1,230 @@
+// The constructs of the rule language: one record per name a rule may write.
+//
+// Plain data (the standard library only), read by both front ends and the docs: where a construct
+// may appear, how many operands it takes, which construct family it belongs to, and for the
+// names defined as an expansion of others, the expansion (`$1`, `$2`, ... stand for the
+// operands, as the canonical form prints them). og-parse builds its name table, its operand-count
+// check and its place check from these records; the C++ front end's construct names are checked
+// against them (tests/dsl/grammar_test.cpp); docs/grammar/constructs.md is generated from them.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace optgrammar::dsl {
+
+/// Where a construct may be written.
+enum Place : unsigned char {
+  in_match = 1,        ///< the match pattern
+  in_constraint = 2,   ///< the constraint, and scalar operands anywhere
+  in_replacement = 4,  ///< the replacement's constructions
+};
+
+/// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
+/// casts each form one family, told apart by `extra`).
+// clang-format off
+#define OPTGRAMMAR_CONSTRUCT_FAMILIES(X)                                                              \
+  X(Op) X(OpVarIn) X(LET) X(OPCONST) X(FROM_DEFAULT_PACKAGE)                                        \
+  X(LAYOUT_CHUNKSIZE) X(OPTION_INT) X(OPTION_UINT) X(OPTION_BOOL) X(OPTION_FLOAT) X(INT) X(UINT)   \
+  X(FLOAT) X(DTYPE) X(NOT) X(NEG) X(ABS) X(IS_POW2) X(SELECT) X(ROUNDUP) X(AND) X(OR) X(XOR) X(ADD) \
+  X(MUL) X(MIN) X(MAX) X(SUB) X(DIV) X(REM) X(MOD) X(EQ) X(NE) X(LT) X(GT) X(LE) X(GE)              \
+  X(INPUT_OF) X(OUTPUT_OF) X(RANK_OF) X(DIM_OF) X(STEPSIZE_OF) X(DTYPE_OF) X(ELEMENTSIZE_OF)        \
+  X(INPUTS_OF) X(OUTPUTS_OF) X(ZERO_OFFSET_OF) X(SAME_ENCODING) X(SAME_OP) X(CONSTVAL_INT)          \
+  X(CONSTVAL_INT_VALID) X(CONSTVAL_FLOAT) X(CONSTVAL_FLOAT_VALID) X(SPLIT_DIM) X(SPLIT_START)       \
+  X(SPLIT_SIZE) X(ITER_VAR) X(EXTERNAL_CONSTRAINT) X(MESSAGE) X(IS_QTYPE) X(DIM_N) X(SAME_SHAPE)    \
+  X(IS_SCALAR) X(IS_QUANT_TYPE) X(SAME_QUANT) X(CEILDIV) X(CAST)                                    \
+  X(Operand) X(WrapOp) X(WrapOpAlways) X(gen_Shape) X(gen_ShapeOf) X(gen_ConstScalar_f32)           \
+  X(gen_ConstScalar_i32) X(gen_ConstArr_f32) X(gen_ConstArr_i32) X(gen_ConstArr_vals_i32)           \
+  X(AUTOSPLIT) X(OP_ITER) X(ITER_INPUT_OF) X(AUTOSPLIT_SHAPEFN_APPLY) X(WITH_SIZE) X(WITH_TYPE)     \
+  X(WITH_SAME_OUTPUT) X(WITH_OUTPUT_TYPE) X(WITH_MULTI_OUT) X(ResizeDim) X(WITH_SAME_ID)            \
+  X(WITH_SPLIT_HISTORY) X(EXTERNAL_REPLACE) X(SHAPEFN_APPLY) X(AUTOSPLIT_SLICE) X(TYPICAL_SLICE)    \
+  X(CHANGEDIM_SLICE) X(TYPICAL_CONV_SLICE) X(OpMultiOut)
+// clang-format on
+
+enum class Family : unsigned char {
+#define OPTGRAMMAR_FAMILY_ENUM_(F) F,
+  OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_ENUM_)
+#undef OPTGRAMMAR_FAMILY_ENUM_
+};
+
+inline constexpr unsigned char any_count = 255;  ///< no upper bound on the operands
+
+/// One name a rule may write.
+struct Construct {
+  std::string_view name;
+  Family family;
+  unsigned char places;     ///< Place bits
+  unsigned char min_args;
+  unsigned char max_args;   ///< any_count: no bound
+  int extra = 0;            ///< the DType index of IS_*, the dimension of DIM_*, the cast's target ('i', 's', 'f')
+  std::string_view expansion = {};  ///< for names defined by others: the canonical text, operands as $1, $2, ...
+};
+
+namespace grammar_detail {
+constexpr unsigned char M = in_match, C = in_constraint, R = in_replacement, CR = C | R, MR = M | R;
+constexpr unsigned char N = any_count;
+using F = Family;
+}  // namespace grammar_detail
+
+// clang-format off
+inline constexpr Construct constructs[] = {
+    // the match (Op and FROM_DEFAULT_PACKAGE also build ops in a replacement)
+    {"Op", grammar_detail::F::Op, grammar_detail::MR, 1, grammar_detail::N},
+    {"OpVarIn", grammar_detail::F::OpVarIn, grammar_detail::M, 1, grammar_detail::N},
+    {"LET", grammar_detail::F::LET, grammar_detail::M, 2, 2},
+    {"OPCONST", grammar_detail::F::OPCONST, grammar_detail::M, 1, 1, 0, "LET($1,Op(\"$Const\"))"},
+    {"FROM_DEFAULT_PACKAGE", grammar_detail::F::FROM_DEFAULT_PACKAGE, grammar_detail::MR, 1, 1, 0, "$1"},
+    // constants and options
+    {"LAYOUT_CHUNKSIZE", grammar_detail::F::LAYOUT_CHUNKSIZE, grammar_detail::CR, 2, 2},
+    {"OPTION_INT", grammar_detail::F::OPTION_INT, grammar_detail::CR, 1, 1},
+    {"OPTION_UINT", grammar_detail::F::OPTION_UINT, grammar_detail::CR, 1, 1},
+    {"OPTION_BOOL", grammar_detail::F::OPTION_BOOL, grammar_detail::CR, 1, 1},
+    {"OPTION_FLOAT", grammar_detail::F::OPTION_FLOAT, grammar_detail::CR, 1, 1},
+    // operators
+    {"INT", grammar_detail::F::INT, grammar_detail::CR, 1, 1},
+    {"UINT", grammar_detail::F::UINT, grammar_detail::CR, 1, 1},
+    {"FLOAT", grammar_detail::F::FLOAT, grammar_detail::CR, 1, 1},
+    {"DTYPE", grammar_detail::F::DTYPE, grammar_detail::CR, 1, 1},
+    {"NOT", grammar_detail::F::NOT, grammar_detail::CR, 1, 1},
+    {"NEG", grammar_detail::F::NEG, grammar_detail::CR, 1, 1},
+    {"ABS", grammar_detail::F::ABS, grammar_detail::CR, 1, 1},
+    {"IS_POW2", grammar_detail::F::IS_POW2, grammar_detail::CR, 1, 1},
+    {"SELECT", grammar_detail::F::SELECT, grammar_detail::CR, 3, 3},
+    {"ROUNDUP", grammar_detail::F::ROUNDUP, grammar_detail::CR, 2, 2},
+    {"AND", grammar_detail::F::AND, grammar_detail::CR, 1, grammar_detail::N},
+    {"OR", grammar_detail::F::OR, grammar_detail::CR, 1, grammar_detail::N},
+    {"XOR", grammar_detail::F::XOR, grammar_detail::CR, 1, grammar_detail::N},
+    {"ADD", grammar_detail::F::ADD, grammar_detail::CR, 1, grammar_detail::N},
+    {"MUL", grammar_detail::F::MUL, grammar_detail::CR, 1, grammar_detail::N},
+    {"MIN", grammar_detail::F::MIN, grammar_detail::CR, 1, grammar_detail::N},
+    {"MAX", grammar_detail::F::MAX, grammar_detail::CR, 1, grammar_detail::N},
+    {"SUB", grammar_detail::F::SUB, grammar_detail::CR, 2, 2},
+    {"DIV", grammar_detail::F::DIV, grammar_detail::CR, 2, 2},
+    {"REM", grammar_detail::F::REM, grammar_detail::CR, 2, 2},
+    {"MOD", grammar_detail::F::MOD, grammar_detail::CR, 2, 2},
+    {"EQ", grammar_detail::F::EQ, grammar_detail::CR, 2, 2},
+    {"NE", grammar_detail::F::NE, grammar_detail::CR, 2, 2},
+    {"LT", grammar_detail::F::LT, grammar_detail::CR, 2, 2},
+    {"GT", grammar_detail::F::GT, grammar_detail::CR, 2, 2},
+    {"LE", grammar_detail::F::LE, grammar_detail::CR, 2, 2},
+    {"GE", grammar_detail::F::GE, grammar_detail::CR, 2, 2},
+    // operand references and properties
+    {"INPUT_OF", grammar_detail::F::INPUT_OF, grammar_detail::CR, 2, 2},
+    {"OUTPUT_OF", grammar_detail::F::OUTPUT_OF, grammar_detail::CR, 2, 2},
+    {"RANK_OF", grammar_detail::F::RANK_OF, grammar_detail::CR, 1, 1},
+    {"DIM_OF", grammar_detail::F::DIM_OF, grammar_detail::CR, 2, 2},
+    {"STEPSIZE_OF", grammar_detail::F::STEPSIZE_OF, grammar_detail::CR, 1, 1},
+    {"DTYPE_OF", grammar_detail::F::DTYPE_OF, grammar_detail::CR, 1, 1},
+    {"ELEMENTSIZE_OF", grammar_detail::F::ELEMENTSIZE_OF, grammar_detail::CR, 1, 1},
+    {"INPUTS_OF", grammar_detail::F::INPUTS_OF, grammar_detail::CR, 1, 1},
+    {"OUTPUTS_OF", grammar_detail::F::OUTPUTS_OF, grammar_detail::CR, 1, 1},
+    {"ZERO_OFFSET_OF", grammar_detail::F::ZERO_OFFSET_OF, grammar_detail::CR, 1, 1},
+    {"SAME_ENCODING", grammar_detail::F::SAME_ENCODING, grammar_detail::CR, 2, 2},
+    {"SAME_OP", grammar_detail::F::SAME_OP, grammar_detail::CR, 2, 2},
+    {"CONSTVAL_INT", grammar_detail::F::CONSTVAL_INT, grammar_detail::CR, 2, 2},
+    {"CONSTVAL_INT_VALID", grammar_detail::F::CONSTVAL_INT_VALID, grammar_detail::CR, 2, 2},
+    {"CONSTVAL_FLOAT", grammar_detail::F::CONSTVAL_FLOAT, grammar_detail::CR, 2, 2},
+    {"CONSTVAL_FLOAT_VALID", grammar_detail::F::CONSTVAL_FLOAT_VALID, grammar_detail::CR, 2, 2},
+    // split variables (int expressions inside the last operand of their AUTOSPLIT/OP_ITER)
+    {"SPLIT_DIM", grammar_detail::F::SPLIT_DIM, grammar_detail::CR, 1, 1},
+    {"SPLIT_START", grammar_detail::F::SPLIT_START, grammar_detail::CR, 1, 1},
+    {"SPLIT_SIZE", grammar_detail::F::SPLIT_SIZE, grammar_detail::CR, 1, 1},
+    {"ITER_VAR", grammar_detail::F::ITER_VAR, grammar_detail::CR, 1, 1},
+    // external functions and messages in constraints
+    {"EXTERNAL_CONSTRAINT", grammar_detail::F::EXTERNAL_CONSTRAINT, grammar_detail::CR, 2, grammar_detail::N},
+    {"MESSAGE", grammar_detail::F::MESSAGE, grammar_detail::CR, 1, grammar_detail::N},
+    // compatibility names defined by others
+    {"IS_FLOAT32", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 0, "EQ(DTYPE_OF($1),DType::Float32)"},
+    {"IS_FLOAT", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 0, "EQ(DTYPE_OF($1),DType::Float32)"},
+    {"IS_FLOAT16", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 1, "EQ(DTYPE_OF($1),DType::Float16)"},
+    {"IS_QUINT8", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 2, "EQ(DTYPE_OF($1),DType::QUInt8)"},
+    {"IS_QINT8", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 3, "EQ(DTYPE_OF($1),DType::QInt8)"},
+    {"IS_QUINT16", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 4, "EQ(DTYPE_OF($1),DType::QUInt16)"},
+    {"IS_QINT16", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 5, "EQ(DTYPE_OF($1),DType::QInt16)"},
+    {"IS_QINT32", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 6, "EQ(DTYPE_OF($1),DType::QInt32)"},
+    {"IS_INT32", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 7, "EQ(DTYPE_OF($1),DType::Int32)"},
+    {"DIM_BATCHES", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 0, "DIM_OF($1,0)"},
+    {"DIM_HEIGHT", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 1, "DIM_OF($1,1)"},
+    {"DIM_WIDTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 2, "DIM_OF($1,2)"},
+    {"DIM_DEPTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 3, "DIM_OF($1,3)"},
+    {"DIM_FILTHEIGHT", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 0, "DIM_OF($1,0)"},
+    {"DIM_FILTWIDTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 1, "DIM_OF($1,1)"},
+    {"DIM_FILTDEPTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 2, "DIM_OF($1,2)"},
+    {"DIM_NFILTS", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 3, "DIM_OF($1,3)"},
+    {"SAME_SHAPE", grammar_detail::F::SAME_SHAPE, grammar_detail::CR, 2, 2, 0,
+     "AND(EQ(DIM_OF($1,3),DIM_OF($2,3)),EQ(DIM_OF($1,2),DIM_OF($2,2)),EQ(DIM_OF($1,1),DIM_OF($2,1)),EQ(DIM_OF($1,0),DIM_OF($2,0)))"},
+    {"IS_SCALAR", grammar_detail::F::IS_SCALAR, grammar_detail::CR, 1, 1, 0,
+     "AND(EQ(DIM_OF($1,0),1),EQ(DIM_OF($1,1),1),EQ(DIM_OF($1,2),1),EQ(DIM_OF($1,3),1))"},
+    {"IS_QUANT_TYPE", grammar_detail::F::IS_QUANT_TYPE, grammar_detail::CR, 1, 1, 0,
+     "OR(EQ(DTYPE_OF($1),DType::QUInt8),EQ(DTYPE_OF($1),DType::QInt8),EQ(DTYPE_OF($1),DType::QUInt16),EQ(DTYPE_OF($1),DType::QInt16),EQ(DTYPE_OF($1),DType::QInt32))"},
+    {"SAME_QUANT", grammar_detail::F::SAME_QUANT, grammar_detail::CR, 2, 2, 0,
+     "AND(EQ(ZERO_OFFSET_OF($1),ZERO_OFFSET_OF($2)),EQ(STEPSIZE_OF($1),STEPSIZE_OF($2)))"},
+    {"CEILDIV", grammar_detail::F::CEILDIV, grammar_detail::CR, 2, 2, 0, "DIV(SUB(ADD($1,$2),1),$2)"},
+    // functional casts of constants: size_t(256)
+    {"size_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
+    {"unsigned", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
+    {"uint32_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
+    {"uint64_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
+    {"int", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 'i'},
+    {"int32_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 'i'},
+    {"int64_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 'i'},
+    {"long", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 'i'},
+    {"float", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 'f'},
+    {"double", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 'f'},
+    // replacement constructions
+    {"Operand", grammar_detail::F::Operand, grammar_detail::R, 1, 1},
+    {"WrapOp", grammar_detail::F::WrapOp, grammar_detail::R, 2, 2},
+    {"WrapOpAlways", grammar_detail::F::WrapOpAlways, grammar_detail::R, 2, 2},
+    {"gen_Shape", grammar_detail::F::gen_Shape, grammar_detail::R, 1, grammar_detail::N},
+    {"gen_ShapeOf", grammar_detail::F::gen_ShapeOf, grammar_detail::R, 1, 1},
+    {"gen_ConstScalar_f32", grammar_detail::F::gen_ConstScalar_f32, grammar_detail::R, 1, 1},
+    {"gen_ConstScalar_i32", grammar_detail::F::gen_ConstScalar_i32, grammar_detail::R, 1, 1},
+    {"gen_ConstArr_f32", grammar_detail::F::gen_ConstArr_f32, grammar_detail::R, 2, 2},
+    {"gen_ConstArr_i32", grammar_detail::F::gen_ConstArr_i32, grammar_detail::R, 2, 2},
+    {"gen_ConstArr_vals_i32", grammar_detail::F::gen_ConstArr_vals_i32, grammar_detail::R, 1, grammar_detail::N},
+    {"AUTOSPLIT", grammar_detail::F::AUTOSPLIT, grammar_detail::R, 4, 4},
+    {"OP_ITER", grammar_detail::F::OP_ITER, grammar_detail::R, 5, 5},
+    {"ITER_INPUT_OF", grammar_detail::F::ITER_INPUT_OF, grammar_detail::R, 2, 2},
+    {"AUTOSPLIT_SHAPEFN_APPLY", grammar_detail::F::AUTOSPLIT_SHAPEFN_APPLY, grammar_detail::R, 2, grammar_detail::N},
+    {"WITH_SIZE", grammar_detail::F::WITH_SIZE, grammar_detail::R, 2, 2},
+    {"WITH_TYPE", grammar_detail::F::WITH_TYPE, grammar_detail::R, 2, 2},
+    {"WITH_SAME_OUTPUT", grammar_detail::F::WITH_SAME_OUTPUT, grammar_detail::R, 2, 2},
+    {"WITH_OUTPUT_TYPE", grammar_detail::F::WITH_OUTPUT_TYPE, grammar_detail::R, 4, 4},
+    {"WITH_MULTI_OUT", grammar_detail::F::WITH_MULTI_OUT, grammar_detail::R, 2, 2},
+    {"ResizeDim", grammar_detail::F::ResizeDim, grammar_detail::R, 3, 3},
+    {"WITH_SAME_ID", grammar_detail::F::WITH_SAME_ID, grammar_detail::R, 2, 2},
+    {"WITH_SPLIT_HISTORY", grammar_detail::F::WITH_SPLIT_HISTORY, grammar_detail::R, 2, 3},
+    {"EXTERNAL_REPLACE", grammar_detail::F::EXTERNAL_REPLACE, grammar_detail::R, 1, 1},
+    {"SHAPEFN_APPLY", grammar_detail::F::SHAPEFN_APPLY, grammar_detail::R, 1, grammar_detail::N},
+    {"AUTOSPLIT_SLICE", grammar_detail::F::AUTOSPLIT_SLICE, grammar_detail::R, 3, 3, 0,
+     "WITH_SIZE($3,WITH_TYPE($1,Op(\"Slice_shape\",$1,$2,$3)))"},
+    {"TYPICAL_SLICE", grammar_detail::F::TYPICAL_SLICE, grammar_detail::R, 2, 2, 0,
+     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1),WITH_TYPE($1,Op(\"Slice_shape\",$1,"
+     "AUTOSPLIT_SHAPEFN_APPLY(simple_split_start,$2,$1),AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1))))"},
+    {"CHANGEDIM_SLICE", grammar_detail::F::CHANGEDIM_SLICE, grammar_detail::R, 3, 3, 0,
+     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3),WITH_TYPE($1,Op(\"Slice_shape\",$1,"
+     "AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_start,$2,$1,$3),AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3))))"},
+    {"TYPICAL_CONV_SLICE", grammar_detail::F::TYPICAL_CONV_SLICE, grammar_detail::R, 2, grammar_detail::N},
+    {"OpMultiOut", grammar_detail::F::OpMultiOut, grammar_detail::R, 3, grammar_detail::N, 0,
+     "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))"},
+};
+// clang-format on
+
+/// The record of a written name, or nullptr.
+constexpr const Construct* find_construct(std::string_view name) noexcept {
+  for (const auto& c : constructs)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+/// The family's name as written (the first record's, for the families of several names).
+constexpr std::string_view family_name(Family f) noexcept {
+  constexpr std::string_view names[] = {
+#define OPTGRAMMAR_FAMILY_NAME_(F) #F,
+      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_NAME_)
+#undef OPTGRAMMAR_FAMILY_NAME_
+  };
+  return names[static_cast<std::size_t>(f)];
+}
+
+}  // namespace optgrammar::dsl

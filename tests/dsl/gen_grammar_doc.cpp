@@ -103,7 +103,10 @@ std::string places(unsigned char p) {
   using namespace optgrammar::dsl;
   std::string r;
   for (auto [bit, word] : {std::pair{in_match, "match"}, {in_constraint, "constraint"}, {in_replacement, "replacement"}})
-    if (p & bit) r += (r.empty() ? "" : ", ") + std::string(word);
+    if (p & bit) {
+      if (!r.empty()) r += ", ";
+      r += word;
+    }
   return r;
 }
 
@@ -122,8 +125,9 @@ std::string constructs_markdown() {
     const std::string n = c.min_args == c.max_args ? std::to_string(c.min_args)
                           : c.max_args == any_count ? std::to_string(c.min_args) + " or more"
                           : std::to_string(c.min_args) + " to " + std::to_string(c.max_args);
-    os << "| `" << c.name << "` | " << places(c.places) << " | " << n << " | "
-       << (c.expansion.empty() ? std::string() : "`" + std::string(c.expansion) + "`") << " |\n";
+    os << "| `" << c.name << "` | " << places(c.places) << " | " << n << " | ";
+    if (!c.expansion.empty()) os << '`' << c.expansion << '`';
+    os << " |\n";
   }
   return os.str();
 }

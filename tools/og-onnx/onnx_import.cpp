@@ -152,6 +152,7 @@ class Importer {
     Imported out;
     for (const auto& op : model_.opset_import())
       if (op.domain().empty() || op.domain() == "ai.onnx") out.opset = static_cast<int>(op.version());
+    opset_ = out.opset;
     if (out.opset > 17) fail(Kind::invalid, "opset " + std::to_string(out.opset) + " is above 17, the newest the importer reads");
     auto& gp = *model_.mutable_graph();
     // Fixed input shapes where asked, then ONNX shape inference.
@@ -382,6 +383,9 @@ class Importer {
     }
     const ops::onnx::OpSpec* spec = ops::onnx::find(n.op_type());
     if (!spec) fail(Kind::unsupported_op, where + ": op type '" + n.op_type() + "' is not claimed by the importer");
+    if (opset_ < spec->since)
+      fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) + " is not claimed (from opset " +
+                                     std::to_string(spec->since) + ")");
     for (int k = 1; k < n.output_size(); ++k)
       if (!n.output(k).empty() && used.count(n.output(k)))
         fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " + n.op_type() + " is claimed");
@@ -430,6 +434,7 @@ class Importer {
 
   onnx::ModelProto& model_;
   const ImportOptions& opt_;
+  int opset_ = 0;
   Graph g_;
   std::unordered_map<std::string, OpRef> values_;
   std::unordered_map<std::string, const onnx::TypeProto*> types_;

@@ -64,6 +64,8 @@ struct OpSpec {
   Kernel kernel;
   /// Which dtypes it computes on (floats only for transcendental functions).
   DTypeSet types = dtypes::any;
+  /// The first opset whose version of the op this entry implements.
+  int since = 1;
 };
 
 /// The graph op name of an ONNX op type: "onnx.Conv".
@@ -200,8 +202,9 @@ inline std::vector<OpSpec> make_table() {
   variadic("Min", "elementwise minimum of all inputs", kernel<e::nary<fn::min>, 0>());
   variadic("Sum", "elementwise sum of all inputs", kernel<e::nary<fn::add>, 0>());
   variadic("Mean", "elementwise mean of all inputs", kernel<e::nary<fn::add, true>, 0>());
-  t.push_back({"Clip", "x limited to [min, max] (absent bounds: none)", {in("input"), opt("min"), opt("max")}, {},
-               kernel<e::clip, 0>(), dtypes::any});
+  t.push_back({"Clip", "x limited to [min, max] (the inputs, else the attributes of opsets before 11; default: unbounded)",
+               {in("input"), opt("min"), opt("max")}, {f("min", -HUGE_VAL), f("max", HUGE_VAL)}, kernel<e::clip, 2>(),
+               dtypes::any});
   t.push_back({"Cast", "x converted to the dtype `to` names (also the output's dtype)", {in("input")}, {ir("to")},
                kernel<e::same_elements, 1>(), dtypes::any});
   // data movement
@@ -215,8 +218,9 @@ inline std::vector<OpSpec> make_table() {
   t.push_back({"Transpose", "dimensions permuted (no perm: reversed)", {in("data")}, {is("perm")}, kernel<e::transpose, 1>(),
                dtypes::any});
   t.push_back({"Concat", "inputs joined along axis", {var("inputs")}, {ir("axis")}, kernel<e::concat, 1>(), dtypes::any});
-  t.push_back({"Slice", "strided box of data", {in("data"), in("starts"), in("ends"), opt("axes"), opt("steps")}, {},
-               kernel<e::slice, 0>(), dtypes::any});
+  t.push_back({"Slice", "strided box of data (starts, ends, axes: attributes before opset 10)",
+               {in("data"), opt("starts"), opt("ends"), opt("axes"), opt("steps")}, {is("starts"), is("ends"), is("axes")},
+               kernel<e::slice, 3>(), dtypes::any});
   t.push_back({"Gather", "entries of data along axis at indices", {in("data"), in("indices")}, {i("axis")},
                kernel<e::gather, 1>(), dtypes::any});
   t.push_back({"Expand", "input broadcast to the output's shape", {in("input"), in("shape")}, {}, kernel<e::expand, 0>(),
@@ -270,6 +274,13 @@ inline std::vector<OpSpec> make_table() {
   t.push_back({"BatchNormalization", "(x - mean) / sqrt(var + epsilon) * scale + B per channel (inference)",
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
                {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3>(), dtypes::floats});
+  t.push_back({"Resize", "N-d resize: nearest, linear or cubic (opset 11 and later)",
+               {in("X"), opt("roi"), opt("scales"), opt("sizes")},
+               {ch("coordinate_transformation_mode",
+                   "half_pixel,pytorch_half_pixel,align_corners,asymmetric,tf_half_pixel_for_nn,tf_crop_and_resize"),
+                f("cubic_coeff_a", -0.75), i("exclude_outside"), f("extrapolation_value", 0.0), ch("mode", "nearest,linear,cubic"),
+                ch("nearest_mode", "round_prefer_floor,round_prefer_ceil,floor,ceil")},
+               kernel<e::resize, 6>(), dtypes::floats, 11});
   for (const auto& s : t)
     if (s.kernel.attrs != s.attrs.size()) throw std::logic_error(std::string("onnx table: attribute count of ") + std::string(s.type));
   return t;

@@ -242,13 +242,14 @@ bool nary(const OpView& v, std::span<std::byte> out, std::size_t na) {
   return true;
 }
 
-/// Clip(x, min, max): absent bounds are unbounded.
+/// Clip(min, max; x, min, max): the bounds are the inputs when present, else the attributes
+/// (opsets before 11), which default to unbounded.
 inline bool clip(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
   if (!a.inputs_have_data()) return false;
   const ValueView& x = a.in(0);
   const OutputDef& o = *v.declared;
-  double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+  double lo = a.attr_scalar(0), hi = a.attr_scalar(1);
   if (a.present(1)) lo = get(a.in(1).def->dtype, a.in(1).data.data(), 0);
   if (a.present(2)) hi = get(a.in(2).def->dtype, a.in(2).data.data(), 0);
   if (x.def->element_count() != o.element_count()) return false;
@@ -361,7 +362,8 @@ inline bool concat(const OpView& v, std::span<std::byte> out, std::size_t na) {
   return true;
 }
 
-/// Slice(data, starts, ends, axes, steps), ONNX's clamping rules.
+/// Slice(starts, ends, axes; data, starts, ends, axes, steps), ONNX's clamping rules; the
+/// attributes (opsets before 10) when the starts input is absent.
 inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
   if (!a.inputs_have_data()) return false;
@@ -369,6 +371,11 @@ inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const Dims xd = dims_of(*x.def), xs = strides_of(xd);
   const std::size_t r = xd.size();
   auto starts = a.input_ints(1), ends = a.input_ints(2), axes = a.input_ints(3), steps = a.input_ints(4);
+  if (!a.present(1)) {
+    starts = a.attr_ints(0);
+    ends = a.attr_ints(1);
+    axes = a.attr_ints(2);
+  }
   if (axes.empty())
     for (std::size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<std::int64_t>(k));
   if (steps.empty()) steps.assign(starts.size(), 1);
@@ -952,6 +959,148 @@ inline bool batch_norm(const OpView& v, std::span<std::byte> out, std::size_t na
     const std::size_t c = (i / inner) % C;
     const double x = get(X.def->dtype, X.data.data(), i);
     put(v.declared->dtype, out.data(), i, (x - at(3, c)) / std::sqrt(at(4, c) + eps) * at(1, c) + at(2, c));
+  }
+  return true;
+}
+
+// ---- resize ---------------------------------------------------------------------------------
+
+/// Resize's choices, in the order of the attributes' choice lists.
+enum class CoordMode : int { half_pixel, pytorch_half_pixel, align_corners, asymmetric, tf_half_pixel_for_nn, tf_crop_and_resize };
+enum class ResizeMode : int { nearest, linear, cubic };
+enum class NearestMode : int { round_prefer_floor, round_prefer_ceil, floor, ceil };
+
+/// Resize(coordinate_transformation_mode, cubic_coeff_a, exclude_outside, extrapolation_value,
+/// mode, nearest_mode; X, roi, scales, sizes), opset 11-17: separable per axis; each output
+/// coordinate reads a few input positions (edge-clamped) with weights.
+inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
+  Args a{v, na};
+  if (!a.inputs_have_data()) return false;
+  const auto coord = static_cast<CoordMode>(a.attr_int(0));
+  const double A = a.attr_scalar(1);
+  const bool exclude = a.attr_int(2) != 0;
+  const double extrapolation = a.attr_scalar(3);
+  const auto mode = static_cast<ResizeMode>(a.attr_int(4));
+  const auto nearest = static_cast<NearestMode>(a.attr_int(5));
+  const ValueView& X = a.in(0);
+  const Dims xd = dims_of(*X.def), od = dims_of(*v.declared), xs = strides_of(xd);
+  const std::size_t r = xd.size();
+  if (od.size() != r) return false;
+  std::vector<double> roi, scales;
+  if (a.present(1))
+    for (std::size_t i = 0; i < a.in(1).def->element_count(); ++i) roi.push_back(get(a.in(1).def->dtype, a.in(1).data.data(), i));
+  if (a.present(2))
+    for (std::size_t i = 0; i < a.in(2).def->element_count(); ++i) scales.push_back(get(a.in(2).def->dtype, a.in(2).data.data(), i));
+  if (!scales.empty() && scales.size() != r) return false;
+  struct Tap {
+    std::size_t offset;
+    double weight;
+  };
+  // Per axis and output coordinate: the taps (input offset along the axis, weight); an empty
+  // list means "outside the crop box" (tf_crop_and_resize extrapolation).
+  std::vector<std::vector<std::vector<Tap>>> taps(r);
+  for (std::size_t k = 0; k < r; ++k) {
+    const double in = static_cast<double>(xd[k]), outl = static_cast<double>(od[k]);
+    const double scale = scales.empty() ? outl / in : scales[k];
+    taps[k].resize(od[k]);
+    for (std::size_t o = 0; o < od[k]; ++o) {
+      const double oc = static_cast<double>(o);
+      double x = 0;
+      switch (coord) {
+        case CoordMode::half_pixel: x = (oc + 0.5) / scale - 0.5; break;
+        case CoordMode::pytorch_half_pixel: x = od[k] > 1 ? (oc + 0.5) / scale - 0.5 : 0.0; break;
+        case CoordMode::align_corners: {
+          // With scales, ONNX's reference takes the unrounded output length in * scale.
+          const double len = scales.empty() ? outl : in * scale;
+          x = od[k] == 1 ? 0.0 : oc * (in - 1) / (len - 1);
+          break;
+        }
+        case CoordMode::asymmetric: x = oc / scale; break;
+        case CoordMode::tf_half_pixel_for_nn: x = (oc + 0.5) / scale; break;
+        case CoordMode::tf_crop_and_resize: {
+          if (roi.size() != 2 * r) return false;
+          const double s0 = roi[k], e0 = roi[r + k];
+          x = od[k] > 1 ? s0 * (in - 1) + oc * (e0 - s0) * (in - 1) / (outl - 1) : 0.5 * (s0 + e0) * (in - 1);
+          if (x < 0 || x > in - 1) continue;  // no taps: extrapolated
+          break;
+        }
+      }
+      auto clamp_index = [&](std::int64_t i) { return static_cast<std::size_t>(std::clamp<std::int64_t>(i, 0, static_cast<std::int64_t>(xd[k]) - 1)); };
+      auto& t = taps[k][o];
+      if (mode == ResizeMode::nearest) {
+        double n = 0;
+        const double fl = std::floor(x);
+        switch (nearest) {
+          case NearestMode::round_prefer_floor: n = x == fl + 0.5 ? fl : std::round(x); break;
+          case NearestMode::round_prefer_ceil: n = x == fl + 0.5 ? fl + 1 : std::round(x); break;
+          case NearestMode::floor: n = fl; break;
+          case NearestMode::ceil: n = std::ceil(x); break;
+        }
+        t.push_back({clamp_index(static_cast<std::int64_t>(n)) * xs[k], 1.0});
+        continue;
+      }
+      const double fl = std::floor(x), ratio = x - fl;
+      const auto x0 = static_cast<std::int64_t>(fl);
+      std::vector<std::pair<std::int64_t, double>> w;
+      if (mode == ResizeMode::linear) {
+        w = {{x0, 1.0 - ratio}, {x0 + 1, ratio}};
+      } else {
+        auto c = [&](double d) {  // Keys' cubic kernel with coefficient A, |d| in [0, 2)
+          d = std::fabs(d);
+          if (d <= 1) return ((A + 2) * d - (A + 3)) * d * d + 1;
+          return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A;
+        };
+        w = {{x0 - 1, c(ratio + 1)}, {x0, c(ratio)}, {x0 + 1, c(1 - ratio)}, {x0 + 2, c(2 - ratio)}};
+      }
+      if (exclude) {
+        double sum = 0;
+        for (auto& [i, wt] : w) {
+          if (i < 0 || i >= static_cast<std::int64_t>(xd[k])) wt = 0;
+          sum += wt;
+        }
+        if (sum != 0)
+          for (auto& p : w) p.second /= sum;
+      }
+      for (const auto& [i, wt] : w)
+        if (wt != 0) t.push_back({clamp_index(i) * xs[k], wt});
+      if (t.empty()) t.push_back({clamp_index(x0) * xs[k], 0.0});
+    }
+  }
+  Dims idx(r, 0);
+  const std::size_t n = count(od);
+  std::vector<std::size_t> pos(r, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    bool outside = false;
+    for (std::size_t k = 0; k < r; ++k)
+      if (taps[k][idx[k]].empty()) outside = true;
+    double sum = 0;
+    if (outside) {
+      sum = extrapolation;
+    } else {
+      // Every combination of one tap per axis.
+      std::fill(pos.begin(), pos.end(), 0);
+      for (;;) {
+        std::size_t off = 0;
+        double wt = 1;
+        for (std::size_t k = 0; k < r; ++k) {
+          const Tap& t = taps[k][idx[k]][pos[k]];
+          off += t.offset;
+          wt *= t.weight;
+        }
+        sum += wt * get(X.def->dtype, X.data.data(), off);
+        std::size_t k = r;
+        while (k-- > 0) {
+          if (++pos[k] < taps[k][idx[k]].size()) break;
+          pos[k] = 0;
+        }
+        if (k == static_cast<std::size_t>(-1)) break;
+      }
+    }
+    put(v.declared->dtype, out.data(), i, sum);
+    for (std::size_t k = r; k-- > 0;) {
+      if (++idx[k] < od[k]) break;
+      idx[k] = 0;
+    }
   }
   return true;
 }

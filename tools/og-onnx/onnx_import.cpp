@@ -398,6 +398,19 @@ class Importer {
       if (it != attrs.end()) attrs.erase(it);
     }
     if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
+    if (opset_ < 13 && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax")) {
+      // Before opset 13 these flatten the input to 2-d at `axis` (default 1); that is the
+      // claimed one-axis op only when the axis is the last one.
+      std::int64_t axis = 1;
+      for (const auto& a : n.attribute())
+        if (a.name() == "axis") axis = a.i();
+      const auto rank = static_cast<std::int64_t>(n.input_size() > 0 ? g_.output(value(n.input(0), where)).rank : 0);
+      if (axis < 0) axis += rank;
+      if (axis != rank - 1)
+        fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) +
+                                       " over more than the last axis is not claimed");
+      operands[0] = scalar_const(DType::Int32, static_cast<double>(axis));
+    }
     int k = 0;
     for (const auto& in : spec->inputs) {
       if (in.variadic) {

@@ -306,14 +306,28 @@ inline void add_definitions(Definitions& defs) {
     static std::deque<std::string> names;  // the definitions keep string_views into these
     names.push_back(op_name(s.type));
     d.name = names.back();
-    std::string desc = "ONNX `" + std::string(s.type) + "`: " + std::string(s.summary) + ".";
+    names.push_back("ONNX `" + std::string(s.type) + "`: " + std::string(s.summary) + ".");
+    d.summary = names.back();
+    std::string desc = "Imported from ONNX (docs/onnx.md): the attributes, then the inputs.";
+    if (s.since > 1) desc += cat(" From opset ", s.since, ".");
     for (const auto& a : s.attrs) {
-      if (a.kind != AttrKind::choice) continue;
-      desc += " `" + std::string(a.name) + "` is the index into " + std::string(a.choices) + ".";
+      std::string def;
+      switch (a.kind) {
+        case AttrKind::integer: def = cat(static_cast<long long>(a.default_value)); break;
+        case AttrKind::real: def = std::to_string(a.default_value); break;
+        case AttrKind::choice: {
+          const std::string_view first = a.choices.substr(0, a.choices.find(','));
+          def = cat("an index into ", a.choices, " (", first, " = 0)");
+          break;
+        }
+        case AttrKind::integers:
+        case AttrKind::reals: continue;
+      }
+      if (a.required) desc += cat(" `", a.name, "`: required.");
+      else desc += cat(" `", a.name, "`: default ", def, ".");
     }
     names.push_back(std::move(desc));
-    d.summary = names.back();
-    d.description = {};
+    d.description = names.back();
     for (const auto& a : s.attrs) {
       const bool list = a.kind == AttrKind::integers || a.kind == AttrKind::reals;
       const DTypeSet t = a.kind == AttrKind::real || a.kind == AttrKind::reals ? dtypes::f32 : dtypes::i32;

@@ -7,6 +7,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -69,6 +70,16 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, b
     return raw.data() + i * w;
   };
   const bool has_raw = p.has_raw_data();
+  // Same bytes in both (little-endian raw data of an element type stored at its own width).
+  static_assert(std::endian::native == std::endian::little, "ONNX raw data is little-endian");
+  if (has_raw && et != onnx::TensorProto_DataType_INT64 && raw.size() == t.data.size()) {
+    if (!raw.empty()) std::memcpy(t.data.data(), raw.data(), raw.size());
+    return t;
+  }
+  if (!has_raw && et == onnx::TensorProto_DataType_FLOAT && static_cast<std::size_t>(p.float_data_size()) == n) {
+    if (n) std::memcpy(t.data.data(), p.float_data().data(), 4 * n);
+    return t;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     double v = 0;
     const int ii = static_cast<int>(i);

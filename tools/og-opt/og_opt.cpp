@@ -1,6 +1,8 @@
 // og-opt: the main job. Loads a graph (text format) or builds the built-in default, applies the
 // rule package linked into it, prints a report, writes the result as text and as Graphviz DOT.
 #include "w1/w1_graph.hpp"
+#include "onnx_import.hpp"
+#include "result_check.hpp"
 
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/text_io.hpp>
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -29,8 +32,14 @@ int main(int argc, char** argv) {
   bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false;
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
-  app.add_option("graph", input, "Graph in the optgrammar text format (default: the built-in W1 graph)")
+  app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)")
       ->check(CLI::ExistingFile);
+  std::size_t check_n = 0;
+  double check_tolerance = 1e-4;
+  app.add_option("--check", check_n, "Interpret the graph on N random inputs before and after rewriting and compare the outputs");
+  app.add_option("--check-tolerance", check_tolerance, "Relative tolerance of --check")->capture_default_str();
+  std::vector<std::string> input_shapes;
+  app.add_option("--input-shape", input_shapes, "Shape of an ONNX input with symbolic dims: NAME=D0,D1,... (repeatable)");
   app.add_option("--blocks", blocks, "Blocks of the built-in W1 graph")->check(CLI::Range(1, 10000000))->capture_default_str();
   app.add_option("-o,--output", out_text, "Write the optimized graph as text here (default: <name>.opt.ogt)");
   app.add_option("--dot", out_dot, "Write the optimized graph as Graphviz DOT here (default: <name>.opt.dot)");
@@ -59,6 +68,19 @@ int main(int argc, char** argv) {
       g = w1::build(blocks);
       stem = "w1";
       fmt::print("graph: built-in W1 redundant conv chain, {} blocks\n", blocks);
+    } else if (input.ends_with(".onnx")) {
+      optgrammar::onnx_import::ImportOptions io;
+      for (const auto& s : input_shapes) {  // NAME=D0,D1,...
+        const auto eq = s.find('=');
+        if (eq == std::string::npos) throw std::runtime_error("--input-shape wants NAME=D0,D1,...: " + s);
+        auto& dims = io.input_shapes[s.substr(0, eq)];
+        std::stringstream ds(s.substr(eq + 1));
+        for (std::string d; std::getline(ds, d, ',');) dims.push_back(std::stoul(d));
+      }
+      auto m = optgrammar::onnx_import::import_file(input, io);
+      g = std::move(m.graph);
+      stem = input.substr(0, input.rfind('.'));
+      fmt::print("graph: {} (ONNX, opset {}, {} nodes)\n", input, m.opset, m.nodes);
     } else {
       std::ifstream is(input);
       g = optgrammar::read_graph_text(is, input);
@@ -107,6 +129,14 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  og_opt::CheckRun check;
+  if (check_n > 0) try {
+      check = og_opt::check_before(g, check_n);
+    } catch (const std::exception& e) {
+      std::cerr << "og-opt: --check: the interpreter cannot run the input graph: " << e.what() << "\n";
+      remove_opened();
+      return 1;
+    }
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = budget;
   opt.verify_each_rewrite = verify_each;
@@ -166,6 +196,31 @@ int main(int argc, char** argv) {
       remove_opened();
       return 1;
     }
+  if (check_n > 0) {
+    std::vector<og_opt::OutputDiff> diffs;
+    try {
+      diffs = og_opt::check_after(g, check, check_tolerance);
+    } catch (const std::exception& e) {
+      std::cerr << "og-opt: --check: the interpreter cannot run the result graph: " << e.what() << "\n";
+      remove_opened();
+      return 1;
+    }
+    bool ok = true;
+    for (std::size_t k = 0; k < diffs.size(); ++k) {
+      fmt::print("check: output {}: max abs diff {:.3g}, max rel diff {:.3g} over {} inputs{}\n", k, diffs[k].max_abs,
+                 diffs[k].max_rel, check_n, diffs[k].ok ? "" : " (beyond tolerance)");
+      if (!diffs[k].ok) {
+        std::cerr << "og-opt: --check: output " << k << " changed beyond the tolerance " << check_tolerance;
+        if (!diffs[k].problem.empty()) std::cerr << ": " << diffs[k].problem;
+        std::cerr << "\n";
+        ok = false;
+      }
+    }
+    if (!ok) {
+      remove_opened();
+      return 4;
+    }
+  }
   optgrammar::write_graph_text(text_os, g);
   optgrammar::write_dot(dot_os, g, stem);
   text_os.close();

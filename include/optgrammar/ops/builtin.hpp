@@ -8,6 +8,7 @@
 #include "optgrammar/index/op_maps.hpp"
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/onnx.hpp"
 
 #include <string>
 
@@ -654,6 +655,7 @@ inline Definitions& definitions() {
   static Definitions& t = [] () -> Definitions& {
     Definitions& d = Definitions::instance();
     detail::add_builtins(d);
+    onnx::add_definitions(d);
     return d;
   }();
   return t;

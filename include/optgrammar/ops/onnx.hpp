@@ -1,0 +1,349 @@
+// The imported ONNX ops: one table entry per ONNX op type the importer claims, named
+// `onnx.<OpType>` in the graph, with ONNX's semantics (opset <= 17). The table is the single
+// source for the importer (which attributes to read, their defaults, which inputs may be absent)
+// and for these ops' definitions (verification, interpretation, docs/ops.md).
+//
+// Operands of every onnx op: first its attributes, as constants in the order the entry lists
+// them (an absent attribute takes its default; an absent list attribute is an empty constant,
+// which the op reads as ONNX's default), then the ONNX inputs in ONNX order (an absent optional
+// input is a constant with no elements). Integer attributes are Int32, float attributes
+// Float32, string attributes an Int32 index into the entry's choices.
+#pragma once
+
+#include "optgrammar/ops/definition.hpp"
+#include "optgrammar/ops/onnx_eval.hpp"
+
+#include <cmath>
+#include <deque>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace optgrammar::ops::onnx {
+
+/// How an attribute becomes a constant operand.
+enum class AttrKind : std::uint8_t { integer, real, integers, reals, choice };
+
+struct AttrSpec {
+  std::string_view name;
+  AttrKind kind;
+  double default_value = 0;     ///< integer, real, choice (index); unused for lists
+  std::string_view choices{};   ///< choice: the allowed strings, comma-separated, default first in index order
+  bool required = false;
+};
+
+struct InputSpec {
+  std::string_view name;
+  bool optional = false;
+  bool variadic = false;  ///< the rest of the inputs (at least one)
+};
+
+/// An eval routine with the number of attribute operands it reads first.
+struct Kernel {
+  EvalFn eval = nullptr;
+  std::size_t attrs = 0;
+};
+
+template <bool (*K)(const OpView&, std::span<std::byte>, std::size_t), std::size_t NA>
+bool run_kernel(const OpView& v, std::span<std::byte> out, Backend) {
+  if (v.operands.size() < NA || !v.declared) return false;
+  return K(v, out, NA);
+}
+template <bool (*K)(const OpView&, std::span<std::byte>, std::size_t), std::size_t NA>
+constexpr Kernel kernel() {
+  return {&run_kernel<K, NA>, NA};
+}
+
+struct OpSpec {
+  std::string_view type;  ///< the ONNX op type
+  std::string_view summary;
+  std::vector<InputSpec> inputs;
+  std::vector<AttrSpec> attrs;
+  Kernel kernel;
+  /// Which dtypes it computes on (floats only for transcendental functions).
+  DTypeSet types = dtypes::any;
+  /// The first opset whose version of the op this entry implements.
+  int since = 1;
+};
+
+/// The graph op name of an ONNX op type: "onnx.Conv".
+inline std::string op_name(std::string_view type) { return std::string("onnx.") + std::string(type); }
+
+// ---- scalar functions -----------------------------------------------------------------------
+
+namespace fn {
+using A = const std::vector<double>&;
+inline double abs(double x, A) { return std::fabs(x); }
+inline double neg(double x, A) { return -x; }
+inline double exp(double x, A) { return std::exp(x); }
+inline double log(double x, A) { return std::log(x); }
+inline double sqrt(double x, A) { return std::sqrt(x); }
+inline double tanh(double x, A) { return std::tanh(x); }
+inline double sin(double x, A) { return std::sin(x); }
+inline double cos(double x, A) { return std::cos(x); }
+inline double tan(double x, A) { return std::tan(x); }
+inline double asin(double x, A) { return std::asin(x); }
+inline double acos(double x, A) { return std::acos(x); }
+inline double atan(double x, A) { return std::atan(x); }
+inline double sinh(double x, A) { return std::sinh(x); }
+inline double cosh(double x, A) { return std::cosh(x); }
+inline double asinh(double x, A) { return std::asinh(x); }
+inline double acosh(double x, A) { return std::acosh(x); }
+inline double atanh(double x, A) { return std::atanh(x); }
+inline double ceil(double x, A) { return std::ceil(x); }
+inline double floor(double x, A) { return std::floor(x); }
+inline double round(double x, A) { return std::nearbyint(x); }  // halves to even
+inline double reciprocal(double x, A) { return 1.0 / x; }
+inline double sigmoid(double x, A) { return 1.0 / (1.0 + std::exp(-x)); }
+inline double softplus(double x, A) { return std::log1p(std::exp(x)); }
+inline double softsign(double x, A) { return x / (1.0 + std::fabs(x)); }
+inline double sign(double x, A) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }
+inline double erf(double x, A) { return std::erf(x); }
+inline double relu(double x, A) { return x > 0 ? x : 0.0; }
+inline double identity(double x, A) { return x; }
+inline double elu(double x, A a) { return x >= 0 ? x : a[0] * (std::exp(x) - 1.0); }
+inline double celu(double x, A a) { return std::max(0.0, x) + std::min(0.0, a[0] * (std::exp(x / a[0]) - 1.0)); }
+inline double selu(double x, A a) { return a[1] * (x > 0 ? x : a[0] * (std::exp(x) - 1.0)); }
+inline double leaky_relu(double x, A a) { return x >= 0 ? x : a[0] * x; }
+inline double thresholded_relu(double x, A a) { return x > a[0] ? x : 0.0; }
+inline double hard_sigmoid(double x, A a) { return std::clamp(a[0] * x + a[1], 0.0, 1.0); }
+inline double hard_swish(double x, A) { return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0); }
+inline double shrink(double x, A a) { return x < -a[1] ? x + a[0] : x > a[1] ? x - a[0] : 0.0; }
+
+inline double add(double a, double b, bool) { return a + b; }
+inline double sub(double a, double b, bool) { return a - b; }
+inline double mul(double a, double b, bool) { return a * b; }
+inline double div(double a, double b, bool integer) {
+  if (integer) return b == 0 ? 0.0 : std::trunc(a / b);
+  return a / b;
+}
+inline double pow(double a, double b, bool) { return std::pow(a, b); }
+inline double max(double a, double b, bool) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+inline double min(double a, double b, bool) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+inline double prelu(double a, double b, bool) { return a < 0 ? a * b : a; }
+}  // namespace fn
+
+// ---- the table ------------------------------------------------------------------------------
+
+namespace detail {
+namespace e = onnx_eval;
+inline AttrSpec i(std::string_view n, double d = 0) { return {n, AttrKind::integer, d, {}, false}; }
+inline AttrSpec ir(std::string_view n) { return {n, AttrKind::integer, 0, {}, true}; }
+inline AttrSpec f(std::string_view n, double d) { return {n, AttrKind::real, d, {}, false}; }
+inline AttrSpec is(std::string_view n) { return {n, AttrKind::integers, 0, {}, false}; }
+inline AttrSpec fs(std::string_view n) { return {n, AttrKind::reals, 0, {}, false}; }
+inline AttrSpec ch(std::string_view n, std::string_view choices) { return {n, AttrKind::choice, 0, choices, false}; }
+inline InputSpec in(std::string_view n) { return {n, false, false}; }
+inline InputSpec opt(std::string_view n) { return {n, true, false}; }
+inline InputSpec var(std::string_view n) { return {n, false, true}; }
+inline constexpr std::string_view auto_pad = "NOTSET,SAME_UPPER,SAME_LOWER,VALID";
+
+inline std::vector<OpSpec> make_table() {
+  std::vector<OpSpec> t;
+  auto unary = [&](std::string_view type, std::string_view summary, Kernel k, std::vector<AttrSpec> attrs = {},
+                   DTypeSet types = dtypes::floats) {
+    t.push_back({type, summary, {in("X")}, std::move(attrs), k, types});
+  };
+  // elementwise, one input
+  unary("Abs", "|x|", kernel<e::unary<fn::abs>, 0>(), {}, dtypes::any);
+  unary("Neg", "-x", kernel<e::unary<fn::neg>, 0>(), {}, dtypes::any);
+  unary("Exp", "e^x", kernel<e::unary<fn::exp>, 0>());
+  unary("Log", "ln x", kernel<e::unary<fn::log>, 0>());
+  unary("Sqrt", "square root", kernel<e::unary<fn::sqrt>, 0>());
+  unary("Tanh", "tanh x", kernel<e::unary<fn::tanh>, 0>());
+  unary("Sin", "sin x", kernel<e::unary<fn::sin>, 0>());
+  unary("Cos", "cos x", kernel<e::unary<fn::cos>, 0>());
+  unary("Tan", "tan x", kernel<e::unary<fn::tan>, 0>());
+  unary("Asin", "asin x", kernel<e::unary<fn::asin>, 0>());
+  unary("Acos", "acos x", kernel<e::unary<fn::acos>, 0>());
+  unary("Atan", "atan x", kernel<e::unary<fn::atan>, 0>());
+  unary("Sinh", "sinh x", kernel<e::unary<fn::sinh>, 0>());
+  unary("Cosh", "cosh x", kernel<e::unary<fn::cosh>, 0>());
+  unary("Asinh", "asinh x", kernel<e::unary<fn::asinh>, 0>());
+  unary("Acosh", "acosh x", kernel<e::unary<fn::acosh>, 0>());
+  unary("Atanh", "atanh x", kernel<e::unary<fn::atanh>, 0>());
+  unary("Ceil", "rounds up", kernel<e::unary<fn::ceil>, 0>());
+  unary("Floor", "rounds down", kernel<e::unary<fn::floor>, 0>());
+  unary("Round", "rounds to nearest, halves to even", kernel<e::unary<fn::round>, 0>());
+  unary("Reciprocal", "1/x", kernel<e::unary<fn::reciprocal>, 0>());
+  unary("Sigmoid", "1/(1+e^-x)", kernel<e::unary<fn::sigmoid>, 0>());
+  unary("Softplus", "ln(1+e^x)", kernel<e::unary<fn::softplus>, 0>());
+  unary("Softsign", "x/(1+|x|)", kernel<e::unary<fn::softsign>, 0>());
+  unary("Sign", "-1, 0 or 1", kernel<e::unary<fn::sign>, 0>(), {}, dtypes::any);
+  unary("Erf", "error function", kernel<e::unary<fn::erf>, 0>());
+  unary("Relu", "max(x, 0)", kernel<e::unary<fn::relu>, 0>(), {}, dtypes::any);
+  unary("Identity", "x", kernel<e::same_elements, 0>(), {}, dtypes::any);
+  unary("Elu", "x, or alpha*(e^x-1) below 0", kernel<e::unary<fn::elu>, 1>(), {f("alpha", 1.0)});
+  unary("Celu", "max(0,x) + min(0, alpha*(e^(x/alpha)-1))", kernel<e::unary<fn::celu>, 1>(), {f("alpha", 1.0)});
+  unary("Selu", "gamma*(x, or alpha*(e^x-1) below 0)", kernel<e::unary<fn::selu>, 2>(),
+        {f("alpha", 1.67326319217681884765625), f("gamma", 1.05070102214813232421875)});
+  unary("LeakyRelu", "x, or alpha*x below 0", kernel<e::unary<fn::leaky_relu>, 1>(), {f("alpha", 0.01)});
+  unary("ThresholdedRelu", "x above alpha, else 0", kernel<e::unary<fn::thresholded_relu>, 1>(), {f("alpha", 1.0)});
+  unary("HardSigmoid", "clamp(alpha*x + beta, 0, 1)", kernel<e::unary<fn::hard_sigmoid>, 2>(), {f("alpha", 0.2), f("beta", 0.5)});
+  unary("HardSwish", "x * clamp(x/6 + 1/2, 0, 1)", kernel<e::unary<fn::hard_swish>, 0>());
+  unary("Shrink", "x+bias below -lambd, x-bias above lambd, else 0", kernel<e::unary<fn::shrink>, 2>(),
+        {f("bias", 0.0), f("lambd", 0.5)}, dtypes::any);
+  // elementwise, broadcasting
+  auto binary = [&](std::string_view type, std::string_view summary, Kernel k) {
+    t.push_back({type, summary, {in("A"), in("B")}, {}, k, dtypes::any});
+  };
+  binary("Add", "a + b", kernel<e::nary<fn::add>, 0>());
+  binary("Sub", "a - b", kernel<e::nary<fn::sub>, 0>());
+  binary("Mul", "a * b", kernel<e::nary<fn::mul>, 0>());
+  binary("Div", "a / b (integers: truncated)", kernel<e::nary<fn::div>, 0>());
+  binary("Pow", "a ^ b (result of a's dtype)", kernel<e::nary<fn::pow>, 0>());
+  binary("PRelu", "a, or a*slope below 0", kernel<e::nary<fn::prelu>, 0>());
+  auto variadic = [&](std::string_view type, std::string_view summary, Kernel k) {
+    t.push_back({type, summary, {var("data_0")}, {}, k, dtypes::any});
+  };
+  variadic("Max", "elementwise maximum of all inputs", kernel<e::nary<fn::max>, 0>());
+  variadic("Min", "elementwise minimum of all inputs", kernel<e::nary<fn::min>, 0>());
+  variadic("Sum", "elementwise sum of all inputs", kernel<e::nary<fn::add>, 0>());
+  variadic("Mean", "elementwise mean of all inputs", kernel<e::nary<fn::add, true>, 0>());
+  t.push_back({"Clip", "x limited to [min, max] (the inputs, else the attributes of opsets before 11; default: unbounded)",
+               {in("input"), opt("min"), opt("max")}, {f("min", -HUGE_VAL), f("max", HUGE_VAL)}, kernel<e::clip, 2>(),
+               dtypes::any});
+  t.push_back({"Cast", "x converted to the dtype `to` names (also the output's dtype)", {in("input")}, {ir("to")},
+               kernel<e::same_elements, 1>(), dtypes::any});
+  // data movement
+  t.push_back({"Reshape", "same elements, the output's shape", {in("data"), in("shape")}, {i("allowzero")},
+               kernel<e::same_elements, 1>(), dtypes::any});
+  t.push_back({"Flatten", "same elements, 2-d", {in("input")}, {i("axis", 1)}, kernel<e::same_elements, 1>(), dtypes::any});
+  t.push_back({"Squeeze", "same elements, size-1 axes removed (axes: attribute before opset 13)", {in("data"), opt("axes")},
+               {is("axes")}, kernel<e::same_elements, 1>(), dtypes::any});
+  t.push_back({"Unsqueeze", "same elements, size-1 axes inserted (axes: attribute before opset 13)", {in("data"), opt("axes")},
+               {is("axes")}, kernel<e::same_elements, 1>(), dtypes::any});
+  t.push_back({"Transpose", "dimensions permuted (no perm: reversed)", {in("data")}, {is("perm")}, kernel<e::transpose, 1>(),
+               dtypes::any});
+  t.push_back({"Concat", "inputs joined along axis", {var("inputs")}, {ir("axis")}, kernel<e::concat, 1>(), dtypes::any});
+  t.push_back({"Slice", "strided box of data (starts, ends, axes: attributes before opset 10)",
+               {in("data"), opt("starts"), opt("ends"), opt("axes"), opt("steps")}, {is("starts"), is("ends"), is("axes")},
+               kernel<e::slice, 3>(), dtypes::any});
+  t.push_back({"Gather", "entries of data along axis at indices", {in("data"), in("indices")}, {i("axis")},
+               kernel<e::gather, 1>(), dtypes::any});
+  t.push_back({"Expand", "input broadcast to the output's shape", {in("input"), in("shape")}, {}, kernel<e::expand, 0>(),
+               dtypes::any});
+  t.push_back({"Tile", "input repeated along each axis", {in("input"), in("repeats")}, {}, kernel<e::tile, 0>(), dtypes::any});
+  t.push_back({"Shape", "the dims of data (from start to end) as integers", {in("data")}, {i("start"), i("end", 2147483647)},
+               kernel<e::shape, 2>(), dtypes::any});
+  // reductions
+  auto reduce = [&](std::string_view type, std::string_view summary, Kernel k) {
+    t.push_back({type, summary, {in("data"), opt("axes")}, {is("axes"), i("keepdims", 1), i("noop_with_empty_axes")}, k,
+                 dtypes::any});
+  };
+  reduce("ReduceSum", "sum over axes", kernel<e::reduce<e::Reduce::sum>, 3>());
+  reduce("ReduceMean", "mean over axes", kernel<e::reduce<e::Reduce::mean>, 3>());
+  reduce("ReduceMax", "maximum over axes", kernel<e::reduce<e::Reduce::max>, 3>());
+  reduce("ReduceMin", "minimum over axes", kernel<e::reduce<e::Reduce::min>, 3>());
+  reduce("ReduceProd", "product over axes", kernel<e::reduce<e::Reduce::prod>, 3>());
+  reduce("ReduceL1", "sum of |x| over axes", kernel<e::reduce<e::Reduce::l1>, 3>());
+  reduce("ReduceL2", "sqrt of the sum of x^2 over axes", kernel<e::reduce<e::Reduce::l2>, 3>());
+  reduce("ReduceSumSquare", "sum of x^2 over axes", kernel<e::reduce<e::Reduce::sum_square>, 3>());
+  reduce("ReduceLogSum", "ln of the sum over axes", kernel<e::reduce<e::Reduce::log_sum>, 3>());
+  reduce("ReduceLogSumExp", "ln of the sum of e^x over axes", kernel<e::reduce<e::Reduce::log_sum_exp>, 3>());
+  t.push_back({"Softmax", "e^x / sum e^x along axis", {in("input")}, {i("axis", -1)}, kernel<e::softmax<e::Softmax::soft>, 1>(),
+               dtypes::floats});
+  t.push_back({"LogSoftmax", "ln of Softmax", {in("input")}, {i("axis", -1)}, kernel<e::softmax<e::Softmax::log>, 1>(),
+               dtypes::floats});
+  t.push_back({"Hardmax", "1 at the first maximum along axis, else 0", {in("input")}, {i("axis", -1)},
+               kernel<e::softmax<e::Softmax::hard>, 1>(), dtypes::floats});
+  // linear algebra, convolution, pooling, normalization
+  t.push_back({"MatMul", "numpy matmul", {in("A"), in("B")}, {}, kernel<e::matmul, 0>(), dtypes::any});
+  t.push_back({"Gemm", "alpha * A' B' + beta * C", {in("A"), in("B"), opt("C")},
+               {f("alpha", 1.0), f("beta", 1.0), i("transA"), i("transB")}, kernel<e::gemm, 4>(), dtypes::any});
+  t.push_back({"Conv", "N-d convolution, NCHW, grouped", {in("X"), in("W"), opt("B")},
+               {ch("auto_pad", auto_pad), is("dilations"), i("group", 1), is("kernel_shape"), is("pads"), is("strides")},
+               kernel<e::conv, 6>(), dtypes::floats});
+  t.push_back({"ConvTranspose", "N-d transposed convolution, NCHW, grouped", {in("X"), in("W"), opt("B")},
+               {ch("auto_pad", auto_pad), is("dilations"), i("group", 1), is("kernel_shape"), is("output_padding"),
+                is("output_shape"), is("pads"), is("strides")},
+               kernel<e::conv_transpose, 8>(), dtypes::floats});
+  t.push_back({"AveragePool", "N-d window mean", {in("X")},
+               {ch("auto_pad", auto_pad), i("ceil_mode"), i("count_include_pad"), is("kernel_shape"), is("pads"), is("strides")},
+               kernel<e::pool<false>, 6>(), dtypes::floats});
+  t.push_back({"MaxPool", "N-d window maximum (first output only)", {in("X")},
+               {ch("auto_pad", auto_pad), i("ceil_mode"), is("dilations"), is("kernel_shape"), is("pads"), i("storage_order"),
+                is("strides")},
+               kernel<e::pool<true>, 7>(), dtypes::any});
+  t.push_back({"GlobalAveragePool", "mean over all spatial dims", {in("X")}, {}, kernel<e::global_pool<false>, 0>(),
+               dtypes::floats});
+  t.push_back({"GlobalMaxPool", "maximum over all spatial dims", {in("X")}, {}, kernel<e::global_pool<true>, 0>(),
+               dtypes::floats});
+  t.push_back({"BatchNormalization", "(x - mean) / sqrt(var + epsilon) * scale + B per channel (inference)",
+               {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
+               {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3>(), dtypes::floats});
+  t.push_back({"Resize", "N-d resize: nearest, linear or cubic (opset 11 and later)",
+               {in("X"), opt("roi"), opt("scales"), opt("sizes")},
+               {ch("coordinate_transformation_mode",
+                   "half_pixel,pytorch_half_pixel,align_corners,asymmetric,tf_half_pixel_for_nn,tf_crop_and_resize"),
+                f("cubic_coeff_a", -0.75), i("exclude_outside"), f("extrapolation_value", 0.0), ch("mode", "nearest,linear,cubic"),
+                ch("nearest_mode", "round_prefer_floor,round_prefer_ceil,floor,ceil")},
+               kernel<e::resize, 6>(), dtypes::floats, 11});
+  for (const auto& s : t)
+    if (s.kernel.attrs != s.attrs.size()) throw std::logic_error(std::string("onnx table: attribute count of ") + std::string(s.type));
+  return t;
+}
+}  // namespace detail
+
+/// Every claimed ONNX op type, in documentation order.
+inline const std::vector<OpSpec>& table() {
+  static const std::vector<OpSpec> t = detail::make_table();
+  return t;
+}
+
+inline const OpSpec* find(std::string_view type) {
+  for (const auto& s : table())
+    if (s.type == type) return &s;
+  return nullptr;
+}
+
+/// The op definitions of the table's ops, added to `defs`.
+inline void add_definitions(Definitions& defs) {
+  for (const OpSpec& s : table()) {
+    OpDefinition d;
+    static std::deque<std::string> names;  // the definitions keep string_views into these
+    names.push_back(op_name(s.type));
+    d.name = names.back();
+    names.push_back("ONNX `" + std::string(s.type) + "`: " + std::string(s.summary) + ".");
+    d.summary = names.back();
+    std::string desc = "Imported from ONNX (docs/onnx.md): the attributes, then the inputs.";
+    if (s.since > 1) desc += cat(" From opset ", s.since, ".");
+    for (const auto& a : s.attrs) {
+      std::string def;
+      switch (a.kind) {
+        case AttrKind::integer: def = cat(static_cast<long long>(a.default_value)); break;
+        case AttrKind::real: def = std::to_string(a.default_value); break;
+        case AttrKind::choice: {
+          const std::string_view first = a.choices.substr(0, a.choices.find(','));
+          def = cat("an index into ", a.choices, " (", first, " = 0)");
+          break;
+        }
+        case AttrKind::integers:
+        case AttrKind::reals: continue;
+      }
+      if (a.required) desc += cat(" `", a.name, "`: required.");
+      else desc += cat(" `", a.name, "`: default ", def, ".");
+    }
+    names.push_back(std::move(desc));
+    d.description = names.back();
+    for (const auto& a : s.attrs) {
+      const bool list = a.kind == AttrKind::integers || a.kind == AttrKind::reals;
+      const DTypeSet t = a.kind == AttrKind::real || a.kind == AttrKind::reals ? dtypes::f32 : dtypes::i32;
+      std::string_view what = a.required ? "attribute (required)" : list ? "attribute (empty: ONNX's default)" : "attribute";
+      d.operands.push_back({a.name, Arity::single, TypeRule::in_set, t, what, 0, true});
+    }
+    for (const auto& x : s.inputs)
+      d.operands.push_back({x.name, x.variadic ? Arity::variadic : Arity::single, TypeRule::in_set, s.types,
+                            x.optional ? "input (absent: no elements)" : "input", static_cast<std::uint16_t>(x.variadic ? 1 : 0),
+                            false});
+    d.result = {"out", TypeRule::in_set, dtypes::any, "the declared output definition (from the model)"};
+    d.traits = Trait::pure;
+    d.eval = s.kernel.eval;
+    d.kernel = "ops::onnx_eval (reference loops)";
+    defs.add(std::move(d));
+  }
+}
+
+}  // namespace optgrammar::ops::onnx

@@ -1,0 +1,149 @@
+// The ONNX importer on small models written by the test: unknown ops are errors naming the op
+// type and the node, Constant nodes become constants, attributes become constant operands,
+// and the interpreter computes ONNX's results.
+#include "onnx_import.hpp"
+
+#include <optgrammar/ops/onnx.hpp>
+#include <optgrammar/ops/verify.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace oi = optgrammar::onnx_import;
+using optgrammar::DType;
+using optgrammar::engine::Tensor;
+
+namespace {
+
+onnx::ModelProto model(int opset) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  auto* op = m.add_opset_import();
+  op->set_domain("");
+  op->set_version(opset);
+  return m;
+}
+
+void typed(onnx::ValueInfoProto* v, const std::string& name, std::vector<std::int64_t> dims) {
+  v->set_name(name);
+  auto* t = v->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  for (auto d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+}
+
+std::string save(const onnx::ModelProto& m, const std::string& name) {
+  const std::string path = name + ".onnx";
+  std::ofstream os(path, std::ios::binary);
+  m.SerializeToOstream(&os);
+  return path;
+}
+
+Tensor floats(std::vector<float> v) {
+  Tensor t{optgrammar::OutputDef::make(DType::Float32, {v.size()}), std::vector<std::byte>(v.size() * 4)};
+  std::memcpy(t.data.data(), v.data(), t.data.size());
+  return t;
+}
+
+std::vector<float> values(const Tensor& t) {
+  std::vector<float> v(t.def.element_count());
+  std::memcpy(v.data(), t.data.data(), t.data.size());
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("an op type the importer does not claim is an error naming the op type and the node") {
+  auto m = model(13);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "x", {2});
+  auto* n = g->add_node();
+  n->set_op_type("NoSuchOp");
+  n->set_name("the_node");
+  n->add_input("x");
+  n->add_output("y");
+  typed(g->add_output(), "y", {2});
+  try {
+    oi::import_file(save(m, "unknown_op"));
+    FAIL("no error");
+  } catch (const oi::ImportError& e) {
+    CHECK(e.kind == oi::ImportError::Kind::unsupported_op);
+    CHECK_THAT(e.what(), Catch::Contains("'NoSuchOp'") && Catch::Contains("'the_node'"));
+  }
+}
+
+TEST_CASE("opsets above 17 are refused") {
+  auto m = model(18);
+  typed(m.mutable_graph()->add_input(), "x", {1});
+  CHECK_THROWS_WITH(oi::import_file(save(m, "opset18")), Catch::Contains("opset 18"));
+}
+
+TEST_CASE("Constant nodes become constants, attributes constant operands, and the interpreter runs them") {
+  auto m = model(13);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "x", {3});
+  auto* c = g->add_node();  // c = [1, 2, 3]
+  c->set_op_type("Constant");
+  c->add_output("c");
+  auto* a = c->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto_AttributeType_TENSOR);
+  a->mutable_t()->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  a->mutable_t()->add_dims(3);
+  for (float f : {1.0f, 2.0f, 3.0f}) a->mutable_t()->add_float_data(f);
+  auto* add = g->add_node();
+  add->set_op_type("Add");
+  add->add_input("x");
+  add->add_input("c");
+  add->add_output("s");
+  auto* lr = g->add_node();  // LeakyRelu(alpha = 0.5)
+  lr->set_op_type("LeakyRelu");
+  lr->add_input("s");
+  lr->add_output("y");
+  auto* alpha = lr->add_attribute();
+  alpha->set_name("alpha");
+  alpha->set_type(onnx::AttributeProto_AttributeType_FLOAT);
+  alpha->set_f(0.5f);
+  typed(g->add_output(), "y", {3});
+
+  auto im = oi::import_file(save(m, "const_attr"));
+  const auto& gr = im.graph;
+  CHECK(im.nodes == 3);
+  CHECK(im.inputs == std::vector<std::string>{"x"});
+  // The LeakyRelu's operand 0 is its alpha, a Float32 constant.
+  bool found = false;
+  for (auto r : gr.live_ops())
+    if (gr.name(r) == "onnx.LeakyRelu") {
+      found = true;
+      REQUIRE(gr.n_inputs(r) == 2);
+      const auto k = gr.input(r, 0);
+      REQUIRE(gr.is_const(k));
+      float v;
+      std::memcpy(&v, gr.payload(k).data(), 4);
+      CHECK(v == 0.5f);
+      CHECK(gr.name(gr.input(r, 1)) == "onnx.Add");
+    }
+  CHECK(found);
+  CHECK(optgrammar::ops::verify_ops(gr).empty());
+  auto out = optgrammar::engine::interpret(gr, {floats({-5.0f, 0.0f, 1.0f})});
+  REQUIRE(out.size() == 1);
+  CHECK(values(out[0]) == std::vector<float>{-2.0f, 2.0f, 4.0f});  // (-4)*0.5, 2, 4
+}
+
+TEST_CASE("every claimed op type has a definition with its attributes first, then its inputs") {
+  for (const auto& s : optgrammar::ops::onnx::table()) {
+    const auto* d = optgrammar::ops::find_definition(optgrammar::ops::onnx::op_name(s.type));
+    REQUIRE(d != nullptr);
+    CHECK(d->eval != nullptr);
+    REQUIRE(d->operands.size() == s.attrs.size() + s.inputs.size());
+    for (std::size_t k = 0; k < s.attrs.size(); ++k) {
+      CHECK(d->operands[k].name == s.attrs[k].name);
+      CHECK(d->operands[k].must_be_constant);
+    }
+  }
+}

@@ -1,0 +1,491 @@
+// ONNX import: see onnx_import.hpp.
+#include "onnx_import.hpp"
+
+#include <optgrammar/ops/onnx.hpp>
+#include <optgrammar/ops/verify.hpp>
+
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+namespace optgrammar::onnx_import {
+namespace {
+
+using Kind = ImportError::Kind;
+namespace ev = ops::onnx_eval;
+
+[[noreturn]] void fail(Kind k, const std::string& what) { throw ImportError(k, what); }
+
+std::string type_name(int t) {
+  return onnx::TensorProto_DataType_IsValid(t) ? onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(t))
+                                               : std::to_string(t);
+}
+
+/// Our dtype for an ONNX element type; nullopt when not imported.
+std::optional<DType> dtype_of(int t) {
+  switch (t) {
+    case onnx::TensorProto_DataType_FLOAT: return DType::Float32;
+    case onnx::TensorProto_DataType_FLOAT16: return DType::Float16;
+    case onnx::TensorProto_DataType_INT32:
+    case onnx::TensorProto_DataType_INT64: return DType::Int32;
+    case onnx::TensorProto_DataType_UINT8: return DType::QUInt8;
+    case onnx::TensorProto_DataType_INT8: return DType::QInt8;
+    case onnx::TensorProto_DataType_UINT16: return DType::QUInt16;
+    case onnx::TensorProto_DataType_INT16: return DType::QInt16;
+    default: return std::nullopt;
+  }
+}
+
+DType need_dtype(int t, const std::string& where) {
+  auto d = dtype_of(t);
+  if (!d) fail(Kind::unsupported_type, where + ": element type " + type_name(t) + " is not imported");
+  return *d;
+}
+
+/// A TensorProto's values converted to `def` (its dtype and dims already set).
+engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, bool* clamped) {
+  engine::Tensor t;
+  t.def.dtype = need_dtype(p.data_type(), where);
+  if (p.dims_size() > static_cast<int>(max_rank)) fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
+  for (auto d : p.dims()) {
+    if (d < 0) fail(Kind::invalid, where + ": negative dim");
+    t.def.dims[t.def.rank++] = static_cast<std::size_t>(d);
+  }
+  if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)
+    fail(Kind::invalid, where + ": external tensor data is not read");
+  const std::size_t n = t.def.element_count();
+  if (t.def.byte_size() > (std::size_t{1} << 34)) fail(Kind::invalid, where + ": more than 16 GiB of elements");
+  t.data.resize(t.def.byte_size());
+  const int et = p.data_type();
+  const std::string& raw = p.raw_data();
+  auto raw_at = [&](std::size_t i, std::size_t w) {
+    if (raw.size() != n * w) fail(Kind::invalid, where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
+    return raw.data() + i * w;
+  };
+  const bool has_raw = p.has_raw_data();
+  // Same bytes in both (little-endian raw data of an element type stored at its own width).
+  static_assert(std::endian::native == std::endian::little, "ONNX raw data is little-endian");
+  if (has_raw && et != onnx::TensorProto_DataType_INT64 && raw.size() == t.data.size()) {
+    if (!raw.empty()) std::memcpy(t.data.data(), raw.data(), raw.size());
+    return t;
+  }
+  if (!has_raw && et == onnx::TensorProto_DataType_FLOAT && static_cast<std::size_t>(p.float_data_size()) == n) {
+    if (n) std::memcpy(t.data.data(), p.float_data().data(), 4 * n);
+    return t;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = 0;
+    const int ii = static_cast<int>(i);
+    switch (et) {
+      case onnx::TensorProto_DataType_FLOAT: {
+        float f;
+        if (has_raw) std::memcpy(&f, raw_at(i, 4), 4);
+        else if (ii < p.float_data_size()) f = p.float_data(ii);
+        else fail(Kind::invalid, where + ": too few values");
+        v = f;
+        break;
+      }
+      case onnx::TensorProto_DataType_INT64: {
+        std::int64_t x;
+        if (has_raw) std::memcpy(&x, raw_at(i, 8), 8);
+        else if (ii < p.int64_data_size()) x = p.int64_data(ii);
+        else fail(Kind::invalid, where + ": too few values");
+        const std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
+        if (x < lo || x > hi) {
+          if (clamped) *clamped = true;
+          x = x < lo ? lo : hi;
+        }
+        v = static_cast<double>(x);
+        break;
+      }
+      case onnx::TensorProto_DataType_FLOAT16: {
+        std::uint16_t h;
+        if (has_raw) std::memcpy(&h, raw_at(i, 2), 2);
+        else if (ii < p.int32_data_size()) h = static_cast<std::uint16_t>(p.int32_data(ii));
+        else fail(Kind::invalid, where + ": too few values");
+        std::memcpy(t.data.data() + 2 * i, &h, 2);  // bits as they are
+        continue;
+      }
+      default: {  // int32 and narrower integers
+        const std::size_t w = element_size(t.def.dtype);
+        if (has_raw) {
+          const char* q = raw_at(i, w);
+          switch (t.def.dtype) {
+            case DType::QUInt8: v = static_cast<unsigned char>(q[0]); break;
+            case DType::QInt8: v = static_cast<signed char>(q[0]); break;
+            case DType::QUInt16: { std::uint16_t x; std::memcpy(&x, q, 2); v = x; break; }
+            case DType::QInt16: { std::int16_t x; std::memcpy(&x, q, 2); v = x; break; }
+            default: { std::int32_t x; std::memcpy(&x, q, 4); v = x; break; }
+          }
+        } else if (ii < p.int32_data_size()) {
+          v = p.int32_data(ii);
+        } else {
+          fail(Kind::invalid, where + ": too few values");
+        }
+      }
+    }
+    ev::put(t.def.dtype, t.data.data(), i, v);
+  }
+  return t;
+}
+
+/// The output definition of a typed value; nullopt when its shape is not fully known.
+std::optional<OutputDef> def_of(const onnx::TypeProto& tp, const std::string& where) {
+  if (!tp.has_tensor_type()) fail(Kind::unsupported_type, where + ": not a tensor");
+  const auto& tt = tp.tensor_type();
+  OutputDef d;
+  d.dtype = need_dtype(tt.elem_type(), where);
+  if (!tt.has_shape()) return std::nullopt;
+  if (tt.shape().dim_size() > static_cast<int>(max_rank)) fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
+  for (const auto& dim : tt.shape().dim()) {
+    if (!dim.has_dim_value() || dim.dim_value() < 0) return std::nullopt;
+    d.dims[d.rank++] = static_cast<std::size_t>(dim.dim_value());
+  }
+  return d;
+}
+
+std::string node_label(const onnx::NodeProto& n, int index) {
+  return "node " + std::to_string(index) + (n.name().empty() ? "" : " '" + n.name() + "'") + " (" + n.op_type() + ")";
+}
+
+class Importer {
+ public:
+  Importer(onnx::ModelProto& m, const ImportOptions& o) : model_(m), opt_(o) {}
+
+  Imported run() {
+    Imported out;
+    for (const auto& op : model_.opset_import())
+      if (op.domain().empty() || op.domain() == "ai.onnx") out.opset = static_cast<int>(op.version());
+    opset_ = out.opset;
+    if (out.opset > 17) fail(Kind::invalid, "opset " + std::to_string(out.opset) + " is above 17, the newest the importer reads");
+    auto& gp = *model_.mutable_graph();
+    // Fixed input shapes where asked, then ONNX shape inference.
+    std::unordered_map<std::string, bool> is_init;
+    for (const auto& t : gp.initializer()) is_init[t.name()] = true;
+    for (auto& in : *gp.mutable_input()) {
+      auto it = opt_.input_shapes.find(in.name());
+      if (it == opt_.input_shapes.end() || !in.type().has_tensor_type()) continue;
+      auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (auto d : it->second) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(d));
+    }
+    infer();
+    for (const auto& t : gp.initializer()) add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'", nullptr));
+    for (const auto& in : gp.input()) {
+      if (is_init.count(in.name())) continue;
+      auto d = def_of(in.type(), "input '" + in.name() + "'");
+      if (!d) fail(Kind::invalid, "input '" + in.name() + "' has no fixed shape: give one (e.g. --input-shape " + in.name() + "=1,3,224,224)");
+      values_[in.name()] = g_.add_input(*d);
+      out.inputs.push_back(in.name());
+    }
+    // Where a later node reads a value: multi-output nodes may leave their other outputs unused.
+    std::unordered_map<std::string, bool> used;
+    for (const auto& n : gp.node())
+      for (const auto& i : n.input()) used[i] = true;
+    for (const auto& o : gp.output()) used[o.name()] = true;
+    int index = 0;
+    for (const auto& n : gp.node()) {
+      node(n, index++, used);
+      ++out.nodes;
+    }
+    for (const auto& o : gp.output()) {
+      auto it = values_.find(o.name());
+      if (it == values_.end()) fail(Kind::invalid, "graph output '" + o.name() + "' is not computed");
+      g_.add_output(it->second);
+      out.outputs.push_back(o.name());
+    }
+    out.graph = std::move(g_);
+    return out;
+  }
+
+ private:
+  /// ONNX shape inference over the model, then the types it knows by value name.
+  void infer() {
+    try {
+      onnx::ShapeInferenceOptions so;
+      so.enable_data_propagation = true;
+      onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), so);
+    } catch (const std::exception& e) {
+      fail(Kind::invalid, std::string("ONNX shape inference: ") + e.what());
+    }
+    const auto& gp = model_.graph();
+    types_.clear();
+    for (const auto& v : gp.input()) types_[v.name()] = &v.type();
+    for (const auto& v : gp.value_info()) types_[v.name()] = &v.type();
+    for (const auto& v : gp.output()) types_[v.name()] = &v.type();
+  }
+
+  /// The value of op r when the import already knows it (a constant, or computed from
+  /// constants and known shapes); nullptr otherwise.
+  const std::vector<std::byte>* known(OpRef r) const {
+    auto it = known_.find(r.index);
+    return it == known_.end() ? nullptr : &it->second;
+  }
+
+  /// Computes op r at import time when all its operands are known and its result is small
+  /// (shape arithmetic: Shape, Gather, Concat, ... feeding a Reshape).
+  void try_evaluate(OpRef r) {
+    if (g_.output(r).element_count() > 4096) return;
+    std::vector<ops::ValueView> views;
+    for (std::uint32_t k = 0; k < g_.n_inputs(r); ++k) {
+      const OpRef in = g_.input(r, k);
+      ops::ValueView v = ops::value_view(g_, in);
+      if (!g_.is_const(in)) {
+        const auto* d = known(in);
+        const bool shape_only = g_.name_id(r) == intern_op_name("onnx.Shape");
+        if (!d && !shape_only) return;
+        if (d) v.data = *d;
+        v.known = true;
+      }
+      views.push_back(v);
+    }
+    const ops::OpDefinition* def = ops::find_definition(g_.name_id(r));
+    std::vector<std::byte> out(g_.output(r).byte_size());
+    if (def && def->eval && def->eval(ops::OpView{views, &g_.output(r)}, out, ops::Backend::reference))
+      known_[r.index] = std::move(out);
+  }
+
+  /// The output definition of a Reshape whose target shape ONNX's inference could not see,
+  /// from the known shape operand; nullopt when not known either.
+  std::optional<OutputDef> reshape_def(const std::vector<OpRef>& operands, std::size_t na) {
+    const OpRef data = operands[na], shape = operands[na + 1];
+    const std::vector<std::byte>* sv = g_.is_const(shape) ? nullptr : known(shape);
+    std::span<const std::byte> bytes = g_.is_const(shape) ? g_.payload(shape) : sv ? std::span<const std::byte>(*sv) : std::span<const std::byte>{};
+    if (!g_.is_const(shape) && !sv) return std::nullopt;
+    const OutputDef& in = g_.output(data);
+    const OutputDef& sd = g_.output(shape);
+    const bool allow_zero = ev::get(g_.output(operands[0]).dtype, g_.payload(operands[0]).data(), 0) != 0;
+    OutputDef d = in;
+    d.rank = static_cast<std::uint32_t>(sd.element_count());
+    if (d.rank > max_rank) return std::nullopt;
+    d.dims = {};
+    std::size_t prod = 1, minus = max_rank;
+    for (std::uint32_t k = 0; k < d.rank; ++k) {
+      const auto x = static_cast<std::int64_t>(ev::get(sd.dtype, bytes.data(), k));
+      if (x == -1) {
+        minus = k;
+        continue;
+      }
+      d.dims[k] = x == 0 && !allow_zero ? in.dim(k) : static_cast<std::size_t>(x);
+      prod *= d.dims[k];
+    }
+    if (minus < max_rank) {
+      if (prod == 0) return std::nullopt;
+      d.dims[minus] = in.element_count() / prod;
+    }
+    if (d.element_count() != in.element_count()) return std::nullopt;
+    return d;
+  }
+
+  /// Graph::add_const, with a non-null address for empty data: the graph's payload cache takes
+  /// a null address with size 0 for its initial, unused slots and returns payload 0 for it.
+  OpRef new_const(const OutputDef& d, std::span<const std::byte> data) {
+    static const std::byte none{};
+    return g_.add_const(d, data.empty() ? std::span<const std::byte>(&none, 0) : data);
+  }
+  void add_const(const std::string& name, const engine::Tensor& t) { values_[name] = new_const(t.def, t.data); }
+
+  OpRef scalar_const(DType t, double v) {
+    OutputDef d;
+    d.dtype = t;
+    std::vector<std::byte> b(d.byte_size());
+    ev::put(t, b.data(), 0, v);
+    return new_const(d, b);
+  }
+  OpRef list_const(DType t, const std::vector<double>& v) {
+    OutputDef d;
+    d.dtype = t;
+    d.rank = 1;
+    d.dims[0] = v.size();
+    std::vector<std::byte> b(d.byte_size());
+    for (std::size_t i = 0; i < v.size(); ++i) ev::put(t, b.data(), i, v[i]);
+    return new_const(d, b);
+  }
+
+  OpRef attribute(const ops::onnx::AttrSpec& a, const onnx::AttributeProto* p, const std::string& where) {
+    using K = ops::onnx::AttrKind;
+    const std::string at = where + ": attribute '" + std::string(a.name) + "'";
+    if (!p) {
+      if (a.required) fail(Kind::invalid, at + " is required");
+      switch (a.kind) {
+        case K::integer:
+        case K::choice: return scalar_const(DType::Int32, a.default_value);
+        case K::real: return scalar_const(DType::Float32, a.default_value);
+        case K::integers: return list_const(DType::Int32, {});
+        case K::reals: return list_const(DType::Float32, {});
+      }
+    }
+    auto clamp32 = [](std::int64_t x) {
+      return static_cast<double>(std::clamp<std::int64_t>(x, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
+    };
+    switch (a.kind) {
+      case K::integer:
+        if (p->type() != onnx::AttributeProto_AttributeType_INT) fail(Kind::invalid, at + " is not an int");
+        return scalar_const(DType::Int32, clamp32(p->i()));
+      case K::real:
+        if (p->type() != onnx::AttributeProto_AttributeType_FLOAT) fail(Kind::invalid, at + " is not a float");
+        return scalar_const(DType::Float32, p->f());
+      case K::integers: {
+        if (p->type() != onnx::AttributeProto_AttributeType_INTS) fail(Kind::invalid, at + " is not a list of ints");
+        std::vector<double> v;
+        for (auto x : p->ints()) v.push_back(clamp32(x));
+        return list_const(DType::Int32, v);
+      }
+      case K::reals: {
+        if (p->type() != onnx::AttributeProto_AttributeType_FLOATS) fail(Kind::invalid, at + " is not a list of floats");
+        std::vector<double> v(p->floats().begin(), p->floats().end());
+        return list_const(DType::Float32, v);
+      }
+      case K::choice: {
+        if (p->type() != onnx::AttributeProto_AttributeType_STRING) fail(Kind::invalid, at + " is not a string");
+        std::string_view rest = a.choices;
+        for (int k = 0;; ++k) {
+          const auto comma = rest.find(',');
+          if (rest.substr(0, comma) == p->s()) return scalar_const(DType::Int32, k);
+          if (comma == std::string_view::npos) break;
+          rest.remove_prefix(comma + 1);
+        }
+        fail(Kind::invalid, at + " is '" + p->s() + "', not one of " + std::string(a.choices));
+      }
+    }
+    fail(Kind::invalid, at + ": unknown kind");
+  }
+
+  void constant(const onnx::NodeProto& n, const std::string& where) {
+    if (n.attribute_size() != 1 || n.output_size() != 1) fail(Kind::invalid, where + ": a Constant has one attribute and one output");
+    const auto& a = n.attribute(0);
+    if (a.name() == "value") {
+      add_const(n.output(0), tensor_of(a.t(), where, nullptr));
+      return;
+    }
+    auto t = a.name() == "value_float" || a.name() == "value_floats" ? DType::Float32 : DType::Int32;
+    if (a.name() == "value_float") values_[n.output(0)] = scalar_const(t, a.f());
+    else if (a.name() == "value_int") values_[n.output(0)] = scalar_const(t, static_cast<double>(a.i()));
+    else if (a.name() == "value_floats") values_[n.output(0)] = list_const(t, std::vector<double>(a.floats().begin(), a.floats().end()));
+    else if (a.name() == "value_ints") {
+      std::vector<double> v;
+      for (auto x : a.ints()) v.push_back(static_cast<double>(x));
+      values_[n.output(0)] = list_const(t, v);
+    } else {
+      fail(Kind::unsupported_type, where + ": Constant attribute '" + a.name() + "' is not imported");
+    }
+  }
+
+  OpRef value(const std::string& name, const std::string& where) {
+    auto it = values_.find(name);
+    if (it == values_.end()) fail(Kind::invalid, where + ": input '" + name + "' is not defined before the node");
+    return it->second;
+  }
+
+  void node(const onnx::NodeProto& n, int index, const std::unordered_map<std::string, bool>& used) {
+    const std::string where = node_label(n, index);
+    if (!n.domain().empty() && n.domain() != "ai.onnx")
+      fail(Kind::unsupported_op, where + ": op type '" + n.domain() + "." + n.op_type() + "' is not claimed by the importer");
+    if (n.op_type() == "Constant") {
+      constant(n, where);
+      return;
+    }
+    const ops::onnx::OpSpec* spec = ops::onnx::find(n.op_type());
+    if (!spec) fail(Kind::unsupported_op, where + ": op type '" + n.op_type() + "' is not claimed by the importer");
+    if (opset_ < spec->since)
+      fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) + " is not claimed (from opset " +
+                                     std::to_string(spec->since) + ")");
+    for (int k = 1; k < n.output_size(); ++k)
+      if (!n.output(k).empty() && used.count(n.output(k)))
+        fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " + n.op_type() + " is claimed");
+    std::unordered_map<std::string, const onnx::AttributeProto*> attrs;
+    for (const auto& a : n.attribute()) attrs[a.name()] = &a;
+    std::vector<OpRef> operands;
+    for (const auto& a : spec->attrs) {
+      auto it = attrs.find(std::string(a.name));
+      operands.push_back(attribute(a, it == attrs.end() ? nullptr : it->second, where));
+      if (it != attrs.end()) attrs.erase(it);
+    }
+    if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
+    if (opset_ < 13 && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax")) {
+      // Before opset 13 these flatten the input to 2-d at `axis` (default 1); that is the
+      // claimed one-axis op only when the axis is the last one.
+      std::int64_t axis = 1;
+      for (const auto& a : n.attribute())
+        if (a.name() == "axis") axis = a.i();
+      const auto rank = static_cast<std::int64_t>(n.input_size() > 0 ? g_.output(value(n.input(0), where)).rank : 0);
+      if (axis < 0) axis += rank;
+      if (axis != rank - 1)
+        fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) +
+                                       " over more than the last axis is not claimed");
+      operands[0] = scalar_const(DType::Int32, static_cast<double>(axis));
+    }
+    int k = 0;
+    for (const auto& in : spec->inputs) {
+      if (in.variadic) {
+        if (k >= n.input_size()) fail(Kind::invalid, where + ": no '" + std::string(in.name) + "' input");
+        for (; k < n.input_size(); ++k) operands.push_back(value(n.input(k), where));
+        break;
+      }
+      if (k < n.input_size() && !n.input(k).empty()) operands.push_back(value(n.input(k), where));
+      else if (in.optional) operands.push_back(list_const(DType::Float32, {}));
+      else fail(Kind::invalid, where + ": input '" + std::string(in.name) + "' is missing");
+      ++k;
+    }
+    if (k < n.input_size()) fail(Kind::invalid, where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
+    if (n.output_size() < 1 || n.output(0).empty()) fail(Kind::invalid, where + ": no output");
+    auto t = types_.find(n.output(0));
+    std::optional<OutputDef> d;
+    if (t != types_.end()) d = def_of(*t->second, where + ": output '" + n.output(0) + "'");
+    if (!d && n.op_type() == "Reshape" && (d = reshape_def(operands, spec->attrs.size()))) {
+      // Tell ONNX's inference, so that the nodes after this one get their shapes too.
+      auto* vi = model_.mutable_graph()->add_value_info();
+      vi->set_name(n.output(0));
+      auto* tt = vi->mutable_type()->mutable_tensor_type();
+      const auto src = types_.find(n.input(0));
+      tt->set_elem_type(src != types_.end() ? src->second->tensor_type().elem_type() : onnx::TensorProto_DataType_FLOAT);
+      for (std::uint32_t k = 0; k < d->rank; ++k) tt->mutable_shape()->add_dim()->set_dim_value(static_cast<std::int64_t>(d->dims[k]));
+      infer();
+      d->dtype = g_.output(operands[spec->attrs.size()]).dtype;
+    }
+    if (!d) fail(Kind::invalid, where + ": the shape of output '" + n.output(0) + "' is not known (ONNX shape inference found none)");
+    const OpRef r = g_.add_op(intern_op_name(ops::onnx::op_name(n.op_type())), std::span<const OpRef>(operands), *d);
+    values_[n.output(0)] = r;
+    try_evaluate(r);
+  }
+
+  onnx::ModelProto& model_;
+  const ImportOptions& opt_;
+  int opset_ = 0;
+  Graph g_;
+  std::unordered_map<std::string, OpRef> values_;
+  std::unordered_map<std::string, const onnx::TypeProto*> types_;
+  std::unordered_map<std::uint32_t, std::vector<std::byte>> known_;  ///< by op index
+};
+
+}  // namespace
+
+Imported import_file(const std::string& path, const ImportOptions& options) {
+  std::ifstream is(path, std::ios::binary);
+  if (!is) fail(Kind::invalid, "cannot read " + path);
+  onnx::ModelProto m;
+  if (!m.ParseFromIstream(&is)) fail(Kind::invalid, path + " is not an ONNX model");
+  try {
+    return Importer(m, options).run();
+  } catch (const ImportError& e) {
+    throw ImportError(e.kind, path + ": " + e.what());
+  }
+}
+
+engine::Tensor read_tensor_file(const std::string& path, bool* clamped, std::string* name) {
+  std::ifstream is(path, std::ios::binary);
+  if (!is) fail(Kind::invalid, "cannot read " + path);
+  onnx::TensorProto p;
+  if (!p.ParseFromIstream(&is)) fail(Kind::invalid, path + " is not a serialized TensorProto");
+  if (name) *name = p.name();
+  return tensor_of(p, path, clamped);
+}
+
+}  // namespace optgrammar::onnx_import

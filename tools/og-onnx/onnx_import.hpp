@@ -1,0 +1,53 @@
+// ONNX import for the tools: reads a model (opset <= 17) into a Graph of `onnx.<OpType>` ops
+// (include/optgrammar/ops/onnx.hpp lists them and their operands). Initializers and `Constant`
+// nodes become `$Const`s, graph inputs `Input` ops, graph outputs `Output` ops; output
+// definitions come from the model's types and ONNX shape inference.
+//
+// Element types: float -> Float32, float16 -> Float16, int32 -> Int32, int64 -> Int32 (a value
+// outside Int32's range is clamped to it, which keeps index and shape semantics), uint8, int8,
+// uint16, int16 -> the quantized type of that width with zero offset 0 and step size 1 (so the
+// stored integer is the value). Other element types are not imported.
+#pragma once
+
+#include <optgrammar/core/graph.hpp>
+#include <optgrammar/engine/interpret.hpp>
+
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace optgrammar::onnx_import {
+
+/// Why an import failed: `unsupported` marks what the importer does not claim (an op type or
+/// an element type); everything else is `invalid` (a malformed model, a missing shape, ...).
+class ImportError : public std::runtime_error {
+ public:
+  enum class Kind { unsupported_op, unsupported_type, invalid };
+  ImportError(Kind k, const std::string& what) : std::runtime_error(what), kind(k) {}
+  Kind kind;
+};
+
+struct ImportOptions {
+  /// Dims for graph inputs whose model shape has symbolic or unknown dims.
+  std::map<std::string, std::vector<std::size_t>> input_shapes;
+};
+
+struct Imported {
+  Graph graph;
+  std::vector<std::string> inputs;   ///< graph input names, in the order of the Input ops
+  std::vector<std::string> outputs;  ///< graph output names, in the order of the Output ops
+  std::size_t nodes = 0;             ///< nodes of the model (Constant nodes included)
+  int opset = 0;
+};
+
+/// Reads and imports the model file. Throws ImportError.
+Imported import_file(const std::string& path, const ImportOptions& options = {});
+
+/// A serialized TensorProto (ONNX test data) as a tensor of the imported element type.
+/// `clamped` is set when an int64 value was outside Int32's range; `name` receives the tensor's
+/// name (empty when it has none).
+engine::Tensor read_tensor_file(const std::string& path, bool* clamped = nullptr, std::string* name = nullptr);
+
+}  // namespace optgrammar::onnx_import

@@ -1,0 +1,74 @@
+// og-opt --check N: the reference interpreter runs the graph on N random inputs before and after
+// rewriting; the outputs are compared element by element. An element agrees when
+// |after - before| <= tolerance * |before| + 1e-5 (the absolute term only matters near zero);
+// per output the largest absolute and relative (over elements with before != 0) differences are
+// reported, and an output with an element that does not agree is an error.
+#pragma once
+
+#include <optgrammar/engine/interpret.hpp>
+#include <optgrammar/ops/onnx_eval.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace og_opt {
+
+struct CheckRun {
+  std::vector<std::vector<optgrammar::engine::Tensor>> inputs, before;
+};
+
+/// Interprets g on n random inputs (seeds 1..n). Throws engine::InterpretError.
+inline CheckRun check_before(const optgrammar::Graph& g, std::size_t n) {
+  CheckRun c;
+  for (std::size_t s = 1; s <= n; ++s) {
+    c.inputs.push_back(optgrammar::engine::random_inputs(g, s));
+    c.before.push_back(optgrammar::engine::interpret(g, c.inputs.back()));
+  }
+  return c;
+}
+
+struct OutputDiff {
+  double max_abs = 0, max_rel = 0;
+  bool ok = true;
+  std::string problem;  ///< a changed shape or dtype
+};
+
+/// Interprets the rewritten g on the same inputs; one entry per output.
+inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance) {
+  namespace ev = optgrammar::ops::onnx_eval;
+  std::vector<OutputDiff> d;
+  for (std::size_t s = 0; s < c.inputs.size(); ++s) {
+    const auto after = optgrammar::engine::interpret(g, c.inputs[s]);
+    d.resize(std::max(d.size(), after.size()));
+    for (std::size_t k = 0; k < after.size() && k < c.before[s].size(); ++k) {
+      const auto &a = after[k], &b = c.before[s][k];
+      if (!a.def.same_shape(b.def) || a.def.dtype != b.def.dtype) {
+        d[k].ok = false;
+        d[k].problem = "its shape or dtype changed";
+        continue;
+      }
+      for (std::size_t i = 0; i < b.def.element_count(); ++i) {
+        const double x = ev::get(a.def.dtype, a.data.data(), i), y = ev::get(b.def.dtype, b.data.data(), i);
+        if (std::isnan(x) || std::isnan(y)) {
+          if (std::isnan(x) != std::isnan(y)) d[k].ok = false;
+          continue;
+        }
+        const double abs = x == y ? 0.0 : std::fabs(x - y);
+        d[k].max_abs = std::max(d[k].max_abs, abs);
+        if (y != 0) d[k].max_rel = std::max(d[k].max_rel, abs / std::fabs(y));
+        if (!(abs <= tolerance * std::fabs(y) + 1e-5)) d[k].ok = false;
+      }
+    }
+    if (after.size() != c.before[s].size()) {
+      d.resize(std::max(after.size(), c.before[s].size()));
+      d.back().ok = false;
+      d.back().problem = "the number of outputs changed";
+    }
+  }
+  return d;
+}
+
+}  // namespace og_opt

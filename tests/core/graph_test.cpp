@@ -109,6 +109,13 @@ TEST_CASE("output definitions and constant payloads are interned") {
   CHECK_THROWS_AS(g.add_const(f32({1, 1, 1, 3}), {1.0f}), GraphError);
 }
 
+TEST_CASE("an empty constant with no buffer gets an empty payload, not another constant's") {
+  Graph g;
+  g.add_const(f32({1, 1, 1, 2}), {1.0f, 2.0f});  // payload 0: 8 bytes
+  const OpRef e = g.add_const(f32({0}), std::span<const std::byte>{});
+  CHECK(g.payload(e).empty());
+}
+
 TEST_CASE("rollback restores the graph exactly") {
   Small s;
   std::string before = to_text(s.g);

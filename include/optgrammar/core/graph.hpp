@@ -491,7 +491,10 @@ class Graph {
     // comparing the bytes, skips hashing. A miss (or changed contents) takes the hash path.
     const std::uint64_t key = (reinterpret_cast<std::uintptr_t>(data.data()) ^ data.size()) * 0x9E3779B97F4A7C15ull;
     auto& slot = recent_payloads_[key >> 58];  // 64 slots
+    // (The sizes are compared too: an unused slot, {null, 0, 0}, must not match an empty buffer
+    // with a null address, whose payload is not payload 0.)
     if (slot.source == data.data() && slot.size == data.size() && slot.id < payloads_.size() &&
+        payloads_[slot.id].size() == data.size() &&
         std::memcmp(payloads_[slot.id].data(), data.data(), data.size()) == 0)
       return slot.id;
     std::uint32_t id = intern_payload_hashed(data);

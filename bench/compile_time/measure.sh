@@ -4,10 +4,11 @@
 # mixed: four rule shapes in turn; rich: every rule as rich as real ones (a nested match, a
 # constraint of six terms with properties, SAME_SHAPE and arithmetic, a two-op construction).
 # Prints one line per N: "shape=S rules=N seconds=S user=U peak_mb=M" (g++-12 -O2 -std=c++20);
-# `user` is CPU time, which moves less than wall time when the machine is busy.
+# `user` is CPU time, which moves less than wall time when the machine is busy. OG_INC=DIR measures
+# the headers under DIR instead (an A/B against another version of include/).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-inc="$here/../../include"
+inc="${OG_INC:-$here/../../include}"
 cxx="${CXX:-g++-12}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

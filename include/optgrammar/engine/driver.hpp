@@ -2,7 +2,8 @@
 //
 // Order: passes in ascending priority; inside a pass, a FIFO worklist that starts with every live
 // op in index order (inputs before users for a freshly built graph); for each op, the rules whose
-// root is that op's name, in rule order (rule.hpp), until one fires. Every edit goes through
+// root is that op's name, in rule order (rule.hpp), until one fires. Rules whose input guards
+// cannot hold for the op are skipped without a call (PassDispatch, rule.hpp). Every edit goes through
 // Rewriter::replace, which re-enqueues what it touched and removes what became dead.
 #pragma once
 
@@ -197,8 +198,8 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
 
   if (opt.between_passes) opt.between_passes(rw);
   std::size_t i = 0;
-  std::vector<std::vector<const RuleInfo*>> by_root;
-  while (i < rep.rules.size()) {
+  const std::vector<PassDispatch>& dispatch = rules.dispatch();
+  for (std::size_t pass = 0; i < rep.rules.size(); ++pass) {
     // One pass: the rules [i, j) share a priority.
     std::size_t j = i;
     while (j < rep.rules.size() && rep.rules[j]->priority == rep.rules[i]->priority) ++j;
@@ -207,8 +208,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     pr.name = rep.rules[i]->pass_name;
     pr.priority = rep.rules[i]->priority;
     rw.pass_name = &pr.name;
-    by_root.assign(OpNames::instance().size(), {});
-    for (std::size_t k = i; k < j; ++k) by_root[rep.rules[k]->root].push_back(rep.rules[k]);
+    const PassDispatch& by_root = dispatch[pass];
 
     std::uint64_t rewrites0 = rw.rewrites(), dead0 = rw.dead_removed();
     std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
@@ -218,9 +218,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
       if (opt.visit && opt.visit(rw, r)) continue;
-      OpNameId name = g.name_id(r);
-      if (name >= by_root.size()) continue;
-      for (const RuleInfo* rule : by_root[name]) {
+      for (const RuleInfo* rule : by_root.candidates(g, r, g.name_id(r))) {
         if (!check_rules) {
           if (rule->apply(rw, *rule, r)) break;
           continue;

@@ -2,8 +2,8 @@
 //
 // Order: passes in ascending priority; inside a pass, a FIFO worklist that starts with every live
 // op in index order (inputs before users for a freshly built graph); for each op, the rules whose
-// root is that op's name, in rule order (rule.hpp), until one fires. Rules whose input guards
-// cannot hold for the op are skipped without a call (PassDispatch, rule.hpp). Every edit goes through
+// root is that op's name, in rule order (rule.hpp), until one fires. Rules whose input or
+// dimension guards cannot hold for the op are skipped without a call (PassDispatch, rule.hpp). Every edit goes through
 // Rewriter::replace, which re-enqueues what it touched and removes what became dead.
 #pragma once
 
@@ -222,7 +222,10 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
       if (opt.visit && opt.visit(rw, r)) continue;
-      for (const RuleInfo* rule : by_root.candidates(g, r, g.name_id(r))) {
+      const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
+      for (std::size_t c = 0; c < cands.size; ++c) {
+        if (!cands.guards[c].admits(g, r)) continue;  // its constraint cannot hold here
+        const RuleInfo* rule = cands.rules[c];
         if (!check_rules) {
           if (rule->apply(rw, *rule, r)) break;
           continue;

@@ -137,10 +137,112 @@ inline std::vector<InputGuard> input_guards(const RuleInfo& r) {
   return out;
 }
 
+/// A necessary condition read from a rule's constraint: the constraint is `EQ(DIM_OF("t", N), K)`
+/// (or has it as a conjunct of its top-level AND), K a constant >= 0, and tag t is bound by the
+/// match at `path` (input slots followed from the root). Checked by the driver before it calls
+/// the rule: reading one dimension costs less than a call that binds and evaluates.
+struct DimGuard {
+  static constexpr std::size_t max_depth = 4;
+  std::uint32_t depth = 0;
+  std::uint32_t path[max_depth] = {};
+  std::size_t dim = 0, value = 0;
+  bool active = false;
+  /// False only when the op at `path` exists and its dimension differs: the rule cannot fire.
+  bool admits(const Graph& g, OpRef root) const noexcept {
+    if (!active) return true;
+    OpRef o = root;
+    for (std::uint32_t d = 0; d < depth; ++d) {
+      if (path[d] >= g.n_inputs(o)) return true;  // the matcher will say no
+      o = g.input(o, path[d]);
+    }
+    return g.outdef_at(g.output_index(o)).dim(dim) == value;
+  }
+};
+
+namespace detail {
+struct TagPath {
+  std::string_view tag;
+  std::uint32_t depth = 0;
+  std::uint32_t path[DimGuard::max_depth] = {};
+};
+// Records where the match binds each tag (first binding); false when the text is not understood.
+inline bool match_paths(CanonicalReader& rd, TagPath at, std::vector<TagPath>& out) {
+  std::string_view s;
+  if (rd.plain_string(s)) {
+    at.tag = s;
+    out.push_back(at);
+    return true;
+  }
+  if (rd.eat("LET(")) {
+    if (!rd.plain_string(s) || !rd.eat(",")) return false;
+    TagPath bound = at;
+    bound.tag = s;
+    out.push_back(bound);
+    return match_paths(rd, at, out) && rd.eat(")");
+  }
+  if (!(rd.eat("Op(") || rd.eat("OpVarIn(")) || !rd.plain_string(s)) return false;
+  for (std::uint32_t slot = 0; rd.eat(","); ++slot) {
+    if (at.depth == DimGuard::max_depth) return false;
+    TagPath kid = at;
+    kid.path[kid.depth++] = slot;
+    if (!match_paths(rd, kid, out)) return false;
+  }
+  return rd.eat(")");
+}
+inline bool read_count(CanonicalReader& rd, std::size_t& v) {
+  std::size_t k = rd.i;
+  v = 0;
+  while (k < rd.t.size() && rd.t[k] >= '0' && rd.t[k] <= '9' && k - rd.i < 18) v = v * 10 + static_cast<std::size_t>(rd.t[k++] - '0');
+  if (k == rd.i) return false;
+  if (k < rd.t.size() && rd.t[k] == 'U') ++k;
+  rd.i = k;
+  return true;
+}
+}  // namespace detail
+
+/// The dimension guard of a DSL rule (see DimGuard), read from its canonical text; inactive
+/// when the rule has none or is a hand-made RuleInfo without op names.
+inline DimGuard dim_guard(const RuleInfo& r) {
+  DimGuard out;
+  if (r.names.empty()) return out;
+  detail::CanonicalReader rd{r.canonical};
+  const bool flags = rd.eat("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(");
+  if (!flags && !rd.eat("DEF_PACKAGE_OPTIMIZATION(")) return out;
+  for (int skip = flags ? 2 : 1; skip > 0; --skip)
+    if (!rd.skip_term() || !rd.eat(",")) return out;
+  std::vector<detail::TagPath> tags;
+  detail::TagPath root;
+  root.tag = "*";
+  tags.push_back(root);
+  if (!detail::match_paths(rd, root, tags) || !rd.eat(",")) return out;
+  // The constraint, or each conjunct of its top-level AND.
+  const bool conj = rd.eat("AND(");
+  do {
+    detail::CanonicalReader c = rd;
+    std::string_view tag;
+    std::size_t dim = 0, value = 0;
+    if (c.eat("EQ(DIM_OF(") && c.plain_string(tag) && c.eat(",") && detail::read_count(c, dim) && c.eat("),") &&
+        detail::read_count(c, value) && c.eat(")")) {
+      for (const detail::TagPath& tp : tags)
+        if (tp.tag == tag) {
+          out.depth = tp.depth;
+          std::copy(tp.path, tp.path + tp.depth, out.path);
+          out.dim = dim;
+          out.value = value;
+          out.active = true;
+          return out;
+        }
+    }
+    if (!rd.skip_term()) return out;
+  } while (conj && rd.eat(","));
+  return out;
+}
+
 /// The rules of one pass as the driver looks them up: by the root op's name, then by the name of
 /// the op in one input slot (the slot most of the root's rules look at). Each list keeps rule
 /// order and holds exactly the rules whose guards on that slot admit the name, so a rule is
-/// skipped only where its matcher would fail.
+/// skipped only where its matcher would fail; each rule of a list carries its DimGuard, which
+/// the driver checks before calling the rule.
 class PassDispatch {
  public:
   PassDispatch(std::span<const RuleInfo* const> rules) {
@@ -153,8 +255,13 @@ class PassDispatch {
     for (std::size_t root = 0; root < by_root.size(); ++root) build_root(roots_[root], by_root[root]);
   }
 
-  /// The rules to try on `op`, whose name is `name`, in rule order.
-  std::span<const RuleInfo* const> candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
+  /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
+  struct Candidates {
+    const RuleInfo* const* rules = nullptr;
+    const DimGuard* guards = nullptr;
+    std::size_t size = 0;
+  };
+  Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
     if (name >= roots_.size()) return {};
     const Root& e = roots_[name];
     std::uint32_t list = e.fallback;
@@ -169,7 +276,7 @@ class PassDispatch {
       }
     }
     const auto [b, n] = lists_[list];
-    return {flat_.data() + b, n};
+    return {flat_.data() + b, flat_guards_.data() + b, n};
   }
 
  private:
@@ -184,6 +291,7 @@ class PassDispatch {
   std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
     flat_.insert(flat_.end(), v.begin(), v.end());
+    for (const RuleInfo* r : v) flat_guards_.push_back(dim_guard(*r));
     return static_cast<std::uint32_t>(lists_.size() - 1);
   }
   void build_root(Root& e, const std::vector<const RuleInfo*>& rules) {
@@ -238,6 +346,7 @@ class PassDispatch {
   std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
   std::vector<const RuleInfo*> flat_;
+  std::vector<DimGuard> flat_guards_;  // parallel to flat_
 };
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.

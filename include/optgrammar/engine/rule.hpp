@@ -8,9 +8,11 @@
 #include <deque>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace optgrammar {
@@ -52,6 +54,300 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
   if (auto c = a->file.compare(b->file); c != 0) return c < 0;
   return a->line < b->line;
 }
+
+/// What a rule needs of its root's inputs before its matcher can succeed: input `slot` exists
+/// and is an op named `name` (a child `Op("name", ...)` or `OpVarIn("name", ...)` of the match
+/// root, under a LET or not).
+struct InputGuard {
+  std::uint32_t slot = 0;
+  OpNameId name = 0;
+};
+
+namespace detail {
+// A reader of the canonical text (docs/canonical-form.md): enough of it to walk the match.
+struct CanonicalReader {
+  std::string_view t;
+  std::size_t i = 0;
+  bool eat(std::string_view w) {
+    if (t.substr(i, w.size()) != w) return false;
+    i += w.size();
+    return true;
+  }
+  /// A string constant without escapes; false (and nothing read) for anything else.
+  bool plain_string(std::string_view& out) {
+    if (i >= t.size() || t[i] != '"') return false;
+    std::size_t e = i + 1;
+    while (e < t.size() && t[e] != '"' && t[e] != '\\') ++e;
+    if (e >= t.size() || t[e] != '"') return false;
+    out = t.substr(i + 1, e - i - 1);
+    i = e + 1;
+    return true;
+  }
+  /// Skips one term: a string, a word or number, and a parenthesized argument list after it.
+  bool skip_term() {
+    std::size_t depth = 0;
+    while (i < t.size()) {
+      const char c = t[i];
+      if (c == '"') {
+        for (++i; i < t.size() && t[i] != '"'; ++i)
+          if (t[i] == '\\') ++i;
+        if (i >= t.size()) return false;
+        ++i;
+        if (depth == 0) return true;
+        continue;
+      }
+      if (c == '(') ++depth;
+      if (c == ')' || c == ',') {
+        if (depth == 0) return true;
+        if (c == ')' && --depth == 0) {
+          ++i;
+          return true;
+        }
+      }
+      ++i;
+    }
+    return depth == 0;
+  }
+};
+}  // namespace detail
+
+/// The input guards of a DSL rule, read from its canonical text, which the rule front end derives
+/// from the rule's compile-time structure. A rule without op names (a hand-made RuleInfo) has
+/// none: the driver tries it on every op with its root name. A guard is kept only for a name the
+/// rule lists among its op names.
+inline std::vector<InputGuard> input_guards(const RuleInfo& r) {
+  std::vector<InputGuard> out;
+  if (r.names.empty()) return out;
+  detail::CanonicalReader rd{r.canonical};
+  const bool flags = rd.eat("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(");
+  if (!flags && !rd.eat("DEF_PACKAGE_OPTIMIZATION(")) return out;
+  for (int skip = flags ? 2 : 1; skip > 0; --skip)  // the pass (and the flags)
+    if (!rd.skip_term() || !rd.eat(",")) return out;
+  std::string_view name;
+  if (!(rd.eat("Op(") || rd.eat("OpVarIn(")) || !rd.plain_string(name)) return out;
+  for (std::uint32_t slot = 0; rd.eat(","); ++slot) {
+    detail::CanonicalReader kid = rd;
+    if (kid.eat("LET(") && !(kid.plain_string(name) && kid.eat(","))) return out;
+    if ((kid.eat("Op(") || kid.eat("OpVarIn(")) && kid.plain_string(name)) {
+      const OpNameId id = intern_op_name(name);
+      if (std::find(r.names.begin(), r.names.end(), id) != r.names.end()) out.push_back({slot, id});
+    }
+    if (!rd.skip_term()) return {};
+  }
+  return out;
+}
+
+/// A necessary condition read from a rule's constraint: the constraint is `EQ(DIM_OF("t", N), K)`
+/// (or has it as a conjunct of its top-level AND), K a constant >= 0, and tag t is bound by the
+/// match at `path` (input slots followed from the root). Checked by the driver before it calls
+/// the rule: reading one dimension costs less than a call that binds and evaluates.
+struct DimGuard {
+  static constexpr std::size_t max_depth = 4;
+  std::uint32_t depth = 0;
+  std::uint32_t path[max_depth] = {};
+  std::size_t dim = 0, value = 0;
+  bool active = false;
+  /// False only when the op at `path` exists and its dimension differs: the rule cannot fire.
+  bool admits(const Graph& g, OpRef root) const noexcept {
+    if (!active) return true;
+    OpRef o = root;
+    for (std::uint32_t d = 0; d < depth; ++d) {
+      if (path[d] >= g.n_inputs(o)) return true;  // the matcher will say no
+      o = g.input(o, path[d]);
+    }
+    return g.outdef_at(g.output_index(o)).dim(dim) == value;
+  }
+};
+
+namespace detail {
+struct TagPath {
+  std::string_view tag;
+  std::uint32_t depth = 0;
+  std::uint32_t path[DimGuard::max_depth] = {};
+};
+// Records where the match binds each tag (first binding); false when the text is not understood.
+inline bool match_paths(CanonicalReader& rd, TagPath at, std::vector<TagPath>& out) {
+  std::string_view s;
+  if (rd.plain_string(s)) {
+    at.tag = s;
+    out.push_back(at);
+    return true;
+  }
+  if (rd.eat("LET(")) {
+    if (!rd.plain_string(s) || !rd.eat(",")) return false;
+    TagPath bound = at;
+    bound.tag = s;
+    out.push_back(bound);
+    return match_paths(rd, at, out) && rd.eat(")");
+  }
+  if (!(rd.eat("Op(") || rd.eat("OpVarIn(")) || !rd.plain_string(s)) return false;
+  for (std::uint32_t slot = 0; rd.eat(","); ++slot) {
+    if (at.depth == DimGuard::max_depth) return false;
+    TagPath kid = at;
+    kid.path[kid.depth++] = slot;
+    if (!match_paths(rd, kid, out)) return false;
+  }
+  return rd.eat(")");
+}
+inline bool read_count(CanonicalReader& rd, std::size_t& v) {
+  std::size_t k = rd.i;
+  v = 0;
+  while (k < rd.t.size() && rd.t[k] >= '0' && rd.t[k] <= '9' && k - rd.i < 18) v = v * 10 + static_cast<std::size_t>(rd.t[k++] - '0');
+  if (k == rd.i) return false;
+  if (k < rd.t.size() && rd.t[k] == 'U') ++k;
+  rd.i = k;
+  return true;
+}
+}  // namespace detail
+
+/// The dimension guard of a DSL rule (see DimGuard), read from its canonical text; inactive
+/// when the rule has none or is a hand-made RuleInfo without op names.
+inline DimGuard dim_guard(const RuleInfo& r) {
+  DimGuard out;
+  if (r.names.empty()) return out;
+  detail::CanonicalReader rd{r.canonical};
+  const bool flags = rd.eat("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(");
+  if (!flags && !rd.eat("DEF_PACKAGE_OPTIMIZATION(")) return out;
+  for (int skip = flags ? 2 : 1; skip > 0; --skip)
+    if (!rd.skip_term() || !rd.eat(",")) return out;
+  std::vector<detail::TagPath> tags;
+  detail::TagPath root;
+  root.tag = "*";
+  tags.push_back(root);
+  if (!detail::match_paths(rd, root, tags) || !rd.eat(",")) return out;
+  // The constraint, or each conjunct of its top-level AND.
+  const bool conj = rd.eat("AND(");
+  do {
+    detail::CanonicalReader c = rd;
+    std::string_view tag;
+    std::size_t dim = 0, value = 0;
+    if (c.eat("EQ(DIM_OF(") && c.plain_string(tag) && c.eat(",") && detail::read_count(c, dim) && c.eat("),") &&
+        detail::read_count(c, value) && c.eat(")")) {
+      for (const detail::TagPath& tp : tags)
+        if (tp.tag == tag) {
+          out.depth = tp.depth;
+          std::copy(tp.path, tp.path + tp.depth, out.path);
+          out.dim = dim;
+          out.value = value;
+          out.active = true;
+          return out;
+        }
+    }
+    if (!rd.skip_term()) return out;
+  } while (conj && rd.eat(","));
+  return out;
+}
+
+/// The rules of one pass as the driver looks them up: by the root op's name, then by the name of
+/// the op in one input slot (the slot most of the root's rules look at). Each list keeps rule
+/// order and holds exactly the rules whose guards on that slot admit the name, so a rule is
+/// skipped only where its matcher would fail; each rule of a list carries its DimGuard, which
+/// the driver checks before calling the rule.
+class PassDispatch {
+ public:
+  PassDispatch(std::span<const RuleInfo* const> rules) {
+    std::vector<std::vector<const RuleInfo*>> by_root;
+    for (const RuleInfo* r : rules) {
+      if (r->root >= by_root.size()) by_root.resize(r->root + 1);
+      by_root[r->root].push_back(r);
+    }
+    roots_.resize(by_root.size());
+    for (std::size_t root = 0; root < by_root.size(); ++root) build_root(roots_[root], by_root[root]);
+  }
+
+  /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
+  struct Candidates {
+    const RuleInfo* const* rules = nullptr;
+    const DimGuard* guards = nullptr;
+    std::size_t size = 0;
+  };
+  Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
+    if (name >= roots_.size()) return {};
+    const Root& e = roots_[name];
+    std::uint32_t list = e.fallback;
+    if (e.slot != no_slot && e.slot < g.n_inputs(op)) {
+      const OpNameId in = g.name_id(g.input(op, e.slot));
+      if (in - e.base < e.table_size) {
+        list = table_[e.table_begin + (in - e.base)];
+      } else if (e.sparse_size) {  // names too far apart for a table: binary search
+        const auto* b = sparse_.data() + e.sparse_begin;
+        const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
+        if (it != b + e.sparse_size && it->first == in) list = it->second;
+      }
+    }
+    const auto [b, n] = lists_[list];
+    return {flat_.data() + b, flat_guards_.data() + b, n};
+  }
+
+ private:
+  static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
+  struct Root {
+    std::uint32_t slot = no_slot;   // the input slot looked at; no_slot: one list for all
+    std::uint32_t fallback = 0;     // list for an op whose slot names no guard's op
+    OpNameId base = 0;              // table_[table_begin + k] is the list for name base + k
+    std::uint32_t table_begin = 0, table_size = 0;
+    std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
+  };
+  std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
+    lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
+    flat_.insert(flat_.end(), v.begin(), v.end());
+    for (const RuleInfo* r : v) flat_guards_.push_back(dim_guard(*r));
+    return static_cast<std::uint32_t>(lists_.size() - 1);
+  }
+  void build_root(Root& e, const std::vector<const RuleInfo*>& rules) {
+    std::vector<std::vector<InputGuard>> guards;
+    std::vector<std::uint32_t> per_slot;
+    for (const RuleInfo* r : rules) {
+      guards.push_back(input_guards(*r));
+      for (const InputGuard& gd : guards.back()) {
+        if (gd.slot >= per_slot.size()) per_slot.resize(gd.slot + 1);
+        ++per_slot[gd.slot];
+      }
+    }
+    if (per_slot.empty()) {
+      e.fallback = add_list(rules);
+      return;
+    }
+    e.slot = static_cast<std::uint32_t>(std::max_element(per_slot.begin(), per_slot.end()) - per_slot.begin());
+    // Each rule's requirement on the slot: its guard's name, or none (every name passes).
+    std::vector<const OpNameId*> need(rules.size(), nullptr);
+    std::vector<OpNameId> names;
+    for (std::size_t k = 0; k < rules.size(); ++k)
+      for (const InputGuard& gd : guards[k])
+        if (gd.slot == e.slot) {
+          need[k] = &gd.name;
+          names.push_back(gd.name);
+        }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    auto list_for = [&](const OpNameId* name) {
+      std::vector<const RuleInfo*> v;
+      for (std::size_t k = 0; k < rules.size(); ++k)
+        if (!need[k] || (name && *need[k] == *name)) v.push_back(rules[k]);
+      return add_list(v);
+    };
+    e.fallback = list_for(nullptr);
+    const std::size_t span = names.back() - names.front() + 1;
+    if (span > 64 + 8 * names.size()) {
+      e.sparse_begin = static_cast<std::uint32_t>(sparse_.size());
+      e.sparse_size = static_cast<std::uint32_t>(names.size());
+      for (const OpNameId& n : names) sparse_.emplace_back(n, list_for(&n));
+      return;
+    }
+    e.base = names.front();
+    e.table_size = static_cast<std::uint32_t>(span);
+    e.table_begin = static_cast<std::uint32_t>(table_.size());
+    table_.resize(table_.size() + span, e.fallback);
+    for (const OpNameId& n : names) table_[e.table_begin + (n - e.base)] = list_for(&n);
+  }
+
+  std::vector<Root> roots_;                                  // by root name
+  std::vector<std::uint32_t> table_;                         // list ids by inner name
+  std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
+  std::vector<const RuleInfo*> flat_;
+  std::vector<DimGuard> flat_guards_;  // parallel to flat_
+};
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.
 class RuleSet {
@@ -101,6 +397,21 @@ class RuleSet {
   }
   std::size_t size() const noexcept { return owned_.size(); }
 
+  /// One PassDispatch per pass, in pass order (the rules of pass k are a run of rules() of one
+  /// priority). Built once, the first time a run asks for it after the set changed.
+  const std::vector<PassDispatch>& dispatch() const {
+    if (!dispatched_) {
+      const auto& order = rules();
+      dispatch_.clear();
+      for (std::size_t i = 0, j = 0; i < order.size(); i = j) {
+        while (j < order.size() && order[j]->priority == order[i]->priority) ++j;
+        dispatch_.emplace_back(std::span<const RuleInfo* const>(order.data() + i, j - i));
+      }
+      dispatched_ = true;
+    }
+    return dispatch_;
+  }
+
   /// The rules for which pred(rule) holds, as a set of their own (a package, a test's subset).
   template <class Pred>
   RuleSet select(Pred pred) const {
@@ -123,13 +434,15 @@ class RuleSet {
   void add_hashed(RuleInfo r, std::size_t h) {
     by_text_.emplace(h, owned_.size());
     owned_.push_back(std::move(r));
-    sorted_ = false;
+    sorted_ = dispatched_ = false;
   }
 
   std::deque<RuleInfo> owned_;  // stable addresses
   std::unordered_multimap<std::size_t, std::size_t> by_text_;  // canonical's hash -> owned_ index
   mutable std::vector<const RuleInfo*> order_;
   mutable bool sorted_ = false;
+  mutable std::vector<PassDispatch> dispatch_;
+  mutable bool dispatched_ = false;
 };
 
 }  // namespace optgrammar

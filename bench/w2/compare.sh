@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# W2 side by side: optgrammar's rewrite, its floor (one read-only pass over the same graph) and
+# MLIR 15's greedy driver with DRR rules (shared/peers/mlir-w2), each run ROUNDS times as
+# separate processes, for each package size.
+#
+#   bench/w2/compare.sh [BLOCKS] [ROUNDS] [RULES...]      defaults: 50000 5 64 256 1024
+#
+# Environment: W2_BENCH (our w2_bench_1024 binary, which holds every package size; default
+# build/gcc/bench/w2/w2_bench_1024, built with the gcc preset when missing), MLIR_RUN (the peer's
+# run.sh; default ../shared/peers/mlir-w2/run.sh next to the repository; MLIR is left out when it
+# is not there).
+#
+# The order of the engines rotates every round (as in bench/w1/compare.sh). Prints every JSON
+# line, then per package size and engine the median and range of build and rewrite time and
+# peak RSS, and the ratios the targets are stated in.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+blocks="${1:-50000}"
+rounds="${2:-5}"
+shift $(($# < 2 ? $# : 2))
+sizes=("$@"); [ ${#sizes[@]} -eq 0 ] && sizes=(64 256 1024)
+w2="${W2_BENCH:-$repo/build/gcc/bench/w2/w2_bench_1024}"
+mlir="${MLIR_RUN:-$repo/../shared/peers/mlir-w2/run.sh}"
+
+case "$blocks$rounds${sizes[*]}" in *[!0-9\ ]*) echo "usage: compare.sh [BLOCKS] [ROUNDS] [RULES...] (positive integers)" >&2; exit 2 ;; esac
+command -v python3 >/dev/null || { echo "compare.sh: needs python3 for the summary (apt-get install python3)" >&2; exit 2; }
+
+if [ ! -x "$w2" ]; then
+  echo "[compare] building w2_bench_1024 with the gcc preset" >&2
+  (cd "$repo" && cmake --preset gcc >/dev/null && cmake --build --preset gcc --target w2_bench_1024 >/dev/null)
+fi
+engines=(dsl floor)
+if [ -x "$mlir" ]; then
+  engines+=(mlir)
+  "$mlir" 1000 64 >/dev/null  # builds the peer once, outside the timed rounds
+else
+  echo "[compare] no MLIR peer at $mlir: comparing optgrammar with its floor only" >&2
+fi
+
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+n=${#engines[@]}
+echo "[compare] load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)" >&2
+for ((r = 0; r < rounds; r++)); do
+  for rules in "${sizes[@]}"; do
+    for ((k = 0; k < n; k++)); do
+      e="${engines[$(((r + k) % n))]}"
+      case "$e" in
+        dsl) "$w2" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
+        floor) "$w2" "$blocks" "$rules" --engine floor 2>/dev/null | tail -n 1 ;;
+        mlir) "$mlir" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
+      esac | tee -a "$out"
+    done
+  done
+done
+echo "[compare] load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+python3 - "$out" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+med = {}
+print()
+for r in dict.fromkeys(x["rules"] for x in rows):
+    for e in dict.fromkeys(x["engine"] for x in rows):
+        rs = [x for x in rows if x["engine"] == e and x["rules"] == r]
+        if not rs:
+            continue
+        parts = []
+        for k in ("build_seconds", "rewrite_seconds", "peak_rss_kb"):
+            v = sorted(x[k] for x in rs)
+            med[r, e, k] = statistics.median(v)
+            parts.append(f"{k} {med[r, e, k]:g} [{v[0]:g}-{v[-1]:g}]")
+        print(f"R={r:<5d} {e:18s} " + "  ".join(parts) + f"  ({len(rs)} runs)")
+print()
+dsl, floor, mlir = "optgrammar", "optgrammar-floor", "mlir15-greedy-drr"
+per_op = {}
+for r in dict.fromkeys(x["rules"] for x in rows):
+    ops = next(x["ops_before"] for x in rows if x["rules"] == r)
+    line = f"R={r:<5d}"
+    if (r, dsl, "rewrite_seconds") in med:
+        t = med[r, dsl, "rewrite_seconds"]
+        per_op[r] = t / ops
+        line += f" optgrammar rewrite {1e9 * t / ops:.1f} ns/op"
+        if (r, floor, "rewrite_seconds") in med and med[r, floor, "rewrite_seconds"]:
+            line += f"  rewrite / floor {t / med[r, floor, 'rewrite_seconds']:.1f}x"
+        if (r, mlir, "rewrite_seconds") in med:
+            line += f"  MLIR / optgrammar rewrite {med[r, mlir, 'rewrite_seconds'] / t:.1f}x (target >= 25x)"
+    print(line)
+if 64 in per_op and 1024 in per_op:
+    print(f"rewrite time per op, R=1024 / R=64: {per_op[1024] / per_op[64]:.2f} (target <= 1.5)")
+PY

@@ -1,0 +1,122 @@
+// Workload W2 (bench/w2/README.md) on optgrammar.
+//
+//   w2_bench [BLOCKS] [RULES] [--engine dsl|floor] [--repeat N]
+//
+// Builds the graph, selects the package of RULES rules (2, 64, 256 or 1024, at most the
+// W2_MAX_RULES this binary was built with) from the rules linked in, rewrites the graph to a fixed
+// point, checks the spec's expected result and prints the spec's JSON line last. `--engine floor`
+// times one read-only pass over the same graph instead (common/floor.hpp). Exit 1: wrong result;
+// 2: bad arguments.
+#include "common/floor.hpp"
+#include "w2/w2_graph.hpp"
+
+#include <optgrammar/dsl/str.hpp>
+#include <optgrammar/engine/driver.hpp>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+long minor_faults() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+
+/// The package of `rules` rules: F1, F2 and the decoys D_j, j < rules - 2. A decoy's j is its
+/// line in its generated file minus W2_DECOY_FIRST_LINE (gen_w2_rules.py).
+optgrammar::RuleSet package(std::size_t rules) {
+  return optgrammar::RuleSet::global().select([rules](const optgrammar::RuleInfo& r) {
+    if (optgrammar::dsl::file_base_name(r.file).starts_with("w2_decoys_"))
+      return r.line >= W2_DECOY_FIRST_LINE && static_cast<std::size_t>(r.line - W2_DECOY_FIRST_LINE) + 2 < rules;
+    return true;
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t sizes[2] = {50000, 256};
+  int positional = 0;
+  std::string engine = "dsl";
+  int repeat = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--engine" && i + 1 < argc) engine = argv[++i];
+    else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else if (!a.empty() && a[0] != '-' && positional < 2) {
+      char* end = nullptr;
+      long long v = std::strtoll(a.c_str(), &end, 10);
+      if (*end || v <= 0) {
+        std::fprintf(stderr, "w2_bench: BLOCKS and RULES must be positive integers, not '%s'\n", a.c_str());
+        return 2;
+      }
+      sizes[positional++] = static_cast<std::size_t>(v);
+    } else {
+      std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|floor] [--repeat N]\n");
+      return 2;
+    }
+  }
+  const std::size_t blocks = sizes[0], n_rules = sizes[1];
+  if (engine != "dsl" && engine != "floor") {
+    std::fprintf(stderr, "w2_bench: --engine must be dsl or floor, not '%s'\n", engine.c_str());
+    return 2;
+  }
+  if (n_rules < 2 || n_rules > W2_MAX_RULES) {
+    std::fprintf(stderr, "w2_bench: RULES must be between 2 and %d (the rules built into this binary)\n",
+                 W2_MAX_RULES);
+    return 2;
+  }
+  if (repeat < 1) repeat = 1;
+  const optgrammar::RuleSet rules = package(n_rules);
+  if (rules.size() != n_rules) {
+    std::fprintf(stderr, "w2_bench: found %zu of the package's %zu rules\n", rules.size(), n_rules);
+    return 1;
+  }
+  (void)rules.dispatch();  // rule order and dispatch tables settled before the clock starts
+  double best_build = 1e30, best_rewrite = 1e30;
+  std::size_t before = 0, after = 0;
+  long faults = 0;
+  std::uint64_t floor_sum = 0;
+  for (int r = 0; r < repeat; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    optgrammar::Graph g = w2::build(blocks);
+    before = g.live_count();
+    const long f0 = minor_faults();
+    auto t1 = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point t2;
+    if (engine == "floor") {
+      floor_sum += bench::floor_pass(g);
+      t2 = std::chrono::steady_clock::now();
+    } else {
+      optgrammar::RunReport rep = optgrammar::run_rules(g, rules);
+      t2 = std::chrono::steady_clock::now();
+      std::string problem = w2::check(g, blocks, rep.rewrites);
+      if (!problem.empty()) {
+        std::fprintf(stderr, "w2_bench: wrong result: %s\n", problem.c_str());
+        return 1;
+      }
+    }
+    faults = minor_faults() - f0;
+    after = g.live_count();
+    best_build = std::min(best_build, std::chrono::duration<double>(t1 - t0).count());
+    best_rewrite = std::min(best_rewrite, std::chrono::duration<double>(t2 - t1).count());
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::fprintf(stderr, "w2_bench: %ld minor page faults during the %s", faults,
+               engine == "floor" ? "floor pass" : "rewrite");
+  if (engine == "floor") std::fprintf(stderr, " (checksum %llx)", static_cast<unsigned long long>(floor_sum));
+  std::fprintf(stderr, "\n");
+  std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
+              "\"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
+              engine == "dsl" ? "optgrammar" : "optgrammar-floor", blocks, n_rules, before, after, best_build,
+              best_rewrite, ru.ru_maxrss);
+  return 0;
+}

@@ -1,0 +1,149 @@
+// The driver's merged dispatch (PassDispatch, engine/rule.hpp): rules rooted on one op are looked
+// up by the name of the op in one input slot. Results, rule order, firing order and the matched
+// and fired counters must be exactly those of trying every rule of the root name in rule order.
+#include <optgrammar/engine/driver.hpp>
+#include <optgrammar/rules.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+// Many rules rooted on X_Root, guarded on slot 0 by different inner names, interleaved with rules
+// that look at slot 1 only or at no inner op at all, some with constraints that fail.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_B", "x"), "y"), EQ(DIM_OF("x", 3), 999), "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", LET("c", Op("$Const"))), EQ(DIM_OF("x", 3), 5), Op("X_K", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", LET("b", Op("X_B", "x")), "y"), EQ(DIM_OF("y", 3), 4), Op("X_FromB", "b", "y"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", "y"), EQ(DIM_OF("x", 3), 7), Op("X_Seven", "x", "y"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_C", "x"), "y"), OK, Op("X_FromC", "x", "y"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", OpVarIn("X_D", "x"), "y"), OK, Op("X_FromD", "x", "y"))
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag, Op("X_Root", Op("X_E", "x"), "y"), OK,
+                                    Op("X_FromE", "x", "y"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x"), OK, Op("X_One", "x"))
+// A dimension guard under a LET, as a conjunct of AND.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", LET("o", Op("X_Other", "z"))), AND(GT(DIM_OF("x", 3), 4), EQ(DIM_OF("z", 2), 2U)),
+                         Op("X_Dim", "x", "o"))
+// The products are rewritten again in a second step (new ops are dispatched too).
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_FromC", "x", "y"), "z"), OK, Op("X_CC", "x", "y", "z"))
+
+namespace {
+using namespace optgrammar;
+
+RuleSet this_file() {
+  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("dispatch_test.cpp") != std::string::npos; });
+}
+/// The same rules with their canonical text dropped: no input guards, every rule of the root's
+/// name is tried in rule order (the reference behaviour).
+RuleSet unguarded(const RuleSet& set) {
+  RuleSet out;
+  for (const RuleInfo* r : set.rules()) {
+    RuleInfo c = *r;
+    c.canonical.clear();
+    out.add(std::move(c));
+  }
+  return out;
+}
+std::string dump(const Graph& g) {
+  std::ostringstream os;
+  for (OpRef r : g.live_ops()) {
+    os << r.index << " " << g.name(r) << " d3=" << g.output(r).dims[3];
+    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) os << " %" << g.input(r, k).index;
+    os << "\n";
+  }
+  return os.str();
+}
+/// A graph where X_Root ops read every kind of inner op in slot 0, with one or two inputs.
+Graph sample(unsigned seed) {
+  Graph g;
+  const char* inner[] = {"X_B", "X_C", "X_D", "X_E", "X_Other", "X_Root"};
+  OpRef x = g.add_input(OutputDef::make(DType::Float32, {1, 2, 2, 4}));
+  OpRef h = x;
+  for (unsigned i = 0; i < 60; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    const unsigned pick = (seed >> 16) % 6, depth = 4 + (seed >> 20) % 4, form = (seed >> 24) % 3;
+    const auto def = OutputDef::make(DType::Float32, {1, 2, 2, std::size_t{depth}});
+    OpRef in = g.add_op(inner[pick], {h}, def);
+    OpRef second = form == 0 ? g.add_const(OutputDef::make(DType::Float32, {1, 1, 1, 1}), {1.0f})
+                             : g.add_op("X_Other", {h}, def);
+    h = form == 2 ? g.add_op("X_Root", {in}, def) : g.add_op("X_Root", {in, second}, def);
+  }
+  g.add_output(h);
+  return g;
+}
+}  // namespace
+
+TEST_CASE("input guards are read from the rule's structure") {
+  RuleSet set = this_file();
+  REQUIRE(set.size() == 10);
+  const auto& rules = set.rules();
+  auto guards = [&](std::size_t k) {
+    std::ostringstream os;
+    for (InputGuard gd : input_guards(*rules[k])) os << gd.slot << ":" << op_name_of(gd.name) << " ";
+    return os.str();
+  };
+  CHECK(guards(0) == "0:X_B ");
+  CHECK(guards(1) == "1:$Const ");
+  CHECK(guards(2) == "0:X_B ");
+  CHECK(guards(3).empty());
+  CHECK(guards(4) == "0:X_C ");
+  CHECK(guards(5) == "0:X_D ");
+  CHECK(guards(6) == "0:X_E ");
+  CHECK(guards(7).empty());
+  CHECK(guards(8) == "1:X_Other ");
+  CHECK(guards(9) == "0:X_FromC ");
+  // A hand-made rule without op names has none, whatever its text says.
+  RuleInfo hand = *rules[0];
+  hand.names.clear();
+  CHECK(input_guards(hand).empty());
+  CHECK(!dim_guard(hand).active);
+  // Dimension guards: EQ(DIM_OF(tag, N), K) with the tag's path in the match.
+  auto dims = [&](std::size_t k) {
+    const DimGuard d = dim_guard(*rules[k]);
+    if (!d.active) return std::string("-");
+    std::ostringstream os;
+    os << "path";
+    for (std::uint32_t i = 0; i < d.depth; ++i) os << " " << d.path[i];
+    os << " dim " << d.dim << " = " << d.value;
+    return os.str();
+  };
+  CHECK(dims(0) == "path 0 0 dim 3 = 999");
+  CHECK(dims(1) == "path 0 dim 3 = 5");
+  CHECK(dims(2) == "path 1 dim 3 = 4");
+  CHECK(dims(3) == "path 0 dim 3 = 7");
+  CHECK(dims(4) == "-");
+  CHECK(dims(8) == "path 1 0 dim 2 = 2");
+  CHECK(dims(9) == "-");
+}
+
+TEST_CASE("the merged dispatch gives the results, order and counters of trying every rule") {
+  RuleSet set = this_file();
+  RuleSet ref = unguarded(set);
+  for (unsigned seed : {1u, 7u, 42u, 1234u, 99991u}) {
+    Graph a = sample(seed), b = sample(seed);
+    std::ostringstream ta, tb;
+    DriverOptions oa, ob;
+    oa.trace = &ta;
+    ob.trace = &tb;
+    RunReport ra = run_rules(a, set, oa), rb = run_rules(b, ref, ob);
+    INFO("seed " << seed);
+    CHECK(ra.rewrites == rb.rewrites);
+    CHECK(ra.rewrites > 0);
+    CHECK(ta.str() == tb.str());  // the same rules fired on the same ops in the same order
+    CHECK(dump(a) == dump(b));
+    REQUIRE(ra.rules.size() == rb.rules.size());
+    std::uint64_t tried_a = 0, tried_b = 0;
+    for (std::size_t k = 0; k < ra.rules.size(); ++k) {
+      CHECK(ra.rules[k]->name == rb.rules[k]->name);
+      // A rule skipped by its dimension guard is not called, so not counted as matched either.
+      if (dim_guard(*ra.rules[k]).active)
+        CHECK(ra.stats[k].matched <= rb.stats[k].matched);
+      else
+        CHECK(ra.stats[k].matched == rb.stats[k].matched);
+      CHECK(ra.stats[k].fired == rb.stats[k].fired);
+      CHECK(ra.stats[k].tried <= rb.stats[k].tried);
+      tried_a += ra.stats[k].tried;
+      tried_b += rb.stats[k].tried;
+    }
+    CHECK(tried_a < tried_b);  // the dispatch skipped rules that could not match
+  }
+}

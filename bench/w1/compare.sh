@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # W1 side by side: optgrammar's DSL rules, the same rules hand-written, the floor (one read-only
 # pass over the same graph, bench/common/floor.hpp) and MLIR 15's greedy driver
-# (shared/peers/mlir-w1), each run ROUNDS times as separate processes.
+# (the MLIR peer of workload W1), each run ROUNDS times as separate processes.
 #
 #   bench/w1/compare.sh [BLOCKS] [ROUNDS]        defaults: 125000 7
 #
 # Environment: W1_BENCH (our w1_bench binary; default build/gcc/bench/w1/w1_bench, built with
-# the gcc preset when missing), MLIR_RUN (the peer's run.sh; default ../shared/peers/mlir-w1/run.sh
-# next to the repository; MLIR is left out when it is not there).
+# the gcc preset when missing), MLIR_RUN (the peer's run.sh; by default the W1 peer in the folder
+# beside the repository, as below; MLIR is left out when it is not there).
 #
 # The order of the engines rotates every round: on a small VM the process that runs right
 # after MLIR (which frees 400 MB on exit) is sometimes slower, and rotating spreads that over all

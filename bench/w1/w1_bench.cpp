@@ -1,4 +1,4 @@
-// Workload W1 (shared/bench-spec/W1-redundant-chain.md) on optgrammar.
+// Workload W1 (examples/w1/w1_graph.hpp) on optgrammar.
 //
 //   w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N]
 //

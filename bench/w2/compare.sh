@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # W2 side by side: optgrammar's rewrite, its floor (one read-only pass over the same graph) and
-# MLIR 15's greedy driver with DRR rules (shared/peers/mlir-w2), each run ROUNDS times as
+# MLIR 15's greedy driver with DRR rules (the MLIR peer of workload W2), each run ROUNDS times as
 # separate processes, for each package size.
 #
 #   bench/w2/compare.sh [BLOCKS] [ROUNDS] [RULES...]      defaults: 50000 5 64 256 1024
 #
 # Environment: W2_BENCH (our w2_bench_1024 binary, which holds every package size; default
 # build/gcc/bench/w2/w2_bench_1024, built with the gcc preset when missing), MLIR_RUN (the peer's
-# run.sh; default ../shared/peers/mlir-w2/run.sh next to the repository; MLIR is left out when it
-# is not there).
+# run.sh; by default the W2 peer in the folder beside the repository, as below; MLIR is left out
+# when it is not there).
 #
 # The order of the engines rotates every round (as in bench/w1/compare.sh). Prints every JSON
 # line, then per package size and engine the median and range of build and rewrite time and

@@ -1,4 +1,4 @@
-// Workload W1 (shared/bench-spec/W1-redundant-chain.md): a chain of B redundant conv blocks.
+// Workload W1: a chain of B redundant conv blocks.
 #pragma once
 
 #include <optgrammar/core/graph.hpp>

@@ -32,13 +32,14 @@ using namespace optgrammar;
 RuleSet this_file() {
   return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("dispatch_test.cpp") != std::string::npos; });
 }
-/// The same rules with their canonical text dropped: no input guards, every rule of the root's
-/// name is tried in rule order (the reference behaviour).
+/// The same rules without their guards: every rule of the root's name is tried in rule order
+/// (the reference behaviour).
 RuleSet unguarded(const RuleSet& set) {
   RuleSet out;
   for (const RuleInfo* r : set.rules()) {
     RuleInfo c = *r;
-    c.canonical.clear();
+    c.guards.clear();
+    c.dim_guard = DimGuard{};
     out.add(std::move(c));
   }
   return out;
@@ -78,7 +79,7 @@ TEST_CASE("input guards are read from the rule's structure") {
   const auto& rules = set.rules();
   auto guards = [&](std::size_t k) {
     std::ostringstream os;
-    for (InputGuard gd : input_guards(*rules[k])) os << gd.slot << ":" << op_name_of(gd.name) << " ";
+    for (InputGuard gd : rules[k]->guards) os << gd.slot << ":" << op_name_of(gd.name) << " ";
     return os.str();
   };
   CHECK(guards(0) == "0:X_B ");
@@ -91,14 +92,13 @@ TEST_CASE("input guards are read from the rule's structure") {
   CHECK(guards(7).empty());
   CHECK(guards(8) == "1:X_Other ");
   CHECK(guards(9) == "0:X_FromC ");
-  // A hand-made rule without op names has none, whatever its text says.
-  RuleInfo hand = *rules[0];
-  hand.names.clear();
-  CHECK(input_guards(hand).empty());
-  CHECK(!dim_guard(hand).active);
+  // A hand-made rule has none unless it sets them.
+  RuleInfo hand;
+  CHECK(hand.guards.empty());
+  CHECK(!hand.dim_guard.active);
   // Dimension guards: EQ(DIM_OF(tag, N), K) with the tag's path in the match.
   auto dims = [&](std::size_t k) {
-    const DimGuard d = dim_guard(*rules[k]);
+    const DimGuard d = rules[k]->dim_guard;
     if (!d.active) return std::string("-");
     std::ostringstream os;
     os << "path";
@@ -135,7 +135,7 @@ TEST_CASE("the merged dispatch gives the results, order and counters of trying e
     for (std::size_t k = 0; k < ra.rules.size(); ++k) {
       CHECK(ra.rules[k]->name == rb.rules[k]->name);
       // A rule skipped by its dimension guard is not called, so not counted as matched either.
-      if (dim_guard(*ra.rules[k]).active)
+      if (ra.rules[k]->dim_guard.active)
         CHECK(ra.stats[k].matched <= rb.stats[k].matched);
       else
         CHECK(ra.stats[k].matched == rb.stats[k].matched);

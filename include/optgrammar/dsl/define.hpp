@@ -160,6 +160,108 @@ struct scope_of<Rule, true> {
 template <class Rule>
 struct verdict_scope : detail::scope_of<Rule>::type {};
 
+namespace detail {
+/// The guards the driver checks before it calls a rule (engine/rule.hpp's InputGuard and
+/// DimGuard), computed from the rule's analyzed trees at compile time; op names are indices into
+/// the rule's name table until registration interns them.
+struct StaticGuards {
+  struct Input {
+    std::uint32_t slot = 0;
+    int name = 0;
+  };
+  Input inputs[max_tags]{};
+  int n_inputs = 0;
+  std::uint32_t path[max_tags][DimGuard::max_depth]{};  ///< where the match binds each tag slot
+  std::uint32_t depth[max_tags]{};
+  bool placed[max_tags]{};
+  bool dim_active = false;
+  int dim_slot = 0;
+  std::size_t dim = 0, value = 0;
+};
+
+template <class N>
+constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path, std::uint32_t depth) {
+  constexpr Kind k = N::kind;
+  if constexpr (k == Kind::Tag || k == Kind::Let) {
+    const int s = n.leaf.slot;
+    if (n.leaf.first && s > 0 && s < max_tags && !g.placed[s]) {
+      g.placed[s] = true;
+      g.depth[s] = depth;
+      for (std::uint32_t d = 0; d < depth; ++d) g.path[s][d] = path[d];
+    }
+    if constexpr (k == Kind::Let) place_tags(boost::hana::at_c<0>(n.kids), g, path, depth);
+  } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
+    std::uint32_t i = 0;
+    boost::hana::for_each(n.kids, [&](const auto& kid) {
+      if (depth < DimGuard::max_depth) {
+        std::uint32_t inner[DimGuard::max_depth]{};
+        for (std::uint32_t d = 0; d < depth; ++d) inner[d] = path[d];
+        inner[depth] = i;
+        place_tags(kid, g, inner, depth + 1);
+      }
+      ++i;
+    });
+  }
+}
+
+/// `EQ(DIM_OF(tag, N), K)` with N and K constants >= 0 and the tag placed by the match.
+template <class N>
+constexpr bool dim_term(const N& n, StaticGuards& g) {
+  if constexpr (N::kind == Kind::Eq && N::arity == 2) {
+    using D = boost::mp11::mp_at_c<typename N::children, 0>;
+    using K = boost::mp11::mp_at_c<typename N::children, 1>;
+    if constexpr (D::kind == Kind::DimOf && (K::kind == Kind::Int || K::kind == Kind::Size)) {
+      using T = boost::mp11::mp_at_c<typename D::children, 0>;
+      using I = boost::mp11::mp_at_c<typename D::children, 1>;
+      if constexpr (T::kind == Kind::Tag && (I::kind == Kind::Int || I::kind == Kind::Size)) {
+        const auto& d = boost::hana::at_c<0>(n.kids);
+        const int s = boost::hana::at_c<0>(d.kids).leaf.slot;
+        const long long dim = boost::hana::at_c<1>(d.kids).leaf.i, value = boost::hana::at_c<1>(n.kids).leaf.i;
+        if (s >= 0 && s < max_tags && (s == 0 || g.placed[s]) && dim >= 0 && value >= 0) {
+          g.dim_active = true;
+          g.dim_slot = s;
+          g.dim = static_cast<std::size_t>(dim);
+          g.value = static_cast<std::size_t>(value);
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+template <class Rule>
+constexpr StaticGuards static_guards() {
+  constexpr auto& a = analyzed<Rule>::value;
+  StaticGuards g;
+  // input guards: the root's operands that are (LET-wrapped) Op or OpVarIn patterns
+  std::uint32_t slot = 0;
+  boost::hana::for_each(a.match.kids, [&](const auto& kid) {
+    using K = std::remove_cvref_t<decltype(kid)>;
+    if constexpr (K::kind == Kind::Op || K::kind == Kind::OpVarIn) {
+      g.inputs[g.n_inputs++] = {slot, kid.leaf.index};
+    } else if constexpr (K::kind == Kind::Let) {
+      using In = boost::mp11::mp_front<typename K::children>;
+      if constexpr (In::kind == Kind::Op || In::kind == Kind::OpVarIn)
+        g.inputs[g.n_inputs++] = {slot, boost::hana::at_c<0>(kid.kids).leaf.index};
+    }
+    ++slot;
+  });
+  // the dimension guard: the constraint, or the first fitting conjunct of its top-level AND
+  place_tags(a.match, g, nullptr, 0);
+  using C = std::remove_cvref_t<decltype(a.constraint)>;
+  if constexpr (C::kind == Kind::And) {
+    bool found = false;
+    boost::hana::for_each(a.constraint.kids, [&](const auto& term) {
+      if (!found) found = dim_term(term, g);
+    });
+  } else {
+    dim_term(a.constraint, g);
+  }
+  return g;
+}
+}  // namespace detail
+
 /// Registers a well-formed rule in RuleSet::global() and returns true. An ill-formed rule's one
 /// error is raised by the rule macro (verdict_scope); nothing else about it is instantiated.
 template <class Rule>
@@ -180,6 +282,16 @@ bool define_rule() {
     if (a.pass.offset < 0) info.pass_name += std::to_string(a.pass.offset);
     for (int i = 0; i < a.info.n_names; ++i) info.names.push_back(intern_op_name(a.info.names[i].view()));
     info.root = info.names[static_cast<std::size_t>(a.match.leaf.index)];
+    constexpr detail::StaticGuards guards = detail::static_guards<Rule>();
+    for (int i = 0; i < guards.n_inputs; ++i)
+      info.guards.push_back({guards.inputs[i].slot, info.names[static_cast<std::size_t>(guards.inputs[i].name)]});
+    if constexpr (guards.dim_active) {
+      info.dim_guard.active = true;
+      info.dim_guard.depth = guards.depth[guards.dim_slot];
+      for (std::uint32_t d = 0; d < info.dim_guard.depth; ++d) info.dim_guard.path[d] = guards.path[guards.dim_slot][d];
+      info.dim_guard.dim = guards.dim;
+      info.dim_guard.value = guards.value;
+    }
     info.flags = Rule::flags;
     info.canonical = canonical_text(a, info.flags);
     info.warn_nested_split = a.info.warn_nested_split;

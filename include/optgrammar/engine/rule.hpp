@@ -27,119 +27,19 @@ struct RuleStats {
   std::uint64_t failed = 0;   ///< the replacement failed part-way and was rolled back
 };
 
-/// One rule. DEF_PACKAGE_OPTIMIZATION makes these; hand-written rules can be made directly.
-struct RuleInfo {
-  std::string name;           ///< "file.cpp:12": the rule's stable name in traces and counters
-  std::string file;           ///< as __FILE__ gave it
-  int line = 0;
-  std::string pass_name;      ///< "EARLY+1"
-  int priority = 0;           ///< the pass: lower runs first
-  OpNameId root = 0;          ///< op name of the match root
-  std::string canonical;      ///< the rule in canonical text form (docs/canonical-form.md)
-  std::string flags;          ///< DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags, as written
-  bool warn_nested_split = false;
-  /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
-  /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
-  bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
-  std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
-  std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
-};
-
-/// The documented rule order: by pass priority, then source file base name, then full file
-/// name, then line. It does not depend on the order translation units register in.
-inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
-  if (a->priority != b->priority) return a->priority < b->priority;
-  using dsl::file_base_name;
-  if (auto c = file_base_name(a->file).compare(file_base_name(b->file)); c != 0) return c < 0;
-  if (auto c = a->file.compare(b->file); c != 0) return c < 0;
-  return a->line < b->line;
-}
-
 /// What a rule needs of its root's inputs before its matcher can succeed: input `slot` exists
 /// and is an op named `name` (a child `Op("name", ...)` or `OpVarIn("name", ...)` of the match
-/// root, under a LET or not).
+/// root, under a LET or not). A DSL rule's guards are computed from its compile-time structure
+/// when it is defined (dsl/define.hpp); a hand-made RuleInfo has none and is tried on every op
+/// with its root name.
 struct InputGuard {
   std::uint32_t slot = 0;
   OpNameId name = 0;
 };
 
-namespace detail {
-// A reader of the canonical text (docs/canonical-form.md): enough of it to walk the match.
-struct CanonicalReader {
-  std::string_view t;
-  std::size_t i = 0;
-  bool eat(std::string_view w) {
-    if (t.substr(i, w.size()) != w) return false;
-    i += w.size();
-    return true;
-  }
-  /// A string constant without escapes; false (and nothing read) for anything else.
-  bool plain_string(std::string_view& out) {
-    if (i >= t.size() || t[i] != '"') return false;
-    std::size_t e = i + 1;
-    while (e < t.size() && t[e] != '"' && t[e] != '\\') ++e;
-    if (e >= t.size() || t[e] != '"') return false;
-    out = t.substr(i + 1, e - i - 1);
-    i = e + 1;
-    return true;
-  }
-  /// Skips one term: a string, a word or number, and a parenthesized argument list after it.
-  bool skip_term() {
-    std::size_t depth = 0;
-    while (i < t.size()) {
-      const char c = t[i];
-      if (c == '"') {
-        for (++i; i < t.size() && t[i] != '"'; ++i)
-          if (t[i] == '\\') ++i;
-        if (i >= t.size()) return false;
-        ++i;
-        if (depth == 0) return true;
-        continue;
-      }
-      if (c == '(') ++depth;
-      if (c == ')' || c == ',') {
-        if (depth == 0) return true;
-        if (c == ')' && --depth == 0) {
-          ++i;
-          return true;
-        }
-      }
-      ++i;
-    }
-    return depth == 0;
-  }
-};
-}  // namespace detail
-
-/// The input guards of a DSL rule, read from its canonical text, which the rule front end derives
-/// from the rule's compile-time structure. A rule without op names (a hand-made RuleInfo) has
-/// none: the driver tries it on every op with its root name. A guard is kept only for a name the
-/// rule lists among its op names.
-inline std::vector<InputGuard> input_guards(const RuleInfo& r) {
-  std::vector<InputGuard> out;
-  if (r.names.empty()) return out;
-  detail::CanonicalReader rd{r.canonical};
-  const bool flags = rd.eat("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(");
-  if (!flags && !rd.eat("DEF_PACKAGE_OPTIMIZATION(")) return out;
-  for (int skip = flags ? 2 : 1; skip > 0; --skip)  // the pass (and the flags)
-    if (!rd.skip_term() || !rd.eat(",")) return out;
-  std::string_view name;
-  if (!(rd.eat("Op(") || rd.eat("OpVarIn(")) || !rd.plain_string(name)) return out;
-  for (std::uint32_t slot = 0; rd.eat(","); ++slot) {
-    detail::CanonicalReader kid = rd;
-    if (kid.eat("LET(") && !(kid.plain_string(name) && kid.eat(","))) return out;
-    if ((kid.eat("Op(") || kid.eat("OpVarIn(")) && kid.plain_string(name)) {
-      const OpNameId id = intern_op_name(name);
-      if (std::find(r.names.begin(), r.names.end(), id) != r.names.end()) out.push_back({slot, id});
-    }
-    if (!rd.skip_term()) return {};
-  }
-  return out;
-}
-
-/// A necessary condition read from a rule's constraint: the constraint is `EQ(DIM_OF("t", N), K)`
-/// (or has it as a conjunct of its top-level AND), K a constant >= 0, and tag t is bound by the
-/// match at `path` (input slots followed from the root). Checked by the driver before it calls
+/// A necessary condition of a rule's constraint: the constraint is `EQ(DIM_OF("t", N), K)` (or has
+/// it as a conjunct of its top-level AND), K a constant >= 0, and tag t is bound by the match at
+/// `path` (input slots followed from the root). Checked by the driver before it calls
 /// the rule: reading one dimension costs less than a call that binds and evaluates.
 struct DimGuard {
   static constexpr std::size_t max_depth = 4;
@@ -159,84 +59,36 @@ struct DimGuard {
   }
 };
 
-namespace detail {
-struct TagPath {
-  std::string_view tag;
-  std::uint32_t depth = 0;
-  std::uint32_t path[DimGuard::max_depth] = {};
+/// One rule. DEF_PACKAGE_OPTIMIZATION makes these; hand-written rules can be made directly.
+struct RuleInfo {
+  std::string name;           ///< "file.cpp:12": the rule's stable name in traces and counters
+  std::string file;           ///< as __FILE__ gave it
+  int line = 0;
+  std::string pass_name;      ///< "EARLY+1"
+  int priority = 0;           ///< the pass: lower runs first
+  OpNameId root = 0;          ///< op name of the match root
+  std::string canonical;      ///< the rule in canonical text form (docs/canonical-form.md)
+  std::string flags;          ///< DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags, as written
+  bool warn_nested_split = false;
+  /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
+  /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
+  bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
+  std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
+  std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
+  DimGuard dim_guard;              ///< a dimension the constraint fixes, if any (for DSL rules)
+  std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
-// Records where the match binds each tag (first binding); false when the text is not understood.
-inline bool match_paths(CanonicalReader& rd, TagPath at, std::vector<TagPath>& out) {
-  std::string_view s;
-  if (rd.plain_string(s)) {
-    at.tag = s;
-    out.push_back(at);
-    return true;
-  }
-  if (rd.eat("LET(")) {
-    if (!rd.plain_string(s) || !rd.eat(",")) return false;
-    TagPath bound = at;
-    bound.tag = s;
-    out.push_back(bound);
-    return match_paths(rd, at, out) && rd.eat(")");
-  }
-  if (!(rd.eat("Op(") || rd.eat("OpVarIn(")) || !rd.plain_string(s)) return false;
-  for (std::uint32_t slot = 0; rd.eat(","); ++slot) {
-    if (at.depth == DimGuard::max_depth) return false;
-    TagPath kid = at;
-    kid.path[kid.depth++] = slot;
-    if (!match_paths(rd, kid, out)) return false;
-  }
-  return rd.eat(")");
-}
-inline bool read_count(CanonicalReader& rd, std::size_t& v) {
-  std::size_t k = rd.i;
-  v = 0;
-  while (k < rd.t.size() && rd.t[k] >= '0' && rd.t[k] <= '9' && k - rd.i < 18) v = v * 10 + static_cast<std::size_t>(rd.t[k++] - '0');
-  if (k == rd.i) return false;
-  if (k < rd.t.size() && rd.t[k] == 'U') ++k;
-  rd.i = k;
-  return true;
-}
-}  // namespace detail
 
-/// The dimension guard of a DSL rule (see DimGuard), read from its canonical text; inactive
-/// when the rule has none or is a hand-made RuleInfo without op names.
-inline DimGuard dim_guard(const RuleInfo& r) {
-  DimGuard out;
-  if (r.names.empty()) return out;
-  detail::CanonicalReader rd{r.canonical};
-  const bool flags = rd.eat("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(");
-  if (!flags && !rd.eat("DEF_PACKAGE_OPTIMIZATION(")) return out;
-  for (int skip = flags ? 2 : 1; skip > 0; --skip)
-    if (!rd.skip_term() || !rd.eat(",")) return out;
-  std::vector<detail::TagPath> tags;
-  detail::TagPath root;
-  root.tag = "*";
-  tags.push_back(root);
-  if (!detail::match_paths(rd, root, tags) || !rd.eat(",")) return out;
-  // The constraint, or each conjunct of its top-level AND.
-  const bool conj = rd.eat("AND(");
-  do {
-    detail::CanonicalReader c = rd;
-    std::string_view tag;
-    std::size_t dim = 0, value = 0;
-    if (c.eat("EQ(DIM_OF(") && c.plain_string(tag) && c.eat(",") && detail::read_count(c, dim) && c.eat("),") &&
-        detail::read_count(c, value) && c.eat(")")) {
-      for (const detail::TagPath& tp : tags)
-        if (tp.tag == tag) {
-          out.depth = tp.depth;
-          std::copy(tp.path, tp.path + tp.depth, out.path);
-          out.dim = dim;
-          out.value = value;
-          out.active = true;
-          return out;
-        }
-    }
-    if (!rd.skip_term()) return out;
-  } while (conj && rd.eat(","));
-  return out;
+/// The documented rule order: by pass priority, then source file base name, then full file
+/// name, then line. It does not depend on the order translation units register in.
+inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
+  if (a->priority != b->priority) return a->priority < b->priority;
+  using dsl::file_base_name;
+  if (auto c = file_base_name(a->file).compare(file_base_name(b->file)); c != 0) return c < 0;
+  if (auto c = a->file.compare(b->file); c != 0) return c < 0;
+  return a->line < b->line;
 }
+
 
 /// The rules of one pass as the driver looks them up: by the root op's name, then by the name of
 /// the op in one input slot (the slot most of the root's rules look at). Each list keeps rule
@@ -291,14 +143,14 @@ class PassDispatch {
   std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
     flat_.insert(flat_.end(), v.begin(), v.end());
-    for (const RuleInfo* r : v) flat_guards_.push_back(dim_guard(*r));
+    for (const RuleInfo* r : v) flat_guards_.push_back(r->dim_guard);
     return static_cast<std::uint32_t>(lists_.size() - 1);
   }
   void build_root(Root& e, const std::vector<const RuleInfo*>& rules) {
     std::vector<std::vector<InputGuard>> guards;
     std::vector<std::uint32_t> per_slot;
     for (const RuleInfo* r : rules) {
-      guards.push_back(input_guards(*r));
+      guards.push_back(r->guards);
       for (const InputGuard& gd : guards.back()) {
         if (gd.slot >= per_slot.size()) per_slot.resize(gd.slot + 1);
         ++per_slot[gd.slot];

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang++-14, ASan + UBSan) and runs each for SECONDS over its seed
 # corpus: og_parse_fuzz (og-parse, seeds tests/og-parse/corpus and data), og_text_fuzz (the graph
-# text reader) and og_pipeline_fuzz (og-opt's pipeline), both seeded by bench/fuzz/corpus/graph.
+# text reader) and og_pipeline_fuzz (og-opt's pipeline), both seeded by bench/fuzz/corpus/graph and
+# tools/og-opt/testdata.
 # Prints the executions of each. A crash, timeout or out-of-memory input is copied to
 # bench/fuzz/crashes/<target>/ (add it to git and to a regression test) and the exit status is 1.
 # Usage: bench/fuzz/run.sh SECONDS [build-dir=build/fuzz]
@@ -36,6 +37,6 @@ run() {
 }
 og_parse_data="$root/tests/og-parse/data"
 run og_parse_fuzz "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
-run og_text_fuzz "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph"
-run og_pipeline_fuzz "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph"
+run og_text_fuzz "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
+run og_pipeline_fuzz "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
 exit $status

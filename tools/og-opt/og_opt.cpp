@@ -236,8 +236,8 @@ int main(int argc, char** argv) {
   if (no_fold) fmt::print(report, "fold: off\n");
   else {
     const auto& f = folder.stats();
-    fmt::print(report, "fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} inhibited by flags\n",
-               f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited);
+    fmt::print(report, "fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} inhibited by flags, {} breaking their definition\n",
+               f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited, f.invalid);
   }
   if (no_cse) fmt::print(report, "cse: off\n");
   else {

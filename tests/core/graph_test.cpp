@@ -266,7 +266,7 @@ TEST_CASE("graph text rejects what it cannot represent, at the line and column")
   CHECK(error_of(wide + ",%0) : f32[65536]\n") == "big.ogt:2:" + std::to_string(13 + 2 + 3 * 65534 + 1) + ": error: an op may have at most 65535 inputs");
 }
 
-TEST_CASE("the reader gives each op's line; verify names the op of each problem") {
+TEST_CASE("the reader gives each op line, and verify the op of each problem") {
   std::vector<int> lines;
   Graph g = from_text("# comment\n%0 = Input() : qu8[1]{zero=300,step=1}\n\n%1 = Output(%0, %0) : qu8[1]{zero=300,step=1}\n",
                       "u.ogt", &lines);

@@ -99,7 +99,7 @@ TEST_CASE("modifiers set the output definition of the constructed op") {
   CHECK(r);
 }
 
-TEST_CASE("WrapOp does not wrap an op that already is one; gen_ConstArr and gen_Shape") {
+TEST_CASE("WrapOp does not wrap an op that already is one, gen_ConstArr and gen_Shape") {
   Graph g;
   auto x = g.add_input(f32());
   g.add_output(g.add_op("D_Wrap", {x}, f32()));
@@ -142,7 +142,7 @@ TEST_CASE("a replacement that fails part-way leaves the graph exactly as it was"
   CHECK(t.find("ResizeDim: dimension out of range") != std::string::npos);
 }
 
-TEST_CASE("results do not depend on visiting order; counters and trace") {
+TEST_CASE("results do not depend on visiting order, counters and trace") {
   auto build = [] {
     Graph g;
     auto x = g.add_input(f32());

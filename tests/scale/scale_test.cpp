@@ -68,7 +68,7 @@ TEST_CASE("a chain of 1,000,000 ops folds to one constant") {
   CHECK(engine::interpret(g, {}) == before);
 }
 
-TEST_CASE("two equal chains of 1,000,000 ops merge by CSE; dead-op removal of a 1,000,000 chain") {
+TEST_CASE("two equal chains of 1,000,000 ops merge by CSE, and dead-op removal of a 1,000,000 chain") {
   Graph g = scale::twin_neg_chains(deep);
   auto ins = engine::random_inputs(g, 3);
   auto before = engine::interpret(g, ins);

@@ -70,7 +70,7 @@ TEST_CASE("ping-pong rules are stopped, all three named") {
   }
 }
 
-TEST_CASE("a growing rule is stopped; the ops it made are bounded by the budget") {
+TEST_CASE("a growing rule is stopped, the ops it made bounded by the budget") {
   Attack a = attack("T_Grow", 100);
   INFO(a.message);
   REQUIRE(a.rules.size() == 1);

@@ -240,6 +240,64 @@ TEST_CASE("bad graph text gives file:line:col errors") {
   CHECK(error_of("option x float 1e999\n") == "bad.ogt:1:16: error: '1e999' is out of range for a float value");
 }
 
+TEST_CASE("graph text rejects what it cannot represent, at the line and column") {
+  auto error_of = [](const std::string& text) {
+    try {
+      from_text(text, "big.ogt");
+    } catch (const TextError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // The reported crash: a constant whose element count wrapped to 0 (2^32 * 2^32) was accepted
+  // with no data.
+  CHECK(error_of("%0 = $Const() : f32[4294967296,4294967296] data=[]\n") ==
+        "big.ogt:1:21: error: dimension 4294967296 exceeds 2147483647");
+  CHECK(error_of("%0 = Input() : f32[1, 2147483648]\n") == "big.ogt:1:23: error: dimension 2147483648 exceeds 2147483647");
+  CHECK(error_of("%0 = Input() : f32[1, 2147483647]\n") == "no error");
+  // Dims within the limit whose byte size passes 2^48; a zero dim does not hide the others.
+  CHECK(error_of("%0 = Input() : f32[65536,65536,65536]\n") ==
+        "big.ogt:1:16: error: shape cannot be represented: the byte size exceeds 2^48");
+  CHECK(error_of("%0 = $Const() : f32[0,65536,65536,65536] data=[]\n") ==
+        "big.ogt:1:17: error: shape cannot be represented: the byte size exceeds 2^48");
+  CHECK(error_of("%0 = Input() : qu8[65536,65536,65536]\n") == "no error");  // exactly 2^48 bytes
+  CHECK(error_of("%0 = Input() : f32[1,1,1,1,1,1,1,1,1]\n") == "big.ogt:1:36: error: more than 8 dimensions");
+  CHECK(error_of("%0 = Input() : f32[18446744073709551616]\n") ==
+        "big.ogt:1:20: error: expected a dimension, found '18446744073709551616'");
+  CHECK(error_of("%0 = Input() : f32[1] id=4294967296\n") == "big.ogt:1:26: error: op id 4294967296 does not fit in 32 bits");
+  CHECK(error_of("%0 = Input() : f32[1] id=4294967295\n") == "no error");
+  // 65535 inputs fit the record; the 65536th is an error at its column.
+  std::string wide = "%0 = Input() : f32[1]\n%1 = Concat(%0";
+  for (int i = 1; i < 65535; ++i) wide += ",%0";
+  CHECK(error_of(wide + ") : f32[65535]\n") == "no error");
+  CHECK(error_of(wide + ",%0) : f32[65536]\n") == "big.ogt:2:" + std::to_string(13 + 2 + 3 * 65534 + 1) + ": error: an op may have at most 65535 inputs");
+}
+
+TEST_CASE("the reader gives each op line, and verify the op of each problem") {
+  std::vector<int> lines;
+  Graph g = from_text("# comment\n%0 = Input() : qu8[1]{zero=300,step=1}\n\n%1 = Output(%0, %0) : qu8[1]{zero=300,step=1}\n",
+                      "u.ogt", &lines);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == 2);
+  CHECK(lines[1] == 4);
+  std::vector<OpRef> where;
+  auto problems = verify(g, &where);
+  REQUIRE(problems.size() == where.size());
+  REQUIRE(problems.size() == 3);
+  CHECK(where[0].index == 0);
+  CHECK(where[2].index == 1);
+  CHECK(problems[2] == "%1: Output has 2 inputs, but must have exactly one");
+  // A graph built in code with a shape the text reader would reject.
+  Graph h;
+  OutputDef d = f32({1 << 20, 1 << 20, 1 << 20});
+  h.add_output(h.add_input(d));
+  where.clear();
+  problems = verify(h, &where);
+  REQUIRE(!problems.empty());
+  CHECK(problems[0] == "%0: shape cannot be represented: the byte size exceeds 2^48");
+  CHECK(where[0].index == 0);
+}
+
 TEST_CASE("text format keeps the extreme floats: the largest, infinities, NaN") {
   Graph g;
   g.add_output(g.add_const(OutputDef::make(DType::Float32, {5}),

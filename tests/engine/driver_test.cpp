@@ -99,7 +99,7 @@ TEST_CASE("modifiers set the output definition of the constructed op") {
   CHECK(r);
 }
 
-TEST_CASE("WrapOp does not wrap an op that already is one; gen_ConstArr and gen_Shape") {
+TEST_CASE("WrapOp does not wrap an op that already is one, gen_ConstArr and gen_Shape") {
   Graph g;
   auto x = g.add_input(f32());
   g.add_output(g.add_op("D_Wrap", {x}, f32()));
@@ -126,15 +126,23 @@ TEST_CASE("a replacement that fails part-way leaves the graph exactly as it was"
   auto x = g.add_input(f32());
   g.add_output(g.add_op("D_Bad", {x}, f32()));
   std::string before = to_text(g);
-  auto rep = run_rules(g, this_file());
+  std::ostringstream trace;
+  DriverOptions opt;
+  opt.trace = &trace;
+  auto rep = run_rules(g, this_file(), opt);
   CHECK(to_text(g) == before);
   CHECK(verify(g).empty());
   std::uint64_t failed = 0;
   for (auto& s : rep.stats) failed += s.failed;
   CHECK(failed == 1);
+  // The trace says which rule failed on which op, and why (the rollback keeps the reason).
+  const std::string t = trace.str();
+  INFO(t);
+  CHECK(t.find("driver_test.cpp:25 %1(D_Bad) failed: ") != std::string::npos);
+  CHECK(t.find("ResizeDim: dimension out of range") != std::string::npos);
 }
 
-TEST_CASE("results do not depend on visiting order; counters and trace") {
+TEST_CASE("results do not depend on visiting order, counters and trace") {
   auto build = [] {
     Graph g;
     auto x = g.add_input(f32());

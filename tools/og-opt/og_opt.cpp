@@ -15,25 +15,115 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
+
+namespace {
+
+/// An output file written under a temporary name next to it and renamed when complete, so that
+/// an error or a crash never leaves an empty or partial file under the real name; or stdout ("-").
+class OutputFile {
+ public:
+  OutputFile(std::string path, const char* what) : path_(std::move(path)), what_(what) {}
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile() { discard(); }
+
+  bool to_stdout() const { return path_ == "-"; }
+  const std::string& path() const { return path_; }
+  /// Opens the temporary file; on failure prints the path and the reason.
+  bool open() {
+    if (to_stdout()) return true;
+    tmp_ = path_ + ".tmp." + std::to_string(::getpid());
+    errno = 0;
+    file_.open(tmp_, std::ios::binary | std::ios::trunc);
+    if (!file_) {
+      std::cerr << "og-opt: cannot write the " << what_ << " " << path_ << ": "
+                << (errno ? std::strerror(errno) : "cannot open") << "\n";
+      tmp_.clear();
+      return false;
+    }
+    return true;
+  }
+  std::ostream& stream() { return to_stdout() ? std::cout : static_cast<std::ostream&>(file_); }
+  /// Flushes and renames the temporary file to the real name; false (with a message) on failure.
+  bool commit() {
+    if (to_stdout()) {
+      std::cout.flush();
+      if (!std::cout) {
+        std::cerr << "og-opt: writing the " << what_ << " to stdout failed\n";
+        return false;
+      }
+      return true;
+    }
+    file_.close();
+    if (file_.fail()) {
+      std::cerr << "og-opt: writing " << path_ << " failed (disk full?)\n";
+      discard();
+      return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) {
+      std::cerr << "og-opt: cannot rename " << tmp_ << " to " << path_ << ": " << ec.message() << "\n";
+      discard();
+      return false;
+    }
+    tmp_.clear();
+    return true;
+  }
+  /// Removes the temporary file (nothing is left under either name).
+  void discard() {
+    if (tmp_.empty()) return;
+    file_.close();
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+    tmp_.clear();
+  }
+
+ private:
+  std::string path_, tmp_;
+  const char* what_;
+  std::ofstream file_;
+};
+
+/// Prints graph problems in the GCC form, at the line that defined the op when the graph came
+/// from a file; at most 20, then how many more.
+void print_problems(const std::vector<std::string>& problems, const std::vector<optgrammar::OpRef>& where,
+                    const std::string& file, const std::vector<int>& lines, const char* what) {
+  constexpr std::size_t shown = 20;
+  for (std::size_t i = 0; i < problems.size() && i < shown; ++i) {
+    const std::uint32_t op = i < where.size() ? where[i].index : optgrammar::no_index;
+    if (!file.empty() && op < lines.size() && lines[op] > 0)
+      std::cerr << file << ":" << lines[op] << ":1: error: " << what << ": " << problems[i] << "\n";
+    else
+      std::cerr << "og-opt: error: " << what << ": " << problems[i] << "\n";
+  }
+  if (problems.size() > shown) std::cerr << "og-opt: " << problems.size() - shown << " more problems\n";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"og-opt: apply a package of optgrammar rules to a graph until nothing changes"};
   std::string input, out_text, out_dot, trace_file;
   std::size_t blocks = 4;
-  bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false;
+  bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false,
+       no_verify = false;
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
-  app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)")
-      ->check(CLI::ExistingFile);
+  app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)");
   std::size_t check_n = 0;
   double check_tolerance = 1e-4;
   app.add_option("--check", check_n, "Interpret the graph on N random inputs before and after rewriting and compare the outputs");
@@ -41,10 +131,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> input_shapes;
   app.add_option("--input-shape", input_shapes, "Shape of an ONNX input with symbolic dims: NAME=D0,D1,... (repeatable)");
   app.add_option("--blocks", blocks, "Blocks of the built-in W1 graph")->check(CLI::Range(1, 10000000))->capture_default_str();
-  app.add_option("-o,--output", out_text, "Write the optimized graph as text here (default: <name>.opt.ogt)");
-  app.add_option("--dot", out_dot, "Write the optimized graph as Graphviz DOT here (default: <name>.opt.dot)");
+  app.add_option("-o,--output", out_text, "Write the optimized graph as text here ('-' for stdout; default: <name>.opt.ogt)");
+  app.add_option("--dot", out_dot, "Write the optimized graph as Graphviz DOT here ('-' for stdout; default: <name>.opt.dot)");
   app.add_option("--trace", trace_file, "Write one line per rewrite (rule, ops) to this file ('-' for stdout)");
-  app.add_option("--rewrite-budget", budget, "Rewrites per op before a pass is declared cyclic")->capture_default_str();
+  app.add_option("--rewrite-budget", budget, "Rewrites per op before a pass is declared cyclic")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
+      ->capture_default_str();
   app.add_flag("--verify-each", verify_each, "Verify the graph after every rewrite");
   app.add_flag("--no-fold", no_fold, "Do not fold constants in the rewrite loop");
   app.add_option("--fold-max-elements", fold_max, "Largest fold (output elements); larger ones are skipped and counted")
@@ -52,7 +144,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-cse", no_cse, "Do not merge common subexpressions between passes");
   app.add_flag("--cse-constants", cse_constants,
                "Let CSE merge constants with equal payloads too (off by default: W1 keeps each block's constants)");
-  app.add_flag("--verify-ops", verify_ops, "Check the ops against their definitions before and after (unknown ops allowed)");
+  app.add_flag("--verify-ops", verify_ops, "Check the ops against their definitions (the default; kept for old scripts)");
+  app.add_flag("--no-verify", no_verify,
+               "Do not check the input and result graphs against the op definitions (structure is always checked)");
   app.add_flag("--list-rules", list_rules, "Print the package's rules in rule order (canonical form) and exit");
   CLI11_PARSE(app, argc, argv);
 
@@ -61,14 +155,30 @@ int main(int argc, char** argv) {
     for (const auto* r : rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
   }
+  (void)verify_ops;  // checking against the op definitions is the default now
+  // Where the report goes: stdout, unless an output does (then the report goes to stderr).
+  const bool text_stdout = out_text == "-", dot_stdout = out_dot == "-", trace_stdout = trace_file == "-";
+  if (text_stdout + dot_stdout + trace_stdout > 1) {
+    std::cerr << "og-opt: at most one of -o, --dot and --trace can be '-' (stdout)\n";
+    return 1;
+  }
+  std::FILE* report = (text_stdout || dot_stdout || trace_stdout) ? stderr : stdout;
+
   optgrammar::Graph g;
   std::string stem;
+  std::vector<int> op_lines;  // the line defining each op of an input file
   try {
     if (input.empty()) {
       g = w1::build(blocks);
       stem = "w1";
-      fmt::print("graph: built-in W1 redundant conv chain, {} blocks\n", blocks);
+      fmt::print(report, "graph: built-in W1 redundant conv chain, {} blocks\n", blocks);
     } else if (input.ends_with(".onnx")) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(input, ec)) {
+        std::cerr << "og-opt: cannot read the model " << input << ": "
+                  << (std::filesystem::exists(input, ec) ? "not a regular file" : "no such file") << "\n";
+        return 1;
+      }
       optgrammar::onnx_import::ImportOptions io;
       for (const auto& s : input_shapes) {  // NAME=D0,D1,...
         const auto eq = s.find('=');
@@ -80,68 +190,67 @@ int main(int argc, char** argv) {
       auto m = optgrammar::onnx_import::import_file(input, io);
       g = std::move(m.graph);
       stem = input.substr(0, input.rfind('.'));
-      fmt::print("graph: {} (ONNX, opset {}, {} nodes)\n", input, m.opset, m.nodes);
+      fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", input, m.opset, m.nodes);
     } else {
-      std::ifstream is(input);
-      g = optgrammar::read_graph_text(is, input);
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(input, ec)) {
+        std::cerr << "og-opt: cannot read the graph " << input << ": "
+                  << (std::filesystem::exists(input, ec) ? "not a regular file" : "no such file") << "\n";
+        return 1;
+      }
+      std::ifstream is(input, std::ios::binary);
+      if (!is) {
+        std::cerr << "og-opt: cannot read the graph " << input << ": " << std::strerror(errno) << "\n";
+        return 1;
+      }
+      g = optgrammar::read_graph_text(is, input, &op_lines);
       stem = input.substr(0, input.rfind('.'));
-      fmt::print("graph: {}\n", input);
+      fmt::print(report, "graph: {}\n", input);
     }
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;
   }
-  if (auto problems = optgrammar::verify(g); !problems.empty()) {
-    std::cerr << "og-opt: the input graph is invalid: " << problems.front()
-              << (problems.size() > 1 ? fmt::format(" (and {} more problems)", problems.size() - 1) : "") << "\n";
-    return 1;
-  }
-  if (verify_ops)
-    if (auto problems = optgrammar::ops::verify_ops(g); !problems.empty()) {
-      std::cerr << "og-opt: the input graph breaks its op definitions: " << problems.front() << "\n";
+  {
+    std::vector<optgrammar::OpRef> where;
+    auto problems = optgrammar::verify(g, &where);
+    if (problems.empty() && !no_verify) problems = optgrammar::ops::verify_ops(g, {}, &where);
+    if (!problems.empty()) {
+      print_problems(problems, where, input, op_lines, "the input graph is invalid");
       return 1;
     }
+  }
+  if (g.live_count() == 0) std::cerr << "og-opt: warning: the graph is empty\n";
+  else {
+    bool has_output = false;
+    for (auto r : g.live_ops())
+      if (g.name_id(r) == optgrammar::op_names::output) {
+        has_output = true;
+        break;
+      }
+    if (!has_output) std::cerr << "og-opt: warning: the graph has no Output op: its ops other than inputs are dead and will be removed\n";
+  }
   if (out_text.empty()) out_text = stem + ".opt.ogt";
   if (out_dot.empty()) out_dot = stem + ".opt.dot";
 
-  // Every output file is opened before the run, so that a path that cannot be written is reported
-  // (with the reason) before any work, and never after the work is done. Files opened for a run
-  // that then fails are removed, not left empty.
-  std::vector<std::string> opened;
-  auto open_out = [&](std::ofstream& f, const std::string& path, const char* what) {
-    errno = 0;
-    f.open(path);
-    if (!f) {
-      std::cerr << "og-opt: cannot write the " << what << " " << path << ": "
-                << (errno ? std::strerror(errno) : "cannot open") << "\n";
-      return false;
-    }
-    opened.push_back(path);
-    return true;
-  };
-  auto remove_opened = [&] {
-    for (const auto& p : opened) std::filesystem::remove(p);
-  };
-  std::ofstream text_os, dot_os, trace_os;
-  if (!open_out(text_os, out_text, "text output") || !open_out(dot_os, out_dot, "DOT output") ||
-      (!trace_file.empty() && trace_file != "-" && !open_out(trace_os, trace_file, "trace"))) {
-    remove_opened();
-    return 1;
-  }
+  // Every output file is opened (under its temporary name) before the run, so that a path that
+  // cannot be written is reported with the reason before any work. The temporary files of a run
+  // that fails are removed; the real names appear only when complete.
+  OutputFile text_out(out_text, "text output"), dot_out(out_dot, "DOT output"),
+      trace_out(trace_file.empty() ? std::string("-") : trace_file, "trace");
+  if (!text_out.open() || !dot_out.open() || (!trace_file.empty() && !trace_out.open())) return 1;
 
   og_opt::CheckRun check;
   if (check_n > 0) try {
       check = og_opt::check_before(g, check_n);
     } catch (const std::exception& e) {
       std::cerr << "og-opt: --check: the interpreter cannot run the input graph: " << e.what() << "\n";
-      remove_opened();
       return 1;
     }
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = budget;
   opt.verify_each_rewrite = verify_each;
-  if (trace_file == "-") opt.trace = &std::cout;
-  else if (!trace_file.empty()) opt.trace = &trace_os;
+  if (!trace_file.empty()) opt.trace = &trace_out.stream();
   optgrammar::engine::ConstantFolder folder({.max_elements = fold_max});
   optgrammar::engine::Cse cse({.merge_constants = cse_constants});
   if (!no_fold) opt.visit = folder.visitor();
@@ -151,64 +260,68 @@ int main(int argc, char** argv) {
     rep = optgrammar::run_rules(g, rules, opt);
   } catch (const optgrammar::CycleError& e) {
     std::cerr << "og-opt: " << e.what() << "\n";
-    remove_opened();
     return 3;
   } catch (const std::exception& e) {
     std::cerr << "og-opt: rewriting failed: " << e.what() << "\n";
-    remove_opened();
     return 3;
   }
-  fmt::print("rules: {} in {} pass(es)\n", rep.rules.size(), rep.passes.size());
-  fmt::print("ops: {} before, {} after ({} rewrites, {} dead ops removed) in {:.3f} ms\n", rep.ops_before, rep.ops_after,
-             rep.rewrites, rep.dead_removed, rep.seconds * 1e3);
-  if (no_fold) fmt::print("fold: off\n");
+  fmt::print(report, "rules: {} in {} pass(es)\n", rep.rules.size(), rep.passes.size());
+  fmt::print(report, "ops: {} before, {} after ({} rewrites, {} dead ops removed) in {:.3f} ms\n", rep.ops_before,
+             rep.ops_after, rep.rewrites, rep.dead_removed, rep.seconds * 1e3);
+  if (no_fold) fmt::print(report, "fold: off\n");
   else {
     const auto& f = folder.stats();
-    fmt::print("fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} inhibited by flags\n",
-               f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited);
+    fmt::print(report, "fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} inhibited by flags, {} breaking their definition\n",
+               f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited, f.invalid);
   }
-  if (no_cse) fmt::print("cse: off\n");
+  if (no_cse) fmt::print(report, "cse: off\n");
   else {
     const auto& c = cse.stats();
-    fmt::print("cse: {} ops and {} constants merged in {} sweeps (constants {})\n", c.merged_ops, c.merged_constants, c.runs,
-               cse_constants ? "merged" : "kept");
+    fmt::print(report, "cse: {} ops and {} constants merged in {} sweeps (constants {})\n", c.merged_ops,
+               c.merged_constants, c.runs, cse_constants ? "merged" : "kept");
   }
   std::size_t pw = 8, rw = 24;  // column widths: the longest pass and rule names
   for (const auto& p : rep.passes) pw = std::max(pw, p.name.size());
   for (const auto* r : rep.rules) rw = std::max(rw, r->name.size());
-  fmt::print("\n{:<{}} {:>9} {:>10} {:>12}\n", "pass", pw, "priority", "rewrites", "time (ms)");
+  fmt::print(report, "\n{:<{}} {:>9} {:>10} {:>12}\n", "pass", pw, "priority", "rewrites", "time (ms)");
   for (const auto& p : rep.passes)
-    fmt::print("{:<{}} {:>9} {:>10} {:>12.3f}\n", p.name, pw, p.priority, p.rewrites, p.seconds * 1e3);
-  fmt::print("\n{:<{}} {:>8} {:>8} {:>8}  {}\n", "rule", rw, "tried", "matched", "fired", "canonical form");
+    fmt::print(report, "{:<{}} {:>9} {:>10} {:>12.3f}\n", p.name, pw, p.priority, p.rewrites, p.seconds * 1e3);
+  // failed: the replacement failed part-way and was rolled back (--trace gives each reason).
+  fmt::print(report, "\n{:<{}} {:>8} {:>8} {:>8} {:>8}  {}\n", "rule", rw, "tried", "matched", "fired", "failed",
+             "canonical form");
   for (std::size_t i = 0; i < rep.rules.size(); ++i) {
     const auto& s = rep.stats[i];
-    fmt::print("{:<{}} {:>8} {:>8} {:>8}  {}\n", rep.rules[i]->name, rw, s.tried, s.matched, s.fired, rep.rules[i]->canonical);
+    fmt::print(report, "{:<{}} {:>8} {:>8} {:>8} {:>8}  {}\n", rep.rules[i]->name, rw, s.tried, s.matched, s.fired,
+               s.failed, rep.rules[i]->canonical);
   }
-  if (auto problems = optgrammar::verify(g); !problems.empty()) {
-    std::cerr << "og-opt: the result graph is invalid: " << problems.front()
-              << (problems.size() > 1 ? fmt::format(" (and {} more problems)", problems.size() - 1) : "") << "\n";
-    remove_opened();
-    return 1;
-  }
-  if (verify_ops)
-    if (auto problems = optgrammar::ops::verify_ops(g); !problems.empty()) {
-      std::cerr << "og-opt: the result graph breaks its op definitions: " << problems.front() << "\n";
-      remove_opened();
+  {
+    std::vector<optgrammar::OpRef> where;
+    auto problems = optgrammar::verify(g, &where);
+    if (problems.empty() && !no_verify) problems = optgrammar::ops::verify_ops(g, {}, &where);
+    if (!problems.empty()) {
+      print_problems(problems, where, "", {}, "the result graph is invalid");
       return 1;
     }
+  }
+  try {
+    optgrammar::write_graph_text(text_out.stream(), g);
+    optgrammar::write_dot(dot_out.stream(), g, stem);
+  } catch (const std::exception& e) {
+    std::cerr << "og-opt: writing the result failed: " << e.what() << "\n";
+    return 1;
+  }
   if (check_n > 0) {
     std::vector<og_opt::OutputDiff> diffs;
     try {
       diffs = og_opt::check_after(g, check, check_tolerance);
     } catch (const std::exception& e) {
       std::cerr << "og-opt: --check: the interpreter cannot run the result graph: " << e.what() << "\n";
-      remove_opened();
       return 1;
     }
     bool ok = true;
     for (std::size_t k = 0; k < diffs.size(); ++k) {
-      fmt::print("check: output {}: max abs diff {:.3g}, max rel diff {:.3g} over {} inputs{}\n", k, diffs[k].max_abs,
-                 diffs[k].max_rel, check_n, diffs[k].ok ? "" : " (beyond tolerance)");
+      fmt::print(report, "check: output {}: max abs diff {:.3g}, max rel diff {:.3g} over {} inputs{}\n", k,
+                 diffs[k].max_abs, diffs[k].max_rel, check_n, diffs[k].ok ? "" : " (beyond tolerance)");
       if (!diffs[k].ok) {
         std::cerr << "og-opt: --check: output " << k << " changed beyond the tolerance " << check_tolerance;
         if (!diffs[k].problem.empty()) std::cerr << ": " << diffs[k].problem;
@@ -216,21 +329,9 @@ int main(int argc, char** argv) {
         ok = false;
       }
     }
-    if (!ok) {
-      remove_opened();
-      return 4;
-    }
+    if (!ok) return 4;
   }
-  optgrammar::write_graph_text(text_os, g);
-  optgrammar::write_dot(dot_os, g, stem);
-  text_os.close();
-  dot_os.close();
-  trace_os.close();
-  for (const auto& [f, path] : {std::pair{&text_os, &out_text}, std::pair{&dot_os, &out_dot}, std::pair{&trace_os, &trace_file}})
-    if (f->fail() && !path->empty() && *path != "-") {
-      std::cerr << "og-opt: writing " << *path << " failed (disk full?)\n";
-      return 1;
-    }
-  fmt::print("\nwrote {} and {}\n", out_text, out_dot);
+  if (!text_out.commit() || !dot_out.commit() || (!trace_file.empty() && !trace_out.commit())) return 1;
+  fmt::print(report, "\nwrote {} and {}\n", text_stdout ? "stdout" : out_text, dot_stdout ? "stdout" : out_dot);
   return 0;
 }

@@ -12,6 +12,11 @@
 namespace optgrammar {
 
 inline constexpr std::size_t max_rank = 8;
+/// The largest dimension a shape may have (dims are int32 in shape tensors).
+inline constexpr std::size_t max_dim = 0x7FFFFFFF;
+/// The largest byte size of a tensor (2^48): element counts, byte sizes and the products of any
+/// of a shape's dims (strides) then never overflow 64 bits.
+inline constexpr std::uint64_t max_byte_size = std::uint64_t{1} << 48;
 
 /// Shape, dtype and quantization of one op output. Dims past the rank are 0.
 struct OutputDef {
@@ -42,6 +47,21 @@ struct OutputDef {
     return n;
   }
   constexpr std::size_t byte_size() const noexcept { return element_count() * element_size(dtype); }
+
+  /// Why this definition cannot be represented: a rank beyond max_rank, a dim beyond max_dim,
+  /// or dims whose product (zero dims counted as 1) times the element size exceeds
+  /// max_byte_size. nullptr when it can.
+  constexpr const char* unrepresentable() const noexcept {
+    if (rank > max_rank) return "more than 8 dimensions";
+    std::uint64_t bytes = element_size(dtype);
+    for (std::uint32_t i = 0; i < rank; ++i) {
+      if (dims[i] > max_dim) return "a dimension exceeds 2147483647";
+      if (dims[i] == 0) continue;
+      if (bytes > max_byte_size / dims[i]) return "the byte size exceeds 2^48";
+      bytes *= dims[i];
+    }
+    return nullptr;
+  }
 
   /// Same dtype and, when quantized, same zero offset and step size (SAME_ENCODING).
   constexpr bool same_encoding(const OutputDef& o) const noexcept {

@@ -11,6 +11,10 @@
 // Ops are written in a topological order, renumbered densely. `data=elided` stands for constant
 // data left out (such text is for reading, not for loading). Bad text raises TextError with
 // "file:line:col: error: message".
+//
+// Limits (each an error at its line and column): at most 8 dims, each at most 2147483647 (max_dim),
+// a byte size of at most 2^48 (max_byte_size, so element counts never wrap); at most 65535 inputs
+// per op; op ids of 32 bits; fewer than 2^32 - 1 ops.
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
@@ -274,7 +278,10 @@ inline void store(std::vector<std::byte>& out, DType t, Cursor& c) {
 }  // namespace text_detail
 
 /// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages.
-inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>") {
+/// When `op_lines` is given, it receives the line defining each op (by op index), so that
+/// problems found later can point at "file:line:1".
+inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>",
+                             std::vector<int>* op_lines = nullptr) {
   using text_detail::Cursor;
   Graph g;
   std::unordered_map<std::string, OpRef> ids;
@@ -323,6 +330,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       do {
         c.expect('%', "before an input");
         std::size_t at = c.pos;
+        if (inputs.size() == 0xFFFF) c.fail("an op may have at most 65535 inputs", at - 1);
         std::string in(c.word("an input op number"));
         auto it = ids.find(in);
         if (it == ids.end()) c.fail("input %" + in + " is not defined before this line", at - 1);
@@ -342,10 +350,15 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
     if (!c.accept(']')) {
       do {
         if (d.rank == max_rank) c.fail("more than 8 dimensions");
-        d.dims[d.rank++] = c.number<std::size_t>("a dimension");
+        c.skip_ws();
+        std::size_t at = c.pos;
+        const std::size_t dim = c.number<std::size_t>("a dimension");
+        if (dim > max_dim) c.fail("dimension " + std::to_string(dim) + " exceeds 2147483647", at);
+        d.dims[d.rank++] = dim;
       } while (c.accept(','));
       c.expect(']', "to close the shape");
     }
+    if (const char* why = d.unrepresentable()) c.fail(std::string("shape cannot be represented: ") + why, type_at);
     if (c.accept('{')) {
       do {
         std::size_t at = c.pos;
@@ -365,7 +378,12 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       std::size_t at = c.pos;
       auto key = c.word("id=, split= or data=");
       c.expect('=', "after the attribute name");
-      if (key == "id") op_id = c.number<std::uint64_t>("an op id");
+      if (key == "id") {
+        c.skip_ws();
+        std::size_t id_at = c.pos;
+        op_id = c.number<std::uint64_t>("an op id");
+        if (op_id > 0xFFFFFFFFu) c.fail("op id " + std::to_string(op_id) + " does not fit in 32 bits", id_at);
+      }
       else if (key == "split") {
         c.expect('[', "to open the split history");
         if (!c.accept(']')) {
@@ -390,29 +408,39 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       } else
         c.fail("unknown attribute '" + std::string(key) + "' (id, split, data)", at);
     }
+    if (g.size() >= no_index - 1) c.fail("too many ops (a graph holds fewer than 2^32 - 1)", start);
     OpNameId nid = intern_op_name(name);
     OpRef r;
-    if (nid == op_names::const_op) {
-      if (!has_data) c.fail("constant %" + id + " has no data=[...]", start);
-      if (elided) c.fail("constant %" + id + " has elided data; this text cannot be loaded", start);
-      if (data.size() != d.byte_size())
-        c.fail("constant %" + id + std::string(" has ").append(std::to_string(data.size() / element_size(d.dtype))) + std::string(" elements, its shape needs ").append(std::to_string(d.element_count())),
-               start);
-      r = g.add_const(d, data);
-    } else {
-      if (has_data) c.fail("only $Const ops carry data", start);
-      r = g.add_op(nid, inputs, d);
+    try {
+      if (nid == op_names::const_op) {
+        if (!has_data) c.fail("constant %" + id + " has no data=[...]", start);
+        if (elided) c.fail("constant %" + id + " has elided data; this text cannot be loaded", start);
+        if (data.size() != d.byte_size())
+          c.fail("constant %" + id + std::string(" has ").append(std::to_string(data.size() / element_size(d.dtype))) + std::string(" elements, its shape needs ").append(std::to_string(d.element_count())),
+                 start);
+        r = g.add_const(d, data);
+      } else {
+        if (has_data) c.fail("only $Const ops carry data", start);
+        r = g.add_op(nid, inputs, d);
+      }
+      if (op_id) g.set_op_id(r, op_id);
+      if (!split.empty()) g.set_split_history(r, split);
+    } catch (const GraphError& e) {
+      c.fail(e.what(), start);  // a limit of the graph's records, at the op's line
     }
-    if (op_id) g.set_op_id(r, op_id);
-    if (!split.empty()) g.set_split_history(r, split);
     ids.emplace(id, r);
+    if (op_lines) {
+      op_lines->resize(g.size(), 0);
+      (*op_lines)[r.index] = lineno;
+    }
   }
   return g;
 }
 
-inline Graph from_text(std::string_view text, std::string_view file = "<input>") {
+inline Graph from_text(std::string_view text, std::string_view file = "<input>",
+                       std::vector<int>* op_lines = nullptr) {
   std::istringstream is{std::string(text)};
-  return read_graph_text(is, file);
+  return read_graph_text(is, file, op_lines);
 }
 
 }  // namespace optgrammar

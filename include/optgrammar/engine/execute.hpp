@@ -1032,6 +1032,13 @@ template <class R>
             << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
 }
 
+/// One trace line for a replacement that failed and was rolled back, with the reason.
+[[gnu::noinline]] inline void trace_failure(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root,
+                                            std::string_view reason) {
+  *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
+            << g.name(root) << ") failed: " << reason << "\n";
+}
+
 /// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
 template <class R>
 bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
@@ -1055,6 +1062,8 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
     result = eval(rule.replacement, s);
     if (s.failed || !g.alive(result)) {
       ++st.failed;
+      if (rw.trace) [[unlikely]]
+        trace_failure(rw, self, g, root, s.failed ? "the replacement could not be evaluated" : "the replacement names no live op");
       return false;
     }
     if (result == root) return false;
@@ -1071,9 +1080,11 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
     s.first_new = cp.ops;
     try {
       result = build(rule.replacement, s);
-    } catch (const ReplacementFailedBase&) {
+    } catch (const ReplacementFailedBase& e) {
       g.rollback(cp);  // the rule does not apply here; the graph is as it was
       ++st.failed;
+      if (rw.trace) [[unlikely]]
+        trace_failure(rw, self, g, root, e.what());
       return false;
     } catch (...) {
       g.rollback(cp);

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace optgrammar::engine {
@@ -36,6 +37,7 @@ struct FoldStats {
   std::uint64_t skipped_too_large = 0;  ///< foldable, but over max_elements (per visit)
   std::uint64_t no_kernel = 0;          ///< constant inputs, but no eval or eval refused the types (per visit)
   std::uint64_t inhibited = 0;          ///< constant inputs, but flags forbid it (per visit)
+  std::uint64_t invalid = 0;            ///< constant inputs, but the op breaks its definition (per visit)
   std::uint64_t bytes_out = 0;          ///< bytes of constants produced
 };
 
@@ -69,6 +71,14 @@ class ConstantFolder {
     }
     if (!def || !def->eval) {
       ++stats_.no_kernel;
+      return OpRef{};
+    }
+    // A kernel trusts its operands to fit the definition (counts, shapes): an op that breaks it
+    // (a graph loaded without verification) is left alone rather than read out of bounds.
+    problems_.clear();
+    ops::verify_op(g, r, *def, problems_, views_);
+    if (!problems_.empty()) {
+      ++stats_.invalid;
       return OpRef{};
     }
     const OutputDef out = g.output(r);
@@ -118,6 +128,7 @@ class ConstantFolder {
   FoldStats stats_;
   std::vector<std::byte> buf_;
   std::vector<ops::ValueView> views_;
+  std::vector<std::string> problems_;
 };
 
 }  // namespace optgrammar::engine

@@ -72,11 +72,16 @@ inline std::vector<Tensor> interpret(const Graph& g, const std::vector<Tensor>& 
     return v;
   };
   std::vector<ops::ValueView> buf;
+  std::vector<std::string> problems;
   auto compute = [&](OpRef r) {
     if (g.is_const(r) || g.name_id(r) == op_names::shape) return;
     const ops::OpDefinition* def = ops::find_definition(g.name_id(r));
     const std::string where = ops::cat("%", r.index, " (", g.name(r), ")");
     if (!def || !def->eval) throw InterpretError(where + ": no evaluation for this op");
+    // The kernels trust the operands to fit the definition; an op that breaks it is an error.
+    problems.clear();
+    ops::verify_op(g, r, *def, problems, buf);
+    if (!problems.empty()) throw InterpretError(problems.front());
     buf.clear();
     for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) buf.push_back(view(g.input(r, k)));
     std::vector<std::byte> out(g.output(r).byte_size());

@@ -119,7 +119,9 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
 
 /// One line per problem: "%7 (Add): operand 1 (b) is qu8, the definition takes operand 0's dtype".
 /// Ops without a definition are allowed; in strict mode each is reported once per op name.
-inline std::vector<std::string> verify_ops(const Graph& g, const VerifyOptions& opt = {}) {
+/// When `where` is given, it receives the op of each problem (same order).
+inline std::vector<std::string> verify_ops(const Graph& g, const VerifyOptions& opt = {},
+                                           std::vector<OpRef>* where = nullptr) {
   std::vector<std::string> out;
   std::vector<ValueView> buf;
   std::vector<bool> unknown_reported;
@@ -134,11 +136,13 @@ inline std::vector<std::string> verify_ops(const Graph& g, const VerifyOptions& 
         if (!unknown_reported[id]) {
           unknown_reported[id] = true;
           out.push_back(cat("%", i, " (", g.name(r), "): unknown op (no definition)"));
+          if (where) where->push_back(r);
         }
       }
       continue;
     }
     verify_op(g, r, *def, out, buf);
+    if (where) where->resize(out.size(), r);
   }
   return out;
 }

@@ -49,6 +49,11 @@ int main(int argc, char** argv) {
       ss << in.rdbuf();
       text = std::move(ss).str();
     }
+    if (text.size() > 0xFFFFFFFEu) {  // source offsets are 32 bits
+      std::cerr << fmt::format("og-parse: error: '{}' is larger than 4 GiB - 2 bytes, the most a source can be\n", f);
+      io_error = true;
+      continue;
+    }
     std::string name = f == "-" ? std::string("<stdin>") : f;
     if (basename) name = std::filesystem::path(name).filename().string();
     s.add_source(std::move(name), std::move(text));

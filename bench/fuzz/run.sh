@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang++-14, ASan + UBSan) and runs each for SECONDS over its seed
+# corpus: og_parse_fuzz (og-parse, seeds tests/og-parse/corpus and data), og_text_fuzz (the graph
+# text reader) and og_pipeline_fuzz (og-opt's pipeline), both seeded by bench/fuzz/corpus/graph and
+# tools/og-opt/testdata.
+# Prints the executions of each. A crash, timeout or out-of-memory input is copied to
+# bench/fuzz/crashes/<target>/ (add it to git and to a regression test) and the exit status is 1.
+# Usage: bench/fuzz/run.sh SECONDS [build-dir=build/fuzz]
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+secs="${1:?usage: bench/fuzz/run.sh SECONDS [build-dir]}"
+build="${2:-$root/build/fuzz}"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
+      -DOPTGRAMMAR_HEXAGON_TESTS=OFF -DOPTGRAMMAR_BUILD_BENCH=ON -DOPTGRAMMAR_BUILD_TESTS=ON >/dev/null
+cmake --build "$build" -j2 --target og_parse_fuzz og_text_fuzz og_pipeline_fuzz
+status=0
+run() {
+  local name="$1" exe="$2"
+  shift 2
+  local work
+  work="$(mktemp -d)"
+  "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+      -artifact_prefix="$work/" -print_final_stats=1 "$work" "$@" >"$work/log" 2>&1 || true
+  local execs
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)"
+  echo "$name: ${execs:-?} executions in ${secs} s"
+  for f in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
+    [ -e "$f" ] || continue
+    mkdir -p "$here/crashes/$name"
+    cp "$f" "$here/crashes/$name/"
+    grep -E "ERROR|SUMMARY|pipeline fuzz" "$work/log" | head -5 >&2 || true
+    echo "run.sh: $name: saved $(basename "$f") to bench/fuzz/crashes/$name/" >&2
+    status=1
+  done
+  rm -rf "$work"
+}
+og_parse_data="$root/tests/og-parse/data"
+run og_parse_fuzz "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
+run og_text_fuzz "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
+run og_pipeline_fuzz "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
+exit $status

@@ -92,7 +92,7 @@ TEST_CASE("AND OR XOR NOT") { CHECK(Base().fires("P_logic")); }
 TEST_CASE("SELECT of values and dtypes") { CHECK(Base().fires("P_select_value")); }
 TEST_CASE("float arithmetic: REM and MOD by fmod, int and size promote to float") { CHECK(Base().fires("P_float_arith")); }
 TEST_CASE("float constants INF NEG_INF") { CHECK(Base().fires("P_floats")); }
-TEST_CASE("properties, cst_macros, SAME_*; DIM_OF past the rank is 0") { CHECK(Base().fires("P_properties")); }
+TEST_CASE("properties, cst_macros, SAME_*, DIM_OF past the rank is 0") { CHECK(Base().fires("P_properties")); }
 TEST_CASE("INPUT_OF past the inputs makes the constraint fail") { CHECK_FALSE(Base().fires("P_input_of_out_of_range_fails")); }
 TEST_CASE("options are read with the spec's conversions") { CHECK(Base().fires("P_options")); }
 TEST_CASE("a constraint that is the constant false never fires") { CHECK_FALSE(Base().fires("P_false_never_fires")); }

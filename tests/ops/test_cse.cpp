@@ -26,7 +26,7 @@ std::size_t count(const Graph& g, std::string_view name) {
 }
 }  // namespace
 
-TEST_CASE("pure ops with equal names, inputs and output definitions merge; commutative ones in either order") {
+TEST_CASE("pure ops with equal names, inputs and output definitions merge, commutative ones in either order") {
   Graph g;
   auto x = g.add_input(f32({4}));
   auto y = g.add_input(f32({4}));

@@ -131,7 +131,7 @@ TEST_CASE("quantized ops: operands keep their own quantization, dtypes must agre
   CHECK(mentions(problems, o::cat("%", bad.index, " (QuantizedMul): operand 1 (b) is qi8")));
 }
 
-TEST_CASE("Concat finds its axis from the declared shape; Slice_shape reads its $Shape operands") {
+TEST_CASE("Concat finds its axis from the declared shape, Slice_shape reads its $Shape operands") {
   Graph g;
   auto a = g.add_input(f32({2, 3}));
   auto b = g.add_input(f32({2, 5}));

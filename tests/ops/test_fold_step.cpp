@@ -48,7 +48,7 @@ RunReport run_folding(Graph& g, engine::ConstantFolder& f, const RuleSet& rules)
 }
 }  // namespace
 
-TEST_CASE("constant subgraphs fold to one constant inside the driver; results do not change") {
+TEST_CASE("constant subgraphs fold to one constant inside the driver, results do not change") {
   Graph g;
   auto x = g.add_input(f32({2, 4}));
   auto c1 = constant<float>(g, f32({4}), {1.5f, -2.0f, 0.25f, 8.0f});

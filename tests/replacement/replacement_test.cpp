@@ -165,7 +165,7 @@ TEST_CASE("AUTOSPLIT with TYPICAL_SLICE: parts of chunk size, the last smaller, 
   CHECK(named(g, "$Shape").size() == 6);  // the WITH_SIZE copies of the size shapes were removed
 }
 
-TEST_CASE("a split of one part is that part, without a Concat; split variables reach their operands") {
+TEST_CASE("a split of one part is that part, without a Concat, split variables reach their operands") {
   Graph g;
   auto x = g.add_input(f32({1, 2, 2, 5}));
   g.add_output(g.add_op("T_Vars", {x}, f32({1, 2, 2, 5})));
@@ -190,7 +190,7 @@ TEST_CASE("a split of one part is that part, without a Concat; split variables r
   CHECK(slice_of(g1, g1.input(one[0], 0), 1) == std::make_pair<std::size_t, std::size_t>(0, 3));
 }
 
-TEST_CASE("CHANGEDIM_SLICE slices another dimension of its input; AUTOSPLIT nested in an Op operand") {
+TEST_CASE("CHANGEDIM_SLICE slices another dimension of its input, AUTOSPLIT nested in an Op operand") {
   Graph g;
   auto x = g.add_input(f32({1, 1, 1, 6}));
   auto w = g.add_input(f32({10, 1, 1, 6}));
@@ -232,7 +232,7 @@ TEST_CASE("TYPICAL_CONV_SLICE gives each part the input rows its window reads") 
   CHECK(slices == std::set<std::pair<std::size_t, std::size_t>>{{0, 9}, {8, 9}});
 }
 
-TEST_CASE("verify mode checks every AUTOSPLIT with indexing maps; a wrong split is not applied") {
+TEST_CASE("verify mode checks every AUTOSPLIT with indexing maps, a wrong split is not applied") {
   auto build = [] {
     Graph g;
     auto x = g.add_input(f32({1, 8, 4, 2}));
@@ -277,7 +277,7 @@ TEST_CASE("verify mode checks every AUTOSPLIT with indexing maps; a wrong split 
   CHECK(msg.find("reaches outside") != std::string::npos);
 }
 
-TEST_CASE("OP_ITER appends one operand per iteration; ITER_INPUT_OF reads input ITER_VAR") {
+TEST_CASE("OP_ITER appends one operand per iteration, ITER_INPUT_OF reads input ITER_VAR") {
   Graph g;
   auto x = g.add_input(f32({1, 1, 1, 4}));
   g.add_output(g.add_op("T_Iter", {x}, f32({1, 1, 1, 4})));
@@ -305,7 +305,7 @@ TEST_CASE("OP_ITER appends one operand per iteration; ITER_INPUT_OF reads input 
   }
 }
 
-TEST_CASE("external constraint, shape functions, EXTERNAL_REPLACE; MESSAGE writes to the trace") {
+TEST_CASE("external constraint, shape functions, EXTERNAL_REPLACE, MESSAGE writes to the trace") {
   Graph g;
   auto x = g.add_input(f32({1, 2, 2, 4}));
   auto small = g.add_input(f32({1, 2, 2, 3}));

@@ -29,6 +29,14 @@ std::string type_name(int t) {
 }
 
 /// Our dtype for an ONNX element type; nullopt when not imported.
+/// The dtype of the empty constant that stands for an absent optional input: the first the
+/// input takes (f32 for an input of the op's types).
+DType absent_dtype(const optgrammar::ops::onnx::InputSpec& in) {
+  for (int t = 0; t < optgrammar::dtype_count; ++t)
+    if (in.types.contains(static_cast<DType>(t))) return static_cast<DType>(t);
+  return DType::Float32;
+}
+
 std::optional<DType> dtype_of(int t) {
   switch (t) {
     case onnx::TensorProto_DataType_FLOAT: return DType::Float32;
@@ -430,7 +438,7 @@ class Importer {
         break;
       }
       if (k < n.input_size() && !n.input(k).empty()) operands.push_back(value(n.input(k), where));
-      else if (in.optional) operands.push_back(list_const(DType::Float32, {}));
+      else if (in.optional) operands.push_back(list_const(absent_dtype(in), {}));
       else fail(Kind::invalid, where + ": input '" + std::string(in.name) + "' is missing");
       ++k;
     }

@@ -38,6 +38,7 @@ struct InputSpec {
   std::string_view name;
   bool optional = false;
   bool variadic = false;  ///< the rest of the inputs (at least one)
+  DTypeSet types{};       ///< the dtypes it takes; empty: the op's (OpSpec::types)
 };
 
 /// An eval routine with the number of attribute operands it reads first.
@@ -137,6 +138,8 @@ inline AttrSpec fs(std::string_view n) { return {n, AttrKind::reals, 0, {}, fals
 inline AttrSpec ch(std::string_view n, std::string_view choices) { return {n, AttrKind::choice, 0, choices, false}; }
 inline InputSpec in(std::string_view n) { return {n, false, false}; }
 inline InputSpec opt(std::string_view n) { return {n, true, false}; }
+/// An optional input of its own dtypes (Resize's integer sizes beside float data).
+inline InputSpec opt(std::string_view n, DTypeSet t) { return {n, true, false, t}; }
 inline InputSpec var(std::string_view n) { return {n, false, true}; }
 inline constexpr std::string_view auto_pad = "NOTSET,SAME_UPPER,SAME_LOWER,VALID";
 
@@ -275,7 +278,7 @@ inline std::vector<OpSpec> make_table() {
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
                {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3>(), dtypes::floats});
   t.push_back({"Resize", "N-d resize: nearest, linear or cubic (opset 11 and later)",
-               {in("X"), opt("roi"), opt("scales"), opt("sizes")},
+               {in("X"), opt("roi", dtypes::floats), opt("scales", dtypes::f32), opt("sizes", dtypes::i32)},
                {ch("coordinate_transformation_mode",
                    "half_pixel,pytorch_half_pixel,align_corners,asymmetric,tf_half_pixel_for_nn,tf_crop_and_resize"),
                 f("cubic_coeff_a", -0.75), i("exclude_outside"), f("extrapolation_value", 0.0), ch("mode", "nearest,linear,cubic"),
@@ -335,7 +338,8 @@ inline void add_definitions(Definitions& defs) {
       d.operands.push_back({a.name, Arity::single, TypeRule::in_set, t, what, 0, true});
     }
     for (const auto& x : s.inputs)
-      d.operands.push_back({x.name, x.variadic ? Arity::variadic : Arity::single, TypeRule::in_set, s.types,
+      d.operands.push_back({x.name, x.variadic ? Arity::variadic : Arity::single, TypeRule::in_set,
+                            x.types.empty() ? s.types : x.types,
                             x.optional ? "input (absent: no elements)" : "input", static_cast<std::uint16_t>(x.variadic ? 1 : 0),
                             false});
     d.result = {"out", TypeRule::in_set, dtypes::any, "the declared output definition (from the model)"};

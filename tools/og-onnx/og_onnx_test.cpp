@@ -6,6 +6,7 @@
 // importer does not claim an op type or element type of the test. Exit status 1 when any failed.
 #include "onnx_import.hpp"
 
+#include <optgrammar/ops/builtin.hpp>
 #include <optgrammar/ops/onnx_eval.hpp>
 
 #include <algorithm>
@@ -26,20 +27,12 @@ namespace {
 
 constexpr double rtol = 1e-4, atol = 1e-5;
 
-std::string shape_of(const optgrammar::OutputDef& d) {
-  std::string s = "[";
-  for (std::uint32_t i = 0; i < d.rank; ++i) {
-    if (i) s += ',';
-    s += std::to_string(d.dims[i]);
-  }
-  s += ']';
-  return s;
-}
+using optgrammar::ops::infer::shape_string;
 
 /// Empty when equal within tolerance, else what differs.
 std::string compare(const Tensor& got, const Tensor& want) {
   if (got.def.dtype != want.def.dtype) return "dtype differs";
-  if (!got.def.same_shape(want.def)) return "shape " + shape_of(got.def) + ", expected " + shape_of(want.def);
+  if (!got.def.same_shape(want.def)) return "shape " + shape_string(got.def) + ", expected " + shape_string(want.def);
   namespace ev = optgrammar::ops::onnx_eval;
   const bool fl = ev::is_float(want.def.dtype);
   for (std::size_t i = 0; i < want.def.element_count(); ++i) {

@@ -495,7 +495,7 @@ class Graph {
     // with a null address, whose payload is not payload 0.)
     if (slot.source == data.data() && slot.size == data.size() && slot.id < payloads_.size() &&
         payloads_[slot.id].size() == data.size() &&
-        std::memcmp(payloads_[slot.id].data(), data.data(), data.size()) == 0)
+        (data.empty() || std::memcmp(payloads_[slot.id].data(), data.data(), data.size()) == 0))
       return slot.id;
     std::uint32_t id = intern_payload_hashed(data);
     slot = RecentPayload{data.data(), data.size(), id};

@@ -166,9 +166,11 @@ class Checker {
 
   /// The operand count the grammar's record gives for a written construct.
   void count_operands(const Node* n) {
-    const Known* k = lookup(n->text);
-    if (!k) return;
-    const auto& r = *k->rec;
+    if (const Known* k = lookup(n->text)) count_operands(n, *k);
+  }
+  /// The same, for a construct already looked up (no second table lookup on the hot path).
+  void count_operands(const Node* n, const Known& k) {
+    const auto& r = *k.rec;
     const std::size_t got = n->args.size();
     if (got >= r.min_args && (r.max_args == optgrammar::dsl::any_count || got <= r.max_args)) return;
     if (r.max_args == optgrammar::dsl::any_count && r.min_args == 1 && got == 0) fail(n->loc, catalogue(Fault::needs_operand, n->text));
@@ -444,7 +446,7 @@ class Checker {
     }
     const Known* k = lookup(n->text);
     if (!k) fail(n->loc, fmt::format("unknown function '{}'", n->text));
-    count_operands(n);
+    count_operands(n, *k);
     if (k->replacement) {
       if (!in_replacement_) fail(n->loc, catalogue(Fault::replacement_only, n->text));
       fail(n->loc, fmt::format("'{}' is a replacement construct, not allowed in a scalar expression", n->text));
@@ -954,7 +956,7 @@ class Checker {
     }
     const Known* k = lookup(n->text);
     if (!k) fail(n->loc, fmt::format("unknown replacement construct '{}'", n->text));
-    count_operands(n);
+    count_operands(n, *k);
     auto& a = n->args;
     const RCtx inner{false, false, ctx.modifier};
     switch (k->c) {

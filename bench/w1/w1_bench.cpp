@@ -8,7 +8,7 @@
 // pass over the same graph instead (bench/common/floor.hpp): the cost no engine can beat.
 // stderr reports the minor page faults during the rewrite (getrusage). Exit 1: wrong result;
 // 2: bad arguments.
-#include "common/floor.hpp"
+#include "common/timed_runs.hpp"
 #include "w1/w1_graph.hpp"
 #include "w1/w1_handwritten.hpp"
 
@@ -50,48 +50,22 @@ int main(int argc, char** argv) {
   if (repeat < 1) repeat = 1;
   optgrammar::RuleSet hand = w1::handwritten::rules();
   const optgrammar::RuleSet& rules = engine == "dsl" ? optgrammar::RuleSet::global() : hand;
-  double best_build = 1e30, best_rewrite = 1e30;
-  std::size_t before = 0, after = 0;
-  long faults = 0;
-  std::uint64_t floor_sum = 0;
-  auto minor_faults = [] {
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_minflt;
-  };
-  (void)rules.dispatch();  // rule order and dispatch tables settled before the clock starts
-  for (int r = 0; r < repeat; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    optgrammar::Graph g = w1::build(blocks);
-    before = g.live_count();
-    const long f0 = minor_faults();
-    auto t1 = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point t2;
-    if (engine == "floor") {
-      floor_sum += bench::floor_pass(g);
-      t2 = std::chrono::steady_clock::now();
-    } else {
-      optgrammar::run_rules(g, rules);
-      t2 = std::chrono::steady_clock::now();
-      std::string problem = w1::check(g, blocks);
-      if (!problem.empty()) {
-        std::fprintf(stderr, "w1_bench: wrong result: %s\n", problem.c_str());
-        return 1;
-      }
-    }
-    faults = minor_faults() - f0;
-    after = g.live_count();
-    best_build = std::min(best_build, std::chrono::duration<double>(t1 - t0).count());
-    best_rewrite = std::min(best_rewrite, std::chrono::duration<double>(t2 - t1).count());
+  const bool floor = engine == "floor";
+  const bench::Timed t = bench::timed_runs(
+      repeat, floor, [&] { return w1::build(blocks); },
+      [&](optgrammar::Graph& g, std::chrono::steady_clock::time_point& done) {
+        optgrammar::run_rules(g, rules);
+        done = std::chrono::steady_clock::now();
+        return w1::check(g, blocks);
+      });
+  if (!t.problem.empty()) {
+    std::fprintf(stderr, "w1_bench: wrong result: %s\n", t.problem.c_str());
+    return 1;
   }
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  std::fprintf(stderr, "w1_bench: %ld minor page faults during the %s", faults, engine == "floor" ? "floor pass" : "rewrite");
-  if (engine == "floor") std::fprintf(stderr, " (checksum %llx)", static_cast<unsigned long long>(floor_sum));
-  std::fprintf(stderr, "\n");
+  bench::report_faults("w1_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, \"build_seconds\": %.6f, "
               "\"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              engine == "dsl" ? "optgrammar" : engine == "floor" ? "optgrammar-floor" : "optgrammar-handwritten", blocks, before, after, best_build,
-              best_rewrite, ru.ru_maxrss);
+              engine == "dsl" ? "optgrammar" : floor ? "optgrammar-floor" : "optgrammar-handwritten", blocks, t.before,
+              t.after, t.best_build, t.best_rewrite, bench::peak_rss_kb());
   return 0;
 }

@@ -7,7 +7,7 @@
 // point, checks the spec's expected result and prints the spec's JSON line last. `--engine floor`
 // times one read-only pass over the same graph instead (common/floor.hpp). Exit 1: wrong result;
 // 2: bad arguments.
-#include "common/floor.hpp"
+#include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
 
 #include <optgrammar/dsl/str.hpp>
@@ -22,12 +22,6 @@
 #include <string>
 
 namespace {
-
-long minor_faults() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_minflt;
-}
 
 /// The package of `rules` rules: F1, F2 and the decoys D_j, j < rules - 2. A decoy's j is its
 /// line in its generated file minus W2_DECOY_FIRST_LINE (gen_w2_rules.py).
@@ -80,43 +74,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   (void)rules.dispatch();  // rule order and dispatch tables settled before the clock starts
-  double best_build = 1e30, best_rewrite = 1e30;
-  std::size_t before = 0, after = 0;
-  long faults = 0;
-  std::uint64_t floor_sum = 0;
-  for (int r = 0; r < repeat; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    optgrammar::Graph g = w2::build(blocks);
-    before = g.live_count();
-    const long f0 = minor_faults();
-    auto t1 = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point t2;
-    if (engine == "floor") {
-      floor_sum += bench::floor_pass(g);
-      t2 = std::chrono::steady_clock::now();
-    } else {
-      optgrammar::RunReport rep = optgrammar::run_rules(g, rules);
-      t2 = std::chrono::steady_clock::now();
-      std::string problem = w2::check(g, blocks, rep.rewrites);
-      if (!problem.empty()) {
-        std::fprintf(stderr, "w2_bench: wrong result: %s\n", problem.c_str());
-        return 1;
-      }
-    }
-    faults = minor_faults() - f0;
-    after = g.live_count();
-    best_build = std::min(best_build, std::chrono::duration<double>(t1 - t0).count());
-    best_rewrite = std::min(best_rewrite, std::chrono::duration<double>(t2 - t1).count());
+  const bool floor = engine == "floor";
+  const bench::Timed t = bench::timed_runs(
+      repeat, floor, [&] { return w2::build(blocks); },
+      [&](optgrammar::Graph& g, std::chrono::steady_clock::time_point& done) {
+        const optgrammar::RunReport rep = optgrammar::run_rules(g, rules);
+        done = std::chrono::steady_clock::now();
+        return w2::check(g, blocks, rep.rewrites);
+      });
+  if (!t.problem.empty()) {
+    std::fprintf(stderr, "w2_bench: wrong result: %s\n", t.problem.c_str());
+    return 1;
   }
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  std::fprintf(stderr, "w2_bench: %ld minor page faults during the %s", faults,
-               engine == "floor" ? "floor pass" : "rewrite");
-  if (engine == "floor") std::fprintf(stderr, " (checksum %llx)", static_cast<unsigned long long>(floor_sum));
-  std::fprintf(stderr, "\n");
+  bench::report_faults("w2_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
               "\"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              engine == "dsl" ? "optgrammar" : "optgrammar-floor", blocks, n_rules, before, after, best_build,
-              best_rewrite, ru.ru_maxrss);
+              floor ? "optgrammar-floor" : "optgrammar", blocks, n_rules, t.before, t.after, t.best_build,
+              t.best_rewrite, bench::peak_rss_kb());
   return 0;
 }

@@ -1,0 +1,74 @@
+// The timing loop w1_bench and w2_bench share: build the graph, then rewrite it (or run the floor
+// pass over it), REPEAT times; keep the best build and rewrite times, the op counts, the minor
+// page faults of the last rewrite and the floor's checksum. A wrong result ends the loop.
+#pragma once
+
+#include "common/floor.hpp"
+
+#include <optgrammar/core/graph.hpp>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace bench {
+
+inline long minor_faults() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+inline long peak_rss_kb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+struct Timed {
+  double best_build = 1e30, best_rewrite = 1e30;
+  std::size_t before = 0, after = 0;
+  long faults = 0;
+  std::uint64_t floor_sum = 0;
+  std::string problem;  ///< the check's finding on a wrong result; empty when right
+};
+
+/// `build()` returns the graph; `rewrite(g)` rewrites it and returns the check's finding ("" when
+/// the result is right). With `floor`, the floor pass stands in for the rewrite.
+template <class Build, class Rewrite>
+Timed timed_runs(int repeat, bool floor, Build build, Rewrite rewrite) {
+  Timed t;
+  for (int r = 0; r < std::max(repeat, 1); ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    optgrammar::Graph g = build();
+    t.before = g.live_count();
+    const long f0 = minor_faults();
+    const auto t1 = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point t2;
+    if (floor) {
+      t.floor_sum += floor_pass(g);
+      t2 = std::chrono::steady_clock::now();
+    } else {
+      t2 = t1;
+      t.problem = rewrite(g, t2);
+      if (!t.problem.empty()) return t;
+    }
+    t.faults = minor_faults() - f0;
+    t.after = g.live_count();
+    t.best_build = std::min(t.best_build, std::chrono::duration<double>(t1 - t0).count());
+    t.best_rewrite = std::min(t.best_rewrite, std::chrono::duration<double>(t2 - t1).count());
+  }
+  return t;
+}
+
+/// The stderr line about page faults (and the floor's checksum).
+inline void report_faults(const char* who, const Timed& t, bool floor) {
+  std::fprintf(stderr, "%s: %ld minor page faults during the %s", who, t.faults, floor ? "floor pass" : "rewrite");
+  if (floor) std::fprintf(stderr, " (checksum %llx)", static_cast<unsigned long long>(t.floor_sum));
+  std::fprintf(stderr, "\n");
+}
+
+}  // namespace bench

@@ -3,6 +3,7 @@
 #   bench/compile_time/measure.sh [--shape mixed|rich] [N...]      (default: mixed, 50 100 200)
 # mixed: four rule shapes in turn; rich: every rule as rich as real ones (a nested match, a
 # constraint of six terms with properties, SAME_SHAPE and arithmetic, a two-op construction).
+# N = 0 measures `#include <optgrammar/rules.hpp>` alone (the fixed cost of a rule translation unit).
 # Prints one line per N: "shape=S rules=N seconds=S user=U peak_mb=M" (g++-12 -O2 -std=c++20);
 # `user` is CPU time, which moves less than wall time when the machine is busy. OG_INC=DIR measures
 # the headers under DIR instead (an A/B against another version of include/).

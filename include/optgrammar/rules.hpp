@@ -1,4 +1,6 @@
-// What an op-package author includes: the rule language, the op registry, the runtime.
+// What an op-package author includes: the rule language and the op registry: everything a
+// translation unit that defines rules needs (rules that split with AUTOSPLIT also include
+// <optgrammar/autosplit.hpp>). A program that runs rules includes <optgrammar/runtime.hpp>.
 //
 //   #include <optgrammar/rules.hpp>
 //   DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
@@ -6,7 +8,5 @@
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/registry.hpp"
-#include "optgrammar/core/verify.hpp"
 #include "optgrammar/dsl/define.hpp"
 #include "optgrammar/engine/context.hpp"
-#include "optgrammar/engine/driver.hpp"

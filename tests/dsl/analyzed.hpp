@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optgrammar/rules.hpp>
+#include <optgrammar/autosplit.hpp>
 
 #include <string_view>
 
@@ -15,6 +16,7 @@
     static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }    \
     static constexpr std::string_view file() { return "t.cpp"; }                                \
     static constexpr int line = 1;                                                              \
+    static constexpr bool split_check_included = OPTGRAMMAR_SPLIT_CHECK_INCLUDED_;               \
   };
 
 namespace optgrammar::dsl::test {

@@ -2,6 +2,8 @@
 // once, counted once.
 #include "header_rule.hpp"
 
+#include <optgrammar/runtime.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -1,6 +1,6 @@
 // Probe rules: Op("P_<name>", "x") becomes Op("Yes", "x") when the constraint under test holds.
 #pragma once
-#include <optgrammar/rules.hpp>
+#include <optgrammar/runtime.hpp>
 
 #include <string>
 

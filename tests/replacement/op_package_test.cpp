@@ -1,7 +1,7 @@
 // The example op package (examples/op_package) on graphs, and its registry entries.
 #include <optgrammar/core/properties.hpp>
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/rules.hpp>
+#include <optgrammar/runtime.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,8 @@
 // transactional rewrites under injected faults.
 #include <optgrammar/core/properties.hpp>
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/rules.hpp>
+#include <optgrammar/runtime.hpp>
+#include <optgrammar/autosplit.hpp>
 
 #include <catch2/catch.hpp>
 

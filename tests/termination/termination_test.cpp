@@ -6,6 +6,7 @@
 #include <optgrammar/core/verify.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/rules.hpp>
+#include <optgrammar/autosplit.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <bit>
 #include <initializer_list>
 
 namespace optgrammar {
@@ -84,7 +84,8 @@ struct OutputDefHash {
     auto mix = [&h](std::size_t v) { h = (h ^ v) * 0x100000001B3ull + (h >> 29); };
     mix(static_cast<std::size_t>(d.dtype));
     mix(static_cast<std::size_t>(static_cast<std::uint32_t>(d.zero_offset)));
-    mix(std::hash<float>{}(d.stepsize));
+    // the bits of the step size; -0 and +0 compare equal, so they hash alike
+    mix(d.stepsize == 0.0f ? 0u : std::bit_cast<std::uint32_t>(d.stepsize));
     for (std::uint32_t i = 0; i < d.rank; ++i) mix(d.dims[i]);
     return h;
   }

@@ -26,6 +26,7 @@ struct Analysis {
   Message subject;        ///< the error's first slot: the offending tag or construct
   Str expanding;          ///< the *_SLICE construct whose expansion is being checked, if any
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
+  bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT (needs its check's header)
   Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
   int n_tags = 1;
   Str names[max_names];   ///< op names used by the rule, interned at registration
@@ -364,6 +365,7 @@ constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_o
   }
 #endif
   if (k == Kind::Autosplit && !at_root) a.warn_nested_split = true;
+  if (k == Kind::Autosplit) a.uses_autosplit = true;
   for (int i = 0; i < a.n_splits; ++i)
     if (a.splits[i] == t) {
       a.fail(Fault::split_tag_twice, t);

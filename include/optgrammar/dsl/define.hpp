@@ -20,11 +20,19 @@ namespace optgrammar::dsl {
 
 /// A rule's analysis, computed once per rule at compile time. The pass is read from the spec as
 /// written, so that the spec's tokens are evaluated only where a bad rule raises its error.
+/// A rule that splits also needs the split check's header, <optgrammar/autosplit.hpp>, included
+/// before it (the rule macro records whether it was).
+template <class Rule>
+constexpr auto analyze_rule() {
+  auto r = analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(), Rule::constraint(),
+                   Rule::replacement(), Rule::file(), Rule::line, Rule::text());
+  if (r.info.ok && r.info.uses_autosplit && !Rule::split_check_included) r.info.fail(Fault::autosplit_header);
+  return r;
+}
+
 template <class Rule>
 struct analyzed {
-  static constexpr auto value = analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(),
-                                        Rule::constraint(), Rule::replacement(), Rule::file(), Rule::line,
-                                        Rule::text());
+  static constexpr auto value = analyze_rule<Rule>();
 };
 
 /// A message as a template argument: g++ prints it as a string in diagnostics.
@@ -303,6 +311,11 @@ bool define_rule() {
 
 }  // namespace optgrammar::dsl
 
+// <optgrammar/autosplit.hpp> redefines this as true: rules after it may split.
+#ifndef OPTGRAMMAR_SPLIT_CHECK_INCLUDED_
+#define OPTGRAMMAR_SPLIT_CHECK_INCLUDED_ false
+#endif
+
 // A macro because a rule must (1) be evaluated where the rule words (Op, AND, ...) are visible
 // without a using-directive, which a class derived from `words` gives, (2) capture __FILE__ and
 // __LINE__, and (3) create a uniquely named registration object at namespace scope.
@@ -317,6 +330,7 @@ bool define_rule() {
     static constexpr std::string_view file() { return __FILE__; }                                      \
     static constexpr int line = __LINE__;                                                              \
     static constexpr const char* flags = FLAGS;                                                        \
+    static constexpr bool split_check_included = OPTGRAMMAR_SPLIT_CHECK_INCLUDED_;                     \
   };                                                                                                   \
   struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \
     static_assert(sizeof(accept(PASS)));                                                               \

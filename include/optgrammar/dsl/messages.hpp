@@ -70,6 +70,7 @@
   /* splitting */                                                                                                 \
   X(autosplit_place,         "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root")    \
   X(autosplit_nested_strict, "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
+  X(autosplit_header,        "a rule with AUTOSPLIT needs #include <optgrammar/autosplit.hpp> before it (the split check is not part of rules.hpp)") \
   X(split_tag_twice,         "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")                     \
   X(split_tag_unused,        "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")            \
   X(split_var_scope,         "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \

@@ -9,13 +9,14 @@
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/verify.hpp"
+#include "optgrammar/engine/rewriter.hpp"
 #include "optgrammar/engine/rule.hpp"
+#include "optgrammar/engine/trace.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <functional>
-#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -56,7 +57,7 @@ struct DriverOptions {
   /// A pass stops with CycleError after this many rewrites per live op at its start (plus 1000).
   std::uint64_t rewrite_budget_per_op = 16;
   /// Receives one line per rewrite: "<pass> <rule name> %root(Op) -> %result(Op)".
-  std::ostream* trace = nullptr;
+  TraceSink trace;
   /// Run graph verification after every rewrite (slow; for debugging rules).
   bool verify_each_rewrite = false;
   /// Visit the initial worklist in reverse (checks results do not depend on visiting order).
@@ -78,124 +79,24 @@ struct DriverOptions {
   std::function<void(Rewriter&)> between_passes;
 };
 
-/// What a rule's apply function edits the graph through.
-class Rewriter {
- public:
-  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats) {}
 
-  Graph& graph() noexcept { return g_; }
-  const Graph& graph() const noexcept { return g_; }
-  RuleStats& stats(const RuleInfo& r) noexcept { return stats_[r.index]; }
-
-  /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
-  void replace(OpRef root, OpRef with) {
-    g_.replace_all_uses(root, with, [this](OpRef user) { push(user); });
-    push(with);
-    dead_ += g_.erase_if_dead(root);
-    ++rewrites_;
-  }
-  // The worklist is a sweep over the ops that existed when the pass began (in index order, or
-  // its reverse), followed by a FIFO of ops pushed since. An op the sweep has not reached yet is
-  // already pending, so pushing it again is a no-op: the sweep needs no storage of its own.
-
-  /// Adds an op to the worklist (no-op when already pending).
-  void push(OpRef r) {
-    if (sweep_pending(r.index)) return;
-    const std::size_t word = r.index >> 6;
-    const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
-    if (word >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
-    if (!(queued_[word] & bit)) {
-      queued_[word] |= bit;
-      queue_.push_back(r);
-    }
-  }
-  /// The next live op to visit, or an invalid ref when the worklist is empty.
-  OpRef pop() {
-    if (!reverse_ && order_.empty()) {
-      // The common forward sweep: the next index is sweep_end_ - sweep_left_.
-      for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
-        if (g_.alive(OpRef{x})) {
-          sweep_left_ = sweep_end_ - x - 1;
-          return OpRef{x};
-        }
-      sweep_left_ = 0;
-    }
-    while (sweep_left_ > 0) {
-      --sweep_left_;
-      std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
-      std::uint32_t x = order_.empty() ? pos : order_[pos];
-      if (g_.alive(OpRef{x})) return OpRef{x};
-    }
-    while (head_ < queue_.size()) {
-      OpRef r = queue_[head_++];
-      queued_[r.index >> 6] &= ~(std::uint64_t{1} << (r.index & 63));
-      if (g_.alive(r)) return r;
-    }
-    queue_.truncate(0);
-    head_ = 0;
-    return OpRef{};
-  }
-  /// Starts a pass: every live op is pending, in index order or its reverse.
-  void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0) {
-    queue_.truncate(0);
-    head_ = 0;
-    reverse_ = reverse;
-    sweep_end_ = static_cast<std::uint32_t>(g_.size());
-    sweep_left_ = sweep_end_;
-    order_.clear();
-    position_.clear();
-    if (shuffle_seed) {
-      // Fisher-Yates with a 64-bit LCG: a reproducible order for a given seed.
-      order_.resize(sweep_end_);
-      for (std::uint32_t k = 0; k < sweep_end_; ++k) order_[k] = k;
-      std::uint64_t st = shuffle_seed;
-      for (std::uint32_t k = sweep_end_; k > 1; --k) {
-        st = st * 6364136223846793005ull + 1442695040888963407ull;
-        std::swap(order_[k - 1], order_[static_cast<std::uint32_t>((st >> 33) % k)]);
-      }
-      position_.resize(sweep_end_);
-      for (std::uint32_t k = 0; k < sweep_end_; ++k) position_[order_[k]] = k;
-    }
-  }
-  std::uint64_t rewrites() const noexcept { return rewrites_; }
-  std::uint64_t dead_removed() const noexcept { return dead_; }
-  void count_dead(std::uint64_t n) noexcept { dead_ += n; }
-
-  /// The trace sink of the run (nullptr: no trace).
-  std::ostream* trace = nullptr;
-  const std::string* pass_name = nullptr;
-
- private:
-  Graph& g_;
-  std::vector<RuleStats>& stats_;
-  // Memory first touched during a run costs a page fault per 4 KB: the FIFO grows in chunks
-  // (no copy, no 2x peak when it grows) and the pending marks are one bit per op.
-  ChunkedVector<OpRef, 12> queue_;
-  std::size_t head_ = 0;
-  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_
-  std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
-  std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
-  bool reverse_ = false;
-  std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
-  std::vector<std::uint32_t> position_;  // and op → position
-  bool sweep_pending(std::uint32_t op) const noexcept {
-    if (op >= sweep_end_) return false;
-    std::uint32_t x = position_.empty() ? op : position_[op];
-    // Forward: pending when x comes at or after the next index to visit; reverse: before it.
-    return reverse_ ? x < sweep_left_ : x >= sweep_end_ - sweep_left_;
-  }
-  std::uint64_t rewrites_ = 0;
-  std::uint64_t dead_ = 0;
-};
+namespace detail {
+/// Seconds since the epoch, for the pass times of the report (<ctime>: <chrono> costs every rule
+/// translation unit <sstream> in C++20).
+inline double now_seconds() noexcept {
+  std::timespec ts{};
+  if (std::timespec_get(&ts, TIME_UTC) != TIME_UTC) return 0;
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace detail
 
 /// Applies `rules` to `g` until no rule fires in any pass.
 inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt = {}) {
-  using clock = std::chrono::steady_clock;
   RunReport rep;
   rep.rules = rules.rules();
   rep.stats.assign(rep.rules.size(), {});
   rep.ops_before = g.live_count();
-  auto t_run = clock::now();
+  const double t_run = detail::now_seconds();
   Rewriter rw(g, rep.stats);
   rw.trace = opt.trace;
   rep.dead_removed += g.remove_dead();
@@ -207,7 +108,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     // One pass: the rules [i, j) share a priority.
     std::size_t j = i;
     while (j < rep.rules.size() && rep.rules[j]->priority == rep.rules[i]->priority) ++j;
-    auto t_pass = clock::now();
+    const double t_pass = detail::now_seconds();
     PassReport pr;
     pr.name = rep.rules[i]->pass_name;
     pr.priority = rep.rules[i]->priority;
@@ -267,7 +168,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     }
     pr.rewrites = rw.rewrites() - rewrites0;
     pr.dead_removed = rw.dead_removed() - dead0;
-    pr.seconds = std::chrono::duration<double>(clock::now() - t_pass).count();
+    pr.seconds = detail::now_seconds() - t_pass;
     rep.passes.push_back(pr);
     if (opt.between_passes) opt.between_passes(rw);
     i = j;
@@ -275,7 +176,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   rep.rewrites = rw.rewrites();
   rep.dead_removed += rw.dead_removed();
   rep.ops_after = g.live_count();
-  rep.seconds = std::chrono::duration<double>(clock::now() - t_run).count();
+  rep.seconds = detail::now_seconds() - t_run;
   return rep;
 }
 

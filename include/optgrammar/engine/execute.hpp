@@ -10,7 +10,8 @@
 #include "optgrammar/dsl/check.hpp"
 #include "optgrammar/engine/autosplit.hpp"
 #include "optgrammar/engine/context.hpp"
-#include "optgrammar/engine/driver.hpp"
+#include "optgrammar/engine/rewriter.hpp"
+#include "optgrammar/engine/trace.hpp"
 
 #include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
@@ -20,7 +21,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <ostream>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -57,7 +57,7 @@ struct ExecState : MatchState {
   bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
   const SlotFacts* facts = nullptr;  ///< per-slot facts while the constraint runs
   std::uint32_t out_def = no_index;  ///< default output of Op constructions (no_index: the root's)
-  std::ostream* trace = nullptr;     ///< MESSAGE writes here
+  TraceSink trace;                   ///< MESSAGE writes here
 };
 
 /// Which slots the constraint reads the output definition (`out`) or constant data (`data`) of
@@ -680,9 +680,9 @@ template <class N, std::size_t... I>
 inline void eval_message(const N& n, ExecState& s, std::index_sequence<I...>) {
   if (!s.trace) return;
   const auto& t = hana::at_c<0>(n.kids);
-  *s.trace << "MESSAGE: " << std::string_view(t.text, t.len);
-  ((*s.trace << ' ' << message_value(kid<I + 1>(n, s))), ...);
-  *s.trace << '\n';
+  s.trace << "MESSAGE: " << std::string_view(t.text, t.len);
+  ((s.trace << ' ' << message_value(kid<I + 1>(n, s))), ...);
+  s.trace << '\n';
 }
 
 // ---- replacement ----------------------------------------------------------------------------------
@@ -891,7 +891,7 @@ inline OpRef build_more(const N& n, ExecState& s) {
       replacement_failed("AUTOSPLIT: more than 65534 parts");
     const Split_Context saved = s.split[n.leaf.slot];
     std::vector<OpRef> parts{OpRef{}};  // [0]: the axis constant of the concatenation
-    AutosplitRecord rec;
+    typename autosplit_record<N>::type rec;  // needs <optgrammar/autosplit.hpp>: see dsl/define.hpp
     const bool verify = autosplit_verify_enabled();
     for (std::size_t start = 0; start < extent; start += static_cast<std::size_t>(chunk)) {
       const std::size_t size = std::min<std::size_t>(static_cast<std::size_t>(chunk), extent - start);
@@ -1007,7 +1007,7 @@ constexpr bool plain_build() {
 /// Match and constraint of one rule, flattened into one straight-line function (only this
 /// part: flattening the replacement too costs far more compile time than it saves run time).
 template <class R>
-[[gnu::flatten]] bool match_and_check(Graph& g, MatchState m, OpRef root, RuleStats& st, std::ostream* trace) {
+[[gnu::flatten]] bool match_and_check(Graph& g, MatchState m, OpRef root, RuleStats& st, TraceSink trace) {
   static constexpr auto& rule = R::value;
   if (!match_op<true>(rule.match, g, root, m)) return false;
   ++st.matched;
@@ -1028,15 +1028,15 @@ template <class R>
 
 /// Trace line of one rewrite.
 [[gnu::noinline]] inline void trace_rewrite(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root, OpRef result) {
-  *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
-            << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
+  rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
+           << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
 }
 
 /// One trace line for a replacement that failed and was rolled back, with the reason.
 [[gnu::noinline]] inline void trace_failure(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root,
                                             std::string_view reason) {
-  *rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
-            << g.name(root) << ") failed: " << reason << "\n";
+  rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
+           << g.name(root) << ") failed: " << reason << "\n";
 }
 
 /// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).

@@ -104,8 +104,8 @@ class ConstantFolder {
     OpRef c = fold(g, r);
     if (!c.valid()) return false;
     if (rw.trace)
-      *rw.trace << (rw.pass_name ? *rw.pass_name : std::string("-")) << " fold %" << r.index << "(" << g.name(r)
-                << ") -> %" << c.index << "($Const)\n";
+      rw.trace << (rw.pass_name ? *rw.pass_name : std::string("-")) << " fold %" << r.index << "(" << g.name(r)
+               << ") -> %" << c.index << "($Const)\n";
     rw.replace(r, c);
     return true;
   }

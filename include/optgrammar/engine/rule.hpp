@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <deque>
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 // A separate project using the installed library.
-#include <optgrammar/rules.hpp>
+#include <optgrammar/runtime.hpp>
 
 #include <cstdio>
 

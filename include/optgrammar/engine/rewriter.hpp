@@ -1,0 +1,129 @@
+// The Rewriter: what a rule's apply function edits the graph through, and the driver's worklist.
+// Every edit goes through Rewriter::replace, which re-enqueues what it touched and removes what
+// became dead. Rule translation units need this and not the driver (engine/driver.hpp).
+#pragma once
+
+#include "optgrammar/core/chunked_vector.hpp"
+#include "optgrammar/core/graph.hpp"
+#include "optgrammar/engine/rule.hpp"
+#include "optgrammar/engine/trace.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace optgrammar {
+
+/// What a rule's apply function edits the graph through.
+class Rewriter {
+ public:
+  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats) {}
+
+  Graph& graph() noexcept { return g_; }
+  const Graph& graph() const noexcept { return g_; }
+  RuleStats& stats(const RuleInfo& r) noexcept { return stats_[r.index]; }
+
+  /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
+  void replace(OpRef root, OpRef with) {
+    g_.replace_all_uses(root, with, [this](OpRef user) { push(user); });
+    push(with);
+    dead_ += g_.erase_if_dead(root);
+    ++rewrites_;
+  }
+  // The worklist is a sweep over the ops that existed when the pass began (in index order, or
+  // its reverse), followed by a FIFO of ops pushed since. An op the sweep has not reached yet is
+  // already pending, so pushing it again is a no-op: the sweep needs no storage of its own.
+
+  /// Adds an op to the worklist (no-op when already pending).
+  void push(OpRef r) {
+    if (sweep_pending(r.index)) return;
+    const std::size_t word = r.index >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
+    if (word >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
+    if (!(queued_[word] & bit)) {
+      queued_[word] |= bit;
+      queue_.push_back(r);
+    }
+  }
+  /// The next live op to visit, or an invalid ref when the worklist is empty.
+  OpRef pop() {
+    if (!reverse_ && order_.empty()) {
+      // The common forward sweep: the next index is sweep_end_ - sweep_left_.
+      for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
+        if (g_.alive(OpRef{x})) {
+          sweep_left_ = sweep_end_ - x - 1;
+          return OpRef{x};
+        }
+      sweep_left_ = 0;
+    }
+    while (sweep_left_ > 0) {
+      --sweep_left_;
+      std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
+      std::uint32_t x = order_.empty() ? pos : order_[pos];
+      if (g_.alive(OpRef{x})) return OpRef{x};
+    }
+    while (head_ < queue_.size()) {
+      OpRef r = queue_[head_++];
+      queued_[r.index >> 6] &= ~(std::uint64_t{1} << (r.index & 63));
+      if (g_.alive(r)) return r;
+    }
+    queue_.truncate(0);
+    head_ = 0;
+    return OpRef{};
+  }
+  /// Starts a pass: every live op is pending, in index order or its reverse.
+  void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0) {
+    queue_.truncate(0);
+    head_ = 0;
+    reverse_ = reverse;
+    sweep_end_ = static_cast<std::uint32_t>(g_.size());
+    sweep_left_ = sweep_end_;
+    order_.clear();
+    position_.clear();
+    if (shuffle_seed) {
+      // Fisher-Yates with a 64-bit LCG: a reproducible order for a given seed.
+      order_.resize(sweep_end_);
+      for (std::uint32_t k = 0; k < sweep_end_; ++k) order_[k] = k;
+      std::uint64_t st = shuffle_seed;
+      for (std::uint32_t k = sweep_end_; k > 1; --k) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        std::swap(order_[k - 1], order_[static_cast<std::uint32_t>((st >> 33) % k)]);
+      }
+      position_.resize(sweep_end_);
+      for (std::uint32_t k = 0; k < sweep_end_; ++k) position_[order_[k]] = k;
+    }
+  }
+  std::uint64_t rewrites() const noexcept { return rewrites_; }
+  std::uint64_t dead_removed() const noexcept { return dead_; }
+  void count_dead(std::uint64_t n) noexcept { dead_ += n; }
+
+  /// The trace sink of the run (empty: no trace).
+  TraceSink trace;
+  const std::string* pass_name = nullptr;
+
+ private:
+  Graph& g_;
+  std::vector<RuleStats>& stats_;
+  // Memory first touched during a run costs a page fault per 4 KB: the FIFO grows in chunks
+  // (no copy, no 2x peak when it grows) and the pending marks are one bit per op.
+  ChunkedVector<OpRef, 12> queue_;
+  std::size_t head_ = 0;
+  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_
+  std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
+  std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
+  bool reverse_ = false;
+  std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
+  std::vector<std::uint32_t> position_;  // and op → position
+  bool sweep_pending(std::uint32_t op) const noexcept {
+    if (op >= sweep_end_) return false;
+    std::uint32_t x = position_.empty() ? op : position_[op];
+    // Forward: pending when x comes at or after the next index to visit; reverse: before it.
+    return reverse_ ? x < sweep_left_ : x >= sweep_end_ - sweep_left_;
+  }
+  std::uint64_t rewrites_ = 0;
+  std::uint64_t dead_ = 0;
+};
+
+}  // namespace optgrammar

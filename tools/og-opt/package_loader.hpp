@@ -52,8 +52,7 @@ inline LoadedPackage load_package(const std::string& path) {
       abi->op_impl_size != mine.op_impl_size)
     throw std::runtime_error("cannot load the package " + path +
                              ": it was built against another version of the optgrammar headers");
-  if (abi->rules != mine.rules || abi->op_registry != mine.op_registry || abi->op_names != mine.op_names ||
-      abi->definitions != mine.definitions)
+  if (!abi->same_registries(mine))
     throw std::runtime_error("cannot load the package " + path +
                              ": its registrations went to registries of its own (was it built with hidden "
                              "visibility or linked with its own copy of og-opt's code?)");

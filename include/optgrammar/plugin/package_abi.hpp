@@ -11,6 +11,7 @@
 #pragma once
 
 #include "optgrammar/core/op_names.hpp"
+#include "optgrammar/core/properties.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/engine/rule.hpp"
 #include "optgrammar/ops/definition.hpp"
@@ -32,6 +33,16 @@ struct PackageAbi {
   const void* op_registry = nullptr; ///< &OpRegistry::instance()
   const void* op_names = nullptr;    ///< &OpNames::instance()
   const void* definitions = nullptr; ///< &ops::Definitions::instance()
+  const void* tensor_properties = nullptr;  ///< &TensorPropertyRegistry::instance()
+  const void* param_orders = nullptr;       ///< &ParamOrderRegistry::instance()
+  const void* tensor_classes = nullptr;     ///< &TensorClasses::instance()
+
+  /// Whether both see the same registries.
+  bool same_registries(const PackageAbi& o) const noexcept {
+    return rules == o.rules && op_registry == o.op_registry && op_names == o.op_names &&
+           definitions == o.definitions && tensor_properties == o.tensor_properties &&
+           param_orders == o.param_orders && tensor_classes == o.tensor_classes;
+  }
 };
 
 /// The registries of the module that calls it.
@@ -45,6 +56,9 @@ inline PackageAbi module_abi(const char* name) {
   a.op_registry = &OpRegistry::instance();
   a.op_names = &OpNames::instance();
   a.definitions = &ops::Definitions::instance();
+  a.tensor_properties = &TensorPropertyRegistry::instance();
+  a.param_orders = &ParamOrderRegistry::instance();
+  a.tensor_classes = &TensorClasses::instance();
   return a;
 }
 

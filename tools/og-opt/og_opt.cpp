@@ -154,7 +154,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> package_paths;
   app.add_option("--package", package_paths,
                  "Load this op package (a shared library built with optgrammar_add_op_package) and run its rules "
-                 "instead of the built-in W1 rules (repeatable)");
+                 "instead of the built-in W1 rules (repeatable)")
+      ->allow_extra_args(false);
   CLI11_PARSE(app, argc, argv);
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,

@@ -4,7 +4,7 @@
 # (docs/packages.md). Its sources' static registrations (DEF_PACKAGE_OPTIMIZATION,
 # DEF_PACKAGE_OP, ...) run when the module is loaded and land in the loader's registries:
 #  - the sources are compiled into the module itself, and static libraries given in
-#    LINK_LIBRARIES are linked whole, so no registration object is left out by the linker (a rule
+#    LINK_LIBRARIES (targets, or paths ending in .a) are linked whole, so no registration object is left out by the linker (a rule
 #    in a static library that nothing refers to would otherwise vanish without a word);
 #  - the module keeps default symbol visibility, so that its references to the header-only
 #    registries bind to the loader's copies (the loader is built with ENABLE_EXPORTS);
@@ -30,6 +30,8 @@ function(optgrammar_add_op_package name)
       if(type STREQUAL "STATIC_LIBRARY")
         set(whole ON)
       endif()
+    elseif(lib MATCHES "\\.a$")
+      set(whole ON)  # a static library given by its path
     endif()
     if(whole)
       target_link_libraries(${name} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${lib}>")

@@ -1,7 +1,9 @@
 // og-opt: the main job. Loads a graph (text format) or builds the built-in default, applies the
-// rule package linked into it, prints a report, writes the result as text and as Graphviz DOT.
+// rule package linked into it or the packages given with --package, prints a report, writes the
+// result as text and as Graphviz DOT.
 #include "w1/w1_graph.hpp"
 #include "onnx_import.hpp"
+#include "package_loader.hpp"
 #include "result_check.hpp"
 
 #include <optgrammar/core/dot.hpp>
@@ -26,6 +28,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -148,9 +151,32 @@ int main(int argc, char** argv) {
   app.add_flag("--no-verify", no_verify,
                "Do not check the input and result graphs against the op definitions (structure is always checked)");
   app.add_flag("--list-rules", list_rules, "Print the package's rules in rule order (canonical form) and exit");
+  std::vector<std::string> package_paths;
+  app.add_option("--package", package_paths,
+                 "Load this op package (a shared library built with optgrammar_add_op_package) and run its rules "
+                 "instead of the built-in W1 rules (repeatable)")
+      ->allow_extra_args(false);
   CLI11_PARSE(app, argc, argv);
 
-  const auto& rules = optgrammar::RuleSet::global();
+  // With --package, the packages' rules run (in rule order, ties in the order given); without,
+  // the rules linked into og-opt (W1's). Op registrations of the packages apply either way.
+  std::vector<og_opt::LoadedPackage> packages;
+  for (const auto& path : package_paths) try {
+      packages.push_back(og_opt::load_package(path));
+      const auto& p = packages.back();
+      if (p.rules.empty())
+        std::cerr << "og-opt: warning: the package " << path << " (" << p.name << ") registers no rule\n";
+    } catch (const std::exception& e) {
+      std::cerr << "og-opt: error: " << e.what() << "\n";
+      return 1;
+    }
+  optgrammar::RuleSet package_rules;
+  if (!packages.empty()) {
+    std::unordered_set<const optgrammar::RuleInfo*> chosen;
+    for (const auto& p : packages) chosen.insert(p.rules.begin(), p.rules.end());
+    package_rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) { return chosen.count(&r) > 0; });
+  }
+  const auto& rules = packages.empty() ? optgrammar::RuleSet::global() : package_rules;
   if (list_rules) {
     for (const auto* r : rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
@@ -163,6 +189,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::FILE* report = (text_stdout || dot_stdout || trace_stdout) ? stderr : stdout;
+  for (const auto& p : packages)
+    fmt::print(report, "package: {} ({}): {} rules, {} ops registered, loaded in {:.3f} ms\n", p.path, p.name,
+               p.rules.size(), p.ops, p.seconds * 1e3);
 
   optgrammar::Graph g;
   std::string stem;

@@ -656,13 +656,31 @@ inline Definitions& definitions() {
     Definitions& d = Definitions::instance();
     detail::add_builtins(d);
     onnx::add_definitions(d);
+    d.mark_builtin();
     return d;
   }();
   return t;
 }
 
-inline const OpDefinition* find_definition(OpNameId id) { return definitions().find(id); }
-inline const OpDefinition* find_definition(std::string_view name) { return definitions().find(name); }
+/// The definition an op name resolves to (docs/packages.md, "Op names"): a definition a package
+/// added; else, unless a package registered an implementation of that name (DEF_PACKAGE_OP*: the
+/// op is then the package's, not the built-in op of the same name), the built-in one; else none.
+inline const OpDefinition* find_definition(OpNameId id) {
+  const Definitions& d = definitions();
+  const OpDefinition* def = d.find(id);
+  if (def && d.is_builtin(id) && OpRegistry::instance().find(id)) return nullptr;
+  return def;
+}
+inline const OpDefinition* find_definition(std::string_view name) {
+  definitions();  // the built-in names are interned
+  auto id = OpNames::instance().find(name);
+  return id ? find_definition(*id) : nullptr;
+}
+/// The project's own definition of a name, whether or not a package took the name over.
+inline const OpDefinition* builtin_definition(OpNameId id) {
+  const Definitions& d = definitions();
+  return d.is_builtin(id) ? d.find(id) : nullptr;
+}
 
 /// What the program knows of one op name: its definition and its package registration
 /// (DEF_PACKAGE_OP*: implementation, cost, flags; the defaults when none).

@@ -247,6 +247,7 @@ class Definitions {
   void add(OpDefinition def) {
     OpNameId id = intern_op_name(def.name);
     if (id >= by_name_.size()) by_name_.resize(id + 1, nullptr);
+    if (id < builtin_.size()) builtin_[id] = false;
     owned_.push_back(std::make_unique<OpDefinition>(std::move(def)));
     if (by_name_[id] == nullptr) order_.push_back(owned_.back().get());
     else
@@ -261,8 +262,17 @@ class Definitions {
   }
   /// In the order they were added.
   const std::vector<const OpDefinition*>& all() const noexcept { return order_; }
+  /// Marks every definition held now as the project's own (builtin.hpp, once it has added them);
+  /// a later add() of a name clears its mark.
+  void mark_builtin() {
+    builtin_.assign(by_name_.size(), false);
+    for (std::size_t i = 0; i < by_name_.size(); ++i) builtin_[i] = by_name_[i] != nullptr;
+  }
+  /// Whether the definition of `id` is the project's own rather than one a package added.
+  bool is_builtin(OpNameId id) const noexcept { return id < builtin_.size() && builtin_[id]; }
 
  private:
+  std::vector<bool> builtin_;
   std::vector<std::unique_ptr<OpDefinition>> owned_;
   std::vector<const OpDefinition*> by_name_;
   std::vector<const OpDefinition*> order_;

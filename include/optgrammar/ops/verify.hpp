@@ -3,8 +3,10 @@
 // inferred output definition.
 #pragma once
 
+#include "optgrammar/core/properties.hpp"
 #include "optgrammar/ops/builtin.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,31 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
   }
 }
 
+/// Problems of an op a package registered (DEF_PACKAGE_OP*) without defining it (docs/packages.md,
+/// "Op names"): its operand count against the package's DEF_TENSOR_PROPERTIES of the op, which
+/// names the operands (a last "..." stands for any number more); operands that the package's
+/// DEF_PACKAGE_PARAM_ORDER calls not mandatory may be left out at the end. Nothing when the
+/// package declares no operands.
+inline void verify_package_op(const Graph& g, OpRef r, std::vector<std::string>& out) {
+  const std::string_view name = g.name(r);
+  const TensorProperties* tp = TensorPropertyRegistry::instance().find(name);
+  if (!tp || tp->operands.empty()) return;
+  const bool open = tp->operands.back() == "...";
+  const std::size_t declared = tp->operands.size() - (open ? 1 : 0);
+  std::size_t optional = 0;  // trailing operands that are optional parameters
+  if (const ParamOrder* po = ParamOrderRegistry::instance().find(name))
+    for (std::size_t k = declared; k-- > 0;) {
+      const int p = po->index_of(tp->operands[k]);
+      if (p < 0 || po->params[static_cast<std::size_t>(p)].mandatory) break;
+      ++optional;
+    }
+  const std::size_t n = g.n_inputs(r), lo = declared - optional;
+  if (n >= lo && (open || n <= declared)) return;
+  const std::string want = open ? cat("at least ", lo) : lo == declared ? cat(declared) : cat(lo, " to ", declared);
+  out.push_back(cat("%", r.index, " (", name, "): ", n, " operands, the package's DEF_TENSOR_PROPERTIES (",
+                    tp->file, ":", tp->line, ") declares ", want));
+}
+
 /// One line per problem: "%7 (Add): operand 1 (b) is qu8, the definition takes operand 0's dtype".
 /// Ops without a definition are allowed; in strict mode each is reported once per op name.
 /// When `where` is given, it receives the op of each problem (same order).
@@ -129,6 +156,11 @@ inline std::vector<std::string> verify_ops(const Graph& g, const VerifyOptions& 
     OpRef r{i};
     if (!g.alive(r)) continue;
     const OpDefinition* def = find_definition(g.name_id(r));
+    if (!def && OpRegistry::instance().find(g.name_id(r))) {  // the package's op
+      verify_package_op(g, r, out);
+      if (where) where->resize(out.size(), r);
+      continue;
+    }
     if (!def) {
       if (opt.strict) {
         OpNameId id = g.name_id(r);

@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
   app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags)");
   app.add_flag("--basename", basename, "name files by their base name in diagnostics and output");
   app.add_flag("-q,--quiet", quiet, "do not print warnings");
+  std::vector<std::string> include_dirs;
+  app.add_option("-I,--include-dir", include_dirs,
+                 "look for #include \"...\" files in this folder too, after the including file's (repeatable)")
+      ->allow_extra_args(false);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -32,7 +36,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  og_parse::Session s({.strict = strict, .lint = !no_lint});
+  og_parse::Session s({.strict = strict, .lint = !no_lint, .include_dirs = include_dirs});
   bool io_error = false;
   for (const auto& f : files) {
     std::string text;
@@ -56,7 +60,7 @@ int main(int argc, char** argv) {
     }
     std::string name = f == "-" ? std::string("<stdin>") : f;
     if (basename) name = std::filesystem::path(name).filename().string();
-    s.add_source(std::move(name), std::move(text));
+    s.add_source(std::move(name), std::move(text), f == "-" ? std::string("<stdin>") : f);
   }
   s.run();
   for (const auto& d : s.diagnostics())

@@ -1,9 +1,16 @@
 // The top-level scanner: walks a C++ source file, skipping everything that is not rule text
-// (comments, strings, other code), records the file's own #define macros and the
+// (comments, strings, other code), records the #define macros of the file and of the files it
+// includes with #include "..." (relative to the including file, then the -I folders), the
 // EXTERNAL_SHAPEFN annotations, and cuts out each DEF_PACKAGE_* construct as expanded tokens.
 #include "internal.hpp"
 
+#include <optgrammar/dsl/grammar.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -12,6 +19,8 @@ namespace {
 
 constexpr std::size_t max_expanded_tokens = 100000;  // per construct, all expansion steps together
 constexpr int max_expansion_depth = 64;
+constexpr std::size_t max_include_depth = 200;  // as deep as GCC goes
+constexpr std::size_t max_rule_lookahead = 1 << 16;  // bytes looked at by looks_like_rule
 
 struct Macro {
   bool function_like = false;
@@ -42,6 +51,30 @@ bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
 
 bool is_rule_kind(ItemKind k) noexcept { return k == ItemKind::rule || k == ItemKind::rule_with_flags; }
 
+/// Spelled like a macro: capitals, digits and '_', with a capital.
+bool macro_like(std::string_view name) noexcept {
+  bool letter = false;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') letter = true;
+    else if (!(c == '_' || (c >= '0' && c <= '9'))) return false;
+  }
+  return letter && name.size() > 1;
+}
+
+/// What the scan of one source file and of the files it includes share.
+struct ScanState {
+  std::unordered_map<std::string_view, Macro> macros;
+  std::vector<std::uint32_t> active;    ///< the files being scanned, outermost first
+  std::vector<std::string> unresolved;  ///< #include "..." names found nowhere
+  /// ", which og-parse did not find ..." when includes were not found, else "".
+  std::string hint() const {
+    if (unresolved.empty()) return "";
+    std::string names;
+    for (const auto& u : unresolved) names += (names.empty() ? "\"" : ", \"") + u + "\"";
+    return fmt::format(" (it may come from {}, which og-parse did not find; give its folder with -I)", names);
+  }
+};
+
 bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n'; }
 
 std::string squeeze_spaces(std::string_view s) {
@@ -61,8 +94,14 @@ std::string squeeze_spaces(std::string_view s) {
 
 class Scanner {
  public:
-  Scanner(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks)
-      : s_(s), file_(file), src_(s.file(file).text), items_(items), toks_(toks) {}
+  /// A source file (`shared` null) or, with `shared`, a file it includes: only its macros (and
+  /// its own includes) are taken.
+  Scanner(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks,
+          ScanState* shared = nullptr)
+      : s_(s), file_(file), src_(s.file(file).text), items_(items), toks_(toks), header_(shared != nullptr),
+        st_(shared ? *shared : own_), macros_(st_.macros) {
+    if (!shared) st_.active.push_back(file);
+  }
 
   void run() {
     const std::size_t n = src_.size();
@@ -144,6 +183,7 @@ class Scanner {
     const std::string_view name = src_.substr(i, j - i);
     if (j < n && src_[j] == '"' && (name == "R" || name == "u8R" || name == "uR" || name == "UR" || name == "LR"))
       return skip_raw_string(j);
+    if (header_) return j;  // an included file gives its macros only
     ItemKind kind{};
     if (item_kind_of(name, kind)) {
       std::size_t p = j;
@@ -163,8 +203,76 @@ class Scanner {
     if (at_line_start(src_, i)) {
       auto it = macros_.find(name);
       if (it != macros_.end() && it->second.has_item) return invocation(i, j, it->second);
+      if (it == macros_.end() && macro_like(name) && looks_like_rule(j))
+        s_.diag(loc(i), Severity::warning,
+                fmt::format("'{}(...)' looks like a rule, but '{}' is not a macro og-parse knows{}: the rule is not "
+                            "checked",
+                            name, name, st_.hint()));
     }
     return j;
+  }
+
+  /// Whether a '(' follows `j` and its parenthesized text holds an Op(...) construct.
+  bool looks_like_rule(std::size_t j) const noexcept {
+    std::size_t p = skip_blank_and_comments(j);
+    const std::size_t n = std::min(src_.size(), p + max_rule_lookahead);
+    if (p >= n || src_[p] != '(') return false;
+    int depth = 0;
+    for (std::size_t k = p; k < n;) {
+      const char c = src_[k];
+      if (c == '"' || c == '\'') {
+        k = skip_quoted(k, c);
+      } else if (c == '/' && k + 1 < n && (src_[k + 1] == '/' || src_[k + 1] == '*')) {
+        k = skip_blank_and_comments(k);
+      } else if (is_ident_start(c)) {
+        std::size_t e = k;
+        while (e < n && is_ident_char(src_[e])) ++e;
+        const std::string_view w = src_.substr(k, e - k);
+        std::size_t q = e;
+        while (q < n && (src_[q] == ' ' || src_[q] == '\t')) ++q;
+        if ((w == "Op" || w == "OpVarIn") && q < n && src_[q] == '(') return true;
+        k = e;
+      } else {
+        if (c == '(') ++depth;
+        if (c == ')' && --depth == 0) return false;
+        ++k;
+      }
+    }
+    return false;
+  }
+
+  /// The first call of a name spelled like a macro that is neither a construct of the rule
+  /// language nor a macro known here, in toks[b, e): a macro of a header that was not found.
+  static std::string_view unknown_call(const std::vector<Token>& toks, std::size_t b, std::size_t e) {
+    static const std::unordered_set<std::string_view> constructs = [] {
+      std::unordered_set<std::string_view> c;
+      for (const auto& r : optgrammar::dsl::constructs) c.insert(r.name);
+      return c;
+    }();
+    for (std::size_t k = b; k + 1 < e; ++k)
+      if (toks[k].kind == Tok::ident && toks[k + 1].kind == Tok::lparen && macro_like(toks[k].text) &&
+          !constructs.count(toks[k].text))
+        return toks[k].text;
+    return {};
+  }
+  /// With includes not found, a rule that calls an unknown macro-like name is not checked (its
+  /// macro may be in them): a warning names it, and the rule is dropped. Otherwise the checker
+  /// reports the unknown name as an error, as the compiler would.
+  bool unexpandable(const Item& it, std::size_t b, std::size_t e) {
+    if (st_.unresolved.empty() || !is_rule_kind(it.kind)) return false;
+    const std::string_view name = unknown_call(toks_, b, e);
+    if (name.empty()) return false;
+    Loc at = it.loc;
+    for (std::size_t k = b; k < e; ++k)
+      if (toks_[k].text.data() == name.data()) {
+        at = toks_[k].loc;
+        break;
+      }
+    s_.diag(at, Severity::warning,
+            fmt::format("rule not checked: '{}' is neither a construct of the rule language nor a macro og-parse "
+                        "could read{}",
+                        name, st_.hint()));
+    return true;
   }
 
   /// Collects the balanced tokens from the '(' at `lp`. Returns false (after a diagnostic) when
@@ -240,6 +348,7 @@ class Scanner {
       s_.diag(e.loc, Severity::error, e.message);
       it.bad = true;
     }
+    if (!it.bad && unexpandable(it, it.begin, toks_.size())) it.bad = true;
     if (it.bad) {
       toks_.resize(it.begin);
     } else {
@@ -296,6 +405,11 @@ class Scanner {
         it.bad_tail = true;
       }
       it.end = toks_.size();
+      if (unexpandable(it, it.begin, it.end)) {
+        toks_.resize(it.begin);
+        k = q;
+        continue;
+      }
       items_.push_back(it);
       k = q;
     }
@@ -484,6 +598,12 @@ class Scanner {
       (void)hash;
       Token kw = lx.next();
       if (kw.kind != Tok::ident) return e;
+      if (kw.text == "include") {
+        Token name = lx.next();
+        if (name.kind == Tok::string && name.text.size() > 2 && name.text.front() == '"')
+          include(std::string(name.text.substr(1, name.text.size() - 2)));
+        return e;  // <...>: a system header, not followed
+      }
       if (kw.text == "undef") {
         Token nm = lx.next();
         if (nm.kind == Tok::ident) macros_.erase(nm.text);
@@ -530,8 +650,31 @@ class Scanner {
     return e;
   }
 
+  /// #include "name": the including file's folder, then the -I folders, as the compiler looks.
+  void include(const std::string& name) {
+    namespace fs = std::filesystem;
+    std::optional<std::uint32_t> f;
+    f = s_.include_file((fs::path(s_.file(file_).path).parent_path() / name).lexically_normal().string());
+    for (const auto& dir : s_.options().include_dirs) {
+      if (f) break;
+      f = s_.include_file((fs::path(dir) / name).lexically_normal().string());
+    }
+    if (!f) {
+      if (std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
+        st_.unresolved.push_back(name);
+      return;
+    }
+    // A file being scanned is not entered again (a cycle; the compiler's include guards).
+    if (st_.active.size() >= max_include_depth || std::find(st_.active.begin(), st_.active.end(), *f) != st_.active.end())
+      return;
+    st_.active.push_back(*f);
+    Scanner(s_, *f, items_, toks_, &st_).run();
+    st_.active.pop_back();
+  }
+
   // ---- annotations ------------------------------------------------------------------------
   void comment(std::size_t b, std::size_t e) {
+    if (header_) return;
     static constexpr std::string_view marker = ":::EXTERNAL_SHAPEFN:::";
     const std::string_view text = src_.substr(b, e - b);
     const std::size_t m = text.find(marker);
@@ -592,7 +735,10 @@ class Scanner {
   std::vector<Item>& items_;
   std::vector<Token>& toks_;
   std::vector<Token> raw_;
-  std::unordered_map<std::string_view, Macro> macros_;
+  bool header_ = false;  ///< an included file
+  ScanState own_;
+  ScanState& st_;
+  std::unordered_map<std::string_view, Macro>& macros_;
   std::vector<std::string_view> disabled_;
   std::size_t produced_ = 0;
 };

@@ -2,6 +2,9 @@
 #include "internal.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -35,8 +38,9 @@ std::string_view to_string(ValueType t) noexcept {
 Session::Session(Options opts) : opts_(opts) {}
 Session::~Session() = default;
 
-std::uint32_t Session::add_source(std::string name, std::string text) {
+std::uint32_t Session::add_source(std::string name, std::string text, std::string path) {
   File f;
+  f.path = path.empty() ? name : std::move(path);
   f.name = std::move(name);
   f.text = std::move(text);
   f.line_starts.push_back(0);
@@ -91,10 +95,29 @@ const ShapeFn* Session::find_shape_fn(std::string_view name) const {
   return it == shapefn_index_.end() ? nullptr : &shapefns_[it->second];
 }
 
+std::optional<std::uint32_t> Session::include_file(const std::string& path) {
+  if (auto it = included_.find(path); it != included_.end()) return it->second;
+  std::optional<std::uint32_t> r;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in && ss.str().size() <= 0xFFFFFFFEu) {  // source offsets are 32 bits
+      r = add_source(path, std::move(ss).str());
+      files_.back().included = true;
+    }
+  }
+  included_.emplace(path, r);
+  return r;
+}
+
 void Session::run() {
-  std::vector<std::vector<detail::Item>> items(files_.size());
-  std::vector<std::vector<detail::Token>> toks(files_.size());
-  for (std::uint32_t f = 0; f < files_.size(); ++f) {
+  // Only the sources given: scanning them adds the files they include.
+  const auto sources = static_cast<std::uint32_t>(files_.size());
+  std::vector<std::vector<detail::Item>> items(sources);
+  std::vector<std::vector<detail::Token>> toks(sources);
+  for (std::uint32_t f = 0; f < sources; ++f) {
     toks[f].reserve(files_[f].text.size() / 4);
     detail::scan_file(*this, f, items[f], toks[f]);
   }

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <memory_resource>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,8 @@ namespace og_parse {
 struct Options {
   bool strict = false;  ///< "should" restrictions broken by shipped packages become errors
   bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used
+  /// Folders searched for #include "..." after the including file's own (the -I options).
+  std::vector<std::string> include_dirs = {};
 };
 
 enum class Severity : std::uint8_t { warning, error };
@@ -167,8 +170,9 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  /// Adds a file; `name` is used in diagnostics and output. Returns its index.
-  std::uint32_t add_source(std::string name, std::string text);
+  /// Adds a file; `name` is used in diagnostics and output, `path` (default: `name`) locates the
+  /// files it includes with #include "...". Returns its index.
+  std::uint32_t add_source(std::string name, std::string text, std::string path = {});
   /// Scans, parses, checks and lints every added file.
   void run();
 
@@ -198,6 +202,8 @@ class Session {
     std::string name;
     std::string text;
     std::vector<std::uint32_t> line_starts;
+    std::string path;       ///< where its #include "..." are looked for from
+    bool included = false;  ///< read for an #include, not given as a source
   };
   void diag(Loc loc, Severity sev, std::string msg);
   Node* make_node();
@@ -210,10 +216,14 @@ class Session {
   std::vector<ParamOrder>& mutable_param_orders() noexcept { return porders_; }
   std::vector<ShapeFn>& mutable_shape_fns() noexcept { return shapefns_; }
   const ShapeFn* find_shape_fn(std::string_view name) const;
+  /// The file at `path` as an included file (read once per session), or nothing when it cannot
+  /// be read.
+  std::optional<std::uint32_t> include_file(const std::string& path);
 
  private:
   Options opts_;
-  std::vector<File> files_;
+  std::deque<File> files_;  // stable: scanners keep views of the texts while headers are added
+  std::map<std::string, std::optional<std::uint32_t>, std::less<>> included_;
   std::vector<Diagnostic> diags_;
   std::vector<Rule> rules_;
   std::vector<OpDecl> ops_;

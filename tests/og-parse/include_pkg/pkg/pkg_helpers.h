@@ -1,0 +1,6 @@
+// Helpers of the package, next to its sources.
+#pragma once
+
+#include "more/nested.h"
+
+#define PKG_IS_Q8(X) OR(IS_QUINT8(X), PKG_IS_QINT8(X))

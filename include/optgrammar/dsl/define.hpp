@@ -24,7 +24,7 @@ template <class Rule>
 struct analyzed {
   static constexpr auto value = analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(),
                                         Rule::constraint(), Rule::replacement(), Rule::file(), Rule::line,
-                                        Rule::text());
+                                        Rule::text(), Rule::flags);
 };
 
 /// A message as a template argument: g++ prints it as a string in diagnostics.
@@ -293,6 +293,7 @@ bool define_rule() {
       info.dim_guard.value = guards.value;
     }
     info.flags = Rule::flags;
+    info.flag_bits = static_cast<std::uint32_t>(read_rule_flags(Rule::flags).bits);
     info.canonical = canonical_text(a, info.flags);
     info.warn_nested_split = a.info.warn_nested_split;
     info.apply = &engine::apply_rule<analyzed<Rule>>;

@@ -516,3 +516,69 @@ TEST_CASE("a rule flagged relaxed_precision_flag fires only when the graph's rel
     }
   CHECK(seen);
 }
+
+// ---- external functions written as package code writes them -------------------------------------
+// :::EXTERNAL_SHAPEFN::: { QuickShape pkg_split_start(Replacement&, Split_Context const&, OpRef const&, int); }
+static QuickShape pkg_split_start(Replacement& rpx, Split_Context const& splitinfo, OpRef const& orig, int dim) {
+  std::size_t dims[4] = {0, 0, 0, 0};
+  dims[dim] = splitinfo.start;
+  (void)rpx;
+  (void)orig;
+  return QuickShape(dims);
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape pkg_split_size(Replacement&, Split_Context const&, OpRef const&, int); }
+static QuickShape pkg_split_size(Replacement& rpx, Split_Context const& splitinfo, OpRef const& orig, int dim) {
+  std::size_t dims[4] = {orig.dim(rpx.graph(), 0), orig.dim(rpx.graph(), 1), orig.dim(rpx.graph(), 2),
+                         orig.dim(rpx.graph(), 3)};
+  dims[dim] = splitinfo.size;
+  return QuickShape(dims[0], dims[1], dims[2], dims[3]);
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape pkg_rank_dtype(Replacement&, OpRef const&); }
+static QuickShape pkg_rank_dtype(Replacement& rpx, OpRef const& x) {
+  const Graph& g = rpx.graph();
+  return QuickShape(1, x.rank(g), static_cast<int>(x.dtype(g)), x.dim(g, 7));
+}
+// The split dimension reaches the int parameter as a constraint expression: SUB(RANK_OF("x"), 2)
+// is size (rank 4 - 2 = the width), SPLIT_DIM an int.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("P_Split", "x"), GT(DIM_OF("*", 2), 2),
+                         AUTOSPLIT(2, "I", 2,
+                                   Op("P_Split", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(pkg_split_start, "I", "x", SUB(RANK_OF("x"), 2)),
+                                                                 AUTOSPLIT_SHAPEFN_APPLY(pkg_split_size, "I", "x", SPLIT_DIM("I"))))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_Facts", "x"), OK, Op("P_FactsDone", "x", SHAPEFN_APPLY(pkg_rank_dtype, "x")))
+
+TEST_CASE("QuickShape from 4 dims and from an array, OpRef's dim/rank/dtype, an int parameter fed an expression") {
+  constexpr QuickShape four(1, 2u, std::size_t{3}, 4L);
+  static_assert(four.rank == 4 && four.dims[0] == 1 && four.dims[3] == 4);
+  constexpr int arr[3] = {5, 6, 7};
+  constexpr QuickShape three(arr);
+  static_assert(three.rank == 3 && three.dims[2] == 7);
+  const std::array<std::size_t, 2> two{8, 9};
+  CHECK(QuickShape(two).rank == 2);
+  CHECK(QuickShape(two).dims[1] == 9);
+
+  Graph g;
+  auto x = g.add_input(f32({1, 2, 5, 3}));
+  CHECK(x.dim(g, 2) == 5);
+  CHECK(x.rank(g) == 4);
+  CHECK(x.dtype(g) == DType::Float32);
+  const OpRef o = g.add_output(g.add_op("P_Split", {x}, f32({1, 2, 5, 3})));
+  const OpRef f = g.add_output(g.add_op("P_Facts", {x}, f32({1, 2, 5, 3})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  const OpRef cat = g.input(o, 0);
+  REQUIRE(g.name(cat) == "Concat");
+  REQUIRE(g.n_inputs(cat) == 4);  // the axis, then parts of 2, 2, 1 along the width
+  std::size_t want_start[] = {0, 2, 4}, want_size[] = {2, 2, 1};
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    const OpRef sl = g.input(g.input(cat, p + 1), 0);
+    REQUIRE(g.name(sl) == "Slice_shape");
+    CHECK(slice_of(g, sl, 2) == std::make_pair(want_start[p], want_size[p]));
+    CHECK(g.output(sl).same_shape(f32({1, 2, want_size[p], 3})));
+  }
+  const OpRef facts = g.input(f, 0);
+  REQUIRE(g.name(facts) == "P_FactsDone");
+  const OutputDef& s = g.output(g.input(facts, 1));
+  CHECK(s.dim(1) == 4);
+  CHECK(s.dim(2) == static_cast<std::size_t>(DType::Float32));
+  CHECK(s.dim(3) == 0);  // dim past the rank
+}

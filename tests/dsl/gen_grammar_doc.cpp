@@ -40,24 +40,28 @@ std::map<std::string, std::vector<Case>> read_cases(const std::filesystem::path&
   std::ifstream is(file);
   std::string line;
   while (std::getline(is, line)) {
-    if (line.rfind("OG_REJECT(", 0) == 0) {
+    // The _FLAGS forms stand for DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS.
+    const bool flags = line.rfind("OG_REJECT_FLAGS(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0;
+    const std::string macro = flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(" : "DEF_PACKAGE_OPTIMIZATION(";
+    const std::size_t open = line.find('(') + 1;
+    if (line.rfind("OG_REJECT(", 0) == 0 || line.rfind("OG_REJECT_FLAGS(", 0) == 0) {
       Case c;
-      std::size_t i = 10, j = line.find(", ", i);
+      std::size_t i = open, j = line.find(", ", i);
       c.name = line.substr(i, j - i);
       i = j + 2;
       j = line.find(", ", i);
       const std::string fault = line.substr(i, j - i);
       i = line.find('"', j);
       c.expect = c_string(line, i);
-      c.bad = "DEF_PACKAGE_OPTIMIZATION(" + line.substr(i + 2) + "\n";
+      c.bad = macro + line.substr(i + 2) + "\n";
       by_fault[fault].push_back(c);
       by_name[c.name] = &by_fault[fault].back();
-    } else if (line.rfind("OG_ACCEPT(", 0) == 0) {
-      const std::size_t j = line.find(", ", 10);
-      const std::string name = line.substr(10, j - 10);
+    } else if (line.rfind("OG_ACCEPT(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0) {
+      const std::size_t j = line.find(", ", open);
+      const std::string name = line.substr(open, j - open);
       // the twin follows its entry; the family's vector does not grow in between
       if (auto it = by_name.find(name); it != by_name.end())
-        it->second->good = "DEF_PACKAGE_OPTIMIZATION(" + line.substr(j + 2) + "\n";
+        it->second->good = macro + line.substr(j + 2) + "\n";
     }
   }
   return by_fault;

@@ -5,7 +5,13 @@
 
 #include <optgrammar/dsl/grammar.hpp>
 
+#include <optgrammar/dsl/canonical.hpp>
+
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 namespace {
 using namespace optgrammar::dsl;
@@ -50,5 +56,103 @@ TEST_CASE("the construct records cover every name the C++ front end builds") {
   for (int k = 0; k < static_cast<int>(Kind::Count_); ++k) n += internal(kind_name(static_cast<Kind>(k))) ? 0 : 1;
   CHECK(n >= 80);
   CHECK(std::size(constructs) >= static_cast<std::size_t>(n));
+}
+
+// ---- expansions written once --------------------------------------------------------------------
+// A record's expansion is the meaning of its name; the C++ front end builds the same tree from
+// its own member of `words`. Each sample below is such a member called on some operands; the
+// canonical text of what it builds must be the record's expansion with the operands' canonical
+// texts put for $1, $2, ... ($N... for all operands from the N-th on). Every record with an
+// expansion needs a sample, so a new one cannot be forgotten here.
+struct Sample {
+  std::string_view name;
+  std::string built;               ///< the canonical text of the C++ front end's tree
+  std::vector<std::string> args;   ///< the operands' canonical texts
+};
+
+template <class T>
+std::string text_of(const T& v) {
+  std::string out;
+  print_node(out, detail::to_node(v));
+  return out;
+}
+template <class N, class... A>
+Sample sample(std::string_view name, const N& built, const A&... args) {
+  return Sample{name, text_of(built), {text_of(args)...}};
+}
+
+std::string substituted(std::string_view expansion, const std::vector<std::string>& args) {
+  std::string out;
+  for (std::size_t i = 0; i < expansion.size(); ++i) {
+    if (expansion[i] != '$' || i + 1 >= expansion.size() || expansion[i + 1] < '1' || expansion[i + 1] > '9') {
+      out += expansion[i];
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(expansion[++i] - '1');
+    if (expansion.substr(i + 1, 3) == "...") {
+      for (std::size_t j = k; j < args.size(); ++j) out += (j > k ? "," : "") + args[j];
+      i += 3;
+    } else if (k < args.size()) {
+      out += args[k];
+    } else {
+      out += "<missing operand>";
+    }
+  }
+  return out;
+}
+
+std::vector<Sample> samples() {
+  using w = words;
+  using optgrammar::DType;
+  return {
+      sample("OPCONST", w::OPCONST("a"), "a"),
+      sample("FROM_DEFAULT_PACKAGE", w::FROM_DEFAULT_PACKAGE("a"), "a"),
+      sample("IS_FLOAT32", w::IS_FLOAT32("a"), "a"),
+      sample("IS_FLOAT", w::IS_FLOAT("a"), "a"),
+      sample("IS_FLOAT16", w::IS_FLOAT16("a"), "a"),
+      sample("IS_QUINT8", w::IS_QUINT8("a"), "a"),
+      sample("IS_QINT8", w::IS_QINT8("a"), "a"),
+      sample("IS_QUINT16", w::IS_QUINT16("a"), "a"),
+      sample("IS_QINT16", w::IS_QINT16("a"), "a"),
+      sample("IS_QINT32", w::IS_QINT32("a"), "a"),
+      sample("IS_INT32", w::IS_INT32("a"), "a"),
+      sample("DIM_BATCHES", w::DIM_BATCHES("a"), "a"),
+      sample("DIM_HEIGHT", w::DIM_HEIGHT("a"), "a"),
+      sample("DIM_WIDTH", w::DIM_WIDTH("a"), "a"),
+      sample("DIM_DEPTH", w::DIM_DEPTH("a"), "a"),
+      sample("DIM_FILTHEIGHT", w::DIM_FILTHEIGHT("a"), "a"),
+      sample("DIM_FILTWIDTH", w::DIM_FILTWIDTH("a"), "a"),
+      sample("DIM_FILTDEPTH", w::DIM_FILTDEPTH("a"), "a"),
+      sample("DIM_NFILTS", w::DIM_NFILTS("a"), "a"),
+      sample("SAME_SHAPE", w::SAME_SHAPE("a", "b"), "a", "b"),
+      sample("IS_SCALAR", w::IS_SCALAR("a"), "a"),
+      sample("IS_QUANT_TYPE", w::IS_QUANT_TYPE("a"), "a"),
+      sample("SAME_QUANT", w::SAME_QUANT("a", "b"), "a", "b"),
+      sample("CEILDIV", w::CEILDIV(7, 3U), 7, 3U),
+      sample("AUTOSPLIT_SLICE", w::AUTOSPLIT_SLICE("a", "b", "c"), "a", "b", "c"),
+      sample("TYPICAL_SLICE", w::TYPICAL_SLICE("a", "I"), "a", "I"),
+      sample("CHANGEDIM_SLICE", w::CHANGEDIM_SLICE("a", "I", 2), "a", "I", 2),
+      sample("OpMultiOut", w::OpMultiOut(2, 1, "X", "a", "b"), 2, 1, "X", "a", "b"),
+      sample("CAST_TO_DTYPE", w::CAST_TO_DTYPE("a", DType::QUInt8), "a", DType::QUInt8),
+      sample("CAST_TO_FP16", w::CAST_TO_FP16("a"), "a"),
+      sample("CAST_TO_FP32", w::CAST_TO_FP32("a"), "a"),
+      sample("MAKE_OP_FP16_AND_INSERT_CAST", w::MAKE_OP_FP16_AND_INSERT_CAST(w::Op("X", "a")), w::Op("X", "a")),
+  };
+}
+
+TEST_CASE("every expansion of the records is what the C++ front end builds for that name") {
+  const auto all = samples();
+  for (const auto& rec : constructs) {
+    if (rec.expansion.empty()) continue;
+    INFO(rec.name);
+    const auto it = std::find_if(all.begin(), all.end(), [&](const Sample& s) { return s.name == rec.name; });
+    REQUIRE(it != all.end());
+    CHECK(it->args.size() >= rec.min_args);
+    CHECK(it->built == substituted(rec.expansion, it->args));
+  }
+  for (const auto& s : all) {
+    INFO(s.name);
+    CHECK(find_construct(s.name) != nullptr);
+  }
 }
 }  // namespace

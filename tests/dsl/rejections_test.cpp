@@ -24,7 +24,17 @@ bool tally(int& n, bool ok) {
   OG_ANALYZED(NAME##_twin, PASS, MATCH, CST, REPL)   \
   static_assert(info<NAME##_twin>().ok, #NAME "'s twin"); \
   [[maybe_unused]] const bool NAME##_twin_counted = tally(accepted, info<NAME##_twin>().ok);
+#define OG_REJECT_FLAGS(NAME, FAULT, TEXT, PASS, FLAGS, MATCH, CST, REPL)                     \
+  OG_ANALYZED_FLAGS(NAME, PASS, FLAGS, MATCH, CST, REPL)                                        \
+  static_assert(says<NAME>(::optgrammar::dsl::Fault::FAULT, TEXT), #NAME);                      \
+  [[maybe_unused]] const bool NAME##_counted = tally(rejected, says<NAME>(::optgrammar::dsl::Fault::FAULT, TEXT));
+#define OG_ACCEPT_FLAGS(NAME, PASS, FLAGS, MATCH, CST, REPL)      \
+  OG_ANALYZED_FLAGS(NAME##_twin, PASS, FLAGS, MATCH, CST, REPL)  \
+  static_assert(info<NAME##_twin>().ok, #NAME "'s twin");        \
+  [[maybe_unused]] const bool NAME##_twin_counted = tally(accepted, info<NAME##_twin>().ok);
 #include "rejections.inc"
+#undef OG_REJECT_FLAGS
+#undef OG_ACCEPT_FLAGS
 #undef OG_REJECT
 #undef OG_ACCEPT
 }  // namespace rejections

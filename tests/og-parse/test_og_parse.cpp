@@ -338,3 +338,32 @@ TEST_CASE("the compatibility names expand as the grammar's records say", "[canon
   }
   CHECK(checked >= 20);
 }
+
+TEST_CASE("registrations as the framework writes them: template-ids without parentheses, cost functions, \"...\"") {
+  auto p = parse(
+      "DEF_PACKAGE_OP(reluImpl<Tensor>, \"Relu\")\n"
+      "DEF_PACKAGE_OP(clipImpl<true>, \"Clip\")\n"
+      "DEF_PACKAGE_OP(ns::impl<ns::T<float>>, \"Nested\")\n"
+      "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(reluImpl<PlainFloatTensor>, \"Relu\", relu_cost, Flags::RESOURCE_HVX)\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"Cat\", \"axis\", \"...\"), Flat(\"*\", \"...\"), MainMemory(\"axis\"))\n");
+  for (const auto& d : p.diags) INFO(d);
+  CHECK(p.diags.empty());
+  const auto& ops = p.s->ops();
+  REQUIRE(ops.size() == 4);
+  CHECK(ops[0].function == "reluImpl<Tensor>");
+  CHECK(ops[1].function == "clipImpl<true>");
+  CHECK(ops[2].function == "ns::impl<ns::T<float>>");
+  CHECK(ops[3].function == "reluImpl<PlainFloatTensor>");
+  CHECK(ops[3].cost == "relu_cost");
+  REQUIRE(p.s->tensor_properties().size() == 1);
+  CHECK(p.s->tensor_properties()[0].operands.back() == "...");
+
+  auto bad = parse(
+      "DEF_PACKAGE_OP(impl<T, true>, \"Two\")\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"Cat\", \"...\", \"axis\"), Flat(\"*\"))\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"Cat2\", \"axis\"), Flat(\"...\"))\n");
+  REQUIRE(bad.diags.size() == 3);
+  CHECK(bad.diags[0].find("t.cpp:1:22: error: the template-id 'impl<T...' has a ','") == 0);
+  CHECK(bad.diags[1].find("t.cpp:2:40: error: \"...\" (this operand and all later ones) must be the last operand") == 0);
+  CHECK(bad.diags[2].find("\"...\" is not an operand of Op(\"Cat2\", ...)") != std::string::npos);
+}

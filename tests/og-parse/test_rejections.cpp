@@ -30,15 +30,19 @@ TEST_CASE("og-parse gives every annotated bad rule the C++ front end's text", "[
   std::map<std::uint32_t, std::string> expect;  // line -> text ("" for a twin)
   std::string line;
   for (std::uint32_t n = 1; std::getline(in, line); ++n) {
-    if (line.rfind("OG_REJECT(", 0) == 0) {
+    // OG_REJECT / OG_ACCEPT stand for DEF_PACKAGE_OPTIMIZATION, their _FLAGS forms for
+    // DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS.
+    const bool flags = line.rfind("OG_REJECT_FLAGS(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0;
+    const std::string macro = flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(" : "DEF_PACKAGE_OPTIMIZATION(";
+    if (line.rfind("OG_REJECT(", 0) == 0 || line.rfind("OG_REJECT_FLAGS(", 0) == 0) {
       std::size_t i = line.find('"');
       REQUIRE(i != std::string::npos);
       expect[n] = c_string(line, i);
       i = line.find(',', i);
-      line = "DEF_PACKAGE_OPTIMIZATION(" + line.substr(i + 2);
-    } else if (line.rfind("OG_ACCEPT(", 0) == 0) {
+      line = macro + line.substr(i + 2);
+    } else if (line.rfind("OG_ACCEPT(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0) {
       expect[n] = "";
-      line = "DEF_PACKAGE_OPTIMIZATION(" + line.substr(line.find(',') + 2);
+      line = macro + line.substr(line.find(',') + 2);
     }
     text << line << '\n';
   }

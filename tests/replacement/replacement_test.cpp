@@ -370,3 +370,216 @@ TEST_CASE("fault injection: a rule failing part-way leaves the graph exactly as 
   CHECK(to_text(g) == before);
   CHECK(verify(g).empty());
 }
+
+// ---- relaxed-precision casts and the framework's padding shape functions ------------------------
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Any", "x"), OK, CAST_TO_DTYPE("x", DType::QUInt8))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Use", "x"), OK, Op("H_Used", CAST_TO_FP16("x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Back", "x"), OK, CAST_TO_FP32(Op("H_Inner", "x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Mul", "a", "b"), IS_FLOAT32("*"),
+                         MAKE_OP_FP16_AND_INSERT_CAST(Op("H_Mul16", CAST_TO_FP16("a"), CAST_TO_FP16("b"))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Pool", "act", "win", "stride", "pad"), OK,
+                         Op("H_PoolValid",
+                            WITH_SIZE(SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
+                                      WITH_TYPE("act", Op("SlicePad_shape", "act", SHAPEFN_APPLY(pad_before_for_qnn, "act", "pad"),
+                                                          gen_Shape(0, 0, 0, 0), SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
+                                                          gen_ConstScalar_i32(0)))),
+                            SHAPEFN_APPLY(reshape_hw_to_4d, "win"), SHAPEFN_APPLY(reshape_hw_to_4d, "stride")))
+
+namespace {
+OpRef i32_const(Graph& g, std::initializer_list<std::size_t> shape, std::initializer_list<std::int32_t> v) {
+  return g.add_const(OutputDef::make(DType::Int32, shape), std::span<const std::int32_t>(v.begin(), v.size()));
+}
+}  // namespace
+
+TEST_CASE("CAST_TO_DTYPE, CAST_TO_FP16, CAST_TO_FP32: a QNN_Cast of the dtype, sized as the framework sizes it") {
+  Graph g;
+  auto x = g.add_input(f32({1, 2, 3, 4}));
+  auto any = g.add_op("H_Any", {x}, f32({1, 5, 5, 5}));
+  auto use = g.add_op("H_Use", {x}, f32({1, 6, 6, 6}));
+  auto back = g.add_op("H_Back", {x}, f32({1, 7, 7, 7}));
+  const OpRef outs[] = {g.add_output(any), g.add_output(use), g.add_output(back)};
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  // CAST_TO_DTYPE: the dtype given, zero offset 0, step size 1, the replaced op's size.
+  const OpRef c8 = g.input(outs[0], 0);
+  REQUIRE(g.name(c8) == "QNN_Cast");
+  CHECK(g.input(c8, 0) == x);
+  CHECK(g.output(c8).dtype == DType::QUInt8);
+  CHECK(g.output(c8).zero_offset == 0);
+  CHECK(g.output(c8).stepsize == 1.0f);
+  CHECK(g.output(c8).same_shape(f32({1, 5, 5, 5})));
+  // CAST_TO_FP16: fp16 with its operand's size.
+  const OpRef used = g.input(outs[1], 0);
+  REQUIRE(g.name(used) == "H_Used");
+  const OpRef c16 = g.input(used, 0);
+  REQUIRE(g.name(c16) == "QNN_Cast");
+  CHECK(g.output(c16).dtype == DType::Float16);
+  CHECK(g.output(c16).same_shape(f32({1, 2, 3, 4})));
+  CHECK(g.output(used).same_shape(f32({1, 6, 6, 6})));
+  // CAST_TO_FP32: fp32, the replaced op's size.
+  const OpRef c32 = g.input(outs[2], 0);
+  REQUIRE(g.name(c32) == "QNN_Cast");
+  CHECK(g.output(c32).dtype == DType::Float32);
+  CHECK(g.output(c32).same_shape(f32({1, 7, 7, 7})));
+  CHECK(g.name(g.input(c32, 0)) == "H_Inner");
+}
+
+TEST_CASE("MAKE_OP_FP16_AND_INSERT_CAST: the op in fp16 between casts, the result fp32 as before") {
+  Graph g;
+  auto a = g.add_input(f32({1, 4, 4, 8}));
+  auto b = g.add_input(f32({1, 1, 1, 8}));
+  const OpRef o1 = g.add_output(g.add_op("H_Mul", {a, b}, f32({1, 4, 4, 8})));
+  auto q = g.add_input(OutputDef::make(DType::QUInt8, {1, 4, 4, 8}));
+  const OpRef o2 = g.add_output(g.add_op("H_Mul", {q, q}, OutputDef::make(DType::QUInt8, {1, 4, 4, 8})));  // not fp32: kept
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  const OpRef out = g.input(o1, 0);
+  REQUIRE(g.name(out) == "QNN_Cast");
+  CHECK(g.output(out).dtype == DType::Float32);
+  CHECK(g.output(out).same_shape(f32({1, 4, 4, 8})));
+  const OpRef mul = g.input(out, 0);
+  REQUIRE(g.name(mul) == "H_Mul16");
+  CHECK(g.output(mul).dtype == DType::Float16);
+  CHECK(g.output(mul).same_shape(f32({1, 4, 4, 8})));
+  const OpRef ca = g.input(mul, 0), cb = g.input(mul, 1);
+  REQUIRE(g.name(ca) == "QNN_Cast");
+  REQUIRE(g.name(cb) == "QNN_Cast");
+  CHECK(g.input(ca, 0) == a);
+  CHECK(g.input(cb, 0) == b);
+  CHECK(g.output(ca).dtype == DType::Float16);
+  CHECK(g.output(ca).same_shape(f32({1, 4, 4, 8})));
+  CHECK(g.output(cb).same_shape(f32({1, 1, 1, 8})));  // each operand's cast keeps its size
+  CHECK(g.name(g.input(o2, 0)) == "H_Mul");
+}
+
+TEST_CASE("pad_total_for_qnn, pad_before_for_qnn, reshape_hw_to_4d through SHAPEFN_APPLY") {
+  Graph g;
+  auto act = g.add_input(f32({1, 5, 6, 3}));
+  auto win = i32_const(g, {2}, {3, 2});
+  auto stride = i32_const(g, {2}, {2, 1});
+  auto pad = i32_const(g, {2, 2}, {1, 2, 0, 3});  // [[top, bottom], [left, right]]
+  const OpRef o = g.add_output(g.add_op("H_Pool", {act, win, stride, pad}, f32({1, 3, 8, 3})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  const OpRef pool = g.input(o, 0);
+  REQUIRE(g.name(pool) == "H_PoolValid");
+  const OpRef padded = g.input(pool, 0);
+  REQUIRE(g.name(padded) == "SlicePad_shape");
+  CHECK(g.output(padded).same_shape(f32({1, 8, 9, 3})));  // H 5+1+2, W 6+0+3
+  const OpRef before = g.input(padded, 1);
+  REQUIRE(g.name(before) == "$Shape");
+  CHECK(g.output(before).rank == 4);
+  CHECK(g.output(before).dim(0) == 0);
+  CHECK(g.output(before).dim(1) == 1);
+  CHECK(g.output(before).dim(2) == 0);
+  CHECK(g.output(before).dim(3) == 0);
+  CHECK(g.output(g.input(padded, 3)).same_shape(OutputDef::make(DType::Int32, {1, 8, 9, 3})));
+  CHECK(g.output(g.input(pool, 1)).same_shape(OutputDef::make(DType::Int32, {1, 3, 2, 1})));
+  CHECK(g.output(g.input(pool, 2)).same_shape(OutputDef::make(DType::Int32, {1, 2, 1, 1})));
+
+  // A pad that is not a constant gives no shape: the rule fails and the graph stays as it was.
+  Graph g2;
+  auto act2 = g2.add_input(f32({1, 5, 6, 3}));
+  auto p2 = g2.add_input(OutputDef::make(DType::Int32, {2, 2}));
+  g2.add_output(g2.add_op("H_Pool", {act2, i32_const(g2, {2}, {3, 3}), i32_const(g2, {2}, {1, 1}), p2}, f32({1, 3, 4, 3})));
+  const std::string before_text = to_text(g2);
+  run_rules(g2, this_file());
+  CHECK(to_text(g2) == before_text);
+}
+
+// ---- rule flags: a relaxed-precision rule waits for the graph's option ---------------------------
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag, Op("H_Relaxed", "x"), IS_FLOAT32("*"),
+                                    MAKE_OP_FP16_AND_INSERT_CAST(Op("H_Relaxed16", CAST_TO_FP16("x"))))
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, cse_after_always, Op("H_Always", "x"), OK, Op("H_AlwaysDone", "x"))
+
+TEST_CASE("a rule flagged relaxed_precision_flag fires only when the graph's relaxed_precision_flag option is on") {
+  auto count = [](const OptionValue* opt) {
+    Graph g;
+    auto x = g.add_input(f32({1, 2, 2, 4}));
+    g.add_output(g.add_op("H_Relaxed", {x}, f32({1, 2, 2, 4})));
+    g.add_output(g.add_op("H_Always", {x}, f32({1, 2, 2, 4})));
+    if (opt) g.set_option("relaxed_precision_flag", *opt);
+    run_rules(g, this_file());
+    CHECK(named(g, "H_AlwaysDone").size() == 1);  // a flag without an option changes nothing
+    return named(g, "H_Relaxed16").size();
+  };
+  CHECK(count(nullptr) == 0);
+  const OptionValue off = false, on = true, one = std::int64_t{1};
+  CHECK(count(&off) == 0);
+  CHECK(count(&on) == 1);
+  CHECK(count(&one) == 1);
+  const RuleSet rules = this_file();
+  bool seen = false;
+  for (const RuleInfo* r : rules.rules())
+    if (r->flags == "relaxed_precision_flag") {
+      seen = true;
+      CHECK(r->flag_bits == 1u << 10);
+    }
+  CHECK(seen);
+}
+
+// ---- external functions written as package code writes them -------------------------------------
+// :::EXTERNAL_SHAPEFN::: { QuickShape pkg_split_start(Replacement&, Split_Context const&, OpRef const&, int); }
+static QuickShape pkg_split_start(Replacement& rpx, Split_Context const& splitinfo, OpRef const& orig, int dim) {
+  std::size_t dims[4] = {0, 0, 0, 0};
+  dims[dim] = splitinfo.start;
+  (void)rpx;
+  (void)orig;
+  return QuickShape(dims);
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape pkg_split_size(Replacement&, Split_Context const&, OpRef const&, int); }
+static QuickShape pkg_split_size(Replacement& rpx, Split_Context const& splitinfo, OpRef const& orig, int dim) {
+  std::size_t dims[4] = {orig.dim(rpx.graph(), 0), orig.dim(rpx.graph(), 1), orig.dim(rpx.graph(), 2),
+                         orig.dim(rpx.graph(), 3)};
+  dims[dim] = splitinfo.size;
+  return QuickShape(dims[0], dims[1], dims[2], dims[3]);
+}
+// :::EXTERNAL_SHAPEFN::: { QuickShape pkg_rank_dtype(Replacement&, OpRef const&); }
+static QuickShape pkg_rank_dtype(Replacement& rpx, OpRef const& x) {
+  const Graph& g = rpx.graph();
+  return QuickShape(1, x.rank(g), static_cast<int>(x.dtype(g)), x.dim(g, 7));
+}
+// The split dimension reaches the int parameter as a constraint expression: SUB(RANK_OF("x"), 2)
+// is size (rank 4 - 2 = the width), SPLIT_DIM an int.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("P_Split", "x"), GT(DIM_OF("*", 2), 2),
+                         AUTOSPLIT(2, "I", 2,
+                                   Op("P_Split", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(pkg_split_start, "I", "x", SUB(RANK_OF("x"), 2)),
+                                                                 AUTOSPLIT_SHAPEFN_APPLY(pkg_split_size, "I", "x", SPLIT_DIM("I"))))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_Facts", "x"), OK, Op("P_FactsDone", "x", SHAPEFN_APPLY(pkg_rank_dtype, "x")))
+
+TEST_CASE("QuickShape from 4 dims and from an array, OpRef's dim/rank/dtype, an int parameter fed an expression") {
+  constexpr QuickShape four(1, 2u, std::size_t{3}, 4L);
+  static_assert(four.rank == 4 && four.dims[0] == 1 && four.dims[3] == 4);
+  constexpr int arr[3] = {5, 6, 7};
+  constexpr QuickShape three(arr);
+  static_assert(three.rank == 3 && three.dims[2] == 7);
+  const std::array<std::size_t, 2> two{8, 9};
+  CHECK(QuickShape(two).rank == 2);
+  CHECK(QuickShape(two).dims[1] == 9);
+
+  Graph g;
+  auto x = g.add_input(f32({1, 2, 5, 3}));
+  CHECK(x.dim(g, 2) == 5);
+  CHECK(x.rank(g) == 4);
+  CHECK(x.dtype(g) == DType::Float32);
+  const OpRef o = g.add_output(g.add_op("P_Split", {x}, f32({1, 2, 5, 3})));
+  const OpRef f = g.add_output(g.add_op("P_Facts", {x}, f32({1, 2, 5, 3})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  const OpRef cat = g.input(o, 0);
+  REQUIRE(g.name(cat) == "Concat");
+  REQUIRE(g.n_inputs(cat) == 4);  // the axis, then parts of 2, 2, 1 along the width
+  std::size_t want_start[] = {0, 2, 4}, want_size[] = {2, 2, 1};
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    const OpRef sl = g.input(g.input(cat, p + 1), 0);
+    REQUIRE(g.name(sl) == "Slice_shape");
+    CHECK(slice_of(g, sl, 2) == std::make_pair(want_start[p], want_size[p]));
+    CHECK(g.output(sl).same_shape(f32({1, 2, want_size[p], 3})));
+  }
+  const OpRef facts = g.input(f, 0);
+  REQUIRE(g.name(facts) == "P_FactsDone");
+  const OutputDef& s = g.output(g.input(facts, 1));
+  CHECK(s.dim(1) == 4);
+  CHECK(s.dim(2) == static_cast<std::size_t>(DType::Float32));
+  CHECK(s.dim(3) == 0);  // dim past the rank
+}

@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   std::string input, out_text, out_dot, trace_file;
   std::size_t blocks = 4;
   bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false,
-       no_verify = false;
+       no_verify = false, relaxed_precision = false;
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
   app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)");
@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
   app.add_flag("--verify-ops", verify_ops, "Check the ops against their definitions (the default; kept for old scripts)");
   app.add_flag("--no-verify", no_verify,
                "Do not check the input and result graphs against the op definitions (structure is always checked)");
+  app.add_flag("--relaxed-precision", relaxed_precision,
+               "Set the graph option relaxed_precision_flag: rules flagged relaxed_precision_flag may run (fp32 ops computed in fp16)");
   app.add_flag("--list-rules", list_rules, "Print the package's rules in rule order (canonical form) and exit");
   std::vector<std::string> package_paths;
   app.add_option("--package", package_paths,
@@ -276,6 +278,7 @@ int main(int argc, char** argv) {
       std::cerr << "og-opt: --check: the interpreter cannot run the input graph: " << e.what() << "\n";
       return 1;
     }
+  if (relaxed_precision) g.set_option("relaxed_precision_flag", true);
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = budget;
   opt.verify_each_rewrite = verify_each;

@@ -34,6 +34,15 @@ struct OpRef {
 
   constexpr bool valid() const noexcept { return index != invalid_index; }
   constexpr explicit operator bool() const noexcept { return valid(); }
+  /// What shape functions read of the op's output, as package code writes it:
+  /// `x.dim(rpx.graph(), 1)` (0 past the rank), `x.rank(g)`, `x.dtype(g)`. G is Graph (a template
+  /// only because Graph is defined below).
+  template <class G>
+  std::size_t dim(const G& g, std::size_t i) const { return g.output(*this).dim(i); }
+  template <class G>
+  std::uint32_t rank(const G& g) const { return g.output(*this).rank; }
+  template <class G>
+  auto dtype(const G& g) const { return g.output(*this).dtype; }
   friend constexpr bool operator==(OpRef, OpRef) noexcept = default;
   friend constexpr auto operator<=>(OpRef, OpRef) noexcept = default;
 };

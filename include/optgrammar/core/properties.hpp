@@ -45,6 +45,18 @@ struct TensorProperties {
           if (o == operand) return true;
     return false;
   }
+  /// The name that stands for input `i` of an op: its operand name, or "..." (the last operand
+  /// of Op(...), which stands for itself and every later input); "" when there is none.
+  std::string_view input_name(std::size_t i) const {
+    if (i < operands.size() && operands[i] != "...") return operands[i];
+    if (!operands.empty() && operands.back() == "..." && i + 1 >= operands.size()) return operands.back();
+    return {};
+  }
+  /// The properties of input `i` (through "..." for the inputs it covers).
+  std::vector<std::string> of_input(std::size_t i) const {
+    const std::string_view n = input_name(i);
+    return n.empty() ? std::vector<std::string>{} : of(n);
+  }
 };
 
 /// Parsing of the declaration's text (its macro arguments, stringified after expansion):
@@ -101,7 +113,8 @@ struct PropParser {
 };
 
 /// 0 when the text is a well-formed declaration whose properties name only operands of its Op
-/// (or "*"); 1 bad syntax; 2 a property names an unknown operand.
+/// (or "*"); 1 bad syntax; 2 a property names an unknown operand; 3 "..." before the Op's last
+/// operand. A property names "..." for the inputs the Op's "..." covers.
 constexpr int check_tensor_properties(std::string_view text) {
   PropParser p{text};
   std::string_view name;
@@ -113,6 +126,9 @@ constexpr int check_tensor_properties(std::string_view text) {
         else if (n < 64) ops[n++] = s;
       }) || name != "Op" || first)
     return 1;
+  // "..." (this operand and all later ones) can only be the Op's last operand.
+  for (std::size_t k = 0; k + 1 < n; ++k)
+    if (ops[k] == "...") return 3;
   int result = 0;
   while (p.eat(',')) {
     if (!p.call(name, [&](std::string_view s) {
@@ -320,6 +336,8 @@ struct ParamOrderRegistrar {
                 "DEF_TENSOR_PROPERTIES: expected Op(\"op\", \"operand\", ...) then Property(\"operand\", ...)"); \
   static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 2,    \
                 "DEF_TENSOR_PROPERTIES: a property names an operand that is not an operand of its Op nor \"*\""); \
+  static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 3,    \
+                "DEF_TENSOR_PROPERTIES: \"...\" (this operand and all later ones) must be the Op's last operand"); \
   static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(og_tensor_props_, __COUNTER__){ \
       OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};
 

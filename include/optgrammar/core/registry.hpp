@@ -1,8 +1,10 @@
 // The op registry: which ops a package implements, at what cost, with which flags.
 //
-// DEF_PACKAGE_OP(impl, "Op") and DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl, "Op", SNAIL,
-// Flags::RESOURCE_HVX, ...) register an implementation at static initialization. The registry is
-// queried by name id; an op without a registration has the defaults (cost FAST, IS_CONST).
+// DEF_PACKAGE_OP(impl, "Op") (the framework's defaults: cost GLACIAL, flag RESOURCE_HVX),
+// DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl, "Op", SNAIL, Flags::RESOURCE_HVX, ...) and
+// DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(impl, "Op", cost_function, flags...) register an
+// implementation at static initialization. The registry is queried by name id; an op without a
+// registration has the defaults (cost FAST, IS_CONST).
 #pragma once
 
 #include "optgrammar/core/op_names.hpp"
@@ -45,6 +47,7 @@ struct OpImplInfo {
   const void* impl = nullptr;  ///< address of the implementation function
   std::size_t arity = 0;       ///< its parameter count
   Cost cost = Cost::FAST;
+  std::string cost_function;   ///< DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS' cost function as written (not called here)
   std::uint32_t flags = Flags::IS_CONST;
   const char* file = "";
   int line = 0;
@@ -75,6 +78,10 @@ class OpRegistry {
     return e ? e->flags : static_cast<std::uint32_t>(Flags::IS_CONST);
   }
   const std::vector<OpImplInfo>& entries() const noexcept { return entries_; }
+  /// Names the cost function of the latest registration for an op name.
+  void set_cost_function(OpNameId name, std::string fn) {
+    if (name < by_name_.size() && by_name_[name] != no_entry) entries_[by_name_[name]].cost_function = std::move(fn);
+  }
 
  private:
   static constexpr std::uint32_t no_entry = 0xFFFFFFFFu;
@@ -116,6 +123,13 @@ struct OpRegistrar {
     info.line = line;
     OpRegistry::instance().add(std::move(info));
   }
+  /// With a cost function: named (and required to exist), its cost recorded as GLACIAL.
+  template <class Fn, class CostFn>
+  OpRegistrar(Fn* fn, const char* impl_name, std::string_view op, const CostFn&, const char* cost_fn_name,
+              std::uint32_t flags, const char* file, int line)
+      : OpRegistrar(fn, impl_name, op, Cost::GLACIAL, flags, file, line) {
+    OpRegistry::instance().set_cost_function(intern_op_name(op), cost_fn_name);
+  }
 };
 
 /// Names usable bare inside DEF_PACKAGE_OP_AND_COST_AND_FLAGS.
@@ -133,9 +147,11 @@ using ::optgrammar::Flags;
 
 // A macro because it must create a uniquely named registration object at namespace scope and
 // spell the implementation's name. `(impl<T>)` works: the parentheses make one macro argument.
+// A template-id without parentheses works as long as its arguments hold no comma
+// (`impl<Tensor>`, `impl<true>`); `(impl<T, U>)` needs them.
 #define DEF_PACKAGE_OP(IMPL, OPNAME)                                                                \
   static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
-      IMPL, #IMPL, OPNAME, ::optgrammar::Cost::FAST, ::optgrammar::Flags::IS_CONST, __FILE__, __LINE__};
+      IMPL, #IMPL, OPNAME, ::optgrammar::Cost::GLACIAL, ::optgrammar::Flags::RESOURCE_HVX, __FILE__, __LINE__};
 
 // Cost and flags are evaluated where FREE/FAST/SNAIL/GLACIAL and IS_CONST/Flags::... are visible.
 #define DEF_PACKAGE_OP_AND_COST_AND_FLAGS(IMPL, OPNAME, ...)                                        \
@@ -143,6 +159,14 @@ using ::optgrammar::Flags;
       IMPL, #IMPL, OPNAME,                                                                          \
       [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).cost; }(), \
       [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).flags; }(), \
+      __FILE__, __LINE__};
+
+// The cost is a function of the op (float(const Op*) in the framework's packages); recorded by
+// name, not called: this library does not choose implementations by cost.
+#define DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(IMPL, OPNAME, COST_F, ...)                              \
+  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
+      IMPL, #IMPL, OPNAME, COST_F, #COST_F,                                                         \
+      [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::combine_flags(__VA_ARGS__); }(), \
       __FILE__, __LINE__};
 
 namespace optgrammar::detail {

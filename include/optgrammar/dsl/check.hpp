@@ -2,6 +2,7 @@
 // grammar's typing and restrictions. The first problem found becomes the one compile error.
 #pragma once
 
+#include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/node.hpp"
 #include "optgrammar/dsl/words.hpp"
@@ -700,10 +701,12 @@ constexpr bool check_parentheses(Analysis& a, std::string_view t) {
 }  // namespace detail
 
 /// Runs every check on a rule's parts; the first failure is kept in info.msg. `pass_text` is the
-/// pass spec as written, `rule_text` the match, constraint and replacement as written.
+/// pass spec as written, `rule_text` the match, constraint and replacement as written,
+/// `flags_text` DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (checked against the rule
+/// flags of dsl/grammar.hpp).
 template <class M, class C, class R>
 constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M m, C c, R r, std::string_view file,
-                                        int line, std::string_view rule_text = {}) {
+                                        int line, std::string_view rule_text = {}, std::string_view flags_text = {}) {
   AnalyzedRule<M, C, R> out{pass, m, c, r, {}};
   Analysis& a = out.info;
   a.file = file;
@@ -717,6 +720,10 @@ constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M
     std::size_t n = 0;
     while (n < name.size() && detail::is_ident(name[n], n == 0)) ++n;
     a.fail(Fault::unknown_pass, name.substr(0, n));
+    return out;
+  }
+  if (const RuleFlagsRead f = read_rule_flags(flags_text); !f.ok) {
+    a.fail(Fault::unknown_rule_flag, f.unknown);
     return out;
   }
   if constexpr (M::kind != Kind::Op && M::kind != Kind::OpVarIn) {

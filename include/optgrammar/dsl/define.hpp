@@ -25,7 +25,7 @@ namespace optgrammar::dsl {
 template <class Rule>
 constexpr auto analyze_rule() {
   auto r = analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(), Rule::constraint(),
-                   Rule::replacement(), Rule::file(), Rule::line, Rule::text());
+                   Rule::replacement(), Rule::file(), Rule::line, Rule::text(), Rule::flags);
   if (r.info.ok && r.info.uses_autosplit && !Rule::split_check_included) r.info.fail(Fault::autosplit_header);
   return r;
 }
@@ -301,6 +301,7 @@ bool define_rule() {
       info.dim_guard.value = guards.value;
     }
     info.flags = Rule::flags;
+    info.flag_bits = static_cast<std::uint32_t>(read_rule_flags(Rule::flags).bits);
     info.canonical = canonical_text(a, info.flags);
     info.warn_nested_split = a.info.warn_nested_split;
     info.apply = &engine::apply_rule<analyzed<Rule>>;

@@ -16,6 +16,8 @@
 #include <boost/mp11/list.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace optgrammar::dsl {
@@ -142,5 +144,58 @@ inline QuickShape simple_split_start(Replacement& rpx, Split_Context const& sc, 
 }
 inline QuickShape simple_split_size(Replacement& rpx, Split_Context const& sc, OpRef in) {
   return simpledim_split_size(rpx, sc, in, sc.dim);
+}
+
+namespace detail {
+/// The first `n` elements of an Int32/QInt32 constant (as stored, no quantization), or false
+/// when `r` is not such a constant of at least `n` elements.
+inline bool const_ints(const Graph& g, OpRef r, std::size_t n, std::int32_t* out) {
+  if (!g.valid(r) || !g.alive(r) || !g.is_const(r)) return false;
+  const OutputDef& d = g.output(r);
+  if ((d.dtype != DType::Int32 && d.dtype != DType::QInt32) || d.element_count() < n) return false;
+  std::memcpy(out, g.payload(r).data(), n * sizeof(std::int32_t));
+  return true;
+}
+/// The shape a shape function returns when its operands do not fit: a rank no shape has, so the
+/// rule fails (its trace names the function).
+inline QuickShape no_shape() {
+  QuickShape q;
+  q.rank = max_rank + 1;
+  return q;
+}
+}  // namespace detail
+
+/// The framework's shape functions for QNN-style explicit padding, called through SHAPEFN_APPLY.
+/// `pad` is the pad-amount constant [[top, bottom], [left, right]] (Int32).
+/// pad_total_for_qnn: `act`'s shape grown by top + bottom in H (dim 1) and left + right in W (dim 2).
+inline QuickShape pad_total_for_qnn(Replacement& rpx, OpRef const& act, OpRef const& pad) {
+  std::int32_t p[4];
+  const OutputDef& a = rpx.graph().output(act);
+  if (!detail::const_ints(rpx.graph(), pad, 4, p) || a.rank != 4) return detail::no_shape();
+  QuickShape q;
+  q.rank = 4;
+  for (std::size_t i = 0; i < 4; ++i) q.dims[i] = a.dims[i];
+  q.dims[1] += static_cast<std::size_t>(p[0]) + static_cast<std::size_t>(p[1]);
+  q.dims[2] += static_cast<std::size_t>(p[2]) + static_cast<std::size_t>(p[3]);
+  return q;
+}
+/// pad_before_for_qnn: where `act` starts inside the padded tensor, {0, top, left, 0}.
+inline QuickShape pad_before_for_qnn(Replacement& rpx, OpRef const& act, OpRef const& pad) {
+  std::int32_t p[4];
+  if (!detail::const_ints(rpx.graph(), pad, 4, p) || rpx.graph().output(act).rank != 4) return detail::no_shape();
+  QuickShape q;
+  q.rank = 4;
+  q.dims[1] = static_cast<std::size_t>(p[0]);
+  q.dims[2] = static_cast<std::size_t>(p[2]);
+  return q;
+}
+/// reshape_hw_to_4d: the constant [h, w] (a window or a stride) as the shape [1, h, w, 1].
+inline QuickShape reshape_hw_to_4d(Replacement& rpx, OpRef const& hw) {
+  std::int32_t v[2];
+  if (!detail::const_ints(rpx.graph(), hw, 2, v)) return detail::no_shape();
+  QuickShape q;
+  q.rank = 4;
+  q.dims = {1, static_cast<std::size_t>(v[0]), static_cast<std::size_t>(v[1]), 1};
+  return q;
 }
 }  // namespace optgrammar

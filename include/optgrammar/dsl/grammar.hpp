@@ -21,7 +21,9 @@ enum Place : unsigned char {
 };
 
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
-/// casts each form one family, told apart by `extra`).
+/// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
+/// nothing but their record's expansion: og-parse expands them from the record's text, with no
+/// code of its own per name.
 // clang-format off
 #define OPTGRAMMAR_CONSTRUCT_FAMILIES(X)                                                              \
   X(Op) X(OpVarIn) X(LET) X(OPCONST) X(FROM_DEFAULT_PACKAGE)                                        \
@@ -38,7 +40,7 @@ enum Place : unsigned char {
   X(AUTOSPLIT) X(OP_ITER) X(ITER_INPUT_OF) X(AUTOSPLIT_SHAPEFN_APPLY) X(WITH_SIZE) X(WITH_TYPE)     \
   X(WITH_SAME_OUTPUT) X(WITH_OUTPUT_TYPE) X(WITH_MULTI_OUT) X(ResizeDim) X(WITH_SAME_ID)            \
   X(WITH_SPLIT_HISTORY) X(EXTERNAL_REPLACE) X(SHAPEFN_APPLY) X(AUTOSPLIT_SLICE) X(TYPICAL_SLICE)    \
-  X(CHANGEDIM_SLICE) X(TYPICAL_CONV_SLICE) X(OpMultiOut)
+  X(CHANGEDIM_SLICE) X(TYPICAL_CONV_SLICE) X(OpMultiOut) X(EXPANDED)
 // clang-format on
 
 enum class Family : unsigned char {
@@ -207,8 +209,112 @@ inline constexpr Construct constructs[] = {
     {"TYPICAL_CONV_SLICE", grammar_detail::F::TYPICAL_CONV_SLICE, grammar_detail::R, 2, grammar_detail::N},
     {"OpMultiOut", grammar_detail::F::OpMultiOut, grammar_detail::R, 3, grammar_detail::N, 0,
      "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))"},
+    // casts around an op, as packages write them for relaxed precision (the replaced op's size
+    // unless said otherwise: CAST_TO_FP16 takes its operand's)
+    {"CAST_TO_DTYPE", grammar_detail::F::EXPANDED, grammar_detail::R, 2, 2, 0,
+     "WITH_OUTPUT_TYPE($2,0,1.0f,Op(\"QNN_Cast\",$1))"},
+    {"CAST_TO_FP16", grammar_detail::F::EXPANDED, grammar_detail::R, 1, 1, 0,
+     "WITH_SIZE($1,WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,Op(\"QNN_Cast\",$1)))"},
+    {"CAST_TO_FP32", grammar_detail::F::EXPANDED, grammar_detail::R, 1, 1, 0,
+     "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",$1))"},
+    {"MAKE_OP_FP16_AND_INSERT_CAST", grammar_detail::F::EXPANDED, grammar_detail::R, 1, 1, 0,
+     "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",WITH_SIZE(\"*\",WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,$1))))"},
 };
 // clang-format on
+
+/// The rule flags DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS may name (joined with '|'): name, bit, and
+/// the graph option a rule with the flag waits for ("": the flag is accepted and changes nothing
+/// in this engine, which runs CSE and constant folding between all passes anyway).
+// clang-format off
+#define OPTGRAMMAR_RULE_FLAGS(X)                                  \
+  X(any_rule,                      0,  "")                        \
+  X(cse_after_always,              1,  "")                        \
+  X(cse_after_if,                  2,  "")                        \
+  X(cse_set_triggerA,              3,  "")                        \
+  X(cse_before_if_triggerA,        4,  "")                        \
+  X(cse_set_triggerB,              5,  "")                        \
+  X(cse_before_if_triggerB,        6,  "")                        \
+  X(fold_relu_flag,                7,  "fold_relu_flag")          \
+  X(cp_after_always,               8,  "")                        \
+  X(hmx_short_conv_flag,           9,  "hmx_short_conv_flag")     \
+  X(relaxed_precision_flag,        10, "relaxed_precision_flag")  \
+  X(explicit_autosplit_flag,       11, "")                        \
+  X(central_autosplit_flag,        12, "")                        \
+  X(central_only_autosplit_flag,   13, "")                        \
+  X(central_ignore_autosplit_flag, 14, "")                        \
+  X(tcm_migration_old_flag,        15, "")                        \
+  X(tcm_migration_new_flag,        16, "")
+// clang-format on
+
+struct RuleFlag {
+  std::string_view name;
+  unsigned bit;
+  std::string_view option;  ///< the graph option (bool) the rule waits for, or ""
+};
+
+inline constexpr RuleFlag rule_flags[] = {
+#define OPTGRAMMAR_RULE_FLAG_(name, bit, option) {#name, bit, option},
+    OPTGRAMMAR_RULE_FLAGS(OPTGRAMMAR_RULE_FLAG_)
+#undef OPTGRAMMAR_RULE_FLAG_
+};
+
+/// The flags as written, read: `relaxed_precision_flag`, `a | b`, a decimal constant, or nothing.
+struct RuleFlagsRead {
+  unsigned long bits = 0;
+  std::string_view unknown = {};  ///< the first word that is not a flag name (then bits is partial)
+  bool ok = true;
+};
+constexpr RuleFlagsRead read_rule_flags(std::string_view t) noexcept {
+  RuleFlagsRead r;
+  std::size_t i = 0;
+  auto space = [&] {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
+  };
+  auto word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
+  };
+  space();
+  while (i < t.size()) {
+    const std::size_t b = i;
+    while (i < t.size() && word_char(t[i])) ++i;
+    std::string_view w = t.substr(b, i - b);
+    if (w.empty()) w = t.substr(b, 1);
+    // The framework's own spelling of a flag: hnnx::OptimFlags::name or OptimFlags::name.
+    if (const std::size_t q = w.rfind("::"); q != std::string_view::npos) w = w.substr(q + 2);
+    bool known = false;
+    if (!w.empty() && w[0] >= '0' && w[0] <= '9') {
+      known = true;
+      unsigned long v = 0;
+      for (char c : w) {
+        if (c < '0' || c > '9') known = false;
+        else v = v * 10 + static_cast<unsigned long>(c - '0');
+      }
+      r.bits |= v;
+    }
+    for (const auto& f : rule_flags)
+      if (f.name == w) known = true, r.bits |= 1ul << f.bit;
+    if (!known) {
+      r.ok = false;
+      r.unknown = w;
+      return r;
+    }
+    space();
+    if (i < t.size() && t[i] == '|') {
+      ++i;
+      space();
+      if (i == t.size()) {
+        r.ok = false;
+        r.unknown = "|";
+        return r;
+      }
+    } else if (i < t.size()) {
+      r.ok = false;
+      r.unknown = t.substr(i, 1);
+      return r;
+    }
+  }
+  return r;
+}
 
 /// The record of a written name, or nullptr.
 constexpr const Construct* find_construct(std::string_view name) noexcept {

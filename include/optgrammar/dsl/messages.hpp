@@ -30,6 +30,7 @@
   X(pass_offset_octal,       "the pass offset '{}' must be a decimal constant, not octal")                        \
   X(pass_offset_too_large,   "the pass offset '{}' is too large")                                                 \
   X(unknown_pass,            "unknown pass name \"{}\"")                                                          \
+  X(unknown_rule_flag,       "unknown rule flag '{}'")                                                            \
   /* the match */                                                                                                 \
   X(match_root,              "the match must be Op(...) or OpVarIn(...), not {}")                                 \
   X(let_at_root,             "LET(\"{}\", ...) is the root of the match; LET may only wrap an inner Op")          \

@@ -358,11 +358,28 @@ struct words {
     return detail::make<Kind::TypicalConvSlice>(detail::leaf_of(tag), in, a...);
   }
 
-  // The framework's shape functions, usable by name in AUTOSPLIT_SHAPEFN_APPLY.
+  // Casts packages write for relaxed precision; dsl/grammar.hpp holds their expansions and
+  // tests/dsl/grammar_test.cpp checks these against them.
+  template <class X, class T>
+  static constexpr auto CAST_TO_DTYPE(const X& x, const T& dtype) { return WITH_OUTPUT_TYPE(dtype, 0, 1.0f, Op("QNN_Cast", x)); }
+  template <class X>
+  static constexpr auto CAST_TO_FP16(const X& x) { return WITH_SIZE(x, CAST_TO_DTYPE(x, DType::Float16)); }
+  template <class X>
+  static constexpr auto CAST_TO_FP32(const X& x) { return CAST_TO_DTYPE(x, DType::Float32); }
+  /// The fp16 sandwich: `op` computed in fp16 with the replaced op's size, cast back to fp32.
+  template <class O>
+  static constexpr auto MAKE_OP_FP16_AND_INSERT_CAST(const O& op) {
+    return CAST_TO_FP32(WITH_SIZE("*", WITH_OUTPUT_TYPE(DType::Float16, 0, 1.0f, op)));
+  }
+
+  // The framework's shape functions, usable by name in AUTOSPLIT_SHAPEFN_APPLY / SHAPEFN_APPLY.
   static constexpr auto simple_split_start = &::optgrammar::simple_split_start;
   static constexpr auto simple_split_size = &::optgrammar::simple_split_size;
   static constexpr auto simpledim_split_start = &::optgrammar::simpledim_split_start;
   static constexpr auto simpledim_split_size = &::optgrammar::simpledim_split_size;
+  static constexpr auto pad_total_for_qnn = &::optgrammar::pad_total_for_qnn;
+  static constexpr auto pad_before_for_qnn = &::optgrammar::pad_before_for_qnn;
+  static constexpr auto reshape_hw_to_4d = &::optgrammar::reshape_hw_to_4d;
 
   // ---- external functions (named through the macros of define.hpp) ----------------------------
   template <class F, class T, class... A>

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 namespace optgrammar {
 
@@ -19,10 +20,29 @@ struct Split_Context {
 };
 
 /// A compact shape: rank and up to 8 dims. External shape functions may return one; the
-/// framework turns it into a shape op.
+/// framework turns it into a shape op. Made as package code makes it: `QuickShape(b, h, w, d)`
+/// (rank 4, any integer types) or from an array of dims (`QuickShape(dims)`, the rank is the
+/// array's length, at most 8).
 struct QuickShape {
   std::uint32_t rank = 0;
   std::array<std::size_t, max_rank> dims{};
+
+  constexpr QuickShape() = default;
+  template <class B, class H, class W, class D>
+    requires(std::is_integral_v<B> && std::is_integral_v<H> && std::is_integral_v<W> && std::is_integral_v<D>)
+  constexpr QuickShape(B b, H h, W w, D d)
+      : rank(4), dims{static_cast<std::size_t>(b), static_cast<std::size_t>(h), static_cast<std::size_t>(w),
+                      static_cast<std::size_t>(d)} {}
+  template <class T, std::size_t N>
+    requires(std::is_integral_v<T> && N <= max_rank)
+  constexpr explicit QuickShape(const T (&d)[N]) : rank(static_cast<std::uint32_t>(N)) {
+    for (std::size_t i = 0; i < N; ++i) dims[i] = static_cast<std::size_t>(d[i]);
+  }
+  template <class T, std::size_t N>
+    requires(std::is_integral_v<T> && N <= max_rank)
+  constexpr explicit QuickShape(const std::array<T, N>& d) : rank(static_cast<std::uint32_t>(N)) {
+    for (std::size_t i = 0; i < N; ++i) dims[i] = static_cast<std::size_t>(d[i]);
+  }
 };
 
 /// What EXTERNAL_CONSTRAINT functions receive: read access to the graph being matched.

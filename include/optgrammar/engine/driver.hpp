@@ -9,6 +9,7 @@
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/verify.hpp"
+#include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/rewriter.hpp"
 #include "optgrammar/engine/rule.hpp"
 #include "optgrammar/engine/trace.hpp"
@@ -19,6 +20,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace optgrammar {
@@ -90,6 +92,25 @@ inline double now_seconds() noexcept {
 }
 }  // namespace detail
 
+/// The rule-flag bits whose rules wait for a graph option that is not on: a rule with
+/// `relaxed_precision_flag` runs only when the graph's bool option "relaxed_precision_flag" is
+/// true (dsl/grammar.hpp's rule_flags name each flag's option).
+inline std::uint32_t flags_switched_off(const Graph& g) {
+  std::uint32_t off = 0;
+  for (const auto& f : dsl::rule_flags) {
+    if (f.option.empty()) continue;
+    const OptionValue* v = g.option(f.option);
+    bool on = false;
+    if (v) {
+      if (const bool* b = std::get_if<bool>(v)) on = *b;
+      else if (const auto* i = std::get_if<std::int64_t>(v)) on = *i != 0;
+      else if (const auto* u = std::get_if<std::uint64_t>(v)) on = *u != 0;
+    }
+    if (!on) off |= std::uint32_t{1} << f.bit;
+  }
+  return off;
+}
+
 /// Applies `rules` to `g` until no rule fires in any pass.
 inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt = {}) {
   RunReport rep;
@@ -102,6 +123,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   rep.dead_removed += g.remove_dead();
 
   if (opt.between_passes) opt.between_passes(rw);
+  const std::uint32_t flags_off = flags_switched_off(g);
   std::size_t i = 0;
   const std::vector<PassDispatch>& dispatch = rules.dispatch();
   for (std::size_t pass = 0; i < rep.rules.size(); ++pass) {
@@ -127,6 +149,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
       for (std::size_t c = 0; c < cands.size; ++c) {
         if (!cands.guards[c].admits(g, r)) continue;  // its constraint cannot hold here
         const RuleInfo* rule = cands.rules[c];
+        if (rule->flag_bits & flags_off) continue;  // waits for a graph option that is off
         if (!check_rules) {
           if (rule->apply(rw, *rule, r)) break;
           continue;

@@ -68,6 +68,7 @@ struct RuleInfo {
   OpNameId root = 0;          ///< op name of the match root
   std::string canonical;      ///< the rule in canonical text form (docs/canonical-form.md)
   std::string flags;          ///< DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags, as written
+  std::uint32_t flag_bits = 0;  ///< the same as bits of dsl/grammar.hpp's rule_flags
   bool warn_nested_split = false;
   /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.

@@ -216,6 +216,66 @@ class Checker {
     return n;
   }
 
+  /// A construct of the EXPANDED family, replaced by its record's expansion text with `$1`,
+  /// `$2`, ... standing for its operands (grammar.hpp): the tree is built here from the text, so
+  /// such a name needs nothing of og-parse but its record. The operands are shared, not copied.
+  Node* expand_record(Node* n, const optgrammar::dsl::Construct& rec) {
+    shares_ = true;
+    const std::string_view t = rec.expansion;
+    const Loc at = n->loc;
+    std::size_t i = 0;
+    auto bad = [&]() -> Node* { fail(at, fmt::format("internal: the expansion of '{}' cannot be read at {}", rec.name, i)); };
+    auto ident = [&] {
+      const std::size_t b = i;
+      while (i < t.size() && (is_ident_char(t[i]) || (t[i] == ':' && i + 1 < t.size() && t[i + 1] == ':'))) i += t[i] == ':' ? 2 : 1;
+      return t.substr(b, i - b);
+    };
+    auto term = [&](auto& self) -> Node* {
+      if (i >= t.size()) return bad();
+      const char c = t[i];
+      if (c == '$') {
+        ++i;
+        std::size_t k = 0;
+        while (i < t.size() && is_digit(t[i])) k = k * 10 + static_cast<std::size_t>(t[i++] - '0');
+        if (k == 0 || k > n->args.size()) return bad();
+        return n->args[k - 1];
+      }
+      if (c == '"') {
+        const std::size_t e = t.find('"', i + 1);
+        if (e == std::string_view::npos) return bad();
+        Node* r = str(t.substr(i + 1, e - i - 1), VT::none, at);
+        i = e + 1;
+        return r;
+      }
+      if (is_digit(c)) {
+        const std::size_t b = i;
+        while (i < t.size() && (is_digit(t[i]) || t[i] == '.')) ++i;
+        const std::string num(t.substr(b, i - b));
+        if (num.find('.') == std::string::npos) return integer(std::stoll(num), at);
+        if (i < t.size() && t[i] == 'f') ++i;
+        Node* r = mk(NodeKind::floating, VT::float_, at);
+        r->fval = static_cast<double>(static_cast<float>(std::stod(num)));
+        return r;
+      }
+      const std::string_view id = ident();
+      if (id.empty()) return bad();
+      if (id.substr(0, 7) == "DType::") return dtype(id.substr(7), at);
+      if (i >= t.size() || t[i] != '(') return name(id, VT::none, at);
+      Node* r = call(id, VT::none, at, {});
+      ++i;
+      while (i < t.size() && t[i] != ')') {
+        r->args.push_back(self(self));
+        if (i < t.size() && t[i] == ',') ++i;
+      }
+      if (i >= t.size()) return bad();
+      ++i;
+      return r;
+    };
+    Node* r = term(term);
+    if (i != t.size()) return bad();
+    return r;
+  }
+
   // ---- strings -------------------------------------------------------------------------------
   /// A string constant of the grammar: non-empty, printable, no space, quote or backslash.
   Node* plain_string(Node* n, std::string_view what, VT t) {
@@ -667,6 +727,7 @@ class Checker {
                     {call("SUB", t, n->loc, {call("ADD", t, n->loc, {x, y}), integer(1, n->loc)}), y});
       }
       case C::CAST: return functional_cast(n, static_cast<VT>(k->extra));
+      case C::EXPANDED: return cx(expand_record(n, *k->rec));
       default: break;
     }
     fail(n->loc, fmt::format("'{}' is not allowed in a constraint expression", n->text));
@@ -1150,6 +1211,7 @@ class Checker {
                     {str("$Out", VT::opstring, at), call("WITH_MULTI_OUT", VT::op, at, {cnt, op}),
                      call("gen_Shape", VT::shape, at, {integer(0, at), integer(0, at), cnt, idx})});
       }
+      case C::EXPANDED: return rx(expand_record(n, *k->rec), ctx);
       default: break;
     }
     // a constraint-grammar expression in a replacement: only existing oprefs are operands

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/passes.hpp>
 
 namespace og_parse::detail {
@@ -300,7 +301,11 @@ class Parser {
       if (r.flags) {
         if (r.flags->kind != NodeKind::name && r.flags->kind != NodeKind::integer)
           fail(r.flags->loc, "the flags of DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS must be a name or an integer constant");
-        if (r.flags->kind == NodeKind::name) r.flags->type = ValueType::name;
+        if (r.flags->kind == NodeKind::name) {
+          r.flags->type = ValueType::name;
+          if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
+            fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
+        }
       }
       check_rule(s_, r, m, c, rp);
       r.valid = !item_.bad_tail;
@@ -335,6 +340,7 @@ class Parser {
         name += "::";
         name += take().text;
       }
+      if (peek().kind == Tok::other && peek().text == "<") template_args(name);
       return name;
     }
     if (t.kind != Tok::lparen) fail(t.loc, fmt::format("expected the name of the implementation function, found {}", spell(t)));
@@ -360,6 +366,35 @@ class Parser {
     }
     if (name.empty()) fail(t.loc, "empty implementation function name");
     return name;
+  }
+
+  /// A template-id's arguments written without parentheses, `impl<Tensor>`, `impl<true>`,
+  /// appended to `name` as written. A comma at the top level would split the macro argument for
+  /// the compiler's preprocessor, so it is an error here too.
+  void template_args(std::string& name) {
+    const Token open = take();
+    name += '<';
+    int angle = 1, paren = 0;
+    const Token* prev = nullptr;
+    while (angle > 0) {
+      const Token& x = peek();
+      if (x.kind == Tok::eof || (x.kind == Tok::rparen && paren == 0))
+        fail(open.loc, "unbalanced '<' in the implementation function's template arguments");
+      if (x.kind == Tok::comma && paren == 0)
+        fail(x.loc, fmt::format("the template-id '{}...' has a ',' outside parentheses, which splits the macro argument; "
+                                "write it in parentheses: ({}...>)",
+                                name, name));
+      if (x.kind == Tok::lparen) ++paren;
+      if (x.kind == Tok::rparen) --paren;
+      if (x.kind == Tok::other && x.text == "<") ++angle;
+      if (x.kind == Tok::other && x.text == ">") --angle;
+      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) && (x.kind == Tok::ident || x.kind == Tok::number))
+        name += ' ';
+      name += x.text;
+      if (x.kind == Tok::comma) name += ' ';
+      prev = &x;
+      take();
+    }
   }
 
   std::string flag_name(std::string_view prefix, std::initializer_list<std::string_view> known, std::string_view what) {
@@ -420,6 +455,9 @@ class Parser {
       tp.op = string_arg("the op name");
       while (peek().kind == Tok::comma) {
         take();
+        const Token at = peek();
+        if (!tp.operands.empty() && tp.operands.back() == "...")
+          fail(at.loc, "\"...\" (this operand and all later ones) must be the last operand of Op(...) in DEF_TENSOR_PROPERTIES");
         tp.operands.push_back(string_arg("an operand name"));
       }
       expect(Tok::rparen, "')'", "to close Op(...)");

@@ -1,0 +1,87 @@
+// A package source in the original framework's style (package_style.cpp) through the
+// compatibility header: its rules and registrations, and with PREPARE_DISABLED (this program is
+// built twice; OG_PREPARE_DISABLED tells which) only its registrations.
+#include <optgrammar/htp_compat.hpp>
+#include <optgrammar/runtime.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace optgrammar;
+
+namespace {
+std::size_t package_rules() {
+  std::size_t n = 0;
+  for (const RuleInfo* r : RuleSet::global().rules()) n += r->file.find("package_style.cpp") != std::string::npos ? 1 : 0;
+  return n;
+}
+std::size_t registrations(std::string_view op) {
+  std::size_t n = 0;
+  for (const OpImplInfo& i : OpRegistry::instance().entries())
+    if (i.name == intern_op_name(op)) ++n;
+  return n;
+}
+}  // namespace
+
+static const OpImplInfo* registration(std::string_view impl) {
+  for (const OpImplInfo& i : OpRegistry::instance().entries())
+    if (i.impl_name == impl) return &i;
+  return nullptr;
+}
+
+TEST_CASE("a framework-style package source: registrations stay in every build") {
+  CHECK(registrations("CompatRelu") == 2);
+  CHECK(registrations("CompatClip") == 1);
+  // DEF_PACKAGE_OP's defaults are the framework's; template-ids need no parentheses.
+  const OpImplInfo* plain = registration("compatReluImpl<Tensor>");
+  REQUIRE(plain);
+  CHECK(plain->cost == Cost::GLACIAL);
+  CHECK(plain->flags == Flags::RESOURCE_HVX);
+  CHECK(plain->arity == 2);
+  const OpImplInfo* clip = registration("compatClipImpl<true>");
+  REQUIRE(clip);
+  CHECK(clip->name == intern_op_name("CompatClip"));
+  const OpImplInfo* costed = registration("compatClipImpl<false>");
+  REQUIRE(costed);
+  CHECK(costed->cost_function == "compatCost");
+  CHECK(costed->flags == Flags::RESOURCE_HVX);
+  const OpImplInfo* snail = registration("compatReluImpl<PlainFloatTensor>");
+  REQUIRE(snail);
+  CHECK(snail->cost == Cost::SNAIL);
+  CHECK(std::string(THIS_PKG_NAME_STR) == "optgrammar_package");
+}
+
+#ifndef OG_PREPARE_DISABLED
+TEST_CASE("a framework-style package source: its rules run") {
+  REQUIRE(package_rules() == 3);
+  CHECK(TensorPropertyRegistry::instance().find("CompatRelu") != nullptr);
+  // "..." stands for the Op's inputs from its place on.
+  const TensorProperties* cat = TensorPropertyRegistry::instance().find("CompatCat");
+  REQUIRE(cat);
+  CHECK(cat->of_input(0) == std::vector<std::string>{"MainMemory"});
+  CHECK(cat->of_input(1) == std::vector<std::string>{"Flat"});
+  CHECK(cat->of_input(7) == std::vector<std::string>{"Flat"});
+  CHECK(cat->of("*") == std::vector<std::string>{"Flat"});
+  Graph g;
+  auto x = g.add_input(OutputDef::make(DType::Float32, {1, 2, 2, 4}));
+  auto r = g.add_op("CompatRelu", {g.add_op("CompatRelu", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},
+                    OutputDef::make(DType::Float32, {1, 2, 2, 4}));
+  const OpRef o1 = g.add_output(r);
+  const OpRef o2 = g.add_output(g.add_op("CompatClip", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
+  const OpRef o3 = g.add_output(g.add_op("CompatShape", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
+  g.set_option("relaxed_precision_flag", true);
+  run_rules(g, RuleSet::global());
+  CHECK(verify(g).empty());
+  CHECK(g.name(g.input(o1, 0)) == "CompatRelu");
+  CHECK(g.input(g.input(o1, 0), 0) == x);
+  CHECK(g.name(g.input(o2, 0)) == "QNN_Cast");
+  CHECK(g.output(g.input(g.input(o2, 0), 0)).dtype == DType::Float16);
+  CHECK(g.name(g.input(o3, 0)) == "CompatShaped");
+}
+#else
+TEST_CASE("a framework-style package source under PREPARE_DISABLED: its rules vanish") {
+  CHECK(package_rules() == 0);
+  CHECK(TensorPropertyRegistry::instance().find("CompatRelu") == nullptr);
+}
+#endif

@@ -1,0 +1,53 @@
+// An op-package source written exactly as packages of the original framework are: the SDK's
+// include names, the per-file brackets, template implementations registered without
+// parentheses, a flagged fp16 rule, tensor properties, an external shape function with
+// API_EXPORT. Compiled twice by tests/compat/CMakeLists.txt: as is, and with PREPARE_DISABLED.
+#include "HTP/core/constraints.h"
+#include "HTP/core/op_package_feature_support.h"
+#include "HTP/core/op_register_ext.h"
+#include "HTP/core/optimize.h"
+#include "HTP/core/simple_reg.h"
+#include "kernel_stand_ins.h"
+
+BEGIN_PKG_OP_DEFINITION(PKG_CompatRelu);
+
+template <typename T>
+GraphStatus compatReluImpl(T& out, const T& in) {
+  for (std::size_t i = 0; i < in.n && i < out.n; ++i) out.data[i] = in.data[i] > 0 ? in.data[i] : 0;
+  return GraphStatus::Success;
+}
+
+template <bool Clip>
+GraphStatus compatClipImpl(Tensor& out, const Tensor& in) {
+  for (std::size_t i = 0; i < in.n && i < out.n; ++i) out.data[i] = Clip && in.data[i] > 6 ? 6 : in.data[i];
+  return GraphStatus::Success;
+}
+
+DEF_PACKAGE_OP(compatReluImpl<Tensor>, "CompatRelu")
+DEF_PACKAGE_OP_AND_COST_AND_FLAGS(compatReluImpl<PlainFloatTensor>, "CompatRelu", SNAIL, Flags::RESOURCE_HVX)
+DEF_PACKAGE_OP(compatClipImpl<true>, "CompatClip")
+
+// :::EXTERNAL_SHAPEFN::: { float compatCost(const Op*); }
+static float compatCost(const Op* op) { return op ? 2.0f : 1.0f; }
+DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(compatClipImpl<false>, "CompatClipF", compatCost, Flags::RESOURCE_HVX)
+
+DEF_TENSOR_PROPERTIES(Op("CompatRelu", "in"), Flat("*", "in"))
+DEF_TENSOR_PROPERTIES(Op("CompatCat", "axis", "..."), Flat("*", "..."), MainMemory("axis"))
+
+// :::EXTERNAL_SHAPEFN::: { QuickShape compat_same(Replacement&, OpRef const&); }
+API_EXPORT QuickShape compat_same(Replacement& rpx, OpRef const& x) {
+  const auto& d = rpx.graph().output(x);
+  QuickShape q;
+  q.rank = d.rank;
+  for (std::uint32_t i = 0; i < d.rank; ++i) q.dims[i] = d.dims[i];
+  return q;
+}
+
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("CompatRelu", LET("r", Op("CompatRelu", "x"))), OK, "r")
+
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY + 1, relaxed_precision_flag, Op("CompatClip", "x"), IS_FLOAT32("*"),
+                                    MAKE_OP_FP16_AND_INSERT_CAST(Op("CompatClip", CAST_TO_FP16("x"))))
+
+DEF_PACKAGE_OPTIMIZATION(EARLY + 2, Op("CompatShape", "x"), OK, Op("CompatShaped", "x", SHAPEFN_APPLY(compat_same, "x")))
+
+END_PKG_OP_DEFINITION(PKG_CompatRelu);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -148,9 +149,21 @@ int main(int argc, char** argv) {
   app.add_flag("--no-verify", no_verify,
                "Do not check the input and result graphs against the op definitions (structure is always checked)");
   app.add_flag("--list-rules", list_rules, "Print the package's rules in rule order (canonical form) and exit");
+  // Rule packages and graph options (docs/htp_lowering.md).
+  std::string package = "w1";
+  std::vector<std::string> graph_options;
+  app.add_option("--rules", package, "The rule package to run: the rules whose source lies in a folder of this name (w1, htp_lowering)")
+      ->capture_default_str();
+  app.add_option("--option", graph_options, "Set a graph option the rules read: NAME=UNSIGNED (repeatable), e.g. htp_tile_elements=65536");
   CLI11_PARSE(app, argc, argv);
 
-  const auto& rules = optgrammar::RuleSet::global();
+  const auto rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) {
+    return std::filesystem::path(r.file).parent_path().filename() == package;
+  });
+  if (rules.size() == 0) {
+    std::cerr << "og-opt: no rules in a package named '" << package << "'\n";
+    return 1;
+  }
   if (list_rules) {
     for (const auto* r : rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
@@ -219,6 +232,16 @@ int main(int argc, char** argv) {
       print_problems(problems, where, input, op_lines, "the input graph is invalid");
       return 1;
     }
+  }
+  for (const auto& o : graph_options) {  // NAME=UNSIGNED
+    const auto eq = o.find('=');
+    std::uint64_t v = 0;
+    const char* end = o.data() + o.size();
+    if (eq == std::string::npos || std::from_chars(o.data() + eq + 1, end, v).ptr != end || eq + 1 == o.size()) {
+      std::cerr << "og-opt: --option wants NAME=UNSIGNED: " << o << "\n";
+      return 1;
+    }
+    g.set_option(o.substr(0, eq), v);
   }
   if (g.live_count() == 0) std::cerr << "og-opt: warning: the graph is empty\n";
   else {

@@ -8,6 +8,7 @@
 #include "optgrammar/index/op_maps.hpp"
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/layer.hpp"
 #include "optgrammar/ops/onnx.hpp"
 
 #include <string>
@@ -656,6 +657,7 @@ inline Definitions& definitions() {
     Definitions& d = Definitions::instance();
     detail::add_builtins(d);
     onnx::add_definitions(d);
+    layer::add_definitions(d);
     return d;
   }();
   return t;

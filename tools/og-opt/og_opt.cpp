@@ -155,6 +155,8 @@ int main(int argc, char** argv) {
   app.add_option("--rules", package, "The rule package to run: the rules whose source lies in a folder of this name (w1, htp_lowering)")
       ->capture_default_str();
   app.add_option("--option", graph_options, "Set a graph option the rules read: NAME=UNSIGNED (repeatable), e.g. htp_tile_elements=65536");
+  std::string svg_file;
+  app.add_option("--svg", svg_file, "Pictures through Graphviz's dot: the result to FILE, the input graph to FILE with .before before .svg");
   CLI11_PARSE(app, argc, argv);
 
   const auto rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) {
@@ -263,6 +265,24 @@ int main(int argc, char** argv) {
       trace_out(trace_file.empty() ? std::string("-") : trace_file, "trace");
   if (!text_out.open() || !dot_out.open() || (!trace_file.empty() && !trace_out.open())) return 1;
 
+  // --svg: the input graph's DOT now, both pictures rendered by `dot` after the run.
+  std::string dot_before;
+  auto render_svg = [](const std::string& dot_text, const std::string& path) {
+    const std::string cmd = "dot -Tsvg -o '" + path + "'";
+    std::FILE* p = ::popen(cmd.c_str(), "w");
+    if (!p) return false;
+    const bool wrote = std::fwrite(dot_text.data(), 1, dot_text.size(), p) == dot_text.size();
+    return ::pclose(p) == 0 && wrote;
+  };
+  if (!svg_file.empty()) {
+    if (svg_file.find('\'') != std::string::npos) {
+      std::cerr << "og-opt: --svg: a path with a quote is not supported\n";
+      return 1;
+    }
+    std::ostringstream os;
+    optgrammar::write_dot(os, g, stem + " (before)");
+    dot_before = os.str();
+  }
   og_opt::CheckRun check;
   if (check_n > 0) try {
       check = og_opt::check_before(g, check_n);
@@ -356,5 +376,16 @@ int main(int argc, char** argv) {
   }
   if (!text_out.commit() || !dot_out.commit() || (!trace_file.empty() && !trace_out.commit())) return 1;
   fmt::print(report, "\nwrote {} and {}\n", text_stdout ? "stdout" : out_text, dot_stdout ? "stdout" : out_dot);
+  if (!svg_file.empty()) {
+    const std::string before = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
+                                                          : svg_file + ".before.svg";
+    std::ostringstream os;
+    optgrammar::write_dot(os, g, stem);
+    if (!render_svg(dot_before, before) || !render_svg(os.str(), svg_file)) {
+      std::cerr << "og-opt: --svg: Graphviz's dot failed or is not installed (apt-get install graphviz)\n";
+      return 1;
+    }
+    fmt::print(report, "pictures: {} (before), {} (after)\n", before, svg_file);
+  }
   return 0;
 }

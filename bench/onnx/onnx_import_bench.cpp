@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
         if (lower) {
           optgrammar::DriverOptions d;
           optgrammar::engine::ConstantFolder folder;
-          optgrammar::engine::Cse cse;
+          optgrammar::engine::Cse cse({.merge_constants = false});  // as og-opt (without --cse-constants)
           d.visit = folder.visitor();
           d.between_passes = cse.hook();
           optgrammar::run_rules(im.graph, package, d);

@@ -5,7 +5,10 @@ set -euo pipefail
 pkgs=(cmake ninja-build g++-12 clang-14 lld-14 libc++-14-dev llvm-14 libclang-rt-14-dev
       libboost-dev catch2 libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
       qemu-user-static time libonnx-dev libprotobuf-dev libonnx-testdata
-      python3)  # python3: the W2 rule generator (bench/w2)
+      python3  # the W2 rule generator (bench/w2)
+      graphviz)  # pictures (tools/run-og-opt.sh)
+# node and npm (tools/fetch-models.sh) are not in this list: Debian's npm conflicts with the
+# nodejs packages that bring their own npm; fetch-models.sh says so when they are missing.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -156,12 +157,22 @@ int main(int argc, char** argv) {
   std::vector<std::string> package_paths;
   app.add_option("--package", package_paths,
                  "Load this op package (a shared library built with optgrammar_add_op_package) and run its rules "
-                 "instead of the built-in W1 rules (repeatable)")
+                 "instead of the built-in ones (repeatable)")
       ->allow_extra_args(false);
+  // Built-in rule packages and graph options (docs/htp_lowering.md).
+  std::string builtin_rules = "w1";
+  std::vector<std::string> graph_options;
+  app.add_option("--rules", builtin_rules,
+                 "The built-in rule package to run when no --package is given: the rules whose source lies in a "
+                 "folder of this name (w1, htp_lowering)")
+      ->capture_default_str();
+  app.add_option("--option", graph_options, "Set a graph option the rules read: NAME=UNSIGNED (repeatable), e.g. htp_tile_elements=65536");
+  std::string svg_file;
+  app.add_option("--svg", svg_file, "Pictures through Graphviz's dot: the result to FILE, the input graph to FILE with .before before .svg");
   CLI11_PARSE(app, argc, argv);
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,
-  // the rules linked into og-opt (W1's). Op registrations of the packages apply either way.
+  // the built-in package chosen with --rules. Op registrations of the packages apply either way.
   std::vector<og_opt::LoadedPackage> packages;
   for (const auto& path : package_paths) try {
       packages.push_back(og_opt::load_package(path));
@@ -172,13 +183,20 @@ int main(int argc, char** argv) {
       std::cerr << "og-opt: error: " << e.what() << "\n";
       return 1;
     }
-  optgrammar::RuleSet package_rules;
+  optgrammar::RuleSet rules;
   if (!packages.empty()) {
     std::unordered_set<const optgrammar::RuleInfo*> chosen;
     for (const auto& p : packages) chosen.insert(p.rules.begin(), p.rules.end());
-    package_rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) { return chosen.count(&r) > 0; });
+    rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) { return chosen.count(&r) > 0; });
+  } else {
+    rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) {
+      return std::filesystem::path(r.file).parent_path().filename() == builtin_rules;
+    });
+    if (rules.size() == 0) {
+      std::cerr << "og-opt: no rules in a built-in package named '" << builtin_rules << "'\n";
+      return 1;
+    }
   }
-  const auto& rules = packages.empty() ? optgrammar::RuleSet::global() : package_rules;
   if (list_rules) {
     for (const auto* r : rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
@@ -251,6 +269,16 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  for (const auto& o : graph_options) {  // NAME=UNSIGNED
+    const auto eq = o.find('=');
+    std::uint64_t v = 0;
+    const char* end = o.data() + o.size();
+    if (eq == std::string::npos || std::from_chars(o.data() + eq + 1, end, v).ptr != end || eq + 1 == o.size()) {
+      std::cerr << "og-opt: --option wants NAME=UNSIGNED: " << o << "\n";
+      return 1;
+    }
+    g.set_option(o.substr(0, eq), v);
+  }
   if (g.live_count() == 0) std::cerr << "og-opt: warning: the graph is empty\n";
   else {
     bool has_output = false;
@@ -271,6 +299,24 @@ int main(int argc, char** argv) {
       trace_out(trace_file.empty() ? std::string("-") : trace_file, "trace");
   if (!text_out.open() || !dot_out.open() || (!trace_file.empty() && !trace_out.open())) return 1;
 
+  // --svg: the input graph's DOT now, both pictures rendered by `dot` after the run.
+  std::string dot_before;
+  auto render_svg = [](const std::string& dot_text, const std::string& path) {
+    const std::string cmd = "dot -Tsvg -o '" + path + "'";
+    std::FILE* p = ::popen(cmd.c_str(), "w");
+    if (!p) return false;
+    const bool wrote = std::fwrite(dot_text.data(), 1, dot_text.size(), p) == dot_text.size();
+    return ::pclose(p) == 0 && wrote;
+  };
+  if (!svg_file.empty()) {
+    if (svg_file.find('\'') != std::string::npos) {
+      std::cerr << "og-opt: --svg: a path with a quote is not supported\n";
+      return 1;
+    }
+    std::ostringstream os;
+    optgrammar::write_dot(os, g, stem + " (before)");
+    dot_before = os.str();
+  }
   og_opt::CheckRun check;
   if (check_n > 0) try {
       check = og_opt::check_before(g, check_n);
@@ -365,5 +411,16 @@ int main(int argc, char** argv) {
   }
   if (!text_out.commit() || !dot_out.commit() || (!trace_file.empty() && !trace_out.commit())) return 1;
   fmt::print(report, "\nwrote {} and {}\n", text_stdout ? "stdout" : out_text, dot_stdout ? "stdout" : out_dot);
+  if (!svg_file.empty()) {
+    const std::string before = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
+                                                          : svg_file + ".before.svg";
+    std::ostringstream os;
+    optgrammar::write_dot(os, g, stem);
+    if (!render_svg(dot_before, before) || !render_svg(os.str(), svg_file)) {
+      std::cerr << "og-opt: --svg: Graphviz's dot failed or is not installed (apt-get install graphviz)\n";
+      return 1;
+    }
+    fmt::print(report, "pictures: {} (before), {} (after)\n", before, svg_file);
+  }
   return 0;
 }

@@ -8,6 +8,7 @@
 #include "optgrammar/index/op_maps.hpp"
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/layer.hpp"
 #include "optgrammar/ops/onnx.hpp"
 
 #include <string>
@@ -161,15 +162,22 @@ inline Inferred conv_bias_relu(const OpView& v) {
 }
 
 inline Inferred concat(const OpView& v) {
-  Inferred r = like_first(v);
-  r.shape = false;
-  if (auto axis = eval::concat_axis(v.operands, *v.declared)) {
-    r.def = *v.declared;
-    r.shape = true;
-    (void)axis;
-  } else {
+  Inferred r;
+  r.def = *v.declared;
+  auto form = eval::concat_form(v.operands, *v.declared);
+  if (!form) {
     r.error = cat("operands do not concatenate to ", shape_string(*v.declared), " along any dimension");
+    return r;
   }
+  r.def = *v.operands[form->first_part].def;
+  r.dtype = r.quant = true;
+  for (std::size_t k = form->first_part; k < v.operands.size(); ++k)
+    if (!v.operands[k].def->same_encoding(*v.operands[form->first_part].def)) {
+      r.error = cat("part ", k, " differs from the first part in dtype or quantization");
+      return r;
+    }
+  r.def.dims = v.declared->dims;
+  r.shape = true;
   return r;
 }
 
@@ -248,13 +256,13 @@ inline Maps reshape(const OpView& v) {
 }
 inline Maps concat(const OpView& v) {
   Maps m(v.operands.size());
-  auto axis = eval::concat_axis(v.operands, *v.declared);
-  if (!axis) return m;
+  auto form = eval::concat_form(v.operands, *v.declared);
+  if (!form) return m;
   std::vector<index::Shape> shapes;
-  for (const auto& x : v.operands) shapes.push_back(eval::index_shape(*x.def));
+  for (std::size_t k = form->first_part; k < v.operands.size(); ++k) shapes.push_back(eval::index_shape(*v.operands[k].def));
   try {
-    auto maps = index::concat_maps(shapes, static_cast<int>(*axis));
-    for (std::size_t i = 0; i < maps.size(); ++i) m[i] = std::move(maps[i]);
+    auto maps = index::concat_maps(shapes, static_cast<int>(form->axis));
+    for (std::size_t i = 0; i < maps.size(); ++i) m[form->first_part + i] = std::move(maps[i]);
   } catch (const std::exception&) {
   }
   return m;
@@ -571,12 +579,15 @@ inline void add_builtins(Definitions& t) {
   {
     OpDefinition d;
     d.name = "Concat";
-    d.summary = "Joins its operands along one dimension.";
-    d.description = "The dimension is the one along which the operands, joined, give the declared shape (the "
-                    "lowest such); the operands agree in every other dimension. AUTOSPLIT joins its parts with it.";
-    d.operands = {{"parts", Arity::variadic, TypeRule::same_as_first, dtypes::any, "the parts, in order", 1, false}};
-    d.result = {"out", TypeRule::same_as_first, dtypes::any, "the joined shape"};
-    d.traits = Trait::pure | Trait::same_operands_and_result_type;
+    d.summary = "Joins its parts along one dimension: Concat(parts...) or Concat(axis, parts...).";
+    d.description = "With a leading `axis` (a one-element Int32 `$Const`, as AUTOSPLIT joins its parts) the "
+                    "parts are the other operands, joined along `axis`; that form is taken when operand 0 is such "
+                    "a constant and the rest, joined along it, give the declared shape. Otherwise every operand is "
+                    "a part and the dimension is the one along which they, joined, give the declared shape (the "
+                    "lowest such). The parts agree in every other dimension and share dtype and quantization.";
+    d.operands = {{"parts", Arity::variadic, TypeRule::in_set, dtypes::any, "[axis,] the parts, in order", 1, false}};
+    d.result = {"out", TypeRule::in_set, dtypes::any, "the joined shape, the parts' dtype and quantization"};
+    d.traits = Trait::pure;
     d.infer = infer::concat;
     d.indexing = indexing::concat;
     d.eval = eval::concat;
@@ -656,6 +667,7 @@ inline Definitions& definitions() {
     Definitions& d = Definitions::instance();
     detail::add_builtins(d);
     onnx::add_definitions(d);
+    layer::add_definitions(d);
     d.mark_builtin();
     return d;
   }();

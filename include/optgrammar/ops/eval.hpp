@@ -299,19 +299,40 @@ inline std::optional<std::uint32_t> concat_axis(std::span<const ValueView> in, c
   return std::nullopt;
 }
 
+/// How a Concat's operands read: the parts (all operands, or all but a leading axis) and the axis.
+struct ConcatForm {
+  std::size_t first_part = 0;  ///< 1 when operand 0 is the axis
+  std::uint32_t axis = 0;
+};
+
+/// The axis form `Concat(axis, parts...)` (AUTOSPLIT's join; `axis` a one-element Int32
+/// constant) when operand 0 is such a constant and the parts joined along it give the declared
+/// shape; else the parts are all operands and the axis is found from the shapes (concat_axis).
+inline std::optional<ConcatForm> concat_form(std::span<const ValueView> in, const OutputDef& o) {
+  if (in.size() >= 2 && in[0].def && in[0].def->dtype == DType::Int32 && in[0].def->element_count() == 1 &&
+      !in[0].is_shape)
+    if (auto a = first<std::int32_t>(in[0]); a && *a >= 0 && static_cast<std::uint32_t>(*a) < o.rank)
+      if (auto axis = concat_axis(in.subspan(1), o); axis && *axis == static_cast<std::uint32_t>(*a))
+        return ConcatForm{1, *axis};
+  if (auto axis = concat_axis(in, o)) return ConcatForm{0, *axis};
+  return std::nullopt;
+}
+
 inline bool concat(const OpView& v, std::span<std::byte> out, Backend) {
   const OutputDef& o = *v.declared;
-  auto axis = concat_axis(v.operands, o);
-  if (!axis) return false;
+  auto form = concat_form(v.operands, o);
+  if (!form) return false;
+  const auto parts = v.operands.subspan(form->first_part);
+  const std::optional<std::uint32_t> axis = form->axis;
   const std::size_t es = element_size(o.dtype);
   std::size_t outer = 1, inner = es;
   for (std::uint32_t k = 0; k < *axis; ++k) outer *= o.dims[k];
   for (std::uint32_t k = *axis + 1; k < o.rank; ++k) inner *= o.dims[k];
-  for (const auto& x : v.operands)
+  for (const auto& x : parts)
     if (!has_data(x) || x.def->dtype != o.dtype) return false;
   std::byte* dst = out.data();
   for (std::size_t i = 0; i < outer; ++i)
-    for (const auto& x : v.operands) {
+    for (const auto& x : parts) {
       const std::size_t row = x.def->dims[*axis] * inner;
       if (row) std::memcpy(dst, x.data.data() + i * row, row);
       dst += row;

@@ -184,31 +184,52 @@ inline std::optional<std::string> check(const Package& p, const std::vector<Moti
   return std::nullopt;
 }
 
+/// A failing graph and the input seed it fails with.
+struct Failing {
+  std::vector<Motif> spec;
+  std::uint64_t input_seed = 0;
+};
+
 /// Smaller forms of a failing graph, tried in turn until none fails: without one motif, then
-/// with one dimension of one motif halved.
-inline std::vector<Motif> shrink(const Package& p, std::vector<Motif> spec, std::uint64_t seed) {
+/// with one dimension of one motif made 1, halved or one less. A form fails when it fails on
+/// one of four input seeds (fewer elements take other values from the same seed).
+inline Failing shrink(const Package& p, Failing f) {
+  auto fails = [&](const std::vector<Motif>& spec) -> std::optional<std::uint64_t> {
+    for (std::uint64_t s = f.input_seed; s < f.input_seed + 4; ++s)
+      if (check(p, spec, s)) return s;
+    return std::nullopt;
+  };
+  auto& spec = f.spec;
   for (bool progress = true; progress;) {
     progress = false;
     for (std::size_t i = 0; i < spec.size() && spec.size() > 1; ++i) {
       auto smaller = spec;
       smaller.erase(smaller.begin() + static_cast<std::ptrdiff_t>(i));
-      if (check(p, smaller, seed)) {
+      if (auto s = fails(smaller)) {
         spec = std::move(smaller);
+        f.input_seed = *s;
         progress = true;
         --i;
       }
     }
     for (std::size_t i = 0; i < spec.size(); ++i)
       for (std::size_t d = 0; d < spec[i].dims.size(); ++d)
-        while (spec[i].dims[d] > 1) {
-          auto smaller = spec;
-          smaller[i].dims[d] /= 2;
-          if (!check(p, smaller, seed)) break;
-          spec = std::move(smaller);
-          progress = true;
+        for (bool less = true; less && spec[i].dims[d] > 1;) {
+          less = false;
+          for (std::size_t to : {std::size_t{1}, spec[i].dims[d] / 2, spec[i].dims[d] - 1}) {
+            auto smaller = spec;
+            smaller[i].dims[d] = to;
+            if (to >= spec[i].dims[d]) continue;
+            if (auto s = fails(smaller)) {
+              spec = std::move(smaller);
+              f.input_seed = *s;
+              progress = less = true;
+              break;
+            }
+          }
         }
   }
-  return spec;
+  return f;
 }
 
 /// A random graph of 1 to max_motifs motifs.
@@ -236,12 +257,12 @@ inline Outcome run_package(const Package& p, std::uint64_t n, std::uint64_t firs
   for (std::uint64_t s = first_seed; s < first_seed + n; ++s) {
     const auto spec = draw_graph(p, s);
     if (auto problem = check(p, spec, s, &out.tally)) {
-      const auto small = shrink(p, spec, s);
+      const Failing small = shrink(p, Failing{spec, s});
       std::ostringstream os;
-      os << p.name << ": graph seed " << s << ": " << *problem << "\nsmallest failing graph ("
-         << *check(p, small, s) << "):\n";
+      os << p.name << ": graph seed " << s << ": " << *problem << "\nsmallest failing graph (input seed "
+         << small.input_seed << ": " << *check(p, small.spec, small.input_seed) << "):\n";
       try {
-        write_graph_text(os, build_graph(p, small));
+        write_graph_text(os, build_graph(p, small.spec));
       } catch (const std::exception& e) {
         os << "(cannot be written: " << e.what() << ")\n";
       }

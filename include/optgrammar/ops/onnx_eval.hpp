@@ -1025,6 +1025,9 @@ inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
           break;
         }
       }
+      // A scale of 0 or a huge one gives an infinite or NaN coordinate: every tap past an edge
+      // reads the edge, so x is kept within 4 of the input before it becomes an integer.
+      x = std::isnan(x) ? 0.0 : std::clamp(x, -4.0, in + 4.0);
       auto clamp_index = [&](std::int64_t i) { return static_cast<std::size_t>(std::clamp<std::int64_t>(i, 0, static_cast<std::int64_t>(xd[k]) - 1)); };
       auto& t = taps[k][o];
       if (mode == ResizeMode::nearest) {

@@ -67,6 +67,7 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, b
     if (d < 0) fail(Kind::invalid, where + ": negative dim");
     t.def.dims[t.def.rank++] = static_cast<std::size_t>(d);
   }
+  if (const char* why = t.def.unrepresentable()) fail(Kind::invalid, where + ": shape cannot be represented: " + why);
   if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)
     fail(Kind::invalid, where + ": external tensor data is not read");
   const std::size_t n = t.def.element_count();
@@ -157,6 +158,7 @@ std::optional<OutputDef> def_of(const onnx::TypeProto& tp, const std::string& wh
     if (!dim.has_dim_value() || dim.dim_value() < 0) return std::nullopt;
     d.dims[d.rank++] = static_cast<std::size_t>(dim.dim_value());
   }
+  if (const char* why = d.unrepresentable()) fail(Kind::invalid, where + ": shape cannot be represented: " + why);
   return d;
 }
 

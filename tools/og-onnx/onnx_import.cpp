@@ -218,9 +218,10 @@ class Importer {
 
  private:
   /// Convolution and pooling nodes whose data input has a known rank r: the input must have
-  /// rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2 entries,
-  /// pads 2 (r - 2). ONNX's own shape inference reads past the shape otherwise (a crash, found
-  /// by fuzzing), so the importer rejects such a node before it runs.
+  /// rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2 entries of
+  /// at least 1, pads 2 (r - 2) entries of at least 0. ONNX's own shape inference reads past the
+  /// shape or divides by zero otherwise (crashes found by fuzzing), so the importer rejects such
+  /// a node before it runs.
   void check_conv_pool_ranks() const {
     const auto& gp = model_.graph();
     std::unordered_map<std::string, int> rank;
@@ -253,6 +254,9 @@ class Importer {
         if (want >= 0 && a.ints_size() != want)
           fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
                                   " entries, the input's rank needs " + std::to_string(want));
+        for (auto v : a.ints())  // ONNX divides by strides and dilations
+          if (want >= 0 && v < (spatial ? 1 : 0))
+            fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
       }
     }
   }

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (clang++-14, ASan + UBSan) and runs each for SECONDS over its seed
 # corpus: og_parse_fuzz (og-parse, seeds tests/og-parse/corpus and data), og_text_fuzz (the graph
 # text reader) and og_pipeline_fuzz (og-opt's pipeline), both seeded by bench/fuzz/corpus/graph and
-# tools/og-opt/testdata.
+# tools/og-opt/testdata, and og_onnx_fuzz (the ONNX importer, seeds bench/fuzz/corpus/onnx: small
+# models of ONNX's node tests).
 # Prints the executions of each. A crash, timeout or out-of-memory input is copied to
 # bench/fuzz/crashes/<target>/ (add it to git and to a regression test) and the exit status is 1.
 # Usage: bench/fuzz/run.sh SECONDS [build-dir=build/fuzz]
@@ -13,7 +14,7 @@ secs="${1:?usage: bench/fuzz/run.sh SECONDS [build-dir]}"
 build="${2:-$root/build/fuzz}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
       -DOPTGRAMMAR_HEXAGON_TESTS=OFF -DOPTGRAMMAR_BUILD_BENCH=ON -DOPTGRAMMAR_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" -j2 --target og_parse_fuzz og_text_fuzz og_pipeline_fuzz
+cmake --build "$build" -j2 --target og_parse_fuzz og_text_fuzz og_pipeline_fuzz og_onnx_fuzz
 status=0
 run() {
   local name="$1" exe="$2"
@@ -39,4 +40,5 @@ og_parse_data="$root/tests/og-parse/data"
 run og_parse_fuzz "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
 run og_text_fuzz "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
 run og_pipeline_fuzz "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
+run og_onnx_fuzz "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx"
 exit $status

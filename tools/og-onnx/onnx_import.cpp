@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -66,6 +67,7 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, b
     if (d < 0) fail(Kind::invalid, where + ": negative dim");
     t.def.dims[t.def.rank++] = static_cast<std::size_t>(d);
   }
+  if (const char* why = t.def.unrepresentable()) fail(Kind::invalid, where + ": shape cannot be represented: " + why);
   if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)
     fail(Kind::invalid, where + ": external tensor data is not read");
   const std::size_t n = t.def.element_count();
@@ -156,6 +158,7 @@ std::optional<OutputDef> def_of(const onnx::TypeProto& tp, const std::string& wh
     if (!dim.has_dim_value() || dim.dim_value() < 0) return std::nullopt;
     d.dims[d.rank++] = static_cast<std::size_t>(dim.dim_value());
   }
+  if (const char* why = d.unrepresentable()) fail(Kind::invalid, where + ": shape cannot be represented: " + why);
   return d;
 }
 
@@ -214,8 +217,53 @@ class Importer {
   }
 
  private:
+  /// Convolution and pooling nodes whose data input has a known rank r: the input must have
+  /// rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2 entries of
+  /// at least 1, pads 2 (r - 2) entries of at least 0. ONNX's own shape inference reads past the
+  /// shape or divides by zero otherwise (crashes found by fuzzing), so the importer rejects such
+  /// a node before it runs.
+  void check_conv_pool_ranks() const {
+    const auto& gp = model_.graph();
+    std::unordered_map<std::string, int> rank;
+    auto note = [&](const onnx::ValueInfoProto& v) {
+      if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+        rank[v.name()] = v.type().tensor_type().shape().dim_size();
+    };
+    for (const auto& v : gp.input()) note(v);
+    for (const auto& v : gp.value_info()) note(v);
+    for (const auto& t : gp.initializer()) rank[t.name()] = t.dims_size();
+    int index = 0;
+    for (const auto& n : gp.node()) {
+      const std::string& op = n.op_type();
+      const bool weighted = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
+      const bool conv_pool = weighted || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
+      const std::string where = "node " + std::to_string(index++) + " (" + op + ")";
+      if (!conv_pool || n.input_size() == 0) continue;
+      const auto x = rank.find(n.input(0));
+      if (x == rank.end()) continue;
+      const int r = x->second;
+      if (r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
+      if (weighted && n.input_size() > 1) {
+        const auto w = rank.find(n.input(1));
+        if (w != rank.end() && w->second != r)
+          fail(Kind::invalid, where + ": the weight has rank " + std::to_string(w->second) + ", the input " + std::to_string(r));
+      }
+      for (const auto& a : n.attribute()) {
+        const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
+        const int want = spatial ? r - 2 : a.name() == "pads" ? 2 * (r - 2) : -1;
+        if (want >= 0 && a.ints_size() != want)
+          fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
+                                  " entries, the input's rank needs " + std::to_string(want));
+        for (auto v : a.ints())  // ONNX divides by strides and dilations
+          if (want >= 0 && v < (spatial ? 1 : 0))
+            fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
+      }
+    }
+  }
+
   /// ONNX shape inference over the model, then the types it knows by value name.
   void infer() {
+    check_conv_pool_ranks();
     try {
       onnx::ShapeInferenceOptions so;
       so.enable_data_propagation = true;
@@ -478,12 +526,20 @@ class Importer {
 Imported import_file(const std::string& path, const ImportOptions& options) {
   std::ifstream is(path, std::ios::binary);
   if (!is) fail(Kind::invalid, "cannot read " + path);
+  const std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+  if (is.bad()) fail(Kind::invalid, "cannot read " + path);
+  return import_bytes(bytes, path, options);
+}
+
+Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options) {
   onnx::ModelProto m;
-  if (!m.ParseFromIstream(&is)) fail(Kind::invalid, path + " is not an ONNX model");
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+      !m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    fail(Kind::invalid, name + " is not an ONNX model");
   try {
     return Importer(m, options).run();
   } catch (const ImportError& e) {
-    throw ImportError(e.kind, path + ": " + e.what());
+    throw ImportError(e.kind, name + ": " + e.what());
   }
 }
 

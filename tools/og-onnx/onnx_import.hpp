@@ -16,6 +16,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace optgrammar::onnx_import {
@@ -44,6 +45,9 @@ struct Imported {
 
 /// Reads and imports the model file. Throws ImportError.
 Imported import_file(const std::string& path, const ImportOptions& options = {});
+
+/// Imports a serialized model held in memory; `name` stands for it in messages. Throws ImportError.
+Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options = {});
 
 /// A serialized TensorProto (ONNX test data) as a tensor of the imported element type.
 /// `clamped` is set when an int64 value was outside Int32's range; `name` receives the tensor's

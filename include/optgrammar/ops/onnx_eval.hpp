@@ -986,6 +986,8 @@ inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const Dims xd = dims_of(*X.def), od = dims_of(*v.declared), xs = strides_of(xd);
   const std::size_t r = xd.size();
   if (od.size() != r) return false;
+  // An empty input has nothing to sample for a non-empty output.
+  if (X.def->element_count() == 0 && v.declared->element_count() != 0) return false;
   std::vector<double> roi, scales;
   if (a.present(1))
     for (std::size_t i = 0; i < a.in(1).def->element_count(); ++i) roi.push_back(get(a.in(1).def->dtype, a.in(1).data.data(), i));
@@ -1025,6 +1027,9 @@ inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
           break;
         }
       }
+      // A scale of 0 or a huge one gives an infinite or NaN coordinate: every tap past an edge
+      // reads the edge, so x is kept within 4 of the input before it becomes an integer.
+      x = std::isnan(x) ? 0.0 : std::clamp(x, -4.0, in + 4.0);
       auto clamp_index = [&](std::int64_t i) { return static_cast<std::size_t>(std::clamp<std::int64_t>(i, 0, static_cast<std::int64_t>(xd[k]) - 1)); };
       auto& t = taps[k][o];
       if (mode == ResizeMode::nearest) {

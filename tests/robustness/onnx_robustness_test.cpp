@@ -1,0 +1,93 @@
+// Regression tests of the ONNX importer's fuzzing findings (bench/fuzz/run.sh, og_onnx_fuzz).
+#include "onnx_import.hpp"
+
+#include <onnx/onnx_pb.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace optgrammar;
+
+TEST_CASE("ONNX import: a Conv whose input rank or strides do not fit is an error, not a crash") {
+  // As found: ONNX's Conv shape inference read past the input's 2-d shape (SEGV in libonnx), and
+  // divided by a stride of 0 (SIGFPE).
+  for (const char* file : {"/onnx_crash_conv_input_rank.onnx", "/onnx_crash_conv_zero_stride.onnx"}) {
+    INFO(file);
+    try {
+      (void)onnx_import::import_file(std::string(OPTGRAMMAR_ROBUSTNESS_DIR) + file);
+      FAIL("the model was accepted");
+    } catch (const onnx_import::ImportError& e) {
+      CHECK(e.kind == onnx_import::ImportError::Kind::invalid);
+      const std::string what = e.what();
+      INFO(what);
+      CHECK(what.find("node 0 (Conv)") != std::string::npos);
+      CHECK((what.find("rank") != std::string::npos || what.find("strides has the entry 0") != std::string::npos));
+    }
+  }
+}
+
+TEST_CASE("ONNX import: Resize with an infinite coordinate or an empty input is no undefined behaviour") {
+  // As found: a scale that makes the source coordinate infinite was converted to an integer
+  // (float-to-integer overflow), and an empty input resized to a non-empty output was read
+  // (an offset added to a null pointer); UBSan reports both in the asan preset. Now the
+  // coordinate is kept near the input and the empty input is not evaluated.
+  for (const char* file : {"/onnx_crash_resize_infinite_coordinate.onnx", "/onnx_crash_resize_empty_input.onnx"}) {
+    INFO(file);
+    onnx_import::Imported m;
+    try {
+      m = onnx_import::import_file(std::string(OPTGRAMMAR_ROBUSTNESS_DIR) + file);
+    } catch (const onnx_import::ImportError& e) {
+      FAIL(e.what());
+    }
+    CHECK(m.graph.live_count() > 0);
+    try {
+      const auto out = engine::interpret(m.graph, engine::random_inputs(m.graph, 1));
+      CHECK(out.size() == m.outputs.size());
+    } catch (const engine::InterpretError& e) {
+      SUCCEED(e.what());  // not evaluable is an answer too; only undefined behaviour is not
+    }
+  }
+}
+
+namespace {
+/// A model of one Identity node whose input is an initializer of the given dims (float, no data).
+std::string model_with_initializer(std::initializer_list<std::int64_t> dims) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  auto* t = g->add_initializer();
+  t->set_name("c");
+  t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  for (auto d : dims) t->add_dims(d);
+  auto* n = g->add_node();
+  n->set_op_type("Identity");
+  n->add_input("c");
+  n->add_output("y");
+  auto* out = g->add_output();
+  out->set_name("y");
+  out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  return m.SerializeAsString();
+}
+}  // namespace
+
+TEST_CASE("ONNX import: a shape whose element count or byte size overflows, or a dim beyond the limit, is an error") {
+  // [2^32, 2^32] has 2^64 elements: the count wrapped to 0 and passed the size check before.
+  for (auto dims : {std::vector<std::int64_t>{std::int64_t{1} << 32, std::int64_t{1} << 32},
+                    std::vector<std::int64_t>{std::int64_t{1} << 31, 1}, std::vector<std::int64_t>{1 << 20, 1 << 20, 1 << 20}}) {
+    onnx::ModelProto m;
+    REQUIRE(m.ParseFromString(model_with_initializer({})));
+    auto* t = m.mutable_graph()->mutable_initializer(0);
+    for (auto d : dims) t->add_dims(d);
+    try {
+      (void)onnx_import::import_bytes(m.SerializeAsString(), "big.onnx");
+      FAIL("accepted");
+    } catch (const onnx_import::ImportError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find("shape cannot be represented") != std::string::npos);
+    }
+  }
+}

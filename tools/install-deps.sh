@@ -7,12 +7,14 @@ pkgs=(cmake ninja-build g++-12 clang-14 lld-14 libc++-14-dev llvm-14 libclang-rt
       qemu-user-static time libonnx-dev libprotobuf-dev libonnx-testdata
       python3  # the W2 rule generator (bench/w2)
       graphviz)  # pictures (tools/run-og-opt.sh)
-# node and npm (tools/fetch-models.sh) are not in this list: Debian's npm conflicts with the
-# nodejs packages that bring their own npm; fetch-models.sh says so when they are missing.
+# node and npm (tools/fetch-models.sh, the whole-model tests) come from Debian's nodejs and npm
+# only when no node and npm are on the PATH: a nodejs package that brings its own npm conflicts
+# with Debian's npm.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then missing+=(nodejs npm); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 echo "[install-deps] installing: ${missing[*]}" >&2

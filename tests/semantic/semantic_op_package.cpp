@@ -133,6 +133,8 @@ void build(Builder& b, const Motif& m) {
       OpRef x = b.value(d, m.share, rng());
       OpRef r = g.add_op(m.kind == add_zero ? "Add" : "Mul", {x, filled_const(g, cd, value)}, d);
       b.output(m.fan_out ? g.add_op("Neg", {r}, d) : r);
+      // x * 1 -> x is flagged relaxed_precision_flag: half the graphs with a Mul allow it
+      if (m.kind == mul_one && rng() % 2) g.set_option("relaxed_precision_flag", true);
       break;
     }
     case flatten: {  // Flatten(x) to [N, rest]; rank 2 stays as it is

@@ -654,6 +654,11 @@ class Scanner {
   void include(const std::string& name) {
     namespace fs = std::filesystem;
     std::optional<std::uint32_t> f;
+    if (!s_.options().follow_includes) {
+      if (std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
+        st_.unresolved.push_back(name);
+      return;
+    }
     f = s_.include_file((fs::path(s_.file(file_).path).parent_path() / name).lexically_normal().string());
     for (const auto& dir : s_.options().include_dirs) {
       if (f) break;

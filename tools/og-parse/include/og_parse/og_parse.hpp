@@ -31,6 +31,9 @@ struct Options {
   bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used
   /// Folders searched for #include "..." after the including file's own (the -I options).
   std::vector<std::string> include_dirs = {};
+  /// Follow #include "..." at all (off: the input alone is read, as the fuzz target does, so that
+  /// what it reads does not depend on the file system).
+  bool follow_includes = true;
 };
 
 enum class Severity : std::uint8_t { warning, error };

@@ -286,7 +286,7 @@ class Parser {
       if (peek().kind == Tok::plus || peek().kind == Tok::minus) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
       expect(Tok::comma, "','", "after the pass spec");
       if (r.with_flags) {
-        r.flags = expr();
+        r.flags = flags_arg();
         expect(Tok::comma, "','", "after the flags");
       }
       Node* m = expr();
@@ -299,13 +299,8 @@ class Parser {
         fail(close.loc, fmt::format("too many arguments to {}: expected ')' after the replacement", what));
       expect(Tok::rparen, "')'", "after the replacement");
       if (r.flags) {
-        if (r.flags->kind != NodeKind::name && r.flags->kind != NodeKind::integer)
-          fail(r.flags->loc, "the flags of DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS must be a name or an integer constant");
-        if (r.flags->kind == NodeKind::name) {
-          r.flags->type = ValueType::name;
-          if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
-            fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
-        }
+        if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
+          fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
       }
       check_rule(s_, r, m, c, rp);
       r.valid = !item_.bad_tail;
@@ -313,6 +308,46 @@ class Parser {
       r.valid = false;
     }
     s_.mutable_rules().push_back(std::move(r));
+  }
+
+  /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags: the tokens up to the next top-level comma, as the
+  /// C++ front end reads them (the macro argument stringized: whitespace runs become one space),
+  /// so that `relaxed_precision_flag | fold_relu_flag` and hnnx::OptimFlags:: names read alike.
+  Node* flags_arg() {
+    const Token first = peek();
+    Token last = first;
+    bool contiguous = true;
+    std::string joined;
+    int depth = 0;
+    for (;;) {
+      const Token t = peek();
+      if (t.kind == Tok::eof || (depth == 0 && (t.kind == Tok::comma || t.kind == Tok::rparen))) break;
+      if (t.kind == Tok::lparen) ++depth;
+      if (t.kind == Tok::rparen) --depth;
+      if (t.loc.file != first.loc.file || t.text.data() < last.text.data()) contiguous = false;
+      if (!joined.empty()) joined += ' ';
+      joined += t.text;
+      last = t;
+      take();
+    }
+    if (joined.empty())
+      fail(first.loc, "the flags of DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS must be flag names or an integer constant");
+    std::string text;
+    if (contiguous) {  // the spelling as written, whitespace runs (and line breaks) as one space
+      const std::string_view raw(first.text.data(),
+                                 static_cast<std::size_t>(last.text.data() + last.text.size() - first.text.data()));
+      for (char c : raw) {
+        const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+        if (!space) text += c;
+        else if (!text.empty() && text.back() != ' ') text += ' ';
+      }
+    } else {
+      text = joined;
+    }
+    Node* n = node(NodeKind::name, first.loc);
+    n->text = text;
+    n->type = ValueType::name;
+    return n;
   }
 
   // ---- the other constructs ------------------------------------------------------------------

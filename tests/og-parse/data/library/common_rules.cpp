@@ -79,3 +79,9 @@ DEF_PACKAGE_OPTIMIZATION(TILING + 3,
     Op("R7", "x"),
     OK,
     Op("R7.out", OpMultiOut(2, 1, "Split", "x", gen_Shape(1, 1, 1, 2))))
+
+// Flags combined with '|', one of them in the framework's scoped spelling.
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(LATE, relaxed_precision_flag | hnnx::OptimFlags::fold_relu_flag,
+    Op("R8", "x"),
+    OK,
+    Op("R8.fp16", "x"))

@@ -382,7 +382,10 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    optgrammar::write_graph_text(text_out.stream(), g);
+    // Ops keep their graph index as label: the numbers of the trace, the verifier and the pictures.
+    optgrammar::WriteOptions wo;
+    wo.graph_numbers = true;
+    optgrammar::write_graph_text(text_out.stream(), g, wo);
     optgrammar::write_dot(dot_out.stream(), g, stem);
   } catch (const std::exception& e) {
     std::cerr << "og-opt: writing the result failed: " << e.what() << "\n";

@@ -8,7 +8,8 @@
 //   %3 = Output(%2) : f32[1,32,32,16] id=4
 //   %4 = Quantize(%0) : qu8[1,32,32,16]{zero=128,step=0.0078125} id=5 split=[0,2]
 //
-// Ops are written in a topological order, renumbered densely. `data=elided` stands for constant
+// Ops are written in a topological order, renumbered densely (or, with
+// WriteOptions::graph_numbers, labelled with their index in the graph). `data=elided` stands for constant
 // data left out (such text is for reading, not for loading). Bad text raises TextError with
 // "file:line:col: error: message".
 //
@@ -119,6 +120,9 @@ inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std
 struct WriteOptions {
   /// Constants with more elements than this are written as `data=elided` (0: never elide).
   std::size_t elide_data_over = 0;
+  /// Label each op with its index in the graph (`%17`), the number the trace, the verifier and
+  /// the DOT pictures use, instead of renumbering densely; the reader takes either.
+  bool graph_numbers = false;
 };
 
 /// Writes the live part of g. With default options, read_graph_text gives the graph back.
@@ -147,8 +151,11 @@ inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOption
   for (std::uint32_t i = 0; i < order.size(); ++i) number[order[i].index] = i;
   for (std::uint32_t i = 0; i < order.size(); ++i) {
     OpRef r = order[i];
-    os << '%' << i << " = " << g.name(r) << '(';
-    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) os << (k ? ", " : "") << '%' << number[g.input(r, k).index];
+    os << '%' << (opt.graph_numbers ? r.index : i) << " = " << g.name(r) << '(';
+    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) {
+      const OpRef in = g.input(r, k);
+      os << (k ? ", " : "") << '%' << (opt.graph_numbers ? in.index : number[in.index]);
+    }
     os << ") : ";
     text_detail::write_type(os, g.output(r));
     os << " id=" << g.op_id(r);

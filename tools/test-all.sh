@@ -21,12 +21,12 @@ libfuzzer_links() {
 }
 for p in "${presets[@]}"; do
   if [ "$p" = fuzz ]; then
-    echo "=== fuzz ===" >&2
+    echo "=== fuzz === $(date -u +%T)" >&2
     if libfuzzer_links; then bash bench/fuzz/run.sh 60
     else echo "[test-all] clang++-14 -fsanitize=fuzzer does not link here: fuzzing skipped" >&2; fi
     continue
   fi
-  echo "=== $p ===" >&2
+  echo "=== $p === $(date -u +%T)" >&2
   cmake --preset "$p" >/dev/null
   cmake --build --preset "$p" -j "$(nproc)"
   ctest --preset "$p" -j "$(nproc)"

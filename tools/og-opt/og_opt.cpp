@@ -169,6 +169,10 @@ int main(int argc, char** argv) {
   app.add_option("--option", graph_options, "Set a graph option the rules read: NAME=UNSIGNED (repeatable), e.g. htp_tile_elements=65536");
   std::string svg_file;
   app.add_option("--svg", svg_file, "Pictures through Graphviz's dot: the result to FILE, the input graph to FILE with .before before .svg");
+  std::string report_file;
+  app.add_option("--report", report_file,
+                 "Write the report as Markdown to FILE.md: counts, the pass and rule tables, fold/CSE, --check's "
+                 "differences, the --svg pictures");
   CLI11_PARSE(app, argc, argv);
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,
@@ -297,7 +301,14 @@ int main(int argc, char** argv) {
   // that fails are removed; the real names appear only when complete.
   OutputFile text_out(out_text, "text output"), dot_out(out_dot, "DOT output"),
       trace_out(trace_file.empty() ? std::string("-") : trace_file, "trace");
-  if (!text_out.open() || !dot_out.open() || (!trace_file.empty() && !trace_out.open())) return 1;
+  if (!report_file.empty() && !report_file.ends_with(".md")) {
+    std::cerr << "og-opt: --report: the report is Markdown; give a FILE ending in .md\n";
+    return 1;
+  }
+  OutputFile report_out(report_file.empty() ? std::string("-") : report_file, "report");
+  if (!text_out.open() || !dot_out.open() || (!trace_file.empty() && !trace_out.open()) ||
+      (!report_file.empty() && !report_out.open()))
+    return 1;
 
   // --svg: the input graph's DOT now, both pictures rendered by `dot` after the run.
   std::string dot_before;
@@ -391,8 +402,8 @@ int main(int argc, char** argv) {
     std::cerr << "og-opt: writing the result failed: " << e.what() << "\n";
     return 1;
   }
+  std::vector<og_opt::OutputDiff> diffs;
   if (check_n > 0) {
-    std::vector<og_opt::OutputDiff> diffs;
     try {
       diffs = og_opt::check_after(g, check, check_tolerance);
     } catch (const std::exception& e) {
@@ -424,6 +435,51 @@ int main(int argc, char** argv) {
       return 1;
     }
     fmt::print(report, "pictures: {} (before), {} (after)\n", before, svg_file);
+  }
+  if (!report_file.empty()) {
+    // The same facts as the printed report, as Markdown tables; pictures linked relative to it.
+    auto cell = [](std::string_view t) {
+      std::string o;
+      for (char c : t) o += c == '|' ? std::string("\\|") : std::string(1, c);
+      return o;
+    };
+    const auto rel = [&](const std::string& path) {
+      return std::filesystem::path(path).lexically_relative(std::filesystem::absolute(report_file).parent_path()).string();
+    };
+    std::ostream& md = report_out.stream();
+    md << "# og-opt report: " << stem << "\n\n";
+    md << "- ops: " << rep.ops_before << " before, " << rep.ops_after << " after (" << rep.rewrites << " rewrites, "
+       << rep.dead_removed << " dead ops removed)\n";
+    md << "- rules: " << rep.rules.size() << " in " << rep.passes.size() << " pass(es)\n";
+    if (!no_fold) {
+      const auto& f = folder.stats();
+      md << "- fold: " << f.folded << " folded, " << f.skipped_too_large << " too large, " << f.no_kernel
+         << " without kernel, " << f.inhibited << " inhibited by flags\n";
+    }
+    if (!no_cse) md << "- cse: " << cse.stats().merged_ops << " ops and " << cse.stats().merged_constants << " constants merged\n";
+    md << "\n## Passes\n\n| pass | priority | rewrites | time (ms) |\n| --- | --- | --- | --- |\n";
+    for (const auto& p : rep.passes)
+      md << "| " << cell(p.name) << " | " << p.priority << " | " << p.rewrites << " | " << fmt::format("{:.3f}", p.seconds * 1e3) << " |\n";
+    md << "\n## Rules\n\n| rule | tried | matched | fired | failed | canonical form |\n| --- | --- | --- | --- | --- | --- |\n";
+    for (std::size_t i = 0; i < rep.rules.size(); ++i) {
+      const auto& st = rep.stats[i];
+      md << "| " << cell(rep.rules[i]->name) << " | " << st.tried << " | " << st.matched << " | " << st.fired << " | "
+         << st.failed << " | `" << cell(rep.rules[i]->canonical) << "` |\n";
+    }
+    if (check_n > 0) {
+      md << "\n## Check (" << check_n << " random inputs, tolerance " << check_tolerance << ")\n\n"
+         << "| output | max abs diff | max rel diff |\n| --- | --- | --- |\n";
+      for (std::size_t k = 0; k < diffs.size(); ++k)
+        md << "| " << k << " | " << fmt::format("{:.3g}", diffs[k].max_abs) << " | " << fmt::format("{:.3g}", diffs[k].max_rel) << " |\n";
+    }
+    if (!svg_file.empty()) {
+      const std::string before = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
+                                                            : svg_file + ".before.svg";
+      md << "\n## Pictures\n\nBefore:\n\n![before](" << rel(std::filesystem::absolute(before).string())
+         << ")\n\nAfter:\n\n![after](" << rel(std::filesystem::absolute(svg_file).string()) << ")\n";
+    }
+    if (!report_out.commit()) return 1;
+    fmt::print(report, "report: {}\n", report_file);
   }
   return 0;
 }

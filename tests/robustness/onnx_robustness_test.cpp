@@ -91,3 +91,22 @@ TEST_CASE("ONNX import: a shape whose element count or byte size overflows, or a
     }
   }
 }
+
+TEST_CASE("ONNX import: a Conv whose bias is shorter than its output channels is not read past its end") {
+  // As found (og_onnx_fuzz in CI): the definitions accepted the model and the Conv kernel read one
+  // bias value per output channel from a shorter bias (heap-buffer-overflow under ASan). The
+  // kernel now refuses such a Conv, and a kernel_shape that disagrees with the weights.
+  onnx_import::Imported m;
+  try {
+    m = onnx_import::import_file(std::string(OPTGRAMMAR_ROBUSTNESS_DIR) + "/onnx_crash_conv_short_bias.onnx");
+  } catch (const onnx_import::ImportError& e) {
+    SUCCEED(e.what());  // rejected on import is an answer too
+    return;
+  }
+  try {
+    const auto out = engine::interpret(m.graph, engine::random_inputs(m.graph, 1));
+    CHECK(out.size() == m.outputs.size());
+  } catch (const engine::InterpretError& e) {
+    SUCCEED(e.what());
+  }
+}

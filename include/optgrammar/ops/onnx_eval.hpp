@@ -736,6 +736,10 @@ inline bool conv(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const Dims in_sp(xd.begin() + 2, xd.end()), out_sp(od.begin() + 2, od.end());
   if (!make_window(w, nsp, kernel, a.attr_ints(5), a.attr_ints(1), a.attr_ints(4), static_cast<int>(a.attr_int(0)), in_sp, out_sp))
     return false;
+  // The operands must hold what the loops below read: a kernel_shape attribute that disagrees
+  // with the weights, or a bias with fewer values than output channels, is refused (og_onnx_fuzz).
+  if (count(w.kernel) != count(Dims(wd.begin() + 2, wd.end()))) return false;
+  if (a.present(2) && a.in(2).def->element_count() < M) return false;
   std::vector<float> xv(X.def->element_count()), wv(Wt.def->element_count());
   for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(get(X.def->dtype, X.data.data(), i));
   for (std::size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<float>(get(Wt.def->dtype, Wt.data.data(), i));
@@ -808,6 +812,9 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
   const Dims in_sp(xd.begin() + 2, xd.end()), out_sp(od.begin() + 2, od.end());
   Window w;
   if (!make_window(w, nsp, kernel, a.attr_ints(7), a.attr_ints(1), a.attr_ints(6), 0, in_sp, out_sp)) return false;
+  // As for Conv: the weights must hold the kernel's taps and the bias a value per output channel.
+  if (count(w.kernel) != count(Dims(wd.begin() + 2, wd.end()))) return false;
+  if (a.present(2) && a.in(2).def->element_count() < M) return false;
   auto out_pad = a.attr_ints(4);
   const auto out_shape = a.attr_ints(5);
   const int auto_pad = static_cast<int>(a.attr_int(0));

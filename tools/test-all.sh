@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything with g++-12 and with clang++-14 (Release, warnings as errors) and with
 # clang++-14 under ASan+UBSan (the asan preset), and runs every test in each build; then, where
-# clang's libFuzzer links, runs each fuzz target for 60 s (bench/fuzz/run.sh, step `fuzz`).
+# clang's libFuzzer links, runs each fuzz target for up to 60 s from a fixed seed (bench/fuzz/run.sh ci, step `fuzz`).
 # Usage: tools/test-all.sh [gcc|clang|asan|fuzz]...   (default: all four)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,7 +22,7 @@ libfuzzer_links() {
 for p in "${presets[@]}"; do
   if [ "$p" = fuzz ]; then
     echo "=== fuzz === $(date -u +%T)" >&2
-    if libfuzzer_links; then bash bench/fuzz/run.sh 60
+    if libfuzzer_links; then bash bench/fuzz/run.sh ci
     else echo "[test-all] clang++-14 -fsanitize=fuzzer does not link here: fuzzing skipped" >&2; fi
     continue
   fi

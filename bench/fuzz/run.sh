@@ -6,26 +6,38 @@
 # models of ONNX's node tests).
 # Prints the executions of each. A crash, timeout or out-of-memory input is copied to
 # bench/fuzz/crashes/<target>/ (add it to git and to a regression test) and the exit status is 1.
-# Usage: bench/fuzz/run.sh SECONDS [build-dir=build/fuzz]
+# Usage: bench/fuzz/run.sh SECONDS|ci [build-dir=build/fuzz]
+#   SECONDS  fuzz each target that long from a random seed: exploration, finds new inputs.
+#   ci       what tools/test-all.sh runs: seed 1, each target for at most 60 s and at most the
+#            number of executions given on its `run` line below (about what 60 s reach here).
+#            Every machine walks a prefix of the same sequence of inputs, so a commit gets the
+#            same verdict everywhere (only a code change moves it); exploring is the SECONDS mode.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-secs="${1:?usage: bench/fuzz/run.sh SECONDS [build-dir]}"
+secs="${1:?usage: bench/fuzz/run.sh SECONDS|ci [build-dir]}"
+if [ "$secs" != ci ] && ! [[ "$secs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "run.sh: '$secs' is neither a number of seconds nor 'ci'" >&2
+  exit 2
+fi
 build="${2:-$root/build/fuzz}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
       -DOPTGRAMMAR_HEXAGON_TESTS=OFF -DOPTGRAMMAR_BUILD_BENCH=ON -DOPTGRAMMAR_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j2 --target og_parse_fuzz og_text_fuzz og_pipeline_fuzz og_onnx_fuzz
 status=0
+# run NAME CI_RUNS EXE CORPUS...
 run() {
-  local name="$1" exe="$2"
-  shift 2
-  local work
+  local name="$1" ci_runs="$2" exe="$3"
+  shift 3
+  local work limit
   work="$(mktemp -d)"
-  "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  if [ "$secs" = ci ]; then limit=(-seed=1 -runs="$ci_runs" -max_total_time=60); else limit=(-max_total_time="$secs"); fi
+  local t0=$SECONDS
+  "$exe" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
       -artifact_prefix="$work/" -print_final_stats=1 "$work" "$@" >"$work/log" 2>&1 || true
   local execs
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)"
-  echo "$name: ${execs:-?} executions in ${secs} s"
+  echo "$name: ${execs:-?} executions in $((SECONDS - t0)) s"
   for f in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
     [ -e "$f" ] || continue
     mkdir -p "$here/crashes/$name"
@@ -37,8 +49,8 @@ run() {
   rm -rf "$work"
 }
 og_parse_data="$root/tests/og-parse/data"
-run og_parse_fuzz "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
-run og_text_fuzz "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
-run og_pipeline_fuzz "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
-run og_onnx_fuzz "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx"
+run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
+run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
+run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
+run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx"
 exit $status

@@ -239,6 +239,26 @@ TEST_CASE("hostile input never crashes or hangs", "[robustness]") {
         "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(A, C(1)), \"x\")\n");
     CHECK(p.s->error_count() == 1);
   }
+  SECTION("a file full of runaway macros: each construct is bounded, and so is the file") {
+    // R1 doubles 20 times: each use stops at the per-construct bound, and after enough uses the
+    // file's own bound stops every later one at once.
+    std::string t;
+    for (int i = 1; i <= 20; ++i) t += "#define R" + std::to_string(i) + " R" + std::to_string(i + 1) + " R" + std::to_string(i + 1) + "\n";
+    t += "#define R21 x x\n";
+    const int uses = 200;
+    for (int i = 0; i < uses; ++i) t += "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(R1, 0), \"x\")\n";
+    auto p = parse(t);
+    CHECK(p.canonical.empty());
+    CHECK(p.s->error_count() == static_cast<std::size_t>(uses));
+    std::size_t per_construct = 0, per_file = 0;
+    for (const auto& d : p.diags) {
+      per_construct += d.find("macro expansion exceeds 32768 tokens") != std::string::npos;
+      per_file += d.find("macro expansions in this file exceed") != std::string::npos;
+    }
+    CHECK(per_construct > 0);
+    CHECK(per_file > 0);
+    CHECK(per_construct + per_file == static_cast<std::size_t>(uses));
+  }
   SECTION("binary garbage and truncated files") {
     std::string junk;
     for (int i = 0; i < 4096; ++i) junk += static_cast<char>((i * 7919) & 0xff);

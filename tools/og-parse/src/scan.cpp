@@ -17,7 +17,15 @@
 namespace og_parse::detail {
 namespace {
 
-constexpr std::size_t max_expanded_tokens = 100000;  // per construct, all expansion steps together
+// Bounds on macro expansion: tokens produced for one construct (all expansion steps together),
+// for one line-start use of a macro that expands to constructs (a whole group of rules), and for
+// all macro uses of one file (a base plus a share per byte of the file). A real rule expands to a
+// few hundred tokens; the bounds keep a runaway macro (each level doubling the last) cheap to
+// reject and a file full of them within a fixed cost.
+constexpr std::size_t max_expanded_tokens = 1 << 15;
+constexpr std::size_t max_group_tokens = 1 << 18;
+constexpr std::size_t file_tokens_base = 1 << 21;
+constexpr std::size_t file_tokens_per_byte = 8;
 constexpr int max_expansion_depth = 64;
 constexpr std::size_t max_include_depth = 200;  // as deep as GCC goes
 constexpr std::size_t max_rule_lookahead = 1 << 16;  // bytes looked at by looks_like_rule
@@ -340,6 +348,7 @@ class Scanner {
     try {
       disabled_.clear();
       produced_ = 0;
+      limit_ = max_expanded_tokens;
       if (uses_macros(raw))
         expand(raw, toks_, nullptr, 0);
       else
@@ -373,6 +382,7 @@ class Scanner {
     try {
       disabled_.clear();
       produced_ = 0;
+      limit_ = max_group_tokens;
       expand(raw, out, nullptr, 0);
     } catch (const MacroError& e) {
       s_.diag(e.loc, Severity::error, e.message);
@@ -468,8 +478,11 @@ class Scanner {
 
   void count(Loc at, std::size_t n = 1) {
     produced_ += n;
-    if (produced_ > max_expanded_tokens)
-      throw MacroError{at, fmt::format("macro expansion exceeds {} tokens", max_expanded_tokens)};
+    file_produced_ += n;
+    if (produced_ > limit_) throw MacroError{at, fmt::format("macro expansion exceeds {} tokens", limit_)};
+    const std::size_t file_limit = file_tokens_base + file_tokens_per_byte * src_.size();
+    if (file_produced_ > file_limit)
+      throw MacroError{at, fmt::format("macro expansions in this file exceed {} tokens in all", file_limit)};
   }
   void push(std::vector<Token>& out, const Token& t) {
     count(t.loc);
@@ -560,6 +573,15 @@ class Scanner {
         i = j;
       }
       // token pasting
+      const bool any_paste = std::any_of(body.begin(), body.end(), [](const Token& bt) {
+        return bt.kind == Tok::hash && bt.text == "##";
+      });
+      if (!any_paste) {
+        disabled_.push_back(t.text);
+        expand(body, out, &at, depth + 1);
+        disabled_.pop_back();
+        continue;
+      }
       std::vector<Token> pasted;
       for (std::size_t b = 0; b < body.size(); ++b) {
         if (body[b].kind == Tok::hash && body[b].text == "##") {
@@ -745,7 +767,9 @@ class Scanner {
   ScanState& st_;
   std::unordered_map<std::string_view, Macro>& macros_;
   std::vector<std::string_view> disabled_;
-  std::size_t produced_ = 0;
+  std::size_t produced_ = 0;       ///< tokens produced for the current construct or group
+  std::size_t limit_ = max_expanded_tokens;
+  std::size_t file_produced_ = 0;  ///< tokens produced by all macro uses of this file
 };
 
 }  // namespace

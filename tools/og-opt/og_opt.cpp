@@ -4,6 +4,7 @@
 #include "w1/w1_graph.hpp"
 #include "onnx_import.hpp"
 #include "package_loader.hpp"
+#include "report.hpp"
 #include "result_check.hpp"
 
 #include <optgrammar/core/dot.hpp>
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -169,10 +171,19 @@ int main(int argc, char** argv) {
   app.add_option("--option", graph_options, "Set a graph option the rules read: NAME=UNSIGNED (repeatable), e.g. htp_tile_elements=65536");
   std::string svg_file;
   app.add_option("--svg", svg_file, "Pictures through Graphviz's dot: the result to FILE, the input graph to FILE with .before before .svg");
+  std::size_t svg_max_ops = 150;
+  unsigned svg_context = 1;
+  app.add_option("--svg-max-ops", svg_max_ops,
+                 "A graph with more ops than N is pictured by its changed region only (the ops the rewriting "
+                 "removed or created and their neighbours), at most N ops; 0: always the whole graph")
+      ->capture_default_str();
+  app.add_option("--svg-context", svg_context, "Producer/consumer steps around the changed ops in a region picture")
+      ->check(CLI::Range(0u, 64u))
+      ->capture_default_str();
   std::string report_file;
   app.add_option("--report", report_file,
-                 "Write the report as Markdown to FILE.md: counts, the pass and rule tables, fold/CSE, --check's "
-                 "differences, the --svg pictures");
+                 "Write the report to FILE.md (Markdown) or FILE.html (one self-contained HTML file, pictures "
+                 "inline): counts, the pass and rule tables, fold/CSE, --check's differences, the --svg pictures");
   CLI11_PARSE(app, argc, argv);
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,
@@ -301,8 +312,9 @@ int main(int argc, char** argv) {
   // that fails are removed; the real names appear only when complete.
   OutputFile text_out(out_text, "text output"), dot_out(out_dot, "DOT output"),
       trace_out(trace_file.empty() ? std::string("-") : trace_file, "trace");
-  if (!report_file.empty() && !report_file.ends_with(".md")) {
-    std::cerr << "og-opt: --report: the report is Markdown; give a FILE ending in .md\n";
+  const bool report_html = report_file.ends_with(".html");
+  if (!report_file.empty() && !report_file.ends_with(".md") && !report_html) {
+    std::cerr << "og-opt: --report: give a FILE ending in .md (Markdown) or .html\n";
     return 1;
   }
   OutputFile report_out(report_file.empty() ? std::string("-") : report_file, "report");
@@ -310,8 +322,9 @@ int main(int argc, char** argv) {
       (!report_file.empty() && !report_out.open()))
     return 1;
 
-  // --svg: the input graph's DOT now, both pictures rendered by `dot` after the run.
-  std::string dot_before;
+  // --svg: a copy of the input graph now, both pictures drawn after the run (a large graph's
+  // pictures show only the region that changed, which needs both states).
+  optgrammar::Graph before_graph;
   auto render_svg = [](const std::string& dot_text, const std::string& path) {
     const std::string cmd = "dot -Tsvg -o '" + path + "'";
     std::FILE* p = ::popen(cmd.c_str(), "w");
@@ -324,9 +337,7 @@ int main(int argc, char** argv) {
       std::cerr << "og-opt: --svg: a path with a quote is not supported\n";
       return 1;
     }
-    std::ostringstream os;
-    optgrammar::write_dot(os, g, stem + " (before)");
-    dot_before = os.str();
+    before_graph = g;
   }
   og_opt::CheckRun check;
   if (check_n > 0) try {
@@ -425,59 +436,88 @@ int main(int argc, char** argv) {
   }
   if (!text_out.commit() || !dot_out.commit() || (!trace_file.empty() && !trace_out.commit())) return 1;
   fmt::print(report, "\nwrote {} and {}\n", text_stdout ? "stdout" : out_text, dot_stdout ? "stdout" : out_dot);
+  // The pictures: a graph of at most --svg-max-ops ops whole; a larger one by the region that
+  // changed (docs/og-opt.md). Each caption says what is shown.
+  const std::string before_svg = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
+                                                            : svg_file + ".before.svg";
+  std::string before_caption, after_caption;
   if (!svg_file.empty()) {
-    const std::string before = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
-                                                          : svg_file + ".before.svg";
-    std::ostringstream os;
-    optgrammar::write_dot(os, g, stem);
-    if (!render_svg(dot_before, before) || !render_svg(os.str(), svg_file)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto changes = optgrammar::graph_changes(before_graph, g);
+    auto picture = [&](const optgrammar::Graph& pg, const std::vector<std::uint32_t>& changed, const std::string& title,
+                       std::string& caption) {
+      optgrammar::DotView view;
+      if (svg_max_ops != 0 && pg.live_count() > svg_max_ops) {
+        auto reg = optgrammar::region_around(pg, changed, svg_context, svg_max_ops);
+        view.shown = std::move(reg.in);
+        view.caption = fmt::format("changed region: {} of {} ops ({} changed, {} step{} of context", reg.ops,
+                                   pg.live_count(), changed.size(), svg_context, svg_context == 1 ? "" : "s");
+        if (reg.seeds_left_out != 0)
+          view.caption += fmt::format("; {} changed ops beyond the cap of {} not shown", reg.seeds_left_out, svg_max_ops);
+        view.caption += ')';
+        caption = view.caption;
+      } else
+        caption = fmt::format("whole graph: {} ops", pg.live_count());
+      std::ostringstream os;
+      optgrammar::write_dot(os, pg, title, view);
+      return os.str();
+    };
+    const std::string dot_before = picture(before_graph, changes.removed, stem + " (before)", before_caption);
+    const std::string dot_after = picture(g, changes.created, stem, after_caption);
+    if (!render_svg(dot_before, before_svg) || !render_svg(dot_after, svg_file)) {
       std::cerr << "og-opt: --svg: Graphviz's dot failed or is not installed (apt-get install graphviz)\n";
       return 1;
     }
-    fmt::print(report, "pictures: {} (before), {} (after)\n", before, svg_file);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    fmt::print(report, "pictures: {} (before), {} (after) in {:.1f} ms\n", before_svg, svg_file, ms);
+    fmt::print(report, "picture before: {}\npicture after: {}\n", before_caption, after_caption);
   }
   if (!report_file.empty()) {
-    // The same facts as the printed report, as Markdown tables; pictures linked relative to it.
-    auto cell = [](std::string_view t) {
-      std::string o;
-      for (char c : t) o += c == '|' ? std::string("\\|") : std::string(1, c);
-      return o;
-    };
+    // The same facts as the printed report, built once and rendered as Markdown or HTML.
     const auto rel = [&](const std::string& path) {
-      return std::filesystem::path(path).lexically_relative(std::filesystem::absolute(report_file).parent_path()).string();
+      return std::filesystem::absolute(path)
+          .lexically_relative(std::filesystem::absolute(report_file).parent_path())
+          .string();
     };
-    std::ostream& md = report_out.stream();
-    md << "# og-opt report: " << stem << "\n\n";
-    md << "- ops: " << rep.ops_before << " before, " << rep.ops_after << " after (" << rep.rewrites << " rewrites, "
-       << rep.dead_removed << " dead ops removed)\n";
-    md << "- rules: " << rep.rules.size() << " in " << rep.passes.size() << " pass(es)\n";
+    og_opt::Report r;
+    r.title = "og-opt report: " + stem;
+    r.facts.push_back(fmt::format("ops: {} before, {} after ({} rewrites, {} dead ops removed)", rep.ops_before,
+                                  rep.ops_after, rep.rewrites, rep.dead_removed));
+    r.facts.push_back(fmt::format("rules: {} in {} pass(es)", rep.rules.size(), rep.passes.size()));
     if (!no_fold) {
       const auto& f = folder.stats();
-      md << "- fold: " << f.folded << " folded, " << f.skipped_too_large << " too large, " << f.no_kernel
-         << " without kernel, " << f.inhibited << " inhibited by flags\n";
+      r.facts.push_back(fmt::format("fold: {} folded, {} too large, {} without kernel, {} inhibited by flags", f.folded,
+                                    f.skipped_too_large, f.no_kernel, f.inhibited));
     }
-    if (!no_cse) md << "- cse: " << cse.stats().merged_ops << " ops and " << cse.stats().merged_constants << " constants merged\n";
-    md << "\n## Passes\n\n| pass | priority | rewrites | time (ms) |\n| --- | --- | --- | --- |\n";
+    if (!no_cse)
+      r.facts.push_back(fmt::format("cse: {} ops and {} constants merged", cse.stats().merged_ops, cse.stats().merged_constants));
+    auto& passes = r.tables.emplace_back();
+    passes.heading = "Passes";
+    passes.columns = {"pass", "priority", "rewrites", "time (ms)"};
     for (const auto& p : rep.passes)
-      md << "| " << cell(p.name) << " | " << p.priority << " | " << p.rewrites << " | " << fmt::format("{:.3f}", p.seconds * 1e3) << " |\n";
-    md << "\n## Rules\n\n| rule | tried | matched | fired | failed | canonical form |\n| --- | --- | --- | --- | --- | --- |\n";
+      passes.rows.push_back({p.name, std::to_string(p.priority), std::to_string(p.rewrites), fmt::format("{:.3f}", p.seconds * 1e3)});
+    auto& rules_table = r.tables.emplace_back();
+    rules_table.heading = "Rules";
+    rules_table.columns = {"rule", "tried", "matched", "fired", "failed", "canonical form"};
+    rules_table.code_column = 5;
     for (std::size_t i = 0; i < rep.rules.size(); ++i) {
       const auto& st = rep.stats[i];
-      md << "| " << cell(rep.rules[i]->name) << " | " << st.tried << " | " << st.matched << " | " << st.fired << " | "
-         << st.failed << " | `" << cell(rep.rules[i]->canonical) << "` |\n";
+      rules_table.rows.push_back({rep.rules[i]->name, std::to_string(st.tried), std::to_string(st.matched),
+                                  std::to_string(st.fired), std::to_string(st.failed), rep.rules[i]->canonical});
     }
     if (check_n > 0) {
-      md << "\n## Check (" << check_n << " random inputs, tolerance " << check_tolerance << ")\n\n"
-         << "| output | max abs diff | max rel diff |\n| --- | --- | --- |\n";
+      auto& ct = r.tables.emplace_back();
+      ct.heading = fmt::format("Check ({} random inputs, tolerance {})", check_n, check_tolerance);
+      ct.columns = {"output", "max abs diff", "max rel diff"};
       for (std::size_t k = 0; k < diffs.size(); ++k)
-        md << "| " << k << " | " << fmt::format("{:.3g}", diffs[k].max_abs) << " | " << fmt::format("{:.3g}", diffs[k].max_rel) << " |\n";
+        ct.rows.push_back({std::to_string(k), fmt::format("{:.3g}", diffs[k].max_abs), fmt::format("{:.3g}", diffs[k].max_rel)});
     }
     if (!svg_file.empty()) {
-      const std::string before = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
-                                                            : svg_file + ".before.svg";
-      md << "\n## Pictures\n\nBefore:\n\n![before](" << rel(std::filesystem::absolute(before).string())
-         << ")\n\nAfter:\n\n![after](" << rel(std::filesystem::absolute(svg_file).string()) << ")\n";
+      r.pictures.push_back({"Before (" + before_caption + ")", rel(before_svg), before_svg});
+      r.pictures.push_back({"After (" + after_caption + ")", rel(svg_file), svg_file});
     }
+    if (report_html) og_opt::write_html(report_out.stream(), r);
+    else og_opt::write_markdown(report_out.stream(), r);
     if (!report_out.commit()) return 1;
     fmt::print(report, "report: {}\n", report_file);
   }

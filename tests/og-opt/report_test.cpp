@@ -1,0 +1,87 @@
+// One report, two renderings: the same cells in Markdown and HTML, each escaped for its format.
+#include "report.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+og_opt::Report sample() {
+  og_opt::Report r;
+  r.title = "og-opt report: a<b>&c";
+  r.facts = {"ops: 3 before, 1 after", "note with | and <tag>"};
+  og_opt::ReportTable t;
+  t.heading = "Rules";
+  t.columns = {"rule", "fired", "canonical form"};
+  t.code_column = 2;
+  t.rows = {{"r.cpp:1", "2", "Op(\"Relu\",\"x\")|1"}, {"<script>alert(1)</script>", "0", "x & y"}};
+  r.tables.push_back(t);
+  return r;
+}
+std::string md(const og_opt::Report& r) {
+  std::ostringstream os;
+  og_opt::write_markdown(os, r);
+  return os.str();
+}
+std::string html(const og_opt::Report& r) {
+  std::ostringstream os;
+  og_opt::write_html(os, r);
+  return os.str();
+}
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("Markdown: the title, the facts as a list, tables with | escaped and code quoted") {
+  const auto m = md(sample());
+  CHECK(m.rfind("# og-opt report: a<b>&c\n", 0) == 0);
+  CHECK(has(m, "\n- ops: 3 before, 1 after\n"));
+  CHECK(has(m, "\n## Rules\n\n| rule | fired | canonical form |\n| --- | --- | --- |\n"));
+  CHECK(has(m, "| r.cpp:1 | 2 | `Op(\"Relu\",\"x\")\\|1` |\n"));
+  CHECK_FALSE(has(m, "## Pictures"));
+}
+
+TEST_CASE("HTML: the same cells, everything escaped, no script, every element closed") {
+  const auto h = html(sample());
+  CHECK(h.rfind("<!DOCTYPE html>\n<html", 0) == 0);
+  CHECK(has(h, "<title>og-opt report: a&lt;b&gt;&amp;c</title>"));
+  CHECK(has(h, "<li>note with | and &lt;tag&gt;</li>"));
+  CHECK(has(h, "<h2>Rules</h2>"));
+  CHECK(has(h, "<tr><td>r.cpp:1</td><td class=\"num\">2</td><td><code>Op(&quot;Relu&quot;,&quot;x&quot;)|1</code></td></tr>"));
+  CHECK(has(h, "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"));
+  CHECK_FALSE(has(h, "<script"));
+  // Tags balance: as many <tr>, <td>, <table> opened as closed.
+  for (const char* tag : {"tr", "td", "th", "table", "li", "ul", "h2", "code"}) {
+    std::size_t open = 0, close = 0;
+    for (auto p = h.find(std::string("<") + tag + ">"); p != std::string::npos; p = h.find(std::string("<") + tag + ">", p + 1)) ++open;
+    for (auto p = h.find(std::string("<") + tag + " "); p != std::string::npos; p = h.find(std::string("<") + tag + " ", p + 1)) ++open;
+    for (auto p = h.find(std::string("</") + tag + ">"); p != std::string::npos; p = h.find(std::string("</") + tag + ">", p + 1)) ++close;
+    INFO(tag);
+    CHECK(open == close);
+    CHECK(open > 0);
+  }
+}
+
+TEST_CASE("pictures: linked in Markdown, inline in HTML without the XML prolog, linked when unreadable") {
+  const auto dir = std::filesystem::temp_directory_path() / "og_opt_report_test";
+  std::filesystem::create_directories(dir);
+  const auto svg = (dir / "p.svg").string();
+  {
+    std::ofstream f(svg);
+    f << "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x\">\n<svg width=\"1pt\"><g/></svg>\n";
+  }
+  auto r = sample();
+  r.pictures.push_back({"After (whole graph: 1 ops)", "p.svg", svg});
+  r.pictures.push_back({"Before", "missing.svg", (dir / "missing.svg").string()});
+  const auto m = md(r);
+  CHECK(has(m, "\n## Pictures\n\nAfter (whole graph: 1 ops):\n\n![After (whole graph: 1 ops)](p.svg)\n"));
+  const auto h = html(r);
+  CHECK(has(h, "<figcaption>After (whole graph: 1 ops) (<a href=\"p.svg\">p.svg</a>)</figcaption>\n<svg width=\"1pt\"><g/></svg>\n</figure>"));
+  CHECK_FALSE(has(h, "<?xml"));
+  CHECK_FALSE(has(h, "<!DOCTYPE svg"));
+  CHECK(has(h, "<a href=\"missing.svg\">missing.svg</a>)</figcaption>\n</figure>"));
+  std::filesystem::remove_all(dir);
+}

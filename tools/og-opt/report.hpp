@@ -1,0 +1,127 @@
+// og-opt's report as data, written once and rendered as Markdown or as one self-contained HTML
+// file (--report FILE.md / FILE.html).
+#pragma once
+
+#include <cstddef>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace og_opt {
+
+struct ReportTable {
+  std::string heading;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t code_column = static_cast<std::size_t>(-1);  ///< a column of source text (rendered as code)
+};
+
+struct ReportPicture {
+  std::string caption;  ///< e.g. "Before (changed region: 40 of 700 ops)"
+  std::string link;     ///< the SVG file relative to the report
+  std::string file;     ///< the SVG file as og-opt wrote it (read to embed it in HTML)
+};
+
+struct Report {
+  std::string title;
+  std::vector<std::string> facts;  ///< one line each: counts, fold, CSE
+  std::vector<ReportTable> tables;
+  std::vector<ReportPicture> pictures;
+};
+
+/// Markdown: the facts as a list, each table under a level-2 heading, the pictures linked.
+inline void write_markdown(std::ostream& md, const Report& r) {
+  auto cell = [](std::string_view t) {
+    std::string o;
+    for (char c : t) o += c == '|' ? std::string("\\|") : std::string(1, c);
+    return o;
+  };
+  md << "# " << r.title << "\n\n";
+  for (const auto& f : r.facts) md << "- " << f << "\n";
+  for (const auto& t : r.tables) {
+    md << "\n## " << t.heading << "\n\n|";
+    for (const auto& c : t.columns) md << " " << cell(c) << " |";
+    md << "\n|";
+    for (std::size_t k = 0; k < t.columns.size(); ++k) md << " --- |";
+    md << "\n";
+    for (const auto& row : t.rows) {
+      md << "|";
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        const char* quote = k == t.code_column ? "`" : "";
+        md << " " << quote << cell(row[k]) << quote << " |";
+      }
+      md << "\n";
+    }
+  }
+  if (!r.pictures.empty()) {
+    md << "\n## Pictures\n";
+    for (const auto& p : r.pictures) md << "\n" << p.caption << ":\n\n![" << p.caption << "](" << p.link << ")\n";
+  }
+}
+
+/// Text with &, <, >, " and ' escaped for HTML (and XML) text and attribute values.
+inline std::string html_escape(std::string_view t) {
+  std::string o;
+  o.reserve(t.size());
+  for (char c : t) switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&#39;"; break;
+      default: o += c;
+    }
+  return o;
+}
+
+/// One HTML file, well-formed as XML too (every element closed), with its style inline and no
+/// script. Pictures are embedded as inline SVG (the <svg> element of the file Graphviz wrote,
+/// without its XML prolog), or linked when the file cannot be read.
+inline void write_html(std::ostream& h, const Report& r) {
+  h << "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>"
+    << html_escape(r.title) << "</title>\n<style>\n"
+    << "body { font-family: sans-serif; margin: 2em; }\n"
+    << "table { border-collapse: collapse; margin-bottom: 1em; }\n"
+    << "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }\n"
+    << "td.num { text-align: right; }\n"
+    << "figure { margin: 1em 0; overflow: auto; border: 1px solid #ddd; }\n"
+    << "</style>\n</head>\n<body>\n<h1>" << html_escape(r.title) << "</h1>\n<ul>\n";
+  for (const auto& f : r.facts) h << "<li>" << html_escape(f) << "</li>\n";
+  h << "</ul>\n";
+  auto numeric = [](std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789.-+e") == std::string_view::npos;
+  };
+  for (const auto& t : r.tables) {
+    h << "<h2>" << html_escape(t.heading) << "</h2>\n<table>\n<thead><tr>";
+    for (const auto& c : t.columns) h << "<th>" << html_escape(c) << "</th>";
+    h << "</tr></thead>\n<tbody>\n";
+    for (const auto& row : t.rows) {
+      h << "<tr>";
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        if (k == t.code_column) h << "<td><code>" << html_escape(row[k]) << "</code></td>";
+        else h << (numeric(row[k]) ? "<td class=\"num\">" : "<td>") << html_escape(row[k]) << "</td>";
+      }
+      h << "</tr>\n";
+    }
+    h << "</tbody>\n</table>\n";
+  }
+  if (!r.pictures.empty()) {
+    h << "<h2>Pictures</h2>\n";
+    for (const auto& p : r.pictures) {
+      h << "<figure>\n<figcaption>" << html_escape(p.caption) << " (<a href=\"" << html_escape(p.link) << "\">"
+        << html_escape(p.link) << "</a>)</figcaption>\n";
+      std::ifstream in(p.file, std::ios::binary);
+      const std::string svg{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      const auto start = svg.find("<svg");
+      if (in.is_open() && start != std::string::npos) h << std::string_view(svg).substr(start);
+      h << "</figure>\n";
+    }
+  }
+  h << "</body>\n</html>\n";
+}
+
+}  // namespace og_opt

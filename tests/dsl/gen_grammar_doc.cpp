@@ -1,22 +1,76 @@
 // og_grammar_doc_gen: writes the generated pages of the grammar reference into docs/grammar/:
-// constructs.md from the construct records (optgrammar/dsl/grammar.hpp) and messages.md from the
-// message catalogue (optgrammar/dsl/messages.hpp) with the annotated bad rules
-// (tests/dsl/rejections.inc); with --check it compares them with the files and fails when they
-// differ (the staleness test).
-//   og_grammar_doc_gen REJECTIONS DOCS_DIR | og_grammar_doc_gen --check REJECTIONS DOCS_DIR
+// one page per topic (optgrammar/dsl/grammar.hpp's OPTGRAMMAR_CONSTRUCT_TOPICS), made of the
+// topic's introduction (tests/dsl/grammar_doc/TOPIC.md), its constructs from the construct records
+// with their result types as the C++ front end's typing (dsl/node.hpp) gives them, its example
+// rules (the blocks of tests/dsl/grammar_examples.cpp, which is compiled and tested), and the
+// messages of the catalogue (dsl/messages.hpp) that concern it with the annotated bad rules of
+// tests/dsl/rejections.inc; and the two indexes constructs.md and messages.md. With --check it
+// compares them with the files and fails when they differ (the staleness test).
+//   og_grammar_doc_gen [--check] REJECTIONS EXAMPLES INTRO_DIR DOCS_DIR
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/messages.hpp>
+#include <optgrammar/dsl/node.hpp>
+#include <optgrammar/dsl/passes.hpp>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
+using namespace optgrammar::dsl;
+namespace fs = std::filesystem;
+
+const char* const regenerate = "regenerate with `cmake --build <build> --target og_grammar_doc`";
+
+/// The topics whose messages each catalogue family is listed under (the first is its home,
+/// where messages.md links). A family missing here, or a name here that is not a family, stops
+/// the generator.
+const std::map<std::string, std::vector<std::string>>& fault_topics() {
+  static const std::map<std::string, std::vector<std::string>> m = {
+      {"empty_string", {"match", "options"}}, {"bad_string", {"match", "options"}},
+      {"too_many_op_names", {"match", "replacement"}}, {"too_many_tags", {"match"}},
+      {"too_many_splits", {"splitting"}}, {"integer_out_of_range", {"constants"}},
+      {"octal_constant", {"constants"}}, {"c_style_cast", {"constants"}},
+      {"stray_parenthesis", {"constraints"}}, {"pass_spec_form", {"registration"}},
+      {"pass_offset_form", {"registration"}}, {"pass_offset_octal", {"registration"}},
+      {"pass_offset_too_large", {"registration"}}, {"unknown_pass", {"registration"}},
+      {"unknown_rule_flag", {"registration"}}, {"match_root", {"match"}}, {"let_at_root", {"match"}},
+      {"let_binds_star", {"match"}}, {"let_twice", {"match"}}, {"tag_inside_own_let", {"match"}},
+      {"let_operand", {"match"}}, {"not_in_match", {"match"}}, {"match_only", {"match"}},
+      {"tag_not_bound", {"match", "constraints", "replacement"}}, {"op_in_constraint", {"constraints"}},
+      {"replacement_only", {"constraints", "replacement"}}, {"constraint_not_bool", {"constraints"}},
+      {"star_replacement", {"replacement"}}, {"replacement_kind", {"replacement"}},
+      {"replacement_has_match", {"replacement"}}, {"operand_type", {"constraints", "replacement", "modifiers"}},
+      {"needs_operand", {"constraints"}}, {"operand_count", {"constraints", "replacement"}},
+      {"op_operand_kind", {"replacement"}}, {"let_in_construction", {"replacement"}},
+      {"let_second_operand", {"match"}}, {"select_condition", {"constraints"}},
+      {"select_branches", {"constraints", "replacement"}}, {"needs_bool", {"constraints"}},
+      {"dtype_compare", {"constraints"}}, {"dtype_use", {"constraints"}}, {"needs_integral", {"constraints"}},
+      {"needs_opref", {"properties"}}, {"opref_as_value", {"properties"}}, {"cannot_compare", {"constraints"}},
+      {"wrong_operand_types", {"constraints"}}, {"roundup_pow2", {"constraints"}},
+      {"split_history_constant", {"modifiers"}}, {"with_size_select_const", {"modifiers"}},
+      {"autosplit_place", {"splitting"}}, {"autosplit_nested_strict", {"splitting"}},
+      {"autosplit_header", {"splitting"}}, {"split_tag_twice", {"splitting"}},
+      {"split_tag_unused", {"splitting"}}, {"split_var_scope", {"splitting"}},
+      {"typical_conv_operands", {"splitting"}}, {"external_replace_place", {"external"}},
+      {"external_not_function", {"external"}}, {"external_too_few_params", {"external"}},
+      {"external_framework_param", {"external", "splitting"}}, {"external_replace_signature", {"external"}},
+      {"external_result", {"external"}}, {"external_arg_count", {"external"}},
+      {"external_arg_type", {"external"}},
+  };
+  return m;
+}
+
+constexpr std::size_t n_faults = sizeof(fault_texts) / sizeof(fault_texts[0]);
+constexpr std::size_t n_topics = static_cast<std::size_t>(Topic::registration) + 1;
 
 struct Case {
   std::string name;     ///< the entry's name
@@ -34,9 +88,9 @@ std::string c_string(const std::string& s, std::size_t& i) {
 }
 
 /// The entries of tests/dsl/rejections.inc by family, in file order.
-std::map<std::string, std::vector<Case>> read_cases(const std::filesystem::path& file) {
+std::map<std::string, std::vector<Case>> read_cases(const fs::path& file) {
   std::map<std::string, std::vector<Case>> by_fault;
-  std::map<std::string, Case*> by_name;
+  std::map<std::string, std::pair<std::string, std::size_t>> by_name;
   std::ifstream is(file);
   std::string line;
   while (std::getline(is, line)) {
@@ -54,57 +108,38 @@ std::map<std::string, std::vector<Case>> read_cases(const std::filesystem::path&
       i = line.find('"', j);
       c.expect = c_string(line, i);
       c.bad = macro + line.substr(i + 2) + "\n";
+      by_name[c.name] = {fault, by_fault[fault].size()};
       by_fault[fault].push_back(c);
-      by_name[c.name] = &by_fault[fault].back();
     } else if (line.rfind("OG_ACCEPT(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0) {
       const std::size_t j = line.find(", ", open);
       const std::string name = line.substr(open, j - open);
-      // the twin follows its entry; the family's vector does not grow in between
       if (auto it = by_name.find(name); it != by_name.end())
-        it->second->good = macro + line.substr(j + 2) + "\n";
+        by_fault[it->second.first][it->second.second].good = macro + line.substr(j + 2) + "\n";
     }
   }
   return by_fault;
 }
 
-std::string markdown(const std::filesystem::path& cases) {
-  using namespace optgrammar::dsl;
-  const auto by_fault = read_cases(cases);
-  std::ostringstream os;
-  os << "# Diagnostics of the rule checker\n\n"
-        "<!-- Generated by tests/dsl/gen_grammar_doc.cpp from include/optgrammar/dsl/messages.hpp and\n"
-        "     tests/dsl/rejections.inc; regenerate with `cmake --build <build> --target og_grammar_doc`. -->\n\n"
-        "Every diagnostic about a rule has one entry in the message catalogue\n"
-        "(`include/optgrammar/dsl/messages.hpp`): a family name and a text whose `{}` slots are filled\n"
-        "with the offending tag, construct, type or number. Both front ends print that text: og-parse as\n"
-        "`file:line:col: error: TEXT`, the C++ compiler as one error on the rule's own line naming the\n"
-        "family `optgrammar::rule_error::FAMILY` (g++ shows the whole text as its template argument,\n"
-        "clang shows the family and the text's first slot). `octal_constant` is a warning; the others\n"
-        "are errors. Where tests/dsl/rejections.inc shows a family, its rule, the exact text and the\n"
-        "corrected rule follow.\n\n";
-  os << "| family | text |\n| --- | --- |\n";
-  constexpr std::size_t n = sizeof(fault_texts) / sizeof(fault_texts[0]);
-  for (std::size_t i = 1; i < n; ++i) {
-    std::string t(fault_texts[i].text);
-    for (std::size_t p; (p = t.find("{}")) != std::string::npos;) t.replace(p, 2, "‹…›");
-    for (std::size_t p = 0; (p = t.find('|', p)) != std::string::npos; p += 2) t.replace(p, 1, "\\|");
-    os << "| [`" << fault_texts[i].id << "`](#" << fault_texts[i].id << ") | " << t << " |\n";
+/// The example blocks of tests/dsl/grammar_examples.cpp by topic: the lines after a
+/// `// example: TOPIC` line up to the next blank line.
+std::map<std::string, std::string> read_examples(const fs::path& file) {
+  std::map<std::string, std::string> r;
+  std::ifstream is(file);
+  std::string line, topic;
+  while (std::getline(is, line)) {
+    if (line.rfind("// example: ", 0) == 0) topic = line.substr(12);
+    else if (line.empty()) topic.clear();
+    else if (!topic.empty()) r[topic] += line + "\n";
   }
-  for (std::size_t i = 1; i < n; ++i) {
-    const std::string id(fault_texts[i].id);
-    os << "\n## " << id << "\n\n`" << fault_texts[i].text << "`\n";
-    const auto it = by_fault.find(id);
-    if (it == by_fault.end()) continue;
-    for (const Case& c : it->second) {
-      os << "\n`" << c.name << "`:\n\n```cpp\n" << c.bad << "```\n\n"
-         << "says: " << c.expect << "\n\nCorrected:\n\n```cpp\n" << c.good << "```\n";
-    }
-  }
-  return os.str();
+  return r;
+}
+
+std::string read_file(const fs::path& file) {
+  std::ifstream is(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(is), std::istreambuf_iterator<char>()};
 }
 
 std::string places(unsigned char p) {
-  using namespace optgrammar::dsl;
   std::string r;
   for (auto [bit, word] : {std::pair{in_match, "match"}, {in_constraint, "constraint"}, {in_replacement, "replacement"}})
     if (p & bit) {
@@ -114,34 +149,245 @@ std::string places(unsigned char p) {
   return r;
 }
 
-std::string constructs_markdown() {
-  using namespace optgrammar::dsl;
+std::string operand_count(const Construct& c) {
+  return c.min_args == c.max_args ? std::to_string(c.min_args)
+         : c.max_args == any_count ? std::to_string(c.min_args) + " or more"
+                                   : std::to_string(c.min_args) + " to " + std::to_string(c.max_args);
+}
+
+/// The node kind the C++ front end builds for a record, if it builds one of its own (names
+/// defined by an expansion build their expansion's nodes).
+bool kind_of(const Construct& c, Kind& k) {
+  if (!c.expansion.empty()) return false;
+  if (c.family == Family::CAST) {
+    k = c.extra == 's' ? Kind::CastUint : c.extra == 'i' ? Kind::CastInt : Kind::CastFloat;
+    return true;
+  }
+  for (int i = 0; i < static_cast<int>(Kind::Count_); ++i)
+    if (kind_name(static_cast<Kind>(i)) == family_name(c.family)) {
+      k = static_cast<Kind>(i);
+      return true;
+    }
+  return false;
+}
+
+/// What the typing of dsl/node.hpp accepts for a kind given n typed operands: the types each
+/// operand may have and the result types, found by trying every combination (operands past n
+/// read as ill-typed).
+struct Typing {
+  std::size_t arity = 0;
+  std::vector<std::set<VType>> operands;
+  std::set<VType> results;
+};
+Typing typing(Kind k, std::size_t n) {
+  constexpr std::size_t n_types = static_cast<std::size_t>(VType::Bad);
+  Typing t;
+  t.arity = n;
+  t.operands.resize(n);
+  std::array<std::size_t, 8> idx{};
+  std::array<VType, 8> a;
+  a.fill(VType::Bad);
+  for (;;) {
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<VType>(idx[i]);
+    if (const VType v = detail::type_of(k, a.data(), n); v != VType::Bad) {
+      t.results.insert(v);
+      for (std::size_t i = 0; i < n; ++i) t.operands[i].insert(a[i]);
+    }
+    std::size_t i = 0;
+    while (i < n && ++idx[i] == n_types) idx[i++] = 0;
+    if (i == n) break;
+  }
+  return t;
+}
+
+/// The typed operand lists shown for a record: for a fixed count, the longest accepted list not
+/// longer than the written operands (strings written before the typed operands are not typed
+/// operands); for a range, every accepted list in it; for "N or more", the two shortest
+/// non-empty accepted lists.
+std::vector<Typing> typings(const Construct& c, Kind k) {
+  std::vector<Typing> ok;
+  const std::size_t hi = c.max_args == any_count ? 4 : c.max_args;
+  for (std::size_t n = 0; n <= hi; ++n)
+    if (Typing t = typing(k, n); !t.results.empty()) ok.push_back(std::move(t));
+  if (ok.empty()) return ok;
+  if (c.max_args == any_count) {
+    std::vector<Typing> r;
+    for (Typing& t : ok)
+      if (t.arity > 0 && r.size() < 2) r.push_back(std::move(t));
+    return r.empty() ? std::vector<Typing>{std::move(ok.front())} : r;
+  }
+  // Operands the typing ignores after the last one it reads are not operands of the node (the
+  // strings kept in the node itself): the longest list that ends in a typed operand.
+  auto ends_typed = [](const Typing& t) {
+    return t.arity == 0 || t.operands.back().size() != static_cast<std::size_t>(VType::Bad);
+  };
+  if (c.min_args == c.max_args) {
+    for (auto it = ok.rbegin(); it != ok.rend(); ++it)
+      if (ends_typed(*it)) return {std::move(*it)};
+    return {std::move(ok.front())};
+  }
+  std::vector<Typing> r;
+  for (Typing& t : ok)
+    if (t.arity >= c.min_args) r.push_back(std::move(t));
+  return r.empty() ? std::vector<Typing>{std::move(ok.back())} : r;
+}
+
+std::string type_words(std::set<VType> s) {
+  if (s.size() == static_cast<std::size_t>(VType::Bad)) return "untyped";
+  std::string r;
+  auto group = [&](std::initializer_list<VType> g, const char* word) {
+    for (VType v : g)
+      if (!s.count(v)) return;
+    for (VType v : g) s.erase(v);
+    r += (r.empty() ? "" : " or ") + std::string(word);
+  };
+  group({VType::Bool, VType::Int, VType::Size, VType::Float, VType::DType}, "scalar");
+  group({VType::OpRef, VType::OpBuild, VType::Shape, VType::NewConst, VType::Repl}, "replacement value");
+  for (VType v : s) r += (r.empty() ? "" : " or ") + std::string(vtype_name(v));
+  return r;
+}
+
+/// "(int or size, opref) → bool" lines for a record, or "" when the front end builds no node of
+/// its own for it.
+std::string signature(const Construct& c) {
+  Kind k{};
+  if (!kind_of(c, k)) return "";
+  std::string r;
+  const std::vector<Typing> ts = typings(c, k);
+  for (const Typing& t : ts) {
+    if (!r.empty()) r += "<br>";
+    r += "(";
+    for (std::size_t i = 0; i < t.arity; ++i) r += (i ? ", " : "") + type_words(t.operands[i]);
+    if (c.max_args == any_count && &t == &ts.back()) r += ", ...";
+    r += ") → " + type_words(t.results);
+  }
+  return r;
+}
+
+std::string escape_cell(std::string t) {
+  for (std::size_t p = 0; (p = t.find('|', p)) != std::string::npos; p += 2) t.replace(p, 1, "\\|");
+  return t;
+}
+
+std::string slots(std::string t) {
+  for (std::size_t p; (p = t.find("{}")) != std::string::npos;) t.replace(p, 2, "‹…›");
+  return t;
+}
+
+std::string constructs_table(bool with_topic, const Topic* only) {
   std::ostringstream os;
-  os << "# Constructs\n\n"
-        "<!-- Generated by tests/dsl/gen_grammar_doc.cpp from include/optgrammar/dsl/grammar.hpp;\n"
-        "     regenerate with `cmake --build <build> --target og_grammar_doc`. -->\n\n"
-        "Every name a rule may write, from the construct records both front ends read: where it may\n"
-        "appear (a constraint construct is also a scalar operand in a replacement), how many operands\n"
-        "it takes, and for the names defined by others, what they stand for (`$1`, `$2`, ... are the\n"
-        "operands; this is also how the canonical form prints them).\n\n"
-        "| name | where | operands | stands for |\n| --- | --- | --- | --- |\n";
+  os << "| name | where | operands | typed operands → result | stands for |" << (with_topic ? " page |" : "")
+     << "\n| --- | --- | --- | --- | --- |" << (with_topic ? " --- |" : "") << "\n";
   for (const auto& c : constructs) {
-    const std::string n = c.min_args == c.max_args ? std::to_string(c.min_args)
-                          : c.max_args == any_count ? std::to_string(c.min_args) + " or more"
-                          : std::to_string(c.min_args) + " to " + std::to_string(c.max_args);
-    os << "| `" << c.name << "` | " << places(c.places) << " | " << n << " | ";
-    if (!c.expansion.empty()) os << '`' << c.expansion << '`';
-    os << " |\n";
+    if (only && topic_of(c.family) != *only) continue;
+    os << "| `" << c.name << "` | " << places(c.places) << " | " << operand_count(c) << " | " << signature(c) << " | ";
+    if (!c.expansion.empty()) os << '`' << escape_cell(std::string(c.expansion)) << '`';
+    os << " |";
+    if (with_topic) {
+      const std::string t(topic_name(topic_of(c.family)));
+      os << " [" << t << "](" << t << ".md) |";
+    }
+    os << "\n";
   }
   return os.str();
 }
 
-bool write_or_check(bool check, const std::filesystem::path& file, const std::string& want) {
+const char* const typing_note =
+    "\"typed operands → result\" is what the C++ front end's typing (`include/optgrammar/dsl/node.hpp`)\n"
+    "accepts, found by trying every combination of operand types: the operands that are expressions,\n"
+    "in order. Names written as strings (an op name, a LET's tag, an option name, a split tag) are\n"
+    "mostly not among them; `untyped` marks one the typing does not look at. For the constructs that\n"
+    "call an external function, the first typed operand is the function, typed by what it returns. A\n"
+    "*scalar* is bool, int, size, float or dtype; a *replacement value* is an opref, an Op, shape or\n"
+    "constant construction, or a SELECT of different ones. For a construct that takes any number of\n"
+    "operands the two shortest lists are shown (`...`: more of the same). Where a construct allows\n"
+    "less than its types say (a constant operand, a place in the replacement), the restrictions\n"
+    "name it.\n";
+
+std::string topic_page(Topic t, const std::string& intro, const std::map<std::string, std::string>& examples,
+                       const std::map<std::string, std::vector<Case>>& cases) {
+  const std::string name(topic_name(t));
+  std::ostringstream os;
+  // The introduction's first line is the page's title.
+  const std::size_t nl = intro.find('\n');
+  os << intro.substr(0, nl + 1) << "\n<!-- Generated by tests/dsl/gen_grammar_doc.cpp from tests/dsl/grammar_doc/" << name
+     << ".md,\n     include/optgrammar/dsl/grammar.hpp, messages.hpp, node.hpp, tests/dsl/grammar_examples.cpp and\n"
+        "     tests/dsl/rejections.inc; "
+     << regenerate << ". -->\n"
+     << intro.substr(nl + 1);
+  bool any = false;
+  for (const auto& c : constructs) any = any || topic_of(c.family) == t;
+  if (any) os << "\n## Constructs\n\n" << typing_note << "\n" << constructs_table(false, &t);
+  if (t == Topic::registration) {
+    os << "\n## Pass names\n\n| name | priority |\n| --- | --- |\n";
+    for (const auto& p : optgrammar::pass_names) os << "| `" << p.name << "` | " << p.priority << " |\n";
+    os << "\n## Rule flags\n\n| flag | bit | the rule runs only with the bool graph option |\n| --- | --- | --- |\n";
+    for (const auto& f : rule_flags)
+      os << "| `" << f.name << "` | " << f.bit << " | " << (f.option.empty() ? std::string("(always runs)") : "`" + std::string(f.option) + "`")
+         << " |\n";
+  }
+  if (const auto it = examples.find(name); it != examples.end())
+    os << "\n## Example\n\nCompiled as rules by `tests/dsl/grammar_examples.cpp` (test `dsl.examples.*`):\n\n```cpp\n"
+       << it->second << "```\n";
+  os << "\n## Restrictions and their messages\n\n"
+        "Each restriction is checked by both front ends with the same text (`‹…›` is filled with the\n"
+        "offending tag, construct, type or number); [messages.md](messages.md) lists them all.\n";
+  for (std::size_t i = 1; i < n_faults; ++i) {
+    const std::string id(fault_texts[i].id);
+    const auto& topics = fault_topics().at(id);
+    if (std::find(topics.begin(), topics.end(), name) == topics.end()) continue;
+    os << "\n### " << id << "\n\n`" << fault_texts[i].text << "`\n";
+    const auto it = cases.find(id);
+    if (it == cases.end()) continue;
+    for (const Case& c : it->second)
+      os << "\n`" << c.name << "`:\n\n```cpp\n" << c.bad << "```\n\nsays: " << c.expect << "\n\nCorrected:\n\n```cpp\n" << c.good << "```\n";
+  }
+  return os.str();
+}
+
+std::string messages_index() {
+  std::ostringstream os;
+  os << "# Diagnostics of the rule checker\n\n"
+        "<!-- Generated by tests/dsl/gen_grammar_doc.cpp from include/optgrammar/dsl/messages.hpp;\n     "
+     << regenerate
+     << ". -->\n\n"
+        "Every diagnostic about a rule has one entry in the message catalogue\n"
+        "(`include/optgrammar/dsl/messages.hpp`): a family name and a text whose `{}` slots are filled\n"
+        "with the offending tag, construct, type or number. Both front ends print that text: og-parse as\n"
+        "`file:line:col: error: TEXT`, the C++ compiler as one error on the rule's own line naming the\n"
+        "family `optgrammar::rule_error::FAMILY` (g++ shows the whole text as its template argument,\n"
+        "clang shows the family and the text's first slot). `octal_constant` is a warning; the others\n"
+        "are errors. Each family links to the page of the construct family it restricts, which shows\n"
+        "the rules of `tests/dsl/rejections.inc` that get it, the exact text and the corrected rule.\n\n"
+        "| family | text |\n| --- | --- |\n";
+  for (std::size_t i = 1; i < n_faults; ++i) {
+    const std::string id(fault_texts[i].id);
+    os << "| [`" << id << "`](" << fault_topics().at(id).front() << ".md#" << id << ") | "
+       << escape_cell(slots(std::string(fault_texts[i].text))) << " |\n";
+  }
+  return os.str();
+}
+
+std::string constructs_index() {
+  std::ostringstream os;
+  os << "# Constructs\n\n"
+        "<!-- Generated by tests/dsl/gen_grammar_doc.cpp from include/optgrammar/dsl/grammar.hpp and\n     node.hpp; "
+     << regenerate
+     << ". -->\n\n"
+        "Every name a rule may write, from the construct records both front ends read: where it may\n"
+        "appear (a constraint construct is also a scalar operand in a replacement), how many operands\n"
+        "it takes, its types, for the names defined by others what they stand for (`$1`, `$2`, ... are\n"
+        "the operands; this is also how the canonical form prints them), and the page that describes\n"
+        "it.\n\n"
+     << typing_note << "\n"
+     << constructs_table(true, nullptr);
+  return os.str();
+}
+
+bool write_or_check(bool check, const fs::path& file, const std::string& want) {
   if (check) {
-    std::ifstream is(file, std::ios::binary);
-    const std::string have((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
-    if (have != want) {
-      std::cerr << file.string() << " is stale: regenerate it with `cmake --build <build> --target og_grammar_doc`\n";
+    if (read_file(file) != want) {
+      std::cerr << file.string() << " is stale: " << regenerate << "\n";
       return false;
     }
     std::cout << file.string() << " is current\n";
@@ -157,16 +403,55 @@ bool write_or_check(bool check, const std::filesystem::path& file, const std::st
   return true;
 }
 
+/// The catalogue and the topic table of fault_topics() name the same families, each under
+/// topics that exist.
+bool fault_topics_complete() {
+  bool ok = true;
+  std::set<std::string> ids;
+  for (std::size_t i = 1; i < n_faults; ++i) {
+    ids.insert(std::string(fault_texts[i].id));
+    if (!fault_topics().count(std::string(fault_texts[i].id)))
+      std::cerr << "message family " << fault_texts[i].id << " has no topic in gen_grammar_doc.cpp\n", ok = false;
+  }
+  for (const auto& [id, topics] : fault_topics()) {
+    if (!ids.count(id)) std::cerr << id << " in gen_grammar_doc.cpp is not a message family\n", ok = false;
+    for (const auto& t : topics) {
+      bool known = false;
+      for (std::size_t i = 0; i < n_topics; ++i) known = known || topic_name(static_cast<Topic>(i)) == t;
+      if (!known) std::cerr << id << ": unknown topic " << t << "\n", ok = false;
+    }
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool check = argc == 4 && std::string(argv[1]) == "--check";
-  if (argc != 3 && !check) {
-    std::cerr << "usage: og_grammar_doc_gen REJECTIONS DOCS_DIR | og_grammar_doc_gen --check REJECTIONS DOCS_DIR\n";
+  const bool check = argc == 6 && std::string(argv[1]) == "--check";
+  if (argc != 5 && !check) {
+    std::cerr << "usage: og_grammar_doc_gen [--check] REJECTIONS EXAMPLES INTRO_DIR DOCS_DIR\n";
     return 2;
   }
-  const std::filesystem::path rejections = argv[argc - 2], dir = argv[argc - 1];
-  const bool ok1 = write_or_check(check, dir / "messages.md", markdown(rejections));
-  const bool ok2 = write_or_check(check, dir / "constructs.md", constructs_markdown());
-  return ok1 && ok2 ? 0 : 1;
+  const fs::path rejections = argv[argc - 4], examples_file = argv[argc - 3], intros = argv[argc - 2], dir = argv[argc - 1];
+  if (!fault_topics_complete()) return 2;
+  const auto cases = read_cases(rejections);
+  const auto examples = read_examples(examples_file);
+  bool ok = true;
+  for (std::size_t i = 0; i < n_topics; ++i) {
+    const Topic t = static_cast<Topic>(i);
+    const fs::path intro = intros / (std::string(topic_name(t)) + ".md");
+    const std::string text = read_file(intro);
+    if (text.rfind("# ", 0) != 0) {
+      std::cerr << intro.string() << ": missing, or not starting with a '# ' title\n";
+      return 2;
+    }
+    if (!examples.count(std::string(topic_name(t)))) {
+      std::cerr << examples_file.string() << ": no example for " << topic_name(t) << "\n";
+      return 2;
+    }
+    ok = write_or_check(check, dir / (std::string(topic_name(t)) + ".md"), topic_page(t, text, examples, cases)) && ok;
+  }
+  ok = write_or_check(check, dir / "messages.md", messages_index()) && ok;
+  ok = write_or_check(check, dir / "constructs.md", constructs_index()) && ok;
+  return ok ? 0 : 1;
 }

@@ -5,7 +5,7 @@
 // names defined as an expansion of others, the expansion (`$1`, `$2`, ... stand for the
 // operands, as the canonical form prints them). og-parse builds its name table, its operand-count
 // check and its place check from these records; the C++ front end's construct names are checked
-// against them (tests/dsl/grammar_test.cpp); docs/grammar/constructs.md is generated from them.
+// against them (tests/dsl/grammar_test.cpp); the pages of docs/grammar/ are generated from them.
 #pragma once
 
 #include <cstddef>
@@ -23,31 +23,80 @@ enum Place : unsigned char {
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
 /// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
 /// nothing but their record's expansion: og-parse expands them from the record's text, with no
-/// code of its own per name.
+/// code of its own per name. Each family is written `X(family, topic)`: the topic is the page of
+/// the reference (docs/grammar/<topic>.md) that describes it.
 // clang-format off
-#define OPTGRAMMAR_CONSTRUCT_FAMILIES(X)                                                              \
-  X(Op) X(OpVarIn) X(LET) X(OPCONST) X(FROM_DEFAULT_PACKAGE)                                        \
-  X(LAYOUT_CHUNKSIZE) X(OPTION_INT) X(OPTION_UINT) X(OPTION_BOOL) X(OPTION_FLOAT) X(INT) X(UINT)   \
-  X(FLOAT) X(DTYPE) X(NOT) X(NEG) X(ABS) X(IS_POW2) X(SELECT) X(ROUNDUP) X(AND) X(OR) X(XOR) X(ADD) \
-  X(MUL) X(MIN) X(MAX) X(SUB) X(DIV) X(REM) X(MOD) X(EQ) X(NE) X(LT) X(GT) X(LE) X(GE)              \
-  X(INPUT_OF) X(OUTPUT_OF) X(RANK_OF) X(DIM_OF) X(STEPSIZE_OF) X(DTYPE_OF) X(ELEMENTSIZE_OF)        \
-  X(INPUTS_OF) X(OUTPUTS_OF) X(ZERO_OFFSET_OF) X(SAME_ENCODING) X(SAME_OP) X(CONSTVAL_INT)          \
-  X(CONSTVAL_INT_VALID) X(CONSTVAL_FLOAT) X(CONSTVAL_FLOAT_VALID) X(SPLIT_DIM) X(SPLIT_START)       \
-  X(SPLIT_SIZE) X(ITER_VAR) X(EXTERNAL_CONSTRAINT) X(MESSAGE) X(IS_QTYPE) X(DIM_N) X(SAME_SHAPE)    \
-  X(IS_SCALAR) X(IS_QUANT_TYPE) X(SAME_QUANT) X(CEILDIV) X(CAST)                                    \
-  X(Operand) X(WrapOp) X(WrapOpAlways) X(gen_Shape) X(gen_ShapeOf) X(gen_ConstScalar_f32)           \
-  X(gen_ConstScalar_i32) X(gen_ConstArr_f32) X(gen_ConstArr_i32) X(gen_ConstArr_vals_i32)           \
-  X(AUTOSPLIT) X(OP_ITER) X(ITER_INPUT_OF) X(AUTOSPLIT_SHAPEFN_APPLY) X(WITH_SIZE) X(WITH_TYPE)     \
-  X(WITH_SAME_OUTPUT) X(WITH_OUTPUT_TYPE) X(WITH_MULTI_OUT) X(ResizeDim) X(WITH_SAME_ID)            \
-  X(WITH_SPLIT_HISTORY) X(EXTERNAL_REPLACE) X(SHAPEFN_APPLY) X(AUTOSPLIT_SLICE) X(TYPICAL_SLICE)    \
-  X(CHANGEDIM_SLICE) X(TYPICAL_CONV_SLICE) X(OpMultiOut) X(EXPANDED)
+#define OPTGRAMMAR_CONSTRUCT_FAMILIES(X)                                                            \
+  X(Op, match) X(OpVarIn, match) X(LET, match) X(OPCONST, match) X(FROM_DEFAULT_PACKAGE, compat)    \
+  X(LAYOUT_CHUNKSIZE, constants) X(OPTION_INT, options) X(OPTION_UINT, options)                     \
+  X(OPTION_BOOL, options) X(OPTION_FLOAT, options) X(INT, constraints) X(UINT, constraints)         \
+  X(FLOAT, constraints) X(DTYPE, constraints) X(NOT, constraints) X(NEG, constraints)               \
+  X(ABS, constraints) X(IS_POW2, constraints) X(SELECT, constraints) X(ROUNDUP, constraints)        \
+  X(AND, constraints) X(OR, constraints) X(XOR, constraints) X(ADD, constraints)                    \
+  X(MUL, constraints) X(MIN, constraints) X(MAX, constraints) X(SUB, constraints)                   \
+  X(DIV, constraints) X(REM, constraints) X(MOD, constraints) X(EQ, constraints) X(NE, constraints) \
+  X(LT, constraints) X(GT, constraints) X(LE, constraints) X(GE, constraints)                       \
+  X(INPUT_OF, properties) X(OUTPUT_OF, properties) X(RANK_OF, properties) X(DIM_OF, properties)     \
+  X(STEPSIZE_OF, properties) X(DTYPE_OF, properties) X(ELEMENTSIZE_OF, properties)                  \
+  X(INPUTS_OF, properties) X(OUTPUTS_OF, properties) X(ZERO_OFFSET_OF, properties)                  \
+  X(SAME_ENCODING, properties) X(SAME_OP, properties) X(CONSTVAL_INT, constants)                    \
+  X(CONSTVAL_INT_VALID, constants) X(CONSTVAL_FLOAT, constants) X(CONSTVAL_FLOAT_VALID, constants)  \
+  X(SPLIT_DIM, splitting) X(SPLIT_START, splitting) X(SPLIT_SIZE, splitting) X(ITER_VAR, splitting) \
+  X(EXTERNAL_CONSTRAINT, external) X(MESSAGE, constraints) X(IS_QTYPE, compat) X(DIM_N, compat)     \
+  X(SAME_SHAPE, compat) X(IS_SCALAR, compat) X(IS_QUANT_TYPE, compat) X(SAME_QUANT, compat)         \
+  X(CEILDIV, compat) X(CAST, constants) X(Operand, replacement) X(WrapOp, replacement)              \
+  X(WrapOpAlways, replacement) X(gen_Shape, replacement) X(gen_ShapeOf, replacement)                \
+  X(gen_ConstScalar_f32, replacement) X(gen_ConstScalar_i32, replacement)                           \
+  X(gen_ConstArr_f32, replacement) X(gen_ConstArr_i32, replacement)                                 \
+  X(gen_ConstArr_vals_i32, replacement) X(AUTOSPLIT, splitting) X(OP_ITER, splitting)               \
+  X(ITER_INPUT_OF, splitting) X(AUTOSPLIT_SHAPEFN_APPLY, splitting) X(WITH_SIZE, modifiers)         \
+  X(WITH_TYPE, modifiers) X(WITH_SAME_OUTPUT, modifiers) X(WITH_OUTPUT_TYPE, modifiers)             \
+  X(WITH_MULTI_OUT, modifiers) X(ResizeDim, modifiers) X(WITH_SAME_ID, modifiers)                   \
+  X(WITH_SPLIT_HISTORY, modifiers) X(EXTERNAL_REPLACE, external) X(SHAPEFN_APPLY, external)         \
+  X(AUTOSPLIT_SLICE, splitting) X(TYPICAL_SLICE, splitting) X(CHANGEDIM_SLICE, splitting)           \
+  X(TYPICAL_CONV_SLICE, splitting) X(OpMultiOut, replacement) X(EXPANDED, compat)
 // clang-format on
 
 enum class Family : unsigned char {
-#define OPTGRAMMAR_FAMILY_ENUM_(F) F,
+#define OPTGRAMMAR_FAMILY_ENUM_(F, T) F,
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_ENUM_)
 #undef OPTGRAMMAR_FAMILY_ENUM_
 };
+
+/// The topics of the reference, one page of docs/grammar/ each, in the order of its index. The
+/// last two have no construct records: they describe the rule's frame (pass spec, flags) and names
+/// kept for package sources written for the original framework.
+// clang-format off
+#define OPTGRAMMAR_CONSTRUCT_TOPICS(X) \
+  X(match) X(constraints) X(constants) X(options) X(properties) X(replacement) X(modifiers) \
+  X(splitting) X(external) X(compat) X(registration)
+// clang-format on
+
+enum class Topic : unsigned char {
+#define OPTGRAMMAR_TOPIC_ENUM_(T) T,
+  OPTGRAMMAR_CONSTRUCT_TOPICS(OPTGRAMMAR_TOPIC_ENUM_)
+#undef OPTGRAMMAR_TOPIC_ENUM_
+};
+
+/// The topic's page name (`match` for docs/grammar/match.md).
+constexpr std::string_view topic_name(Topic t) noexcept {
+  constexpr std::string_view names[] = {
+#define OPTGRAMMAR_TOPIC_NAME_(T) #T,
+      OPTGRAMMAR_CONSTRUCT_TOPICS(OPTGRAMMAR_TOPIC_NAME_)
+#undef OPTGRAMMAR_TOPIC_NAME_
+  };
+  return names[static_cast<std::size_t>(t)];
+}
+
+/// The topic a family is described under.
+constexpr Topic topic_of(Family f) noexcept {
+  constexpr Topic topics[] = {
+#define OPTGRAMMAR_FAMILY_TOPIC_(F, T) Topic::T,
+      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_TOPIC_)
+#undef OPTGRAMMAR_FAMILY_TOPIC_
+  };
+  return topics[static_cast<std::size_t>(f)];
+}
 
 inline constexpr unsigned char any_count = 255;  ///< no upper bound on the operands
 
@@ -326,7 +375,7 @@ constexpr const Construct* find_construct(std::string_view name) noexcept {
 /// The family's name as written (the first record's, for the families of several names).
 constexpr std::string_view family_name(Family f) noexcept {
   constexpr std::string_view names[] = {
-#define OPTGRAMMAR_FAMILY_NAME_(F) #F,
+#define OPTGRAMMAR_FAMILY_NAME_(F, T) #F,
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_NAME_)
 #undef OPTGRAMMAR_FAMILY_NAME_
   };

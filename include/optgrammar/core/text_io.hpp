@@ -1,21 +1,7 @@
-// The graph text format: line-based, round-trippable, for tests, tools and bug reports.
-//
-//   # optgrammar graph
-//   option tile_height uint 8
-//   %0 = Input() : f32[1,32,32,16] id=1
-//   %1 = $Const() : f32[1,1,1,1] id=2 data=[0]
-//   %2 = Add(%0, %1) : f32[1,32,32,16] id=3
-//   %3 = Output(%2) : f32[1,32,32,16] id=4
-//   %4 = Quantize(%0) : qu8[1,32,32,16]{zero=128,step=0.0078125} id=5 split=[0,2]
-//
-// Ops are written in a topological order, renumbered densely (or, with
-// WriteOptions::graph_numbers, labelled with their index in the graph). `data=elided` stands for constant
-// data left out (such text is for reading, not for loading). Bad text raises TextError with
+// The graph text format: line-based, round-trippable, for tests, tools and bug reports. The
+// format, an example and its limits are described in docs/graph-text-format.md; the limits and
+// their messages in docs/robustness.md. Bad text raises TextError with
 // "file:line:col: error: message".
-//
-// Limits (each an error at its line and column): at most 8 dims, each at most 2147483647 (max_dim),
-// a byte size of at most 2^48 (max_byte_size, so element counts never wrap); at most 65535 inputs
-// per op; op ids of 32 bits; fewer than 2^32 - 1 ops.
 #pragma once
 
 #include "optgrammar/core/graph.hpp"

@@ -1,7 +1,8 @@
 // The example rules of the grammar reference. Each block that starts with a line
 // `// example: TOPIC` and runs to the next blank line is quoted on docs/grammar/TOPIC.md by
 // og_grammar_doc_gen; this file is compiled as ordinary rules, and the test below checks that
-// every rule of a block was registered (so every quoted example passed the rule checker).
+// every rule of a block was registered (so every quoted example passed the C++ front end's
+// checker). The test dsl.examples_og_parse runs og-parse on this file: no error, no warning.
 #include <optgrammar/rules.hpp>
 #include <optgrammar/autosplit.hpp>
 #include <optgrammar/engine/driver.hpp>
@@ -15,7 +16,7 @@
 using namespace optgrammar;
 
 // example: match
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", LET("r", Op("Relu", "*"))), OK, "r")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Mul", "x", OPCONST("one")), EQ(CONSTVAL_FLOAT("one", 0), 1.0f), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, OpVarIn("Concat", "a"), EQ(INPUTS_OF("*"), 1U), "a")
 
@@ -27,7 +28,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", "x", "perm"),
 
 // example: constants
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Add", "x", OPCONST("c")),
-                         AND(CONSTVAL_INT_VALID("c", 0), EQ(CONSTVAL_INT("c", 0), 0), GT(RANK_OF("x"), size_t(0))),
+                         AND(CONSTVAL_INT_VALID("c", 0), EQ(CONSTVAL_INT("c", 0), 0), GT(RANK_OF("x"), 0U)),
                          "x")
 
 // example: options
@@ -40,14 +41,14 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Add", "a", "b"),
                          AND(SAME_ENCODING("a", "b"), EQ(DTYPE_OF("a"), DType::QUInt8), EQ(RANK_OF("a"), RANK_OF("b")),
                              EQ(STEPSIZE_OF("a"), STEPSIZE_OF("*"))),
                          Op("QuantizedAdd_8", "a", "b"))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Identity", "x"), EQ(OUTPUTS_OF("*"), 1U), INPUT_OF("*", 0))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Identity", "*"), EQ(OUTPUTS_OF("*"), 1U), INPUT_OF("*", 0))
 
 // example: replacement
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Sub", "x", "y"), EQ(DTYPE_OF("y"), DType::Float32),
                          Op("Add", "x", Op("Mul", "y", gen_ConstScalar_f32(-1.0f))))
 
 // example: modifiers
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", LET("c", Op("Conv2d", "x", "w"))), OK,
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", Op("Conv2d", "x", "w")), OK,
                          WITH_SIZE("*", WITH_TYPE("*", Op("Conv2d_relu", "x", "w"))))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Quantize", "x"), EQ(DTYPE_OF("x"), DType::Float32),
                          WITH_OUTPUT_TYPE(DType::QUInt8, 128, 0.0625f, Op("Quantize_u8", "x")))

@@ -252,12 +252,17 @@ std::string type_words(std::set<VType> s) {
 std::string signature(const Construct& c) {
   Kind k{};
   if (!kind_of(c, k)) return "";
+  // The constructs that call an external function: their first typed operand is the function
+  // (its node carries the kind of value it returns, a detail of the typing).
+  const bool calls = k == Kind::ExternalConstraint || k == Kind::ExternalReplace || k == Kind::ShapefnApply ||
+                     k == Kind::AutosplitShapefnApply;
   std::string r;
   const std::vector<Typing> ts = typings(c, k);
   for (const Typing& t : ts) {
     if (!r.empty()) r += "<br>";
     r += "(";
-    for (std::size_t i = 0; i < t.arity; ++i) r += (i ? ", " : "") + type_words(t.operands[i]);
+    for (std::size_t i = 0; i < t.arity; ++i)
+      r += (i ? ", " : "") + (i == 0 && calls ? std::string("function") : type_words(t.operands[i]));
     if (c.max_args == any_count && &t == &ts.back()) r += ", ...";
     r += ") → " + type_words(t.results);
   }
@@ -296,13 +301,13 @@ const char* const typing_note =
     "\"typed operands → result\" is what the C++ front end's typing (`include/optgrammar/dsl/node.hpp`)\n"
     "accepts, found by trying every combination of operand types: the operands that are expressions,\n"
     "in order. Names written as strings (an op name, a LET's tag, an option name, a split tag) are\n"
-    "mostly not among them; `untyped` marks one the typing does not look at. For the constructs that\n"
-    "call an external function, the first typed operand is the function, typed by what it returns. A\n"
-    "*scalar* is bool, int, size, float or dtype; a *replacement value* is an opref, an Op, shape or\n"
-    "constant construction, or a SELECT of different ones. For a construct that takes any number of\n"
-    "operands the two shortest lists are shown (`...`: more of the same). Where a construct allows\n"
-    "less than its types say (a constant operand, a place in the replacement), the restrictions\n"
-    "name it.\n";
+    "mostly not among them; `untyped` marks one the typing does not look at (the arguments of an\n"
+    "external function are checked against its parameters instead), and `function` is the function\n"
+    "a construct calls. A *scalar* is bool, int, size, float or dtype; a *replacement value* is an\n"
+    "opref, an Op, shape or constant construction, or a SELECT of different ones. For a construct\n"
+    "that takes any number of operands the two shortest lists are shown (`...`: more of the same).\n"
+    "Where a construct allows less than its types say (a constant operand, a place in the\n"
+    "replacement), the restrictions name it.\n";
 
 std::string topic_page(Topic t, const std::string& intro, const std::map<std::string, std::string>& examples,
                        const std::map<std::string, std::vector<Case>>& cases) {
@@ -332,16 +337,21 @@ std::string topic_page(Topic t, const std::string& intro, const std::map<std::st
   os << "\n## Restrictions and their messages\n\n"
         "Each restriction is checked by both front ends with the same text (`‹…›` is filled with the\n"
         "offending tag, construct, type or number); [messages.md](messages.md) lists them all.\n";
+  bool listed = false;
   for (std::size_t i = 1; i < n_faults; ++i) {
     const std::string id(fault_texts[i].id);
     const auto& topics = fault_topics().at(id);
     if (std::find(topics.begin(), topics.end(), name) == topics.end()) continue;
+    listed = true;
     os << "\n### " << id << "\n\n`" << fault_texts[i].text << "`\n";
     const auto it = cases.find(id);
     if (it == cases.end()) continue;
     for (const Case& c : it->second)
       os << "\n`" << c.name << "`:\n\n```cpp\n" << c.bad << "```\n\nsays: " << c.expect << "\n\nCorrected:\n\n```cpp\n" << c.good << "```\n";
   }
+  if (!listed)
+    os << "\nNo message concerns this family alone: a name defined by others is checked as the\n"
+          "expression it stands for.\n";
   return os.str();
 }
 

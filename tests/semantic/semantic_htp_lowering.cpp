@@ -38,7 +38,7 @@ OpRef scalar_i(Graph& g, std::int32_t x) { return i32s(g, {x}); }
 OpRef no_input(Graph& g) { return f32s(g, {}); }
 
 /// An op with operands held in a vector.
-OpRef op(Graph& g, std::string_view name, const std::vector<OpRef>& operands, const OutputDef& d) {
+OpRef op_of(Graph& g, std::string_view name, const std::vector<OpRef>& operands, const OutputDef& d) {
   return g.add_op(intern_op_name(name), std::span<const OpRef>(operands), d);
 }
 
@@ -68,7 +68,7 @@ OpRef hswish_by_clip(Graph& g, OpRef x, bool attrs, bool miss) {
 OpRef hswish_by_sigmoid(Graph& g, OpRef x, bool swap, bool miss) {
   const OutputDef d = g.output(x);
   OpRef hs = g.add_op("onnx.HardSigmoid", {scalar_f(g, miss ? 0.2f : 1.0f / 6.0f), scalar_f(g, 0.5f), x}, d);
-  return op(g, "onnx.Mul", swap ? std::vector<OpRef>{hs, x} : std::vector<OpRef>{x, hs}, d);
+  return op_of(g, "onnx.Mul", swap ? std::vector<OpRef>{hs, x} : std::vector<OpRef>{x, hs}, d);
 }
 
 /// One of the elementwise ops the package translates (or moves after a convolution).
@@ -138,7 +138,7 @@ OpRef onnx_conv(Graph& g, OpRef x, std::size_t m_out, std::mt19937_64 rw, std::m
                               x,
                               w,
                               b};
-  return op(g, "onnx.Conv", operands, nchw(N, M, OH, OW));
+  return op_of(g, "onnx.Conv", operands, nchw(N, M, OH, OW));
 }
 
 /// onnx.BatchNormalization (inference) of x with random parameters, the variance positive.
@@ -165,14 +165,14 @@ OpRef after_conv(Graph& g, OpRef y, int which, std::mt19937_64& rng) {
     case 6: {  // a constant scale or offset, on either side
       OpRef c = broadcast_const(g, d, rng);
       const bool swap = rng() % 2;
-      return op(g, which == 5 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{c, y} : std::vector<OpRef>{y, c}, d);
+      return op_of(g, which == 5 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{c, y} : std::vector<OpRef>{y, c}, d);
     }
     case 7:
       return g.add_op("onnx.GlobalAveragePool", {y}, nchw(d.dims[0], d.dims[1], 1, 1));
     case 8: {  // squeeze-and-excitation: y times (or plus) its channel means
       OpRef s = g.add_op("onnx.GlobalAveragePool", {y}, nchw(d.dims[0], d.dims[1], 1, 1));
       const bool swap = rng() % 2;
-      return op(g, rng() % 2 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{s, y} : std::vector<OpRef>{y, s}, d);
+      return op_of(g, rng() % 2 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{s, y} : std::vector<OpRef>{y, s}, d);
     }
     case 9: {  // Relu, then a constant scale (not folded into a ConvLayerRelu)
       OpRef r = g.add_op("onnx.Relu", {y}, d);
@@ -306,4 +306,26 @@ TEST_CASE("the lowering package's rules preserve results on random graphs") {
   const Package p = htp_lowering();
   REQUIRE(p.rules.size() == 45);
   check_package(p, 10);
+}
+
+// Found by the check: a one-element offset of rank 4 after a convolution was added to its rank-1
+// bias as it was, so the new bias broadcast to [1,1,1,M] where [M] was declared (the rewritten
+// graph did not verify). The constant now becomes rank 1 first; the same for a scale.
+TEST_CASE("lowering: a rank-4 one-element offset or scale folds into a rank-1 bias") {
+  Package p = htp_lowering();
+  for (const char* op : {"onnx.Add", "onnx.Mul"}) {
+    INFO(op);
+    const auto [problem, tally] = check_graph(p, [op = op](Builder& b) {
+      Graph& g = b.graph();
+      OpRef x = g.add_input(nchw(1, 1, 2, 2));
+      OpRef w = g.add_const(nchw(3, 1, 1, 1), {0.5f, -1.0f, 2.0f});
+      OpRef conv = op_of(g, "onnx.Conv", {scalar_i(g, 0), i32s(g, {}), scalar_i(g, 1), i32s(g, {}), i32s(g, {}), i32s(g, {}), x,
+                                          w, f32s(g, {1.0f, 2.0f, 3.0f})},
+                         nchw(1, 3, 2, 2));
+      b.output(g.add_op(op, {conv, f32s(g, {1.5f}, {1, 1, 1, 1})}, nchw(1, 3, 2, 2)));
+    });
+    CHECK(!problem);
+    if (problem) WARN(*problem);
+    CHECK(fired(p, tally, std::string(op) == "onnx.Add" ? "htp_lowering.cpp:214" : "htp_lowering.cpp:209") == 1);
+  }
 }

@@ -251,3 +251,23 @@ TEST_CASE("the framework-style example package's rules preserve results on rando
   REQUIRE(p.rules.size() == 7);
   check_package(p, 10);
 }
+
+// Found by the check: with example_tile_rows set, a 2-d example.ConvRelu taller (in its last
+// dimension) than the option was split into the 4-d slices the package's shape functions make,
+// which did not fit it. Tiling now requires a 4-d op; the 4-d one is still tiled.
+TEST_CASE("framework-style package: only 4-d convolutions are tiled") {
+  Package p = htp_package();
+  for (std::size_t rank : {2, 4}) {
+    INFO("rank " << rank);
+    const auto [problem, tally] = check_graph(p, [rank](Builder& b) {
+      Graph& g = b.graph();
+      g.set_option("example_tile_rows", std::uint64_t{3});
+      const auto d = rank == 2 ? OutputDef::make(DType::Float32, {1, 6}) : OutputDef::make(DType::Float32, {1, 6, 2, 6});
+      OpRef w = g.add_const(OutputDef::make(DType::Float32, {6}), {1.0f, -1.0f, 2.0f, 0.5f, -3.0f, 0.25f});
+      b.output(g.add_op("example.ConvRelu", {g.add_input(d), w}, d));
+    });
+    CHECK(!problem);
+    if (problem) WARN(*problem);
+    CHECK(fired(p, tally, "ExampleConv.cpp:61") == (rank == 4 ? 1u : 0u));
+  }
+}

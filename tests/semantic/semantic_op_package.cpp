@@ -322,3 +322,24 @@ TEST_CASE("the example op package's rules preserve results on random graphs") {
   REQUIRE(p.rules.size() == 10);
   check_package(p, 10);
 }
+
+// Found by the check: the Conv2d rule accepted any quantized output type and declared the
+// package's convolution QUInt8 with the same zero offset, so a QInt8 convolution changed its
+// output's dtype (and values). It now takes QUInt8 outputs only.
+TEST_CASE("op package: a convolution with a QInt8 output keeps it") {
+  Package p = op_package();
+  for (DType out : {DType::QInt8, DType::QUInt8}) {
+    INFO("output " << dtype_name(out));
+    const auto [problem, tally] = check_graph(p, [out](Builder& b) {
+      Graph& g = b.graph();
+      OpRef x = g.add_input(OutputDef::make(DType::QUInt8, {1, 3, 3, 2}, 14, 0.25f));
+      OpRef f = g.add_const(OutputDef::make(DType::QUInt8, {2, 2, 2, 1}, 10, 0.0625f),
+                            std::as_bytes(std::span<const std::uint8_t>(std::array<std::uint8_t, 8>{1, 20, 30, 4, 50, 6, 7, 80})));
+      OpRef stride = g.add_input(OutputDef::make(DType::Int32, {1, 1, 1, 1}));
+      b.output(g.add_op("Conv2d", {x, f, stride}, OutputDef::make(out, {1, 2, 2, 1}, 9, 0.5f)));
+    });
+    CHECK(!problem);
+    if (problem) WARN(*problem);
+    CHECK(fired(p, tally, "op_package.cpp:68") == (out == DType::QUInt8 ? 1u : 0u));
+  }
+}

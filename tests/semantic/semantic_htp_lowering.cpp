@@ -143,13 +143,14 @@ OpRef onnx_conv(Graph& g, OpRef x, std::size_t m_out, std::mt19937_64 rw, std::m
 
 /// onnx.BatchNormalization (inference) of x with random parameters, the variance positive.
 OpRef batch_norm(Graph& g, OpRef x, std::mt19937_64& rng) {
-  const std::size_t c = g.output(x).dims[1];
+  const OutputDef d = g.output(x);  // a copy: adding the constants may move the graph's definitions
+  const std::size_t c = d.dims[1];
   std::vector<float> var = random_floats(rng, c);
   for (float& v : var) v = 0.25f + std::fabs(v);
   return g.add_op("onnx.BatchNormalization",
                   {scalar_f(g, 1e-5f), scalar_f(g, 0.9f), scalar_i(g, 0), x, f32s(g, random_floats(rng, c)),
                    f32s(g, random_floats(rng, c)), f32s(g, random_floats(rng, c)), f32s(g, var)},
-                  g.output(x));
+                  d);
 }
 
 /// What follows a convolution y (kinds 0 to 11).

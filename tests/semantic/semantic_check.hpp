@@ -110,7 +110,7 @@ std::string str(const A&... a) {
 }
 
 /// Compares one output; empty when it agrees.
-inline std::string compare(const engine::Tensor& before, const engine::Tensor& after, double tol, double abs_tol) {
+inline std::string compare(const engine::Tensor& before, const engine::Tensor& after, double tol, double abs_tol = 1e-6) {
   if (!(before.def == after.def)) return "its definition changed";
   const DType t = before.def.dtype;
   if (t != DType::Float32 && t != DType::Float16) {

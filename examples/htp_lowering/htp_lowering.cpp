@@ -203,16 +203,19 @@ DEF_PACKAGE_OPTIMIZATION(EARLY,
     HTP_PER_CHANNEL("c"),
     Op("ConvLayer", "x", "w", WITH_SAME_OUTPUT("c", Op("Add", "b", "c")), "dilations", "group", "pads", "strides"))
 
-// The same with a single-element constant (a learnable affine scale or offset).
+// The same with a single-element constant (a learnable affine scale or offset). The bias takes it
+// as one element of rank 1: one of rank 4 would broadcast a rank-1 bias to rank 4.
+#define HTP_AS_RANK1(C) WITH_SIZE(gen_Shape(1), Op("Reshape", C))
 DEF_PACKAGE_OPTIMIZATION(EARLY,
     Op("Mul", Op("ConvLayer", "x", "w", "b", "dilations", "group", "pads", "strides"), OPCONST("c")),
     HTP_ONE_ELEMENT("c"),
-    Op("ConvLayer", "x", WITH_SAME_OUTPUT("w", Op("Mul", "w", "c")), WITH_SAME_OUTPUT("b", Op("Mul", "b", "c")),
+    Op("ConvLayer", "x", WITH_SAME_OUTPUT("w", Op("Mul", "w", "c")), WITH_SAME_OUTPUT("b", Op("Mul", "b", HTP_AS_RANK1("c"))),
        "dilations", "group", "pads", "strides"))
 DEF_PACKAGE_OPTIMIZATION(EARLY,
     Op("Add", Op("ConvLayer", "x", "w", "b", "dilations", "group", "pads", "strides"), OPCONST("c")),
     HTP_ONE_ELEMENT("c"),
-    Op("ConvLayer", "x", "w", WITH_SAME_OUTPUT("b", Op("Add", "b", "c")), "dilations", "group", "pads", "strides"))
+    Op("ConvLayer", "x", "w", WITH_SAME_OUTPUT("b", Op("Add", "b", HTP_AS_RANK1("c"))), "dilations", "group", "pads",
+       "strides"))
 
 // Conv + Bias + Relu as one op.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", Op("ConvLayer", "x", "w", "b", "dilations", "group", "pads", "strides")), OK,

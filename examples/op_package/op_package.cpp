@@ -63,10 +63,11 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
     AND(PKG_IS_Q8("x"), PKG_SAME_Q("x", "*")),
     WITH_SAME_OUTPUT("*", Op("pkg.Relu", "x")))
 
-// Quantized convolutions with small filters become the package's; the output keeps its encoding.
+// Quantized convolutions with small filters become the package's (whose output is QUInt8); the
+// output keeps its encoding.
 DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
     Op(FROM_DEFAULT_PACKAGE("Conv2d"), "in", "filt", "stride"),
-    AND(IS_QUINT8("in"), IS_QUANT_TYPE("*"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
+    AND(IS_QUINT8("in"), IS_QUANT_TYPE("*"), IS_QUINT8("*"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
         MESSAGE("conv to pkg.Conv2d, filter height", DIM_FILTHEIGHT("filt"))),
     WITH_OUTPUT_TYPE(DType::QUInt8, ZERO_OFFSET_OF("*"), STEPSIZE_OF("*"), Op("pkg.Conv2d", "in", "filt", "stride")))
 

@@ -80,7 +80,8 @@ struct Package {
   std::function<Motif(std::mt19937_64&, int kind)> draw;
   std::function<void(Builder&, const Motif&)> build;
   std::function<void(Graph&)> setup;  ///< graph options (may be empty)
-  double tolerance = 1e-5;            ///< relative, for float outputs (plus 1e-6 absolute)
+  double tolerance = 1e-5;            ///< relative, for float outputs
+  double abs_tolerance = 1e-6;        ///< absolute, added to the relative one
   bool fold = true, cse = true;       ///< og-opt's defaults
 };
 
@@ -95,7 +96,8 @@ inline Graph build_graph(const Package& p, const std::vector<Motif>& spec) {
 /// What the rewrite of one graph did, summed over a run.
 struct Tally {
   std::uint64_t graphs = 0, graphs_rewritten = 0, rewrites = 0, ops = 0;
-  std::map<std::string, std::uint64_t> fired, failed;  ///< by rule name
+  std::map<const RuleInfo*, std::uint64_t> fired, failed;  ///< rewrites (failures) by rule
+  std::map<const RuleInfo*, std::uint64_t> graphs_fired;   ///< graphs each rule fired on
 };
 
 /// Its arguments streamed into one string (floats with 9 significant digits).
@@ -108,7 +110,7 @@ std::string str(const A&... a) {
 }
 
 /// Compares one output; empty when it agrees.
-inline std::string compare(const engine::Tensor& before, const engine::Tensor& after, double tol) {
+inline std::string compare(const engine::Tensor& before, const engine::Tensor& after, double tol, double abs_tol = 1e-6) {
   if (!(before.def == after.def)) return "its definition changed";
   const DType t = before.def.dtype;
   if (t != DType::Float32 && t != DType::Float16) {
@@ -124,7 +126,7 @@ inline std::string compare(const engine::Tensor& before, const engine::Tensor& a
   for (std::size_t i = 0; i < before.def.element_count(); ++i) {
     const double x = ops::onnx_eval::get(t, before.data.data(), i), y = ops::onnx_eval::get(t, after.data.data(), i);
     if (std::isnan(x) && std::isnan(y)) continue;
-    if (!(std::fabs(x - y) <= tol * std::fabs(x) + 1e-6))
+    if (!(std::fabs(x - y) <= tol * std::fabs(x) + abs_tol))
       return str("element ", i, " is ", y, " instead of ", x);
   }
   return {};
@@ -168,15 +170,16 @@ inline std::optional<std::string> check(const Package& p, const std::vector<Moti
   }
   if (after.size() != before.size()) return "the number of outputs changed";
   for (std::size_t k = 0; k < before.size(); ++k)
-    if (auto d = compare(before[k], after[k], p.tolerance); !d.empty()) return ops::cat("output ", k, ": ", d);
+    if (auto d = compare(before[k], after[k], p.tolerance, p.abs_tolerance); !d.empty()) return ops::cat("output ", k, ": ", d);
   if (tally) {
     ++tally->graphs;
     tally->ops += rep.ops_before;
     std::uint64_t fired = 0;
     for (std::size_t i = 0; i < rep.rules.size(); ++i) {
       fired += rep.stats[i].fired;
-      tally->fired[rep.rules[i]->name] += rep.stats[i].fired;
-      if (rep.stats[i].failed) tally->failed[rep.rules[i]->name] += rep.stats[i].failed;
+      tally->fired[rep.rules[i]] += rep.stats[i].fired;
+      tally->graphs_fired[rep.rules[i]] += rep.stats[i].fired > 0;
+      if (rep.stats[i].failed) tally->failed[rep.rules[i]] += rep.stats[i].failed;
     }
     tally->rewrites += fired;
     tally->graphs_rewritten += fired > 0;
@@ -273,14 +276,58 @@ inline Outcome run_package(const Package& p, std::uint64_t n, std::uint64_t firs
   return out;
 }
 
-/// One line per rule: how often it fired over the run.
+/// A rule the firing check does not hold to the minimum, with the reason.
+struct Exempt {
+  std::string rule;  ///< its label(), "file.cpp:line" or "file.cpp:line#k"
+  std::string reason;
+};
+
+/// A rule's name in the tables: "file.cpp:line", followed by "#k" (k from 1) when several rules
+/// of the package share the line (rules a macro defines).
+inline std::string label(const Package& p, const RuleInfo* r) {
+  std::size_t same = 0, k = 0;
+  for (const RuleInfo* q : p.rules.rules())
+    if (q->name == r->name) {
+      ++same;
+      if (q == r) k = same;
+    }
+  return same > 1 ? str(r->name, "#", k) : r->name;
+}
+
+/// The run's counts and one line per rule of the package: on how many graphs it fired, how many
+/// rewrites it made and how often it failed (rolled back).
 inline std::string summary(const Package& p, const Tally& t) {
   std::ostringstream os;
   os << p.name << ": " << t.graphs << " graphs (" << t.ops << " ops), " << t.graphs_rewritten << " rewritten, "
-     << t.rewrites << " rule rewrites, 0 differences\n";
-  for (const auto& [rule, n] : t.fired) os << "  " << rule << ": fired " << n << "\n";
-  for (const auto& [rule, n] : t.failed) os << "  " << rule << ": failed " << n << "\n";
+     << t.rewrites << " rule rewrites, 0 differences\n  rule: graphs fired on / rewrites / failed\n";
+  auto count = [](const auto& m, const auto& k) {
+    auto it = m.find(k);
+    return it == m.end() ? std::uint64_t{0} : it->second;
+  };
+  for (const RuleInfo* r : p.rules.rules())
+    os << "  " << label(p, r) << " (" << r->pass_name << "): " << count(t.graphs_fired, r) << " / "
+       << count(t.fired, r) << " / " << count(t.failed, r) << "\n";
   return os.str();
+}
+
+/// The rules of the package that fired on fewer than `min` graphs and are not exempt, one line
+/// each; an exemption that names no rule of the package is a problem too (the list went stale).
+inline std::vector<std::string> rarely_fired(const Package& p, const Tally& t, std::uint64_t min,
+                                             const std::vector<Exempt>& exempt) {
+  std::vector<std::string> out;
+  for (const Exempt& e : exempt) {
+    bool known = false;
+    for (const RuleInfo* r : p.rules.rules()) known = known || label(p, r) == e.rule;
+    if (!known) out.push_back(str("exemption for ", e.rule, " names no rule of ", p.name));
+  }
+  for (const RuleInfo* r : p.rules.rules()) {
+    bool exempted = false;
+    for (const Exempt& e : exempt) exempted = exempted || e.rule == label(p, r);
+    auto it = t.graphs_fired.find(r);
+    const std::uint64_t n = it == t.graphs_fired.end() ? 0 : it->second;
+    if (!exempted && n < min) out.push_back(str(label(p, r), " fired on ", n, " graphs, fewer than ", min));
+  }
+  return out;
 }
 
 }  // namespace semantic

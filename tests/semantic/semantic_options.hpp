@@ -7,6 +7,7 @@ namespace semantic {
 struct Options {
   std::uint64_t graphs = 1000;
   std::uint64_t first_seed = 1;
+  bool verbose = false;  ///< print each package's rule table also when it passes
 };
 inline Options& options() {
   static Options o;

@@ -1,8 +1,6 @@
 // Random semantic check of workload W1's rules (examples/w1/w1_rules.cpp, R1-R6).
 #include "motifs.hpp"
-#include "semantic_options.hpp"
-
-#include <catch2/catch.hpp>
+#include "package_test.hpp"
 
 using namespace semantic;
 
@@ -110,13 +108,5 @@ Package w1() {
 TEST_CASE("W1 rules preserve results on random graphs") {
   const Package p = w1();
   REQUIRE(p.rules.size() == 6);
-  const Outcome o = run_package(p, options().graphs, options().first_seed);
-  INFO(summary(p, o.tally));
-  if (o.failure) FAIL(*o.failure);
-  WARN(summary(p, o.tally));
-  CHECK(o.tally.graphs == options().graphs);
-  for (const RuleInfo* r : p.rules.rules()) {
-    INFO(r->name);
-    CHECK(o.tally.fired.at(r->name) > 0);  // every rule was exercised
-  }
+  check_package(p, 10);
 }

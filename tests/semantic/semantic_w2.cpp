@@ -5,11 +5,10 @@
 // results: Bottom is Abs, Top is Neg, Fused is Neg(Abs(x)), Scale is Mul, and every U<i> is Neg
 // (an involution, so U<a>(U<b>(x)) is x for every a and b, as the decoys assume).
 #include "motifs.hpp"
-#include "semantic_options.hpp"
+#include "package_test.hpp"
 
 #include <optgrammar/ops/builtin.hpp>
 
-#include <catch2/catch.hpp>
 
 using namespace semantic;
 
@@ -122,13 +121,5 @@ Package w2() {
 TEST_CASE("W2 rules preserve results on random graphs") {
   const Package p = w2();
   REQUIRE(p.rules.size() == W2_DECOYS + 2);
-  const Outcome o = run_package(p, options().graphs, options().first_seed);
-  INFO(summary(p, o.tally));
-  if (o.failure) FAIL(*o.failure);
-  WARN(summary(p, o.tally));
-  CHECK(o.tally.graphs == options().graphs);
-  for (const RuleInfo* r : p.rules.rules()) {
-    INFO(r->name);
-    CHECK(o.tally.fired.at(r->name) > 0);  // F1, F2 and every decoy was exercised
-  }
+  check_package(p, 10);
 }

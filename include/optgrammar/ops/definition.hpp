@@ -201,6 +201,8 @@ struct OpDefinition {
   ResultSpec result;
   std::uint32_t traits = 0;
   InferFn infer = nullptr;
+  /// infer only checks the operands (its Inferred decides nothing; the output is the declared one).
+  bool infer_checks_only = false;
   IndexingFn indexing = nullptr;
   EvalFn eval = nullptr;
   /// eval runs a fold/ kernel (else it is a plain copy or reference loop of ops/).

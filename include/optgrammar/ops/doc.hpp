@@ -67,7 +67,8 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
     os << "- result `" << d->result.name << "`: " << detail::type_rule_text(d->result.rule, d->result.types) << "; "
        << d->result.summary << "\n";
     os << "- traits: " << (d->traits ? traits_to_string(d->traits) : "none") << "\n";
-    os << "- output definition inferred: " << (d->infer ? "yes" : "no (declared)") << "\n";
+    os << "- output definition inferred: "
+       << (!d->infer ? "no (declared)" : d->infer_checks_only ? "no (declared; the operands are checked)" : "yes") << "\n";
     os << "- indexing map: " << (d->indexing ? "yes" : "no") << "\n";
     os << "- evaluated by (folder, interpreter): " << (d->eval ? std::string(d->kernel) : std::string("no")) << "\n\n";
   }

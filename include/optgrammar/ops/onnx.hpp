@@ -126,6 +126,170 @@ inline double min(double a, double b, bool) { return std::isnan(a) || std::isnan
 inline double prelu(double a, double b, bool) { return a < 0 ? a * b : a; }
 }  // namespace fn
 
+// ---- preconditions the verifier checks ------------------------------------------------------
+//
+// What the reference evaluation relies on and refuses otherwise, checked on the operands'
+// definitions (and constant attributes) so that `verify_ops` (og-opt --verify-ops) reports a
+// graph the interpreter cannot run: an Inferred whose `error` names the fault (shape, dtype and
+// quantization are left to the declared definition).
+
+namespace checks {
+using onnx_eval::Args;
+
+inline std::string dims_string(const OutputDef& d) {
+  std::string s = "[";
+  for (std::uint32_t i = 0; i < d.rank; ++i) s += cat(i ? "," : "", d.dims[i]);
+  return s + "]";
+}
+inline std::string list_string(const std::vector<std::int64_t>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += cat(i ? "," : "", v[i]);
+  return s + "]";
+}
+inline Inferred fail(std::string e) {
+  Inferred r;
+  r.error = std::move(e);
+  return r;
+}
+
+/// kernel_shape, when given, names the weight's spatial dims.
+inline std::string kernel_shape_problem(const Args& a, std::size_t attr, const OutputDef& w) {
+  const auto k = a.attr_ints(attr);
+  if (k.empty()) return {};
+  bool same = k.size() + 2 == w.rank;
+  for (std::size_t i = 0; same && i < k.size(); ++i) same = k[i] >= 0 && static_cast<std::size_t>(k[i]) == w.dims[i + 2];
+  if (same) return {};
+  return cat("kernel_shape ", list_string(k), " disagrees with the weight W ", dims_string(w));
+}
+
+/// Conv (transposed: ConvTranspose) of X [N, C, ...] with W [M, C/group, k...] ([C, M/group, k...]),
+/// bias B of M elements.
+template <bool Transposed>
+inline Inferred conv(const OpView& v) {
+  constexpr std::size_t na = Transposed ? 8 : 6, kernel_attr = 3;
+  if (v.operands.size() < na + 2) return {};  // the operand count is the verifier's
+  const Args a{v, na};
+  const OutputDef &x = *a.in(0).def, &w = *a.in(1).def;
+  if (x.rank < 3) return fail(cat("input X ", dims_string(x), " has rank ", x.rank, ", a convolution needs at least 3"));
+  if (w.rank != x.rank) return fail(cat("weight W ", dims_string(w), " has rank ", w.rank, ", input X has ", x.rank));
+  const std::int64_t group = a.attr_int(2);
+  if (group < 1) return fail(cat("group ", group, " is below 1"));
+  const std::size_t g = static_cast<std::size_t>(group), C = x.dims[1];
+  if (C % g) return fail(cat("input X has ", C, " channels, not a multiple of group ", g));
+  std::size_t M = 0;
+  if (Transposed) {
+    if (w.dims[0] != C) return fail(cat("weight W ", dims_string(w), " has ", w.dims[0], " input channels, input X has ", C));
+    M = w.dims[1] * g;
+  } else {
+    M = w.dims[0];
+    if (w.dims[1] * g != C)
+      return fail(cat("weight W ", dims_string(w), " takes ", w.dims[1], " channels per group, input X has ", C, " in ", g,
+                      " groups"));
+    if (M % g) return fail(cat("weight W has ", M, " output channels, not a multiple of group ", g));
+  }
+  if (auto p = kernel_shape_problem(a, kernel_attr, w); !p.empty()) return fail(p);
+  if (a.present(2) && a.in(2).def->element_count() != M)
+    return fail(cat("bias B ", dims_string(*a.in(2).def), " has ", a.in(2).def->element_count(), " elements, the weight gives ",
+                    M, " output channels"));
+  const OutputDef& o = *v.declared;
+  if (o.rank != x.rank || o.dims[0] != x.dims[0] || o.dims[1] != M)
+    return fail(cat("output ", dims_string(o), " is not [", x.dims[0], ",", M, ",...] of rank ", x.rank));
+  return {};
+}
+
+/// Gemm: A and B of rank 2 agreeing in K, C broadcasting to [M, N], an output of M x N.
+inline Inferred gemm(const OpView& v) {
+  constexpr std::size_t na = 4;
+  if (v.operands.size() < na + 2) return {};
+  const Args a{v, na};
+  const OutputDef &A = *a.in(0).def, &B = *a.in(1).def;
+  if (A.rank != 2 || B.rank != 2) return fail(cat("A ", dims_string(A), " and B ", dims_string(B), " must have rank 2"));
+  const bool ta = a.attr_int(2) != 0, tb = a.attr_int(3) != 0;
+  const std::size_t M = ta ? A.dims[1] : A.dims[0], K = ta ? A.dims[0] : A.dims[1];
+  const std::size_t N = tb ? B.dims[0] : B.dims[1], KB = tb ? B.dims[1] : B.dims[0];
+  if (K != KB) return fail(cat("A ", dims_string(A), " gives K = ", K, ", B ", dims_string(B), " gives ", KB));
+  if (a.present(2)) {
+    const OutputDef& c = *a.in(2).def;
+    const std::size_t mn[2] = {M, N};
+    bool ok = c.rank <= 2;
+    for (std::uint32_t i = 0; ok && i < c.rank; ++i) {
+      const std::size_t want = mn[2 - c.rank + i];
+      ok = c.dims[i] == 1 || c.dims[i] == want;
+    }
+    if (!ok) return fail(cat("C ", dims_string(c), " does not broadcast to [", M, ",", N, "]"));
+  }
+  if (v.declared->element_count() != M * N) return fail(cat("output ", dims_string(*v.declared), " is not ", M, " x ", N));
+  return {};
+}
+
+/// BatchNormalization (inference): X of rank >= 2, scale, B, mean and var of C elements each.
+inline Inferred batch_norm(const OpView& v) {
+  constexpr std::size_t na = 3;
+  if (v.operands.size() < na + 5) return {};
+  const Args a{v, na};
+  if (a.attr_int(2) != 0) return fail("training_mode is set: only inference is evaluated");
+  const OutputDef& x = *a.in(0).def;
+  if (x.rank < 2) return fail(cat("input X ", dims_string(x), " has rank ", x.rank, ", at least 2 needed"));
+  constexpr const char* names[] = {"scale", "B", "input_mean", "input_var"};
+  for (std::size_t k = 1; k < 5; ++k)
+    if (a.in(k).def->element_count() != x.dims[1])
+      return fail(cat(names[k - 1], " ", dims_string(*a.in(k).def), " has ", a.in(k).def->element_count(),
+                      " elements, input X has ", x.dims[1], " channels"));
+  if (!v.declared->same_shape(x)) return fail(cat("output ", dims_string(*v.declared), " is not X's shape ", dims_string(x)));
+  return {};
+}
+
+/// Concat: axis within the output's rank; every input of the output's dtype and rank, equal to it
+/// but along axis, where their sizes add up to the output's.
+inline Inferred concat(const OpView& v) {
+  constexpr std::size_t na = 1;
+  if (v.operands.size() < na + 1) return {};
+  const Args a{v, na};
+  const OutputDef& o = *v.declared;
+  const std::int64_t axis = a.attr_int(0);
+  const auto ax = onnx_eval::axis_of(axis, o.rank);
+  if (!ax) return fail(cat("axis ", axis, " is outside the output's rank ", o.rank));
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < a.n_inputs(); ++k) {
+    const OutputDef& d = *a.in(k).def;
+    bool ok = d.dtype == o.dtype && d.rank == o.rank;
+    for (std::uint32_t i = 0; ok && i < o.rank; ++i) ok = i == *ax || d.dims[i] == o.dims[i];
+    if (!ok) return fail(cat("input ", k, " ", dims_string(d), " does not fit output ", dims_string(o), " along axis ", *ax));
+    total += d.dims[*ax];
+  }
+  if (total != o.dims[*ax]) return fail(cat("the inputs add up to ", total, " along axis ", *ax, ", the output has ", o.dims[*ax]));
+  return {};
+}
+
+/// Gather: axis within data's rank; constant indices within [-n, n) for n = data's size there.
+inline Inferred gather(const OpView& v) {
+  constexpr std::size_t na = 1;
+  if (v.operands.size() < na + 2) return {};
+  const Args a{v, na};
+  const OutputDef& x = *a.in(0).def;
+  const std::int64_t axis = a.attr_int(0);
+  const auto ax = onnx_eval::axis_of(axis, x.rank);
+  if (!ax) return fail(cat("axis ", axis, " is outside data's rank ", x.rank));
+  if (a.in(1).known && a.in(1).data.size() == a.in(1).def->byte_size()) {
+    const auto n = static_cast<std::int64_t>(x.dims[*ax]);
+    for (std::int64_t i : a.input_ints(1))
+      if (i < -n || i >= n) return fail(cat("index ", i, " is outside [", -n, ", ", n, ") along axis ", *ax));
+  }
+  return {};
+}
+
+/// The check of an op type, if it has one.
+inline InferFn for_type(std::string_view type) {
+  if (type == "Conv") return &conv<false>;
+  if (type == "ConvTranspose") return &conv<true>;
+  if (type == "Gemm") return &gemm;
+  if (type == "BatchNormalization") return &batch_norm;
+  if (type == "Concat") return &concat;
+  if (type == "Gather") return &gather;
+  return nullptr;
+}
+}  // namespace checks
+
 // ---- the table ------------------------------------------------------------------------------
 
 namespace detail {
@@ -313,6 +477,8 @@ inline void add_definitions(Definitions& defs) {
     d.summary = names.back();
     std::string desc = "Imported from ONNX (docs/onnx.md): the attributes, then the inputs.";
     if (s.since > 1) desc += cat(" From opset ", s.since, ".");
+    if (checks::for_type(s.type))
+      desc += " The verifier checks what its evaluation relies on (operand ranks, channel counts and lengths, axes).";
     for (const auto& a : s.attrs) {
       std::string def;
       switch (a.kind) {
@@ -344,6 +510,8 @@ inline void add_definitions(Definitions& defs) {
                             false});
     d.result = {"out", TypeRule::in_set, dtypes::any, "the declared output definition (from the model)"};
     d.traits = Trait::pure;
+    d.infer = checks::for_type(s.type);  // preconditions only: the output is the declared one
+    d.infer_checks_only = true;
     d.eval = s.kernel.eval;
     d.kernel = "ops::onnx_eval (reference loops)";
     defs.add(std::move(d));

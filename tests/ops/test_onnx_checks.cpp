@@ -1,0 +1,167 @@
+// The verifier checks what the ONNX ops' reference evaluation relies on (ops/onnx.hpp, checks):
+// a graph it passes, the interpreter runs; each fault below is reported in the verifier's form
+// and the interpreter refuses the same op.
+#include <optgrammar/engine/interpret.hpp>
+#include <optgrammar/ops/verify.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace {
+using namespace optgrammar;
+
+OutputDef f32(std::initializer_list<std::size_t> s) { return OutputDef::make(DType::Float32, s); }
+OpRef ints(Graph& g, std::vector<std::int32_t> v) {
+  return g.add_const(OutputDef::make(DType::Int32, {v.size()}), std::span<const std::int32_t>(v));
+}
+OpRef floats(Graph& g, OutputDef d, float x = 0.5f) {
+  std::vector<float> v(d.element_count(), x);
+  return g.add_const(d, std::span<const float>(v));
+}
+OpRef op(Graph& g, std::string_view name, const std::vector<OpRef>& operands, const OutputDef& d) {
+  return g.add_op(intern_op_name(name), std::span<const OpRef>(operands), d);
+}
+
+/// The verifier's problems of g's ops, and whether the interpreter ran g.
+struct Outcome {
+  std::vector<std::string> problems;
+  bool runs = false;
+};
+Outcome check(Graph& g, OpRef result) {
+  g.add_output(result);
+  Outcome o{ops::verify_ops(g), true};
+  try {
+    engine::interpret(g, engine::random_inputs(g, 1));
+  } catch (const std::exception&) {
+    o.runs = false;
+  }
+  return o;
+}
+bool mentions(const Outcome& o, std::string_view what) {
+  return std::any_of(o.problems.begin(), o.problems.end(), [&](const std::string& s) { return s.find(what) != std::string::npos; });
+}
+
+/// onnx.Conv of X [1,2,4,4] with W [wm, 2/group, 3, 3] (kernel_shape ks), bias of nb elements.
+Outcome conv(std::size_t wm, std::size_t nb, std::vector<std::int32_t> ks = {}, std::int32_t group = 1, std::size_t out_m = 0) {
+  Graph g;
+  OpRef x = g.add_input(f32({1, 2, 4, 4}));
+  OpRef w = floats(g, f32({wm, 2 / static_cast<std::size_t>(group), 3, 3}));
+  OpRef b = floats(g, nb ? f32({nb}) : f32({0}));
+  OpRef c = op(g, "onnx.Conv", {ints(g, {0}), ints(g, {}), ints(g, {group}), ints(g, std::move(ks)), ints(g, {1, 1, 1, 1}), ints(g, {}), x, w, b},
+               f32({1, out_m ? out_m : wm, 4, 4}));
+  return check(g, c);
+}
+}  // namespace
+
+TEST_CASE("onnx checks: Conv's bias has M elements, kernel_shape names the weight's window") {
+  const Outcome good = conv(3, 3, {3, 3});
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  CHECK(conv(3, 0).problems.empty());  // no bias
+  const Outcome short_bias = conv(3, 2);
+  REQUIRE(short_bias.problems.size() == 1);
+  CHECK(short_bias.problems[0] == "%9 (onnx.Conv): bias B [2] has 2 elements, the weight gives 3 output channels");
+  CHECK(!short_bias.runs);
+  CHECK(mentions(conv(3, 4), "bias B [4] has 4 elements"));  // too long is wrong too
+  const Outcome ks = conv(3, 3, {2, 2});
+  CHECK(mentions(ks, "kernel_shape [2,2] disagrees with the weight W [3,2,3,3]"));
+  CHECK(!ks.runs);
+  CHECK(mentions(conv(3, 3, {3}), "kernel_shape [3] disagrees"));
+  CHECK(mentions(conv(3, 3, {}, 2), "3 output channels, not a multiple of group 2"));
+  CHECK(mentions(conv(3, 3, {}, 1, 4), "output [1,4,4,4] is not [1,3,...] of rank 4"));
+}
+
+TEST_CASE("onnx checks: ConvTranspose's bias has M = W[1] * group elements") {
+  auto conv_t = [](std::size_t nb, std::vector<std::int32_t> ks) {
+    Graph g;
+    OpRef x = g.add_input(f32({1, 2, 3, 3}));
+    OpRef w = floats(g, f32({2, 3, 2, 2}));
+    OpRef b = floats(g, nb ? f32({nb}) : f32({0}));
+    OpRef c = op(g, "onnx.ConvTranspose",
+                 {ints(g, {0}), ints(g, {}), ints(g, {1}), ints(g, std::move(ks)), ints(g, {}), ints(g, {}), ints(g, {}),
+                  ints(g, {}), x, w, b},
+                 f32({1, 3, 4, 4}));
+    return check(g, c);
+  };
+  const Outcome good = conv_t(3, {2, 2});
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  const Outcome bad = conv_t(1, {});
+  CHECK(mentions(bad, "(onnx.ConvTranspose): bias B [1] has 1 elements, the weight gives 3 output channels"));
+  CHECK(!bad.runs);
+  CHECK(mentions(conv_t(3, {3, 3}), "kernel_shape [3,3] disagrees with the weight W [2,3,2,2]"));
+}
+
+TEST_CASE("onnx checks: Gemm's operands agree") {
+  auto gemm = [](OutputDef a, OutputDef b, OutputDef c, OutputDef out) {
+    Graph g;
+    OpRef r = op(g, "onnx.Gemm",
+                 {floats(g, f32({1}), 1.0f), floats(g, f32({1}), 1.0f), ints(g, {0}), ints(g, {0}), g.add_input(a), g.add_input(b),
+                  c.element_count() ? floats(g, c) : floats(g, f32({0}))},
+                 out);
+    return check(g, r);
+  };
+  const Outcome good = gemm(f32({2, 3}), f32({3, 4}), f32({4}), f32({2, 4}));
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  CHECK(mentions(gemm(f32({2, 3}), f32({2, 4}), f32({0}), f32({2, 4})), "A [2,3] gives K = 3, B [2,4] gives 2"));
+  CHECK(mentions(gemm(f32({2, 3, 1}), f32({3, 4}), f32({0}), f32({2, 4})), "must have rank 2"));
+  const Outcome bad_c = gemm(f32({2, 3}), f32({3, 4}), f32({3}), f32({2, 4}));
+  CHECK(mentions(bad_c, "C [3] does not broadcast to [2,4]"));
+  CHECK(!bad_c.runs);
+  CHECK(mentions(gemm(f32({2, 3}), f32({3, 4}), f32({0}), f32({2, 5})), "output [2,5] is not 2 x 4"));
+}
+
+TEST_CASE("onnx checks: BatchNormalization's parameters have one value per channel") {
+  auto bn = [](std::size_t n_var, std::int32_t training) {
+    Graph g;
+    OpRef r = op(g, "onnx.BatchNormalization",
+                 {floats(g, f32({1}), 1e-5f), floats(g, f32({1}), 0.9f), ints(g, {training}), g.add_input(f32({1, 3, 2, 2})),
+                  floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({n_var}), 1.0f)},
+                 f32({1, 3, 2, 2}));
+    return check(g, r);
+  };
+  const Outcome good = bn(3, 0);
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  const Outcome bad = bn(2, 0);
+  CHECK(mentions(bad, "input_var [2] has 2 elements, input X has 3 channels"));
+  CHECK(!bad.runs);
+  CHECK(mentions(bn(3, 1), "training_mode is set"));
+}
+
+TEST_CASE("onnx checks: Concat's axis and parts fit the output") {
+  auto concat = [](std::int32_t axis, OutputDef b, OutputDef out) {
+    Graph g;
+    OpRef r = op(g, "onnx.Concat", {ints(g, {axis}), g.add_input(f32({2, 3})), g.add_input(b)}, out);
+    return check(g, r);
+  };
+  const Outcome good = concat(1, f32({2, 2}), f32({2, 5}));
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  CHECK(concat(-1, f32({2, 2}), f32({2, 5})).problems.empty());
+  const Outcome bad_axis = concat(2, f32({2, 2}), f32({2, 5}));
+  CHECK(mentions(bad_axis, "axis 2 is outside the output's rank 2"));
+  CHECK(!bad_axis.runs);
+  CHECK(mentions(concat(1, f32({3, 2}), f32({2, 5})), "input 1 [3,2] does not fit output [2,5] along axis 1"));
+  CHECK(mentions(concat(1, f32({2, 2}), f32({2, 6})), "the inputs add up to 5 along axis 1, the output has 6"));
+}
+
+TEST_CASE("onnx checks: Gather's axis and constant indices lie within data") {
+  auto gather = [](std::int32_t axis, std::vector<std::int32_t> idx) {
+    Graph g;
+    const std::size_t n = idx.size();
+    OpRef r = op(g, "onnx.Gather", {ints(g, {axis}), g.add_input(f32({4, 3})), ints(g, std::move(idx))}, f32({n, 3}));
+    return check(g, r);
+  };
+  const Outcome good = gather(0, {0, 3, -4});
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  const Outcome bad = gather(0, {1, 4});
+  CHECK(mentions(bad, "index 4 is outside [-4, 4) along axis 0"));
+  CHECK(!bad.runs);
+  CHECK(mentions(gather(2, {0}), "axis 2 is outside data's rank 2"));
+}

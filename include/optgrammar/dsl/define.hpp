@@ -7,7 +7,7 @@
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/passes.hpp"
 #include "optgrammar/dsl/words.hpp"
-#include "optgrammar/engine/execute.hpp"
+#include "optgrammar/engine/apply.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <cstddef>

@@ -2,10 +2,10 @@
 // and the external functions of a replacement (docs/replacement.md).
 #pragma once
 
+#include "optgrammar/core/context.hpp"
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/engine/autosplit.hpp"
 #include "optgrammar/engine/build.hpp"
-#include "optgrammar/engine/context.hpp"
 #include "optgrammar/engine/exec_state.hpp"
 #include "optgrammar/engine/external_call.hpp"
 
@@ -74,7 +74,7 @@ inline OpRef build_more(const N& n, ExecState& s) {
       replacement_failed("AUTOSPLIT: more than 65534 parts");
     const Split_Context saved = s.split[n.leaf.slot];
     std::vector<OpRef> parts{OpRef{}};  // [0]: the axis constant of the concatenation
-    typename autosplit_record<N>::type rec;  // needs <optgrammar/autosplit.hpp>: see dsl/define.hpp
+    typename autosplit_record<N>::type rec;  // needs <optgrammar/autosplit.hpp>: see package/define.hpp
     const bool verify = autosplit_verify_enabled();
     for (std::size_t start = 0; start < extent; start += static_cast<std::size_t>(chunk)) {
       const std::size_t size = std::min<std::size_t>(static_cast<std::size_t>(chunk), extent - start);

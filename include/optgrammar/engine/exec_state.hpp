@@ -8,9 +8,9 @@
 // after inlining the matcher is straight-line code comparing integers.
 #pragma once
 
+#include "optgrammar/core/context.hpp"
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/dsl/check.hpp"
-#include "optgrammar/engine/context.hpp"
 #include "optgrammar/engine/trace.hpp"
 
 #include <boost/hana/at.hpp>

@@ -1,4 +1,7 @@
-// DEF_PACKAGE_OPTIMIZATION: one constexpr analysis plus one registration per rule.
+// DEF_PACKAGE_OPTIMIZATION: one constexpr analysis plus one registration per rule. The glue
+// between the rule language (dsl/) and the engine (engine/): it turns a rule into a registered
+// rule with its specialized apply function, so neither of the two includes the other
+// (tools/check_layers.py, test engine.layers_no_cycle).
 #pragma once
 
 #include "optgrammar/core/registry.hpp"

@@ -23,17 +23,6 @@
 
 namespace optgrammar::engine {
 
-/// Ops this attempt made that nothing reads after the rewrite (a shape read only by WITH_SIZE, the
-/// temporary base of OP_ITER): removed, with what becomes dead through them.
-[[gnu::noinline]] inline std::size_t drop_unused_new(Graph& g, std::size_t first_new) {
-  std::size_t n = 0;
-  for (std::size_t i = first_new; i < g.size(); ++i) {
-    OpRef r{static_cast<std::uint32_t>(i)};
-    if (g.alive(r) && g.n_uses(r) == 0 && !g.is_root(r)) n += g.erase_if_dead(r);
-  }
-  return n;
-}
-
 /// A replacement made only of Op constructions over tags bound by the match: it cannot fail,
 /// so it needs no checkpoint, and every op it makes but the top one is read by its parent.
 template <class N>
@@ -149,14 +138,13 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
   ++st.fired;
   if (rw.trace) [[unlikely]]
     trace_rewrite(rw, self, g, root, result);
-  // New ops may match rules of this pass in turn.
-  for (std::size_t i = first_new; i < g.size(); ++i) rw.push(OpRef{static_cast<std::uint32_t>(i)});
+  // The rewrite stands: the Rewriter learns what it made and replaced, and enqueues what that touched.
+  rw.notify_inserted_since(first_new);
   rw.replace(root, result);
   if constexpr (plain_build<Rep>()) {
-    // Only the top op can be left unread (when the root had no readers).
-    if (g.n_uses(result) == 0 && !g.is_root(result)) rw.count_dead(g.erase_if_dead(result));
+    rw.erase_unused(result);  // only the top op can be left unread (when the root had no readers)
   } else if constexpr (Rep::vtype != VType::OpRef) {
-    rw.count_dead(drop_unused_new(g, first_new));
+    rw.erase_unused_since(first_new);
   }
   return true;
 }

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 /// What a rule's apply function edits the graph through.
 class Rewriter {
@@ -151,4 +151,4 @@ class Rewriter {
   std::uint64_t dead_ = 0;
 };
 
-}  // namespace optgrammar
+}  // namespace optgrammar::engine

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 class Rewriter;
 
@@ -297,4 +297,16 @@ class RuleSet {
   mutable bool dispatched_ = false;
 };
 
+}  // namespace optgrammar::engine
+
+// The names programs and rule authors use, from the engine's namespace.
+namespace optgrammar {
+using engine::DimGuard;
+using engine::InputGuard;
+using engine::PassDispatch;
+using engine::Rewriter;
+using engine::RuleInfo;
+using engine::RuleSet;
+using engine::RuleStats;
+using engine::rule_order;
 }  // namespace optgrammar

@@ -84,7 +84,7 @@ inline bool r5(Rewriter& rw, const RuleInfo& self, OpRef root) {
   OpRef in[3] = {g.input(c, 0), g.input(c, 1), g.input(b, 1)};
   OpRef n = g.add_op_with_id(names().cbr, in, g.output_index(root), g.op_id(root));
   ++rw.stats(self).fired;
-  rw.push(n);
+  rw.notify_inserted(n);
   rw.replace(root, n);
   return true;
 }

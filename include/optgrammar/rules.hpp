@@ -6,7 +6,7 @@
 //   DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
 #pragma once
 
+#include "optgrammar/core/context.hpp"
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/registry.hpp"
-#include "optgrammar/dsl/define.hpp"
-#include "optgrammar/engine/context.hpp"
+#include "optgrammar/package/define.hpp"

@@ -2,15 +2,15 @@
 // EXTERNAL_REPLACE, SHAPEFN_APPLY, AUTOSPLIT_SHAPEFN_APPLY) and MESSAGE texts.
 //
 // A function operand keeps both the function pointer (called at run time) and its name as written
-// (for the canonical form and messages). The name comes from the macros of define.hpp, which
+// (for the canonical form and messages). The name comes from the macros of package/define.hpp, which
 // stringify the first operand: `SHAPEFN_APPLY(pad_total, "x")` → `SHAPEFN_APPLY_("pad_total",
 // pad_total, "x")`. The function's type is part of the node type, so analysis checks the
 // arguments against the parameters at compile time.
 #pragma once
 
+#include "optgrammar/core/context.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/node.hpp"
-#include "optgrammar/engine/context.hpp"
 
 #include <boost/hana/tuple.hpp>
 #include <boost/mp11/list.hpp>

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstddef>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 /// The op AUTOSPLIT joins its parts with: Concat(axis, part0, part1, ...), `axis` an Int32 scalar
 /// constant holding the split dimension.
@@ -33,13 +33,18 @@ inline std::atomic<bool>& autosplit_verify_flag() {
 inline bool autosplit_verify_enabled() { return detail::autosplit_verify_flag().load(std::memory_order_relaxed); }
 inline void set_autosplit_verify(bool on) { detail::autosplit_verify_flag().store(on, std::memory_order_relaxed); }
 
-namespace engine {
 /// The check of a finished split (AutosplitRecord, engine/autosplit_check.hpp) is a class of its
 /// own header, which brings the indexing maps (index/): only translation units with a rule that
 /// splits include it (through <optgrammar/autosplit.hpp>). The matcher names it through this
 /// template, so that nothing of it is needed where no rule splits.
 template <class Rule>
 struct autosplit_record;
-}  // namespace engine
 
+}  // namespace optgrammar::engine
+
+// The names programs use, from the engine's namespace.
+namespace optgrammar {
+using engine::autosplit_concat_op;
+using engine::autosplit_verify_enabled;
+using engine::set_autosplit_verify;
 }  // namespace optgrammar

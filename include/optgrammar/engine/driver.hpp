@@ -23,7 +23,7 @@
 #include <variant>
 #include <vector>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 /// The run did not reach a fixed point: some rules keep firing.
 class CycleError : public std::runtime_error {
@@ -203,5 +203,15 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   return rep;
 }
 
+}  // namespace optgrammar::engine
+
+// The names programs and rule authors use, from the engine's namespace.
+namespace optgrammar {
+using engine::CycleError;
+using engine::DriverOptions;
+using engine::PassReport;
+using engine::RunReport;
+using engine::flags_switched_off;
+using engine::run_rules;
 }  // namespace optgrammar
 

@@ -1,6 +1,8 @@
 // The Rewriter: what a rule's apply function edits the graph through, and the driver's worklist.
-// Every edit goes through Rewriter::replace, which re-enqueues what it touched and removes what
-// became dead. Rule translation units need this and not the driver (engine/driver.hpp).
+// A rewrite tells it what it did, and the Rewriter enqueues what that touched: `notify_inserted`
+// for the ops the rewrite made, `replace` for the root (its readers, the replacement), and
+// `erase_unused` for made ops nothing reads. Only the Rewriter pushes onto the worklist. Rule
+// translation units need this and not the driver (engine/driver.hpp).
 #pragma once
 
 #include "optgrammar/core/chunked_vector.hpp"
@@ -14,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 /// What a rule's apply function edits the graph through.
 class Rewriter {
@@ -32,21 +34,33 @@ class Rewriter {
     dead_ += g_.erase_if_dead(root);
     ++rewrites_;
   }
+  /// `r` was made by the current rewrite: it may match rules of this pass in turn, so it is
+  /// enqueued.
+  void notify_inserted(OpRef r) { push(r); }
+  /// Every op from index `first` on was made by the current rewrite (the graph appends, so this
+  /// covers the ops external functions make too): each is enqueued. Called once the rewrite
+  /// stands; ops of a rolled-back attempt are never reported.
+  void notify_inserted_since(std::size_t first) {
+    for (std::size_t i = first; i < g_.size(); ++i) push(OpRef{static_cast<std::uint32_t>(i)});
+  }
+  /// After replace(): `r`, made by the rewrite, is removed when nothing reads it and it is not a
+  /// graph output, with what becomes dead through it.
+  void erase_unused(OpRef r) {
+    if (g_.n_uses(r) == 0 && !g_.is_root(r)) dead_ += g_.erase_if_dead(r);
+  }
+  /// The same for every live op from index `first` on (a shape read only by WITH_SIZE, the
+  /// temporary base of OP_ITER).
+  [[gnu::noinline]] void erase_unused_since(std::size_t first) {
+    for (std::size_t i = first; i < g_.size(); ++i) {
+      OpRef r{static_cast<std::uint32_t>(i)};
+      if (g_.alive(r) && g_.n_uses(r) == 0 && !g_.is_root(r)) dead_ += g_.erase_if_dead(r);
+    }
+  }
+
   // The worklist is a sweep over the ops that existed when the pass began (in index order, or
   // its reverse), followed by a FIFO of ops pushed since. An op the sweep has not reached yet is
   // already pending, so pushing it again is a no-op: the sweep needs no storage of its own.
 
-  /// Adds an op to the worklist (no-op when already pending).
-  void push(OpRef r) {
-    if (sweep_pending(r.index)) return;
-    const std::size_t word = r.index >> 6;
-    const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
-    if (word >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
-    if (!(queued_[word] & bit)) {
-      queued_[word] |= bit;
-      queue_.push_back(r);
-    }
-  }
   /// The next live op to visit, or an invalid ref when the worklist is empty.
   OpRef pop() {
     if (!reverse_ && order_.empty()) {
@@ -97,13 +111,24 @@ class Rewriter {
   }
   std::uint64_t rewrites() const noexcept { return rewrites_; }
   std::uint64_t dead_removed() const noexcept { return dead_; }
-  void count_dead(std::uint64_t n) noexcept { dead_ += n; }
 
   /// The trace sink of the run (empty: no trace).
   TraceSink trace;
   const std::string* pass_name = nullptr;
 
  private:
+  /// Adds an op to the worklist (no-op when already pending).
+  void push(OpRef r) {
+    if (sweep_pending(r.index)) return;
+    const std::size_t word = r.index >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
+    if (word >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
+    if (!(queued_[word] & bit)) {
+      queued_[word] |= bit;
+      queue_.push_back(r);
+    }
+  }
+
   Graph& g_;
   std::vector<RuleStats>& stats_;
   // Memory first touched during a run costs a page fault per 4 KB: the FIFO grows in chunks
@@ -126,4 +151,4 @@ class Rewriter {
   std::uint64_t dead_ = 0;
 };
 
-}  // namespace optgrammar
+}  // namespace optgrammar::engine

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 class Rewriter;
 
@@ -29,7 +29,7 @@ struct RuleStats {
 /// What a rule needs of its root's inputs before its matcher can succeed: input `slot` exists
 /// and is an op named `name` (a child `Op("name", ...)` or `OpVarIn("name", ...)` of the match
 /// root, under a LET or not). A DSL rule's guards are computed from its compile-time structure
-/// when it is defined (dsl/define.hpp); a hand-made RuleInfo has none and is tried on every op
+/// when it is defined (package/define.hpp); a hand-made RuleInfo has none and is tried on every op
 /// with its root name.
 struct InputGuard {
   std::uint32_t slot = 0;
@@ -297,4 +297,16 @@ class RuleSet {
   mutable bool dispatched_ = false;
 };
 
+}  // namespace optgrammar::engine
+
+// The names programs and rule authors use, from the engine's namespace.
+namespace optgrammar {
+using engine::DimGuard;
+using engine::InputGuard;
+using engine::PassDispatch;
+using engine::Rewriter;
+using engine::RuleInfo;
+using engine::RuleSet;
+using engine::RuleStats;
+using engine::rule_order;
 }  // namespace optgrammar

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
-namespace optgrammar {
+namespace optgrammar::engine {
 
 class TraceSink {
  public:
@@ -49,4 +49,9 @@ class TraceSink {
   void (*write_)(void*, const char*, std::size_t) = nullptr;
 };
 
+}  // namespace optgrammar::engine
+
+// The names programs and rule authors use, from the engine's namespace.
+namespace optgrammar {
+using engine::TraceSink;
 }  // namespace optgrammar

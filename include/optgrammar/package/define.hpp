@@ -1,4 +1,7 @@
-// DEF_PACKAGE_OPTIMIZATION: one constexpr analysis plus one registration per rule.
+// DEF_PACKAGE_OPTIMIZATION: one constexpr analysis plus one registration per rule. The glue
+// between the rule language (dsl/) and the engine (engine/): it turns a rule into a registered
+// rule with its specialized apply function, so neither of the two includes the other
+// (tools/check_layers.py, test engine.layers_no_cycle).
 #pragma once
 
 #include "optgrammar/core/registry.hpp"
@@ -7,7 +10,7 @@
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/passes.hpp"
 #include "optgrammar/dsl/words.hpp"
-#include "optgrammar/engine/execute.hpp"
+#include "optgrammar/engine/apply.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <cstddef>
@@ -167,6 +170,15 @@ struct scope_of<Rule, true> {
 }  // namespace detail
 template <class Rule>
 struct verdict_scope : detail::scope_of<Rule>::type {};
+}  // namespace optgrammar::dsl
+
+// Registration: a well-formed rule becomes a RuleInfo with its guards and its specialized apply
+// function (engine/apply.hpp).
+namespace optgrammar::registration {
+
+using dsl::analyzed;
+using dsl::Kind;
+using dsl::max_tags;
 
 namespace detail {
 /// The guards the driver checks before it calls a rule (engine/rule.hpp's InputGuard and
@@ -281,7 +293,7 @@ bool define_rule() {
     RuleInfo info;
     info.file = std::string(Rule::file());
     info.line = Rule::line;
-    info.name = std::string(file_base_name(Rule::file()))
+    info.name = std::string(dsl::file_base_name(Rule::file()))
                     .append(":")
                     .append(std::to_string(Rule::line));
     info.priority = a.pass.priority();
@@ -301,8 +313,8 @@ bool define_rule() {
       info.dim_guard.value = guards.value;
     }
     info.flags = Rule::flags;
-    info.flag_bits = static_cast<std::uint32_t>(read_rule_flags(Rule::flags).bits);
-    info.canonical = canonical_text(a, info.flags);
+    info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(Rule::flags).bits);
+    info.canonical = dsl::canonical_text(a, info.flags);
     info.warn_nested_split = a.info.warn_nested_split;
     info.apply = &engine::apply_rule<analyzed<Rule>>;
     RuleSet::global().add_once(std::move(info));  // once, also when a header holds the rule
@@ -310,7 +322,7 @@ bool define_rule() {
   }
 }
 
-}  // namespace optgrammar::dsl
+}  // namespace optgrammar::registration
 
 // <optgrammar/autosplit.hpp> redefines this as true: rules after it may split.
 #ifndef OPTGRAMMAR_SPLIT_CHECK_INCLUDED_
@@ -336,7 +348,7 @@ bool define_rule() {
   struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \
     static_assert(sizeof(accept(PASS)));                                                               \
   };                                                                                                   \
-  [[maybe_unused]] const bool OPTGRAMMAR_CAT(NAME, _registered) = ::optgrammar::dsl::define_rule<NAME>(); \
+  [[maybe_unused]] const bool OPTGRAMMAR_CAT(NAME, _registered) = ::optgrammar::registration::define_rule<NAME>(); \
   }
 
 /// DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")

@@ -1,0 +1,164 @@
+// Replacement building: the ops of a rule's replacement, made in the graph (Op constructions,
+// shapes, constants, the output modifiers). AUTOSPLIT, OP_ITER and the external functions of a
+// replacement are in engine/build_split.hpp.
+#pragma once
+
+#include "optgrammar/core/graph.hpp"
+#include "optgrammar/engine/eval.hpp"
+#include "optgrammar/engine/exec_state.hpp"
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/for_each.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace optgrammar::engine {
+
+/// Thrown inside a replacement to abandon it; the graph is rolled back.
+class ReplacementFailed : public ReplacementFailedBase {
+ public:
+  using ReplacementFailedBase::ReplacementFailedBase;
+};
+
+template <class N, std::size_t... I>
+inline OpRef build_op(const N& n, ExecState& s, OpNameId name, std::index_sequence<I...>) {
+  OpRef in[sizeof...(I) + 1] = {build(hana::at_c<I>(n.kids), s)..., OpRef{}};
+  OpRef r = s.g.add_op_with_id(name, std::span<const OpRef>(in, sizeof...(I)),
+                               s.out_def != no_index ? s.out_def : s.g.output_index(s.root), s.g.op_id(s.root));
+  if (s.g.op(s.root).has_split_history) s.g.copy_split_history(r, s.root);
+  return r;
+}
+
+inline bool is_new(const ExecState& s, OpRef r) { return r.index >= s.first_new; }
+
+inline OpRef make_shape(ExecState& s, std::uint32_t rank, const std::size_t* dims) {
+  OutputDef d;
+  d.dtype = DType::Int32;
+  d.rank = rank > max_rank ? static_cast<std::uint32_t>(max_rank) : rank;
+  for (std::uint32_t i = 0; i < d.rank; ++i) d.dims[i] = dims[i];
+  return s.g.add_op_with_id(op_names::shape, {}, s.g.intern_output(d), s.g.op_id(s.root));
+}
+
+template <class T>
+inline OpRef make_const(ExecState& s, DType t, const T* vals, std::size_t n) {
+  OutputDef d = OutputDef::make(t, {1, 1, 1, n});
+  return s.g.add_const(d, std::span<const T>(vals, n));
+}
+
+/// The op a modifier edits: the Op construction its last operand built.
+inline OpRef modifiable(const ExecState& s, OpRef r, std::string_view what) {
+  if (!is_new(s, r))
+    throw ReplacementFailed(std::string(what) + ": its last operand yielded an existing op, not a new one");
+  return r;
+}
+
+template <class N>
+inline OpRef build(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  Graph& g = s.g;
+  if constexpr (N::vtype == VType::OpRef) {
+    OpRef r = eval(n, s);
+    if (s.failed || !g.alive(r)) throw ReplacementFailed("an operand reference of the replacement does not exist");
+    return r;
+  } else if constexpr (k == Kind::Op) {
+    return build_op(n, s, s.ids[n.leaf.index], std::make_index_sequence<N::arity>{});
+  } else if constexpr (k == Kind::Select) {
+    bool c = kid<0>(n, s);
+    return c ? build(hana::at_c<1>(n.kids), s) : build(hana::at_c<2>(n.kids), s);
+  } else if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways) {
+    OpRef x = build(hana::at_c<0>(n.kids), s);
+    OpNameId name = s.ids[n.leaf.index];
+    if (k == Kind::WrapOp && g.name_id(x) == name) return x;
+    return g.add_op_with_id(name, std::span<const OpRef>(&x, 1), g.output_index(x), g.op_id(s.root));
+  } else if constexpr (k == Kind::GenShape) {
+    std::size_t dims[N::arity + 1]{};
+    std::size_t i = 0;
+    hana::for_each(n.kids, [&](const auto& kd) { dims[i++] = static_cast<std::size_t>(eval(kd, s)); });
+    return make_shape(s, static_cast<std::uint32_t>(N::arity), dims);
+  } else if constexpr (k == Kind::GenShapeOf) {
+    OpRef x = build(hana::at_c<0>(n.kids), s);
+    const OutputDef& d = g.output(x);
+    OutputDef copy = d;
+    return make_shape(s, copy.rank, copy.dims.data());
+  } else if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
+    if constexpr (k == Kind::GenConstScalarF32) {
+      float v = static_cast<float>(kid<0>(n, s));
+      return make_const(s, DType::Float32, &v, 1);
+    } else {
+      auto v = static_cast<std::int32_t>(kid<0>(n, s));
+      return make_const(s, DType::Int32, &v, 1);
+    }
+  } else if constexpr (k == Kind::GenConstArrF32 || k == Kind::GenConstArrI32) {
+    auto count = static_cast<long long>(kid<1>(n, s));
+    if (count <= 0 || count > (1 << 24)) throw ReplacementFailed("gen_ConstArr: element count out of range");
+    if constexpr (k == Kind::GenConstArrF32) {
+      std::vector<float> v(static_cast<std::size_t>(count), static_cast<float>(kid<0>(n, s)));
+      return make_const(s, DType::Float32, v.data(), v.size());
+    } else {
+      std::vector<std::int32_t> v(static_cast<std::size_t>(count), static_cast<std::int32_t>(kid<0>(n, s)));
+      return make_const(s, DType::Int32, v.data(), v.size());
+    }
+  } else if constexpr (k == Kind::GenConstArrValsI32) {
+    std::int32_t v[N::arity + 1]{};
+    std::size_t i = 0;
+    hana::for_each(n.kids, [&](const auto& kd) { v[i++] = static_cast<std::int32_t>(eval(kd, s)); });
+    return make_const(s, DType::Int32, v, N::arity);
+  } else if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
+                       k == Kind::WithSameId || k == Kind::WithSplitHistory || k == Kind::WithOutputType ||
+                       k == Kind::ResizeDim || k == Kind::WithMultiOut) {
+    constexpr std::size_t last = N::arity - 1;
+    OpRef r = modifiable(s, build(hana::at_c<last>(n.kids), s), dsl::kind_name(k));
+    OutputDef d = g.output(r);
+    if constexpr (k == Kind::WithSize) {
+      OpRef from = build(hana::at_c<0>(n.kids), s);
+      const OutputDef& f = g.output(from);
+      d.rank = f.rank;
+      d.dims = f.dims;
+    } else if constexpr (k == Kind::WithType || k == Kind::WithSameOutput) {
+      OpRef from = build(hana::at_c<0>(n.kids), s);
+      const OutputDef& f = g.output(from);
+      if constexpr (k == Kind::WithSameOutput) d = f;
+      else {
+        d.dtype = f.dtype;
+        d.zero_offset = f.zero_offset;
+        d.stepsize = f.stepsize;
+      }
+    } else if constexpr (k == Kind::WithOutputType) {
+      d.dtype = kid<0>(n, s);
+      if (is_quantized(d.dtype)) {
+        d.zero_offset = static_cast<std::int32_t>(kid<1>(n, s));
+        d.stepsize = static_cast<float>(kid<2>(n, s));
+      } else {
+        d.zero_offset = 0;
+        d.stepsize = 1.0f;
+      }
+    } else if constexpr (k == Kind::ResizeDim) {
+      auto dim = static_cast<long long>(kid<0>(n, s));
+      if (dim < 0 || dim >= static_cast<long long>(d.rank)) throw ReplacementFailed("ResizeDim: dimension out of range");
+      auto value = static_cast<std::size_t>(kid<1>(n, s));
+      for (std::uint32_t i = 0; i < d.rank && i < max_rank; ++i)  // no indexing by `dim`: it may be any constant
+        if (i == dim) d.dims[i] = value;
+    } else if constexpr (k == Kind::WithSameId) {
+      g.set_op_id(r, g.op_id(build(hana::at_c<0>(n.kids), s)));
+    } else if constexpr (k == Kind::WithSplitHistory) {
+      OpRef from = build(hana::at_c<0>(n.kids), s);
+      std::vector<int> h = g.split_history(from);
+      if constexpr (N::arity == 3) h.push_back(static_cast<int>(kid<1>(n, s)));
+      g.set_split_history(r, std::move(h));
+    } else if constexpr (k == Kind::WithMultiOut) {
+      if (static_cast<long long>(kid<0>(n, s)) < 1) throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
+    }
+    g.set_output(r, d);
+    return r;
+  } else {
+    return build_more(n, s);
+  }
+}
+
+}  // namespace optgrammar::engine

@@ -1,0 +1,393 @@
+// Constraint evaluation: the value of a rule's constraint (and of the scalar operands of its
+// replacement) for one attempt.
+#pragma once
+
+#include "optgrammar/core/graph.hpp"
+#include "optgrammar/core/properties.hpp"
+#include "optgrammar/engine/const_read.hpp"
+#include "optgrammar/engine/exec_state.hpp"
+#include "optgrammar/engine/external_call.hpp"
+#include "optgrammar/engine/slot_cache.hpp"
+
+#include <boost/hana/at.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace optgrammar::engine {
+
+template <class T>
+inline auto message_value(const T& v) {
+  if constexpr (std::is_same_v<T, DType>) return dtype_name(v);
+  else if constexpr (std::is_same_v<T, OpRef>) return static_cast<long long>(v.index);
+  else return v;
+}
+
+template <class N, std::size_t... I>
+inline void eval_message(const N& n, ExecState& s, std::index_sequence<I...>) {
+  if (!s.trace) return;
+  const auto& t = hana::at_c<0>(n.kids);
+  s.trace << "MESSAGE: " << std::string_view(t.text, t.len);
+  ((s.trace << ' ' << message_value(kid<I + 1>(n, s))), ...);
+  s.trace << '\n';
+}
+
+/// OUTPUT_OF(x, k): output k of a multi-output op (its `$Out` reader numbered k), or x itself
+/// for k == 0 of a single-output op.
+inline OpRef output_of(const Graph& g, OpRef x, long long k) {
+  if (!g.alive(x)) return OpRef{};
+  OpRef found{};
+  bool multi = false;
+  g.for_each_use(x, [&](OpRef u, std::uint32_t slot) {
+    if (slot != 0 || g.name_id(u) != op_names::out || g.n_inputs(u) < 2) return;
+    multi = true;
+    const OutputDef& sh = g.output(g.input(u, 1));
+    if (sh.rank >= 4 && static_cast<long long>(sh.dims[3]) == k) found = u;
+  });
+  if (!multi && k == 0) return x;
+  return found;
+}
+
+template <class T>
+inline T arith(Kind k, T a, T b, ExecState& s) {
+  if constexpr (std::is_same_v<T, int>) {
+    auto ua = static_cast<unsigned>(a), ub = static_cast<unsigned>(b);
+    switch (k) {
+      case Kind::Add: return static_cast<int>(ua + ub);
+      case Kind::Sub: return static_cast<int>(ua - ub);
+      case Kind::Mul: return static_cast<int>(ua * ub);
+      default: break;
+    }
+    if (b == 0 || (a == INT_MIN && b == -1)) {
+      s.failed = true;
+      return 0;
+    }
+  } else if constexpr (std::is_same_v<T, std::size_t>) {
+    switch (k) {
+      case Kind::Add: return a + b;
+      case Kind::Sub: return a - b;
+      case Kind::Mul: return a * b;
+      default: break;
+    }
+    if (b == 0) {
+      s.failed = true;
+      return 0;
+    }
+  } else {
+    switch (k) {
+      case Kind::Add: return a + b;
+      case Kind::Sub: return a - b;
+      case Kind::Mul: return a * b;
+      case Kind::Div: return a / b;
+      case Kind::Rem: return std::fmod(a, b);
+      case Kind::Mod: {
+        T r = std::fmod(a, b);
+        return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+      }
+      default: return 0;
+    }
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (k) {
+      case Kind::Div: return a / b;
+      case Kind::Rem: return a % b;  // sign of a, as C
+      case Kind::Mod: {
+        T r = a % b;
+        if constexpr (std::is_signed_v<T>)
+          if (r != 0 && ((r < 0) != (b < 0))) r += b;  // sign of b
+        return r;
+      }
+      default: return 0;
+    }
+  }
+}
+
+template <class N, std::size_t... I>
+inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
+  constexpr Kind k = N::kind;
+  if constexpr (k == Kind::And) {
+    return (static_cast<bool>(kid<I>(n, s)) && ...);
+  } else if constexpr (k == Kind::Or) {
+    return (static_cast<bool>(kid<I>(n, s)) || ...);
+  } else if constexpr (k == Kind::Xor) {
+    return ((static_cast<bool>(kid<I>(n, s)) ? 1 : 0) + ...) % 2 == 1;
+  } else {
+    using T = ctype_t<N::vtype>;
+    T vals[] = {static_cast<T>(kid<I>(n, s))...};
+    T acc = vals[0];
+    for (std::size_t i = 1; i < sizeof...(I); ++i) {
+      if constexpr (k == Kind::Min) acc = vals[i] < acc ? vals[i] : acc;
+      else if constexpr (k == Kind::Max) acc = vals[i] > acc ? vals[i] : acc;
+      else acc = arith<T>(k, acc, vals[i], s);
+    }
+    return acc;
+  }
+}
+
+/// CONSTVAL_INT/_FLOAT's read of element i of the constant its first operand names. A bound tag
+/// whose data already has the result's type is read through the slot cache; anything else goes
+/// through `slow` (constval_int / constval_float), which converts and range-checks.
+template <class T, class N, class FastType, class Slow>
+inline bool read_constval(const N& n, ExecState& s, T& v, FastType fast_type, Slow slow) {
+  if constexpr (kid_t<0, N>::kind == Kind::Tag) {
+    if (s.facts) {  // constraint phase: the facts are filled
+      const int slot = hana::at_c<0>(n.kids).leaf.slot;
+      const SlotFacts& f = s.facts[slot];
+      auto i = static_cast<long long>(kid<1>(n, s));
+      if (f.data && fast_type(f.out->dtype)) {
+        if (i < 0 || static_cast<std::size_t>(i) >= f.count) return false;
+        static_assert(sizeof(T) == 4);
+        std::memcpy(&v, f.data + static_cast<std::size_t>(i) * 4, 4);
+        return true;
+      }
+      return slow(s.g, s.slot[slot], i, v);
+    }
+  }
+  return slow(s.g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+}
+
+/// A comparison of the same integer property of two tags' outputs (RANK_OF, DIM_OF with equal
+/// constant indices, DTYPE_OF, ...): equal when both outputs have the same definition.
+template <class N>
+constexpr bool same_property_pair() {
+  using A = kid_t<0, N>;
+  using B = kid_t<1, N>;
+  if constexpr (!dsl::is_node<A>::value || !dsl::is_node<B>::value) {
+    return false;
+  } else if constexpr (A::kind != B::kind || !reads_outdef(A::kind) || A::kind == Kind::StepsizeOf) {
+    return false;  // (a float step size may be NaN, which is not equal to itself)
+  } else if constexpr (kid_t<0, A>::kind != Kind::Tag || kid_t<0, B>::kind != Kind::Tag) {
+    return false;
+  } else if constexpr (A::kind == Kind::DimOf) {
+    constexpr auto konst = [](Kind x) { return x == Kind::Int || x == Kind::Size; };
+    return konst(kid_t<1, A>::kind) && konst(kid_t<1, B>::kind);
+  } else {
+    return true;
+  }
+}
+
+template <class N>
+inline auto eval(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  const Graph& g = s.g;
+  if constexpr (k == Kind::Tag) {
+    return s.slot[n.leaf.slot];
+  } else if constexpr (k == Kind::Bool) {
+    return n.leaf.i != 0;
+  } else if constexpr (k == Kind::Int) {
+    return static_cast<int>(n.leaf.i);
+  } else if constexpr (k == Kind::Size) {
+    return static_cast<std::size_t>(n.leaf.i);
+  } else if constexpr (k == Kind::Float) {
+    return static_cast<float>(n.leaf.f);
+  } else if constexpr (k == Kind::DTypeConst) {
+    return static_cast<DType>(n.leaf.i);
+  } else if constexpr (k == Kind::OptionInt) {
+    return read_option<int>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::OptionUint) {
+    return read_option<std::size_t>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::OptionBool) {
+    return read_option<bool>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::OptionFloat) {
+    return read_option<float>(g, n.leaf.str.view());
+  } else if constexpr (k == Kind::CastInt) {
+    auto v = kid<0>(n, s);
+    if constexpr (std::is_same_v<decltype(v), float>) {
+      if (!(v > -2147483649.0f && v < 2147483648.0f)) {
+        s.failed = true;
+        return 0;
+      }
+    }
+    return static_cast<int>(v);
+  } else if constexpr (k == Kind::CastUint) {
+    auto v = kid<0>(n, s);
+    if constexpr (std::is_same_v<decltype(v), float>) {
+      if (!(v > -1.0f && v < 1.8446744e19f)) {
+        s.failed = true;
+        return std::size_t{0};
+      }
+    }
+    return static_cast<std::size_t>(v);
+  } else if constexpr (k == Kind::CastFloat) {
+    return static_cast<float>(kid<0>(n, s));
+  } else if constexpr (k == Kind::CastDType) {
+    auto v = static_cast<long long>(kid<0>(n, s));
+    if (v < 0 || v >= dtype_count) {
+      s.failed = true;
+      return DType::Float32;
+    }
+    return static_cast<DType>(v);
+  } else if constexpr (k == Kind::Not) {
+    return !kid<0>(n, s);
+  } else if constexpr (k == Kind::Neg) {
+    using T = ctype_t<N::vtype>;
+    T v = static_cast<T>(kid<0>(n, s));
+    if constexpr (std::is_same_v<T, int>) return static_cast<int>(0u - static_cast<unsigned>(v));
+    else return static_cast<T>(-v);
+  } else if constexpr (k == Kind::Abs) {
+    using T = ctype_t<N::vtype>;
+    T v = static_cast<T>(kid<0>(n, s));
+    if constexpr (std::is_same_v<T, int>) {
+      if (v == INT_MIN) {
+        s.failed = true;
+        return 0;
+      }
+      return v < 0 ? -v : v;
+    } else if constexpr (std::is_same_v<T, float>) {
+      return std::fabs(v);
+    } else {
+      return v;
+    }
+  } else if constexpr (k == Kind::IsPow2) {
+    auto v = kid<0>(n, s);
+    return v > 0 && (v & (v - 1)) == 0;
+  } else if constexpr (k == Kind::Roundup) {
+    using T = ctype_t<N::vtype>;
+    T a = static_cast<T>(kid<0>(n, s)), b = static_cast<T>(kid<1>(n, s));
+    if (b <= 0) {
+      s.failed = true;
+      return T{};
+    }
+    return static_cast<T>(arith<T>(Kind::Div, arith<T>(Kind::Sub, arith<T>(Kind::Add, a, b, s), T{1}, s), b, s) * b);
+  } else if constexpr (k == Kind::Select) {
+    using T = ctype_t<N::vtype>;
+    return kid<0>(n, s) ? static_cast<T>(kid<1>(n, s)) : static_cast<T>(kid<2>(n, s));
+  } else if constexpr (k == Kind::And || k == Kind::Or || k == Kind::Xor || k == Kind::Add || k == Kind::Mul ||
+                       k == Kind::Min || k == Kind::Max) {
+    return eval_reduce(n, s, std::make_index_sequence<N::arity>{});
+  } else if constexpr (k == Kind::Sub || k == Kind::Div || k == Kind::Rem || k == Kind::Mod) {
+    using T = ctype_t<N::vtype>;
+    return arith<T>(k, static_cast<T>(kid<0>(n, s)), static_cast<T>(kid<1>(n, s)), s);
+  } else if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
+                       k == Kind::Ge) {
+    if constexpr (same_property_pair<N>()) {
+      // Output definitions are interned: one definition gives one value (SAME_SHAPE's DIM_OFs).
+      if (s.facts) {
+        const auto& ka = hana::at_c<0>(n.kids);
+        const auto& kb = hana::at_c<1>(n.kids);
+        bool same_arg = true;
+        if constexpr (kid_t<0, N>::kind == Kind::DimOf) same_arg = hana::at_c<1>(ka.kids).leaf.i == hana::at_c<1>(kb.kids).leaf.i;
+        if (same_arg && s.facts[hana::at_c<0>(ka.kids).leaf.slot].out == s.facts[hana::at_c<0>(kb.kids).leaf.slot].out)
+          return k == Kind::Eq || k == Kind::Le || k == Kind::Ge;
+      }
+    }
+    auto a = kid<0>(n, s);
+    auto b = kid<1>(n, s);
+    if constexpr (std::is_same_v<decltype(a), DType>) {
+      return k == Kind::Eq ? a == b : a != b;
+    } else {
+      using T = ctype_t<dsl::promote(kid_t<0, N>::vtype, kid_t<1, N>::vtype)>;
+      T x = static_cast<T>(a), y = static_cast<T>(b);
+      if constexpr (k == Kind::Eq) return x == y;
+      else if constexpr (k == Kind::Ne) return x != y;
+      else if constexpr (k == Kind::Lt) return x < y;
+      else if constexpr (k == Kind::Gt) return x > y;
+      else if constexpr (k == Kind::Le) return x <= y;
+      else return x >= y;
+    }
+  } else if constexpr (k == Kind::InputOf) {
+    OpRef x = kid<0>(n, s);
+    auto i = static_cast<long long>(kid<1>(n, s));
+    if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
+      s.failed = true;
+      return OpRef{};
+    }
+    return g.input(x, static_cast<std::uint32_t>(i));
+  } else if constexpr (k == Kind::OutputOf) {
+    OpRef r = output_of(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)));
+    if (!r.valid()) s.failed = true;
+    return r;
+  } else if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
+                       k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
+                       k == Kind::ZeroOffsetOf) {
+    using T = ctype_t<N::vtype>;
+    const OutputDef* dp = nullptr;
+    OpRef x{};
+    if constexpr (kid_t<0, N>::kind == Kind::Tag && k != Kind::InputsOf && k != Kind::OutputsOf) {
+      if (s.facts) dp = s.facts[hana::at_c<0>(n.kids).leaf.slot].out;
+    }
+    if (!dp) {
+      x = kid<0>(n, s);
+      if (!g.alive(x)) {
+        s.failed = true;
+        return T{};
+      }
+      dp = &g.outdef_at(g.output_index(x));
+    }
+    const OutputDef& d = *dp;
+    if constexpr (k == Kind::RankOf) return static_cast<std::size_t>(d.rank);
+    else if constexpr (k == Kind::DimOf) {
+      auto i = static_cast<long long>(kid<1>(n, s));
+      return i < 0 ? std::size_t{0} : d.dim(static_cast<std::size_t>(i));
+    } else if constexpr (k == Kind::StepsizeOf) return d.stepsize;
+    else if constexpr (k == Kind::DTypeOf) return d.dtype;
+    else if constexpr (k == Kind::ElementsizeOf) return element_size(d.dtype);
+    else if constexpr (k == Kind::InputsOf) return static_cast<std::size_t>(g.n_inputs(x));
+    else if constexpr (k == Kind::ZeroOffsetOf) return static_cast<int>(d.zero_offset);
+    else {
+      std::size_t outs = 0;
+      g.for_each_use(x, [&](OpRef u, std::uint32_t slot) {
+        if (slot == 0 && g.name_id(u) == op_names::out) ++outs;
+      });
+      return outs ? outs : std::size_t{1};
+    }
+  } else if constexpr (k == Kind::SameEncoding || k == Kind::SameOp) {
+    OpRef a = kid<0>(n, s), b = kid<1>(n, s);
+    if (!g.alive(a) || !g.alive(b)) {
+      s.failed = true;
+      return false;
+    }
+    if constexpr (k == Kind::SameOp) return a == b;
+    else return g.output(a).same_encoding(g.output(b));
+  } else if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
+    int v = 0;
+    bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Int32 || t == DType::QInt32; }, constval_int);
+    if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
+    else return ok;
+  } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
+    float v = 0;
+    bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Float32; }, constval_float);
+    if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
+    else return ok;
+  } else if constexpr (k == Kind::SplitDim) {
+    return s.split[n.leaf.slot].dim;
+  } else if constexpr (k == Kind::SplitStart || k == Kind::IterVar) {
+    return static_cast<int>(s.split[n.leaf.slot].start);
+  } else if constexpr (k == Kind::SplitSize) {
+    return static_cast<int>(s.split[n.leaf.slot].size);
+  } else if constexpr (k == Kind::IterInputOf) {
+    OpRef x = kid<0>(n, s);
+    auto i = static_cast<long long>(s.split[n.leaf.slot].start);
+    if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
+      s.failed = true;
+      return OpRef{};
+    }
+    return g.input(x, static_cast<std::uint32_t>(i));
+  } else if constexpr (k == Kind::ExternalConstraint) {
+    using T = ctype_t<N::vtype>;
+    Constraint c(g, s.root);
+    return static_cast<T>(call_external<1>(n, s, c));
+  } else if constexpr (k == Kind::Message) {
+    eval_message(n, s, std::make_index_sequence<N::arity - 1>{});
+    return true;
+  } else if constexpr (k == Kind::LayoutChunksize) {
+    auto v = static_cast<long long>(kid<0>(n, s));
+    auto c = TensorClasses::instance().chunk(n.leaf.str.view());
+    if (!c || *c == 0 || v < 0) {
+      s.failed = true;
+      return std::size_t{0};
+    }
+    return (static_cast<std::size_t>(v) + *c - 1) / *c * *c;
+  } else {
+    static_assert(N::kind == Kind::Tag, "optgrammar: construct has no value in a constraint");
+    return false;
+  }
+}
+
+}  // namespace optgrammar::engine

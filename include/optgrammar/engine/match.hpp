@@ -1,0 +1,58 @@
+// The matcher: a rule's match pattern against the graph, one function per construct family
+// (operand, inputs, op).
+#pragma once
+
+#include "optgrammar/core/graph.hpp"
+#include "optgrammar/engine/exec_state.hpp"
+
+#include <boost/hana/at.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace optgrammar::engine {
+
+template <bool Root = false, class N>
+inline bool match_op(const N& n, const Graph& g, OpRef o, MatchState& s);
+
+template <class N>
+inline bool match_operand(const N& n, const Graph& g, OpRef in, MatchState& s) {
+  if constexpr (N::kind == Kind::Tag) {
+    if (n.leaf.wildcard) return true;
+    if (n.leaf.first) {
+      s.slot[n.leaf.slot] = in;
+      return true;
+    }
+    return s.slot[n.leaf.slot] == in;
+  } else if constexpr (N::kind == Kind::Let) {
+    if (!n.leaf.first && s.slot[n.leaf.slot] != in) return false;
+    s.slot[n.leaf.slot] = in;
+    return match_op(hana::at_c<0>(n.kids), g, in, s);
+  } else {
+    return match_op(n, g, in, s);
+  }
+}
+
+template <class N, std::size_t... I>
+inline bool match_inputs([[maybe_unused]] const N& n, [[maybe_unused]] const Graph& g, [[maybe_unused]] OpRef o,
+                         [[maybe_unused]] MatchState& s, std::index_sequence<I...>) {
+  return (match_operand(hana::at_c<I>(n.kids), g, g.input(o, static_cast<std::uint32_t>(I)), s) && ...);
+}
+
+/// Root: the op the driver dispatched on, whose name is the rule's root name (RuleInfo::apply's
+/// contract), so only its inputs are compared.
+template <bool Root, class N>
+inline bool match_op(const N& n, const Graph& g, OpRef o, MatchState& s) {
+  if constexpr (!Root)
+    if (g.name_id(o) != s.ids[n.leaf.index]) return false;
+  const std::uint32_t k = g.n_inputs(o);
+  if constexpr (N::kind == Kind::Op) {
+    if (k != N::arity) return false;
+  } else {
+    if (k < N::arity) return false;
+  }
+  return match_inputs(n, g, o, s, std::make_index_sequence<N::arity>{});
+}
+
+}  // namespace optgrammar::engine

@@ -174,7 +174,7 @@ struct verdict_scope : detail::scope_of<Rule>::type {};
 
 // Registration: a well-formed rule becomes a RuleInfo with its guards and its specialized apply
 // function (engine/apply.hpp).
-namespace optgrammar::registration {
+namespace optgrammar::package_glue {
 
 using dsl::analyzed;
 using dsl::Kind;
@@ -322,7 +322,7 @@ bool define_rule() {
   }
 }
 
-}  // namespace optgrammar::registration
+}  // namespace optgrammar::package_glue
 
 // <optgrammar/autosplit.hpp> redefines this as true: rules after it may split.
 #ifndef OPTGRAMMAR_SPLIT_CHECK_INCLUDED_
@@ -348,7 +348,7 @@ bool define_rule() {
   struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \
     static_assert(sizeof(accept(PASS)));                                                               \
   };                                                                                                   \
-  [[maybe_unused]] const bool OPTGRAMMAR_CAT(NAME, _registered) = ::optgrammar::registration::define_rule<NAME>(); \
+  [[maybe_unused]] const bool OPTGRAMMAR_CAT(NAME, _registered) = ::optgrammar::package_glue::define_rule<NAME>(); \
   }
 
 /// DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")

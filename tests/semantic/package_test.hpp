@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <string_view>
 #include <utility>
 
 namespace semantic {
@@ -35,10 +37,17 @@ inline std::pair<std::optional<std::string>, Tally> check_graph(Package& p, std:
   return {problem, t};
 }
 
-/// How many rewrites the rules named `name` (label()) made in tally t.
-inline std::uint64_t fired(const Package& p, const Tally& t, const std::string& name) {
+/// How many rewrites the rule written on lines first..last of `file` made in tally t. A rule's name
+/// carries __LINE__, which for a rule spread over several lines is the first line with g++ and a
+/// later one with clang; a range of lines names the rule with either compiler.
+inline std::uint64_t fired(const Tally& t, std::string_view file, int first, int last) {
   std::uint64_t n = 0;
-  for (const auto& [r, k] : t.fired) n += label(p, r) == name ? k : 0;
+  for (const auto& [r, k] : t.fired) {
+    const std::size_t colon = r->name.rfind(':');
+    if (colon == std::string::npos || std::string_view(r->name).substr(0, colon) != file) continue;
+    const int line = std::atoi(r->name.c_str() + colon + 1);
+    n += line >= first && line <= last ? k : 0;
+  }
   return n;
 }
 

@@ -268,6 +268,6 @@ TEST_CASE("framework-style package: only 4-d convolutions are tiled") {
     });
     CHECK(!problem);
     if (problem) WARN(*problem);
-    CHECK(fired(tally, "ExampleConv.cpp", 61, 67) == (rank == 4 ? 1u : 0u));
+    CHECK(fired(tally, "ExampleConv.cpp", 61, 68) == (rank == 4 ? 1u : 0u));
   }
 }

@@ -30,43 +30,13 @@ namespace fs = std::filesystem;
 
 const char* const regenerate = "regenerate with `cmake --build <build> --target og_grammar_doc`";
 
-/// The topics whose messages each catalogue family is listed under (the first is its home,
-/// where messages.md links). A family missing here, or a name here that is not a family, stops
-/// the generator.
-const std::map<std::string, std::vector<std::string>>& fault_topics() {
-  static const std::map<std::string, std::vector<std::string>> m = {
-      {"empty_string", {"match", "options"}}, {"bad_string", {"match", "options"}},
-      {"too_many_op_names", {"match", "replacement"}}, {"too_many_tags", {"match"}},
-      {"too_many_splits", {"splitting"}}, {"integer_out_of_range", {"constants"}},
-      {"octal_constant", {"constants"}}, {"c_style_cast", {"constants"}},
-      {"stray_parenthesis", {"constraints"}}, {"pass_spec_form", {"registration"}},
-      {"pass_offset_form", {"registration"}}, {"pass_offset_octal", {"registration"}},
-      {"pass_offset_too_large", {"registration"}}, {"unknown_pass", {"registration"}},
-      {"unknown_rule_flag", {"registration"}}, {"match_root", {"match"}}, {"let_at_root", {"match"}},
-      {"let_binds_star", {"match"}}, {"let_twice", {"match"}}, {"tag_inside_own_let", {"match"}},
-      {"let_operand", {"match"}}, {"not_in_match", {"match"}}, {"match_only", {"match"}},
-      {"tag_not_bound", {"match", "constraints", "replacement"}}, {"op_in_constraint", {"constraints"}},
-      {"replacement_only", {"constraints", "replacement"}}, {"constraint_not_bool", {"constraints"}},
-      {"star_replacement", {"replacement"}}, {"replacement_kind", {"replacement"}},
-      {"replacement_has_match", {"replacement"}}, {"operand_type", {"constraints", "replacement", "modifiers"}},
-      {"needs_operand", {"constraints"}}, {"operand_count", {"constraints", "replacement"}},
-      {"op_operand_kind", {"replacement"}}, {"let_in_construction", {"replacement"}},
-      {"let_second_operand", {"match"}}, {"select_condition", {"constraints"}},
-      {"select_branches", {"constraints", "replacement"}}, {"needs_bool", {"constraints"}},
-      {"dtype_compare", {"constraints"}}, {"dtype_use", {"constraints"}}, {"needs_integral", {"constraints"}},
-      {"needs_opref", {"properties"}}, {"opref_as_value", {"properties"}}, {"cannot_compare", {"constraints"}},
-      {"wrong_operand_types", {"constraints"}}, {"roundup_pow2", {"constraints"}},
-      {"split_history_constant", {"modifiers"}}, {"with_size_select_const", {"modifiers"}},
-      {"autosplit_place", {"splitting"}}, {"autosplit_nested_strict", {"splitting"}},
-      {"autosplit_header", {"splitting"}}, {"split_tag_twice", {"splitting"}},
-      {"split_tag_unused", {"splitting"}}, {"split_var_scope", {"splitting"}},
-      {"typical_conv_operands", {"splitting"}}, {"external_replace_place", {"external"}},
-      {"external_not_function", {"external"}}, {"external_too_few_params", {"external"}},
-      {"external_framework_param", {"external", "splitting"}}, {"external_replace_signature", {"external"}},
-      {"external_result", {"external"}}, {"external_arg_count", {"external"}},
-      {"external_arg_type", {"external"}},
-  };
-  return m;
+/// The pages a catalogue family is listed on (FaultText::pages; the first is its home, where
+/// messages.md links).
+std::vector<std::string> fault_topics(std::size_t i) {
+  std::vector<std::string> out;
+  std::istringstream words{std::string(fault_texts[i].pages)};
+  for (std::string w; words >> w;) out.push_back(w);
+  return out;
 }
 
 constexpr std::size_t n_faults = sizeof(fault_texts) / sizeof(fault_texts[0]);
@@ -327,9 +297,12 @@ std::string topic_page(Topic t, const std::string& intro, const std::map<std::st
     os << "\n## Pass names\n\n| name | priority |\n| --- | --- |\n";
     for (const auto& p : optgrammar::pass_names) os << "| `" << p.name << "` | " << p.priority << " |\n";
     os << "\n## Rule flags\n\n| flag | bit | the rule runs only with the bool graph option |\n| --- | --- | --- |\n";
-    for (const auto& f : rule_flags)
-      os << "| `" << f.name << "` | " << f.bit << " | " << (f.option.empty() ? std::string("(always runs)") : "`" + std::string(f.option) + "`")
-         << " |\n";
+    for (const auto& f : rule_flags) {
+      os << "| `" << f.name << "` | " << f.bit << " | ";
+      if (f.option.empty()) os << "(always runs)";
+      else os << '`' << f.option << '`';
+      os << " |\n";
+    }
   }
   if (const auto it = examples.find(name); it != examples.end())
     os << "\n## Example\n\nCompiled as rules by `tests/dsl/grammar_examples.cpp` (test `dsl.examples.*`):\n\n```cpp\n"
@@ -340,7 +313,7 @@ std::string topic_page(Topic t, const std::string& intro, const std::map<std::st
   bool listed = false;
   for (std::size_t i = 1; i < n_faults; ++i) {
     const std::string id(fault_texts[i].id);
-    const auto& topics = fault_topics().at(id);
+    const auto topics = fault_topics(i);
     if (std::find(topics.begin(), topics.end(), name) == topics.end()) continue;
     listed = true;
     os << "\n### " << id << "\n\n`" << fault_texts[i].text << "`\n";
@@ -372,7 +345,7 @@ std::string messages_index() {
         "| family | text |\n| --- | --- |\n";
   for (std::size_t i = 1; i < n_faults; ++i) {
     const std::string id(fault_texts[i].id);
-    os << "| [`" << id << "`](" << fault_topics().at(id).front() << ".md#" << id << ") | "
+    os << "| [`" << id << "`](" << fault_topics(i).front() << ".md#" << id << ") | "
        << escape_cell(slots(std::string(fault_texts[i].text))) << " |\n";
   }
   return os.str();
@@ -413,22 +386,16 @@ bool write_or_check(bool check, const fs::path& file, const std::string& want) {
   return true;
 }
 
-/// The catalogue and the topic table of fault_topics() name the same families, each under
-/// topics that exist.
+/// Every catalogue family is listed on at least one page, and only on pages that exist.
 bool fault_topics_complete() {
   bool ok = true;
-  std::set<std::string> ids;
   for (std::size_t i = 1; i < n_faults; ++i) {
-    ids.insert(std::string(fault_texts[i].id));
-    if (!fault_topics().count(std::string(fault_texts[i].id)))
-      std::cerr << "message family " << fault_texts[i].id << " has no topic in gen_grammar_doc.cpp\n", ok = false;
-  }
-  for (const auto& [id, topics] : fault_topics()) {
-    if (!ids.count(id)) std::cerr << id << " in gen_grammar_doc.cpp is not a message family\n", ok = false;
+    const auto topics = fault_topics(i);
+    if (topics.empty()) std::cerr << "message family " << fault_texts[i].id << " names no page in dsl/messages.hpp\n", ok = false;
     for (const auto& t : topics) {
       bool known = false;
-      for (std::size_t i = 0; i < n_topics; ++i) known = known || topic_name(static_cast<Topic>(i)) == t;
-      if (!known) std::cerr << id << ": unknown topic " << t << "\n", ok = false;
+      for (std::size_t k = 0; k < n_topics; ++k) known = known || topic_name(static_cast<Topic>(k)) == t;
+      if (!known) std::cerr << fault_texts[i].id << ": unknown page " << t << "\n", ok = false;
     }
   }
   return ok;

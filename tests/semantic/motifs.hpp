@@ -40,6 +40,16 @@ inline std::array<std::size_t, 4> random_dims(std::mt19937_64& rng, std::size_t 
   return d;
 }
 
+/// A motif of `kind` with a random variant (of 6) and random dims of 1..max_dim; a package's
+/// draw function adjusts what its motifs need.
+inline Motif random_motif(std::mt19937_64& rng, int kind, std::size_t max_dim) {
+  Motif m;
+  m.kind = kind;
+  m.variant = static_cast<int>(rng() % 6);
+  m.dims = random_dims(rng, max_dim);
+  return m;
+}
+
 /// A random permutation of 0..n-1.
 inline std::vector<std::int32_t> random_perm(std::mt19937_64& rng, std::size_t n) {
   std::vector<std::int32_t> p(n);

@@ -28,6 +28,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace semantic {
@@ -79,11 +80,16 @@ struct Package {
   int kinds = 0;
   std::function<Motif(std::mt19937_64&, int kind)> draw;
   std::function<void(Builder&, const Motif&)> build;
-  std::function<void(Graph&)> setup;  ///< graph options (may be empty)
+  std::function<void(Graph&)> setup{};  ///< graph options (may be empty)
   double tolerance = 1e-5;            ///< relative, for float outputs
   double abs_tolerance = 1e-6;        ///< absolute, added to the relative one
   bool fold = true, cse = true;       ///< og-opt's defaults
 };
+
+/// The rules registered from files whose name contains `file_part` (every rule when empty).
+inline RuleSet rules_from(std::string_view file_part) {
+  return RuleSet::global().select([file_part](const RuleInfo& r) { return r.file.find(file_part) != std::string::npos; });
+}
 
 inline Graph build_graph(const Package& p, const std::vector<Motif>& spec) {
   Graph g;

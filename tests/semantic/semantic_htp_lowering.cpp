@@ -282,24 +282,14 @@ void build(Builder& b, const Motif& m) {
 }
 
 Motif draw(std::mt19937_64& rng, int kind) {
-  Motif m;
-  m.kind = kind;
-  m.variant = static_cast<int>(rng() % 6);
-  m.dims = random_dims(rng, 7);
+  Motif m = random_motif(rng, kind, 7);
   m.dims[1] = 1 + rng() % 4;  // channels
   return m;
 }
 
 Package htp_lowering() {
-  Package p;
-  p.name = "htp_lowering";
-  p.rules = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("htp_lowering.cpp") != std::string::npos; });
-  p.kinds = n_kinds;
-  p.draw = draw;
-  p.build = build;
-  p.tolerance = 1e-4;
-  p.abs_tolerance = 1e-3;
-  return p;
+  return {.name = "htp_lowering", .rules = rules_from("htp_lowering.cpp"), .kinds = n_kinds, .draw = draw,
+          .build = build, .tolerance = 1e-4, .abs_tolerance = 1e-3};
 }
 }  // namespace
 

@@ -224,25 +224,15 @@ void build(Builder& b, const Motif& m) {
 }
 
 Motif draw(std::mt19937_64& rng, int kind) {
-  Motif m;
-  m.kind = kind;
-  m.variant = static_cast<int>(rng() % 6);
-  m.dims = random_dims(rng, 7);
+  Motif m = random_motif(rng, kind, 7);
   m.dims[0] = 1 + rng() % 2;
   return m;
 }
 
 Package htp_package() {
   add_package_semantics();
-  Package p;
-  p.name = "htp_package";
-  p.rules = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("htp_package") != std::string::npos; });
-  p.kinds = n_kinds;
-  p.draw = draw;
-  p.build = build;
-  p.tolerance = 4e-3;
-  p.abs_tolerance = 1e-3;
-  return p;
+  return {.name = "htp_package", .rules = rules_from("htp_package"), .kinds = n_kinds, .draw = draw, .build = build,
+          .tolerance = 4e-3, .abs_tolerance = 1e-3};
 }
 }  // namespace
 

@@ -296,10 +296,7 @@ void build(Builder& b, const Motif& m) {
 }
 
 Motif draw(std::mt19937_64& rng, int kind) {
-  Motif m;
-  m.kind = kind;
-  m.variant = static_cast<int>(rng() % 6);
-  m.dims = random_dims(rng, 6);
+  Motif m = random_motif(rng, kind, 6);
   if (kind == relu_relu || kind == q_relu) m.dims[3] = 1 + rng() % 70;  // depth: padded to 32 or not
   if (kind == q_conv) m.dims[1] = 1 + rng() % 9;                         // rows: several tiles
   return m;
@@ -307,13 +304,7 @@ Motif draw(std::mt19937_64& rng, int kind) {
 
 Package op_package() {
   add_package_semantics();
-  Package p;
-  p.name = "op_package";
-  p.rules = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("op_package.cpp") != std::string::npos; });
-  p.kinds = n_kinds;
-  p.draw = draw;
-  p.build = build;
-  return p;
+  return {.name = "op_package", .rules = rules_from("op_package.cpp"), .kinds = n_kinds, .draw = draw, .build = build};
 }
 }  // namespace
 

@@ -86,22 +86,13 @@ void build(Builder& b, const Motif& m) {
 }
 
 Motif draw(std::mt19937_64& rng, int kind) {
-  Motif m;
-  m.kind = kind;
-  m.variant = static_cast<int>(rng() % 6);
-  m.dims = random_dims(rng, kind == conv_block || kind == cbr_relu ? 6 : 8);
+  Motif m = random_motif(rng, kind, kind == conv_block || kind == cbr_relu ? 6 : 8);
   if (kind == conv_block || kind == cbr_relu) m.dims[0] = 1 + rng() % 2;
   return m;
 }
 
 Package w1() {
-  Package p;
-  p.name = "W1";
-  p.rules = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("w1_rules.cpp") != std::string::npos; });
-  p.kinds = n_kinds;
-  p.draw = draw;
-  p.build = build;
-  return p;
+  return {.name = "W1", .rules = rules_from("w1_rules.cpp"), .kinds = n_kinds, .draw = draw, .build = build};
 }
 }  // namespace
 

@@ -96,10 +96,7 @@ void build(Builder& b, const Motif& m) {
 }
 
 Motif draw(std::mt19937_64& rng, int kind) {
-  Motif m;
-  m.kind = kind;
-  m.variant = static_cast<int>(rng() % 6);
-  m.dims = random_dims(rng, 4);
+  Motif m = random_motif(rng, kind, 4);
   if (kind == decoy_hit || kind == decoy_miss) m.dims[3] = rng() % 140;  // which decoy, or a dim near k
   if (kind == decoy_miss && m.dims[3] == 0) m.dims[3] = 1;
   if (kind == decoy_hit) m.dims[3] += 1;  // dims stay >= 1 (the decoy index is taken modulo)
@@ -108,13 +105,7 @@ Motif draw(std::mt19937_64& rng, int kind) {
 
 Package w2() {
   add_w2_semantics();
-  Package p;
-  p.name = "W2";
-  p.rules = RuleSet::global().select([](const RuleInfo&) { return true; });
-  p.kinds = n_kinds;
-  p.draw = draw;
-  p.build = build;
-  return p;
+  return {.name = "W2", .rules = rules_from(""), .kinds = n_kinds, .draw = draw, .build = build};
 }
 }  // namespace
 

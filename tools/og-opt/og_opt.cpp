@@ -365,35 +365,42 @@ int main(int argc, char** argv) {
     std::cerr << "og-opt: rewriting failed: " << e.what() << "\n";
     return 3;
   }
-  fmt::print(report, "rules: {} in {} pass(es)\n", rep.rules.size(), rep.passes.size());
-  fmt::print(report, "ops: {} before, {} after ({} rewrites, {} dead ops removed) in {:.3f} ms\n", rep.ops_before,
-             rep.ops_after, rep.rewrites, rep.dead_removed, rep.seconds * 1e3);
-  if (no_fold) fmt::print(report, "fold: off\n");
+  // The report, built once: printed here, and written by --report as Markdown or HTML below.
+  og_opt::Report summary;
+  summary.title = "og-opt report: " + stem;
+  summary.facts.push_back(fmt::format("rules: {} in {} pass(es)", rep.rules.size(), rep.passes.size()));
+  summary.facts.push_back(fmt::format("ops: {} before, {} after ({} rewrites, {} dead ops removed) in {:.3f} ms",
+                                      rep.ops_before, rep.ops_after, rep.rewrites, rep.dead_removed, rep.seconds * 1e3));
+  if (no_fold) summary.facts.push_back("fold: off");
   else {
     const auto& f = folder.stats();
-    fmt::print(report, "fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} inhibited by flags, {} breaking their definition\n",
-               f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited, f.invalid);
+    summary.facts.push_back(fmt::format("fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} "
+                                        "inhibited by flags, {} breaking their definition",
+                                        f.folded, f.skipped_too_large, fold_max, f.no_kernel, f.inhibited, f.invalid));
   }
-  if (no_cse) fmt::print(report, "cse: off\n");
+  if (no_cse) summary.facts.push_back("cse: off");
   else {
     const auto& c = cse.stats();
-    fmt::print(report, "cse: {} ops and {} constants merged in {} sweeps (constants {})\n", c.merged_ops,
-               c.merged_constants, c.runs, cse_constants ? "merged" : "kept");
+    summary.facts.push_back(fmt::format("cse: {} ops and {} constants merged in {} sweeps (constants {})", c.merged_ops,
+                                        c.merged_constants, c.runs, cse_constants ? "merged" : "kept"));
   }
-  std::size_t pw = 8, rw = 24;  // column widths: the longest pass and rule names
-  for (const auto& p : rep.passes) pw = std::max(pw, p.name.size());
-  for (const auto* r : rep.rules) rw = std::max(rw, r->name.size());
-  fmt::print(report, "\n{:<{}} {:>9} {:>10} {:>12}\n", "pass", pw, "priority", "rewrites", "time (ms)");
+  auto& passes = summary.tables.emplace_back();
+  passes.heading = "Passes";
+  passes.columns = {"pass", "priority", "rewrites", "time (ms)"};
   for (const auto& p : rep.passes)
-    fmt::print(report, "{:<{}} {:>9} {:>10} {:>12.3f}\n", p.name, pw, p.priority, p.rewrites, p.seconds * 1e3);
+    passes.rows.push_back({p.name, std::to_string(p.priority), std::to_string(p.rewrites), fmt::format("{:.3f}", p.seconds * 1e3)});
   // failed: the replacement failed part-way and was rolled back (--trace gives each reason).
-  fmt::print(report, "\n{:<{}} {:>8} {:>8} {:>8} {:>8}  {}\n", "rule", rw, "tried", "matched", "fired", "failed",
-             "canonical form");
+  auto& rules_table = summary.tables.emplace_back();
+  rules_table.heading = "Rules";
+  rules_table.columns = {"rule", "tried", "matched", "fired", "failed", "canonical form"};
+  rules_table.code_column = 5;
   for (std::size_t i = 0; i < rep.rules.size(); ++i) {
-    const auto& s = rep.stats[i];
-    fmt::print(report, "{:<{}} {:>8} {:>8} {:>8} {:>8}  {}\n", rep.rules[i]->name, rw, s.tried, s.matched, s.fired,
-               s.failed, rep.rules[i]->canonical);
+    const auto& st = rep.stats[i];
+    rules_table.rows.push_back({rep.rules[i]->name, std::to_string(st.tried), std::to_string(st.matched),
+                                std::to_string(st.fired), std::to_string(st.failed), rep.rules[i]->canonical});
   }
+  for (const auto& f : summary.facts) fmt::print(report, "{}\n", f);
+  fmt::print(report, "\n{}\n{}", og_opt::text_table(summary.tables[0], 8), og_opt::text_table(summary.tables[1], 24));
   {
     std::vector<optgrammar::OpRef> where;
     auto problems = optgrammar::verify(g, &where);
@@ -479,32 +486,7 @@ int main(int argc, char** argv) {
           .lexically_relative(std::filesystem::absolute(report_file).parent_path())
           .string();
     };
-    og_opt::Report r;
-    r.title = "og-opt report: " + stem;
-    r.facts.push_back(fmt::format("ops: {} before, {} after ({} rewrites, {} dead ops removed)", rep.ops_before,
-                                  rep.ops_after, rep.rewrites, rep.dead_removed));
-    r.facts.push_back(fmt::format("rules: {} in {} pass(es)", rep.rules.size(), rep.passes.size()));
-    if (!no_fold) {
-      const auto& f = folder.stats();
-      r.facts.push_back(fmt::format("fold: {} folded, {} too large, {} without kernel, {} inhibited by flags", f.folded,
-                                    f.skipped_too_large, f.no_kernel, f.inhibited));
-    }
-    if (!no_cse)
-      r.facts.push_back(fmt::format("cse: {} ops and {} constants merged", cse.stats().merged_ops, cse.stats().merged_constants));
-    auto& passes = r.tables.emplace_back();
-    passes.heading = "Passes";
-    passes.columns = {"pass", "priority", "rewrites", "time (ms)"};
-    for (const auto& p : rep.passes)
-      passes.rows.push_back({p.name, std::to_string(p.priority), std::to_string(p.rewrites), fmt::format("{:.3f}", p.seconds * 1e3)});
-    auto& rules_table = r.tables.emplace_back();
-    rules_table.heading = "Rules";
-    rules_table.columns = {"rule", "tried", "matched", "fired", "failed", "canonical form"};
-    rules_table.code_column = 5;
-    for (std::size_t i = 0; i < rep.rules.size(); ++i) {
-      const auto& st = rep.stats[i];
-      rules_table.rows.push_back({rep.rules[i]->name, std::to_string(st.tried), std::to_string(st.matched),
-                                  std::to_string(st.fired), std::to_string(st.failed), rep.rules[i]->canonical});
-    }
+    og_opt::Report& r = summary;
     if (check_n > 0) {
       auto& ct = r.tables.emplace_back();
       ct.heading = fmt::format("Check ({} random inputs, tolerance {})", check_n, check_tolerance);

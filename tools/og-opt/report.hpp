@@ -2,6 +2,7 @@
 // file (--report FILE.md / FILE.html).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <fstream>
 #include <iterator>
@@ -32,6 +33,32 @@ struct Report {
   std::vector<ReportTable> tables;
   std::vector<ReportPicture> pictures;
 };
+
+/// Plain text for the terminal: one table, a header line and a row per line, the first column
+/// left-aligned, the others right-aligned to their widest cell, the code column last and unpadded
+/// after two spaces. `min_first` widens the first column (so that tables line up across runs).
+inline std::string text_table(const ReportTable& t, std::size_t min_first = 0) {
+  std::vector<std::size_t> width(t.columns.size(), 0);
+  auto widen = [&](const std::vector<std::string>& row) {
+    for (std::size_t k = 0; k < row.size() && k < width.size(); ++k) width[k] = std::max(width[k], row[k].size());
+  };
+  widen(t.columns);
+  for (const auto& row : t.rows) widen(row);
+  if (!width.empty()) width[0] = std::max(width[0], min_first);
+  std::string out;
+  auto line = [&](const std::vector<std::string>& row) {
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      const std::string& c = row[k];
+      if (k == t.code_column) out += "  " + c;
+      else if (k == 0) out += c + std::string(width[0] - c.size(), ' ');
+      else out += " " + std::string(width[k] - c.size(), ' ') + c;
+    }
+    out += '\n';
+  };
+  line(t.columns);
+  for (const auto& row : t.rows) line(row);
+  return out;
+}
 
 /// Markdown: the facts as a list, each table under a level-2 heading, the pictures linked.
 inline void write_markdown(std::ostream& md, const Report& r) {

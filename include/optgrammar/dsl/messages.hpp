@@ -2,7 +2,8 @@
 // entry, octal_constant, is the grammar's warning; the rest are errors).
 //
 // Each entry is a family: an identifier (the name of the compile error the C++ front end raises
-// for it, `optgrammar::rule_error::<family>`) and a text in the grammar's words with `{}` slots
+// for it, `optgrammar::rule_error::<family>`), the grammar reference pages it concerns
+// (docs/grammar/<page>.md, the first is its home) and a text in the grammar's words with `{}` slots
 // for the offending tag, construct, type or number, filled in order. The C++ front end formats it
 // at compile time (dsl/check.hpp); og-parse formats the same text with {fmt}. Plain data: this
 // header needs only the standard library.
@@ -12,79 +13,79 @@
 #include <string_view>
 
 // clang-format off
-#define OPTGRAMMAR_RULE_MESSAGES(X)                                                                              \
-  /* strings */                                                                                                   \
-  X(empty_string,            "empty string as {}")                                                                \
-  X(bad_string,              "{} \"{}\" contains {}")                                                             \
-  /* limits of one rule */                                                                                        \
-  X(too_many_op_names,       "more than 32 distinct op names in one rule")                                        \
-  X(too_many_tags,           "more than 31 tags in one match")                                                    \
-  X(too_many_splits,         "more than 8 AUTOSPLIT/OP_ITER in one rule")                                         \
-  X(integer_out_of_range,    "integer constant {} does not fit in int (add a U suffix for a size)")               \
-  X(octal_constant,          "octal constant {} has the value {} (a leading 0 means octal)")                      \
-  X(c_style_cast,            "C-style cast '({})' is not allowed in a rule; write a functional cast {}(...) or INT(...)/UINT(...)/FLOAT(...)") \
-  X(stray_parenthesis,       "unexpected '(': parentheses are only allowed around the arguments of a name")      \
-  /* pass specs */                                                                                                \
-  X(pass_spec_form,          "the pass spec must be a pass name or NAME + N, not \"{}\"")                         \
-  X(pass_offset_form,        "the pass offset '{}' must be a decimal constant with no sign or suffix")            \
-  X(pass_offset_octal,       "the pass offset '{}' must be a decimal constant, not octal")                        \
-  X(pass_offset_too_large,   "the pass offset '{}' is too large")                                                 \
-  X(unknown_pass,            "unknown pass name \"{}\"")                                                          \
-  X(unknown_rule_flag,       "unknown rule flag '{}'")                                                            \
-  /* the match */                                                                                                 \
-  X(match_root,              "the match must be Op(...) or OpVarIn(...), not {}")                                 \
-  X(let_at_root,             "LET(\"{}\", ...) is the root of the match; LET may only wrap an inner Op")          \
-  X(let_binds_star,          "LET cannot bind the tag \"*\", which names the matched op")                         \
-  X(let_twice,               "tag \"{}\" is the first operand of two LETs")                                       \
-  X(tag_inside_own_let,      "tag \"{}\" appears inside its own LET")                                             \
-  X(let_operand,             "LET(\"{}\", ...) must wrap Op(...) or OpVarIn(...), not {}")                        \
-  X(not_in_match,            "{} cannot appear in a match (match operands are operand tags, Op, OpVarIn and LET)") \
-  X(match_only,              "{} can only appear in a match, not in {}")                                          \
-  /* tags and places */                                                                                           \
-  X(tag_not_bound,           "tag \"{}\" is used in {} but never bound by the match")                             \
-  X(op_in_constraint,        "Op(\"{}\", ...) cannot appear in a constraint")                                     \
-  X(replacement_only,        "{} cannot appear in a constraint (it is a replacement construct)")                  \
-  X(constraint_not_bool,     "the constraint must be bool, but it is {}")                                         \
-  X(star_replacement,        "the replacement may not be \"*\" (or a SELECT that can yield \"*\"): the rule would replace the op by itself") \
-  X(replacement_kind,        "the replacement must be an operand or a construction, not a {} expression")         \
-  X(replacement_has_match,   "the replacement contains LET or OpVarIn, which belong in a match")                  \
-  /* operand types */                                                                                             \
-  X(operand_type,            "{}'s {} operand must be {}, not {}")                                                \
-  X(needs_operand,           "{} needs at least one operand")                                                     \
-  X(operand_count,           "'{}' takes {} operand{}, {} given")                                                 \
-  X(op_operand_kind,         "{}'s operand {} is of type {}, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)") \
-  X(let_in_construction,     "LET and OpVarIn belong in a match, not in an Op construction of the replacement")   \
-  X(let_second_operand,      "LET's second operand must be Op(...) or OpVarIn(...)")                              \
-  X(select_condition,        "SELECT's condition must be bool, not {}")                                           \
-  X(select_branches,         "SELECT's second and third operands have incompatible types {} and {}")              \
-  X(needs_bool,              "{} needs bool operands, but operand {} is {}")                                      \
-  X(dtype_compare,           "{} compares a dtype with {} (a dtype can only be compared with a dtype)")           \
-  X(dtype_use,               "a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand {} of {}") \
-  X(needs_integral,          "{} takes int or size operands, but operand {} is {}")                               \
-  X(needs_opref,             "{}'s operand {} must be an operand tag or opref, not {}")                           \
-  X(opref_as_value,          "{}'s operand {} is {} where a value is expected")                                   \
-  X(cannot_compare,          "{} cannot compare {} with {}")                                                      \
-  X(wrong_operand_types,     "{} is applied to operands of the wrong type ({})")                                  \
-  X(roundup_pow2,            "ROUNDUP's second operand must be a power of two, not {}")                           \
-  X(split_history_constant,  "WITH_SPLIT_HISTORY's second operand must be an integer constant, not {}")           \
-  X(with_size_select_const,  "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT that can yield a constant") \
-  /* splitting */                                                                                                 \
-  X(autosplit_place,         "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root")    \
-  X(autosplit_nested_strict, "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
-  X(autosplit_header,        "a rule with AUTOSPLIT needs #include <optgrammar/autosplit.hpp> before it (the split check is not part of rules.hpp)") \
-  X(split_tag_twice,         "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")                     \
-  X(split_tag_unused,        "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")            \
-  X(split_var_scope,         "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \
-  X(typical_conv_operands,   "TYPICAL_CONV_SLICE's {} must be {}")                                                \
-  /* external functions */                                                                                        \
-  X(external_replace_place,  "EXTERNAL_REPLACE({}) may only be the root of a replacement or inside a SELECT at the root") \
-  X(external_not_function,   "{}({}, ...): {} is not a function")                                                 \
-  X(external_too_few_params, "{}({}, ...): {} has too few parameters for {}")                                     \
-  X(external_framework_param,"{}({}, ...): the {} parameter of {} must be {}")                                    \
-  X(external_replace_signature, "EXTERNAL_REPLACE({}): {} must be OpRef {}(Replacement&, OpDef const&)")          \
-  X(external_result,         "{}({}, ...): {} must return {}")                                                    \
-  X(external_arg_count,      "{}({}, ...) passes {} argument{} but {} takes {} after its framework parameters")   \
-  X(external_arg_type,       "{}({}, ...): argument {} is {} but parameter {} of {} is {}")
+#define OPTGRAMMAR_RULE_MESSAGES(X)                                                                                   \
+  /* strings */                                                                                                       \
+  X(empty_string,            "match options", "empty string as {}")                                                   \
+  X(bad_string,              "match options", "{} \"{}\" contains {}")                                                \
+  /* limits of one rule */                                                                                            \
+  X(too_many_op_names,       "match replacement", "more than 32 distinct op names in one rule")                       \
+  X(too_many_tags,           "match", "more than 31 tags in one match")                                               \
+  X(too_many_splits,         "splitting", "more than 8 AUTOSPLIT/OP_ITER in one rule")                                \
+  X(integer_out_of_range,    "constants", "integer constant {} does not fit in int (add a U suffix for a size)")      \
+  X(octal_constant,          "constants", "octal constant {} has the value {} (a leading 0 means octal)")             \
+  X(c_style_cast,            "constants", "C-style cast '({})' is not allowed in a rule; write a functional cast {}(...) or INT(...)/UINT(...)/FLOAT(...)") \
+  X(stray_parenthesis,       "constraints", "unexpected '(': parentheses are only allowed around the arguments of a name") \
+  /* pass specs */                                                                                                    \
+  X(pass_spec_form,          "registration", "the pass spec must be a pass name or NAME + N, not \"{}\"")             \
+  X(pass_offset_form,        "registration", "the pass offset '{}' must be a decimal constant with no sign or suffix") \
+  X(pass_offset_octal,       "registration", "the pass offset '{}' must be a decimal constant, not octal")            \
+  X(pass_offset_too_large,   "registration", "the pass offset '{}' is too large")                                     \
+  X(unknown_pass,            "registration", "unknown pass name \"{}\"")                                              \
+  X(unknown_rule_flag,       "registration", "unknown rule flag '{}'")                                                \
+  /* the match */                                                                                                     \
+  X(match_root,              "match", "the match must be Op(...) or OpVarIn(...), not {}")                            \
+  X(let_at_root,             "match", "LET(\"{}\", ...) is the root of the match; LET may only wrap an inner Op")     \
+  X(let_binds_star,          "match", "LET cannot bind the tag \"*\", which names the matched op")                    \
+  X(let_twice,               "match", "tag \"{}\" is the first operand of two LETs")                                  \
+  X(tag_inside_own_let,      "match", "tag \"{}\" appears inside its own LET")                                        \
+  X(let_operand,             "match", "LET(\"{}\", ...) must wrap Op(...) or OpVarIn(...), not {}")                   \
+  X(not_in_match,            "match", "{} cannot appear in a match (match operands are operand tags, Op, OpVarIn and LET)") \
+  X(match_only,              "match", "{} can only appear in a match, not in {}")                                     \
+  /* tags and places */                                                                                               \
+  X(tag_not_bound,           "match constraints replacement", "tag \"{}\" is used in {} but never bound by the match") \
+  X(op_in_constraint,        "constraints", "Op(\"{}\", ...) cannot appear in a constraint")                          \
+  X(replacement_only,        "constraints replacement", "{} cannot appear in a constraint (it is a replacement construct)") \
+  X(constraint_not_bool,     "constraints", "the constraint must be bool, but it is {}")                              \
+  X(star_replacement,        "replacement", "the replacement may not be \"*\" (or a SELECT that can yield \"*\"): the rule would replace the op by itself") \
+  X(replacement_kind,        "replacement", "the replacement must be an operand or a construction, not a {} expression") \
+  X(replacement_has_match,   "replacement", "the replacement contains LET or OpVarIn, which belong in a match")       \
+  /* operand types */                                                                                                 \
+  X(operand_type,            "constraints replacement modifiers", "{}'s {} operand must be {}, not {}")               \
+  X(needs_operand,           "constraints", "{} needs at least one operand")                                          \
+  X(operand_count,           "constraints replacement", "'{}' takes {} operand{}, {} given")                          \
+  X(op_operand_kind,         "replacement", "{}'s operand {} is of type {}, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)") \
+  X(let_in_construction,     "replacement", "LET and OpVarIn belong in a match, not in an Op construction of the replacement") \
+  X(let_second_operand,      "match", "LET's second operand must be Op(...) or OpVarIn(...)")                         \
+  X(select_condition,        "constraints", "SELECT's condition must be bool, not {}")                                \
+  X(select_branches,         "constraints replacement", "SELECT's second and third operands have incompatible types {} and {}") \
+  X(needs_bool,              "constraints", "{} needs bool operands, but operand {} is {}")                           \
+  X(dtype_compare,           "constraints", "{} compares a dtype with {} (a dtype can only be compared with a dtype)") \
+  X(dtype_use,               "constraints", "a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand {} of {}") \
+  X(needs_integral,          "constraints", "{} takes int or size operands, but operand {} is {}")                    \
+  X(needs_opref,             "properties", "{}'s operand {} must be an operand tag or opref, not {}")                 \
+  X(opref_as_value,          "properties", "{}'s operand {} is {} where a value is expected")                         \
+  X(cannot_compare,          "constraints", "{} cannot compare {} with {}")                                           \
+  X(wrong_operand_types,     "constraints", "{} is applied to operands of the wrong type ({})")                       \
+  X(roundup_pow2,            "constraints", "ROUNDUP's second operand must be a power of two, not {}")                \
+  X(split_history_constant,  "modifiers", "WITH_SPLIT_HISTORY's second operand must be an integer constant, not {}")  \
+  X(with_size_select_const,  "modifiers", "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT that can yield a constant") \
+  /* splitting */                                                                                                     \
+  X(autosplit_place,         "splitting", "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root") \
+  X(autosplit_nested_strict, "splitting", "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
+  X(autosplit_header,        "splitting", "a rule with AUTOSPLIT needs #include <optgrammar/autosplit.hpp> before it (the split check is not part of rules.hpp)") \
+  X(split_tag_twice,         "splitting", "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")            \
+  X(split_tag_unused,        "splitting", "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")   \
+  X(split_var_scope,         "splitting", "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \
+  X(typical_conv_operands,   "splitting", "TYPICAL_CONV_SLICE's {} must be {}")                                       \
+  /* external functions */                                                                                            \
+  X(external_replace_place,  "external", "EXTERNAL_REPLACE({}) may only be the root of a replacement or inside a SELECT at the root") \
+  X(external_not_function,   "external", "{}({}, ...): {} is not a function")                                         \
+  X(external_too_few_params, "external", "{}({}, ...): {} has too few parameters for {}")                             \
+  X(external_framework_param,"external splitting", "{}({}, ...): the {} parameter of {} must be {}")                  \
+  X(external_replace_signature, "external", "EXTERNAL_REPLACE({}): {} must be OpRef {}(Replacement&, OpDef const&)")  \
+  X(external_result,         "external", "{}({}, ...): {} must return {}")                                            \
+  X(external_arg_count,      "external", "{}({}, ...) passes {} argument{} but {} takes {} after its framework parameters") \
+  X(external_arg_type,       "external", "{}({}, ...): argument {} is {} but parameter {} of {} is {}")
 // clang-format on
 
 namespace optgrammar::dsl {
@@ -92,20 +93,22 @@ namespace optgrammar::dsl {
 /// One value per message family, in catalogue order.
 enum class Fault : unsigned char {
   none,
-#define OPTGRAMMAR_FAULT_ENUM_(id, text) id,
+#define OPTGRAMMAR_FAULT_ENUM_(id, pages, text) id,
   OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_FAULT_ENUM_)
 #undef OPTGRAMMAR_FAULT_ENUM_
 };
 
-/// A catalogue entry: the family's identifier and its text with `{}` slots.
+/// A catalogue entry: the family's identifier, the grammar reference pages it concerns (names of
+/// docs/grammar/*.md, space-separated, the first its home) and its text with `{}` slots.
 struct FaultText {
   std::string_view id;
+  std::string_view pages;
   std::string_view text;
 };
 
 inline constexpr FaultText fault_texts[] = {
-    {"none", ""},
-#define OPTGRAMMAR_FAULT_TEXT_(id, text) {#id, text},
+    {"none", "", ""},
+#define OPTGRAMMAR_FAULT_TEXT_(id, pages, text) {#id, pages, text},
     OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_FAULT_TEXT_)
 #undef OPTGRAMMAR_FAULT_TEXT_
 };

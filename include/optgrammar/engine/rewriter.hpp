@@ -51,10 +51,8 @@ class Rewriter {
   /// The same for every live op from index `first` on (a shape read only by WITH_SIZE, the
   /// temporary base of OP_ITER).
   [[gnu::noinline]] void erase_unused_since(std::size_t first) {
-    for (std::size_t i = first; i < g_.size(); ++i) {
-      OpRef r{static_cast<std::uint32_t>(i)};
-      if (g_.alive(r) && g_.n_uses(r) == 0 && !g_.is_root(r)) dead_ += g_.erase_if_dead(r);
-    }
+    for (std::size_t i = first; i < g_.size(); ++i)
+      if (const OpRef r{static_cast<std::uint32_t>(i)}; g_.alive(r)) erase_unused(r);
   }
 
   // The worklist is a sweep over the ops that existed when the pass began (in index order, or

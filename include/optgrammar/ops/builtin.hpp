@@ -17,16 +17,6 @@ namespace optgrammar::ops {
 
 namespace infer {
 
-inline std::string shape_string(const OutputDef& d) {
-  std::string s = "[";
-  for (std::uint32_t i = 0; i < d.rank; ++i) {
-    if (i) s += ',';
-    s += std::to_string(d.dims[i]);
-  }
-  s += ']';
-  return s;
-}
-
 /// Everything from operand 0 (unary elementwise ops, Output).
 inline Inferred like_first(const OpView& v) {
   Inferred r;

@@ -170,6 +170,19 @@ struct OpView {
   const OutputDef* declared = nullptr;
 };
 
+namespace infer {
+/// "[1,2,3]": a definition's dims, as messages about shapes print them.
+inline std::string shape_string(const OutputDef& d) {
+  std::string s = "[";
+  for (std::uint32_t i = 0; i < d.rank; ++i) {
+    if (i) s += ',';
+    s += std::to_string(d.dims[i]);
+  }
+  s += ']';
+  return s;
+}
+}  // namespace infer
+
 /// The result of inferring an output definition: which parts inference could decide. Parts it
 /// cannot decide (a Cast's target dtype, a Quantize's step) come from the declared definition.
 struct Inferred {

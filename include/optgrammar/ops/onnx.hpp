@@ -41,10 +41,12 @@ struct InputSpec {
   DTypeSet types{};       ///< the dtypes it takes; empty: the op's (OpSpec::types)
 };
 
-/// An eval routine with the number of attribute operands it reads first.
+/// An eval routine with the number of attribute operands it reads first, and the check of what
+/// it relies on that the verifier runs (none for most ops).
 struct Kernel {
   EvalFn eval = nullptr;
   std::size_t attrs = 0;
+  InferFn check = nullptr;
 };
 
 template <bool (*K)(const OpView&, std::span<std::byte>, std::size_t), std::size_t NA>
@@ -55,6 +57,17 @@ bool run_kernel(const OpView& v, std::span<std::byte> out, Backend) {
 template <bool (*K)(const OpView&, std::span<std::byte>, std::size_t), std::size_t NA>
 constexpr Kernel kernel() {
   return {&run_kernel<K, NA>, NA};
+}
+template <Inferred (*C)(const OpView&, std::size_t), std::size_t NA>
+Inferred run_check(const OpView& v) {
+  if (v.operands.size() < NA || !v.declared) return {};  // the operand count is the verifier's
+  return C(v, NA);
+}
+/// An eval routine and its check, reading the same NA attribute operands.
+template <bool (*K)(const OpView&, std::span<std::byte>, std::size_t), std::size_t NA,
+          Inferred (*C)(const OpView&, std::size_t)>
+constexpr Kernel kernel() {
+  return {&run_kernel<K, NA>, NA, &run_check<C, NA>};
 }
 
 struct OpSpec {
@@ -136,11 +149,7 @@ inline double prelu(double a, double b, bool) { return a < 0 ? a * b : a; }
 namespace checks {
 using onnx_eval::Args;
 
-inline std::string dims_string(const OutputDef& d) {
-  std::string s = "[";
-  for (std::uint32_t i = 0; i < d.rank; ++i) s += cat(i ? "," : "", d.dims[i]);
-  return s + "]";
-}
+using infer::shape_string;
 inline std::string list_string(const std::vector<std::int64_t>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += cat(i ? "," : "", v[i]);
@@ -159,55 +168,54 @@ inline std::string kernel_shape_problem(const Args& a, std::size_t attr, const O
   bool same = k.size() + 2 == w.rank;
   for (std::size_t i = 0; same && i < k.size(); ++i) same = k[i] >= 0 && static_cast<std::size_t>(k[i]) == w.dims[i + 2];
   if (same) return {};
-  return cat("kernel_shape ", list_string(k), " disagrees with the weight W ", dims_string(w));
+  return cat("kernel_shape ", list_string(k), " disagrees with the weight W ", shape_string(w));
 }
 
 /// Conv (transposed: ConvTranspose) of X [N, C, ...] with W [M, C/group, k...] ([C, M/group, k...]),
 /// bias B of M elements.
 template <bool Transposed>
-inline Inferred conv(const OpView& v) {
-  constexpr std::size_t na = Transposed ? 8 : 6, kernel_attr = 3;
-  if (v.operands.size() < na + 2) return {};  // the operand count is the verifier's
+inline Inferred conv(const OpView& v, std::size_t na) {
+  constexpr std::size_t kernel_attr = 3;
+  if (v.operands.size() < na + 2) return {};
   const Args a{v, na};
   const OutputDef &x = *a.in(0).def, &w = *a.in(1).def;
-  if (x.rank < 3) return fail(cat("input X ", dims_string(x), " has rank ", x.rank, ", a convolution needs at least 3"));
-  if (w.rank != x.rank) return fail(cat("weight W ", dims_string(w), " has rank ", w.rank, ", input X has ", x.rank));
+  if (x.rank < 3) return fail(cat("input X ", shape_string(x), " has rank ", x.rank, ", a convolution needs at least 3"));
+  if (w.rank != x.rank) return fail(cat("weight W ", shape_string(w), " has rank ", w.rank, ", input X has ", x.rank));
   const std::int64_t group = a.attr_int(2);
   if (group < 1) return fail(cat("group ", group, " is below 1"));
   const std::size_t g = static_cast<std::size_t>(group), C = x.dims[1];
   if (C % g) return fail(cat("input X has ", C, " channels, not a multiple of group ", g));
   std::size_t M = 0;
   if (Transposed) {
-    if (w.dims[0] != C) return fail(cat("weight W ", dims_string(w), " has ", w.dims[0], " input channels, input X has ", C));
+    if (w.dims[0] != C) return fail(cat("weight W ", shape_string(w), " has ", w.dims[0], " input channels, input X has ", C));
     M = w.dims[1] * g;
   } else {
     M = w.dims[0];
     if (w.dims[1] * g != C)
-      return fail(cat("weight W ", dims_string(w), " takes ", w.dims[1], " channels per group, input X has ", C, " in ", g,
+      return fail(cat("weight W ", shape_string(w), " takes ", w.dims[1], " channels per group, input X has ", C, " in ", g,
                       " groups"));
     if (M % g) return fail(cat("weight W has ", M, " output channels, not a multiple of group ", g));
   }
   if (auto p = kernel_shape_problem(a, kernel_attr, w); !p.empty()) return fail(p);
   if (a.present(2) && a.in(2).def->element_count() != M)
-    return fail(cat("bias B ", dims_string(*a.in(2).def), " has ", a.in(2).def->element_count(), " elements, the weight gives ",
+    return fail(cat("bias B ", shape_string(*a.in(2).def), " has ", a.in(2).def->element_count(), " elements, the weight gives ",
                     M, " output channels"));
   const OutputDef& o = *v.declared;
   if (o.rank != x.rank || o.dims[0] != x.dims[0] || o.dims[1] != M)
-    return fail(cat("output ", dims_string(o), " is not [", x.dims[0], ",", M, ",...] of rank ", x.rank));
+    return fail(cat("output ", shape_string(o), " is not [", x.dims[0], ",", M, ",...] of rank ", x.rank));
   return {};
 }
 
 /// Gemm: A and B of rank 2 agreeing in K, C broadcasting to [M, N], an output of M x N.
-inline Inferred gemm(const OpView& v) {
-  constexpr std::size_t na = 4;
+inline Inferred gemm(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 2) return {};
   const Args a{v, na};
   const OutputDef &A = *a.in(0).def, &B = *a.in(1).def;
-  if (A.rank != 2 || B.rank != 2) return fail(cat("A ", dims_string(A), " and B ", dims_string(B), " must have rank 2"));
+  if (A.rank != 2 || B.rank != 2) return fail(cat("A ", shape_string(A), " and B ", shape_string(B), " must have rank 2"));
   const bool ta = a.attr_int(2) != 0, tb = a.attr_int(3) != 0;
   const std::size_t M = ta ? A.dims[1] : A.dims[0], K = ta ? A.dims[0] : A.dims[1];
   const std::size_t N = tb ? B.dims[0] : B.dims[1], KB = tb ? B.dims[1] : B.dims[0];
-  if (K != KB) return fail(cat("A ", dims_string(A), " gives K = ", K, ", B ", dims_string(B), " gives ", KB));
+  if (K != KB) return fail(cat("A ", shape_string(A), " gives K = ", K, ", B ", shape_string(B), " gives ", KB));
   if (a.present(2)) {
     const OutputDef& c = *a.in(2).def;
     const std::size_t mn[2] = {M, N};
@@ -216,33 +224,31 @@ inline Inferred gemm(const OpView& v) {
       const std::size_t want = mn[2 - c.rank + i];
       ok = c.dims[i] == 1 || c.dims[i] == want;
     }
-    if (!ok) return fail(cat("C ", dims_string(c), " does not broadcast to [", M, ",", N, "]"));
+    if (!ok) return fail(cat("C ", shape_string(c), " does not broadcast to [", M, ",", N, "]"));
   }
-  if (v.declared->element_count() != M * N) return fail(cat("output ", dims_string(*v.declared), " is not ", M, " x ", N));
+  if (v.declared->element_count() != M * N) return fail(cat("output ", shape_string(*v.declared), " is not ", M, " x ", N));
   return {};
 }
 
 /// BatchNormalization (inference): X of rank >= 2, scale, B, mean and var of C elements each.
-inline Inferred batch_norm(const OpView& v) {
-  constexpr std::size_t na = 3;
+inline Inferred batch_norm(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 5) return {};
   const Args a{v, na};
   if (a.attr_int(2) != 0) return fail("training_mode is set: only inference is evaluated");
   const OutputDef& x = *a.in(0).def;
-  if (x.rank < 2) return fail(cat("input X ", dims_string(x), " has rank ", x.rank, ", at least 2 needed"));
+  if (x.rank < 2) return fail(cat("input X ", shape_string(x), " has rank ", x.rank, ", at least 2 needed"));
   constexpr const char* names[] = {"scale", "B", "input_mean", "input_var"};
   for (std::size_t k = 1; k < 5; ++k)
     if (a.in(k).def->element_count() != x.dims[1])
-      return fail(cat(names[k - 1], " ", dims_string(*a.in(k).def), " has ", a.in(k).def->element_count(),
+      return fail(cat(names[k - 1], " ", shape_string(*a.in(k).def), " has ", a.in(k).def->element_count(),
                       " elements, input X has ", x.dims[1], " channels"));
-  if (!v.declared->same_shape(x)) return fail(cat("output ", dims_string(*v.declared), " is not X's shape ", dims_string(x)));
+  if (!v.declared->same_shape(x)) return fail(cat("output ", shape_string(*v.declared), " is not X's shape ", shape_string(x)));
   return {};
 }
 
 /// Concat: axis within the output's rank; every input of the output's dtype and rank, equal to it
 /// but along axis, where their sizes add up to the output's.
-inline Inferred concat(const OpView& v) {
-  constexpr std::size_t na = 1;
+inline Inferred concat(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 1) return {};
   const Args a{v, na};
   const OutputDef& o = *v.declared;
@@ -254,7 +260,7 @@ inline Inferred concat(const OpView& v) {
     const OutputDef& d = *a.in(k).def;
     bool ok = d.dtype == o.dtype && d.rank == o.rank;
     for (std::uint32_t i = 0; ok && i < o.rank; ++i) ok = i == *ax || d.dims[i] == o.dims[i];
-    if (!ok) return fail(cat("input ", k, " ", dims_string(d), " does not fit output ", dims_string(o), " along axis ", *ax));
+    if (!ok) return fail(cat("input ", k, " ", shape_string(d), " does not fit output ", shape_string(o), " along axis ", *ax));
     total += d.dims[*ax];
   }
   if (total != o.dims[*ax]) return fail(cat("the inputs add up to ", total, " along axis ", *ax, ", the output has ", o.dims[*ax]));
@@ -262,8 +268,7 @@ inline Inferred concat(const OpView& v) {
 }
 
 /// Gather: axis within data's rank; constant indices within [-n, n) for n = data's size there.
-inline Inferred gather(const OpView& v) {
-  constexpr std::size_t na = 1;
+inline Inferred gather(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 2) return {};
   const Args a{v, na};
   const OutputDef& x = *a.in(0).def;
@@ -278,16 +283,6 @@ inline Inferred gather(const OpView& v) {
   return {};
 }
 
-/// The check of an op type, if it has one.
-inline InferFn for_type(std::string_view type) {
-  if (type == "Conv") return &conv<false>;
-  if (type == "ConvTranspose") return &conv<true>;
-  if (type == "Gemm") return &gemm;
-  if (type == "BatchNormalization") return &batch_norm;
-  if (type == "Concat") return &concat;
-  if (type == "Gather") return &gather;
-  return nullptr;
-}
 }  // namespace checks
 
 // ---- the table ------------------------------------------------------------------------------
@@ -384,12 +379,12 @@ inline std::vector<OpSpec> make_table() {
                {is("axes")}, kernel<e::same_elements, 1>(), dtypes::any});
   t.push_back({"Transpose", "dimensions permuted (no perm: reversed)", {in("data")}, {is("perm")}, kernel<e::transpose, 1>(),
                dtypes::any});
-  t.push_back({"Concat", "inputs joined along axis", {var("inputs")}, {ir("axis")}, kernel<e::concat, 1>(), dtypes::any});
+  t.push_back({"Concat", "inputs joined along axis", {var("inputs")}, {ir("axis")}, kernel<e::concat, 1, checks::concat>(), dtypes::any});
   t.push_back({"Slice", "strided box of data (starts, ends, axes: attributes before opset 10)",
                {in("data"), opt("starts"), opt("ends"), opt("axes"), opt("steps")}, {is("starts"), is("ends"), is("axes")},
                kernel<e::slice, 3>(), dtypes::any});
   t.push_back({"Gather", "entries of data along axis at indices", {in("data"), in("indices")}, {i("axis")},
-               kernel<e::gather, 1>(), dtypes::any});
+               kernel<e::gather, 1, checks::gather>(), dtypes::any});
   t.push_back({"Expand", "input broadcast to the output's shape", {in("input"), in("shape")}, {}, kernel<e::expand, 0>(),
                dtypes::any});
   t.push_back({"Tile", "input repeated along each axis", {in("input"), in("repeats")}, {}, kernel<e::tile, 0>(), dtypes::any});
@@ -419,14 +414,14 @@ inline std::vector<OpSpec> make_table() {
   // linear algebra, convolution, pooling, normalization
   t.push_back({"MatMul", "numpy matmul", {in("A"), in("B")}, {}, kernel<e::matmul, 0>(), dtypes::any});
   t.push_back({"Gemm", "alpha * A' B' + beta * C", {in("A"), in("B"), opt("C")},
-               {f("alpha", 1.0), f("beta", 1.0), i("transA"), i("transB")}, kernel<e::gemm, 4>(), dtypes::any});
+               {f("alpha", 1.0), f("beta", 1.0), i("transA"), i("transB")}, kernel<e::gemm, 4, checks::gemm>(), dtypes::any});
   t.push_back({"Conv", "N-d convolution, NCHW, grouped", {in("X"), in("W"), opt("B")},
                {ch("auto_pad", auto_pad), is("dilations"), i("group", 1), is("kernel_shape"), is("pads"), is("strides")},
-               kernel<e::conv, 6>(), dtypes::floats});
+               kernel<e::conv, 6, checks::conv<false>>(), dtypes::floats});
   t.push_back({"ConvTranspose", "N-d transposed convolution, NCHW, grouped", {in("X"), in("W"), opt("B")},
                {ch("auto_pad", auto_pad), is("dilations"), i("group", 1), is("kernel_shape"), is("output_padding"),
                 is("output_shape"), is("pads"), is("strides")},
-               kernel<e::conv_transpose, 8>(), dtypes::floats});
+               kernel<e::conv_transpose, 8, checks::conv<true>>(), dtypes::floats});
   t.push_back({"AveragePool", "N-d window mean", {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), i("count_include_pad"), is("kernel_shape"), is("pads"), is("strides")},
                kernel<e::pool<false>, 6>(), dtypes::floats});
@@ -440,7 +435,7 @@ inline std::vector<OpSpec> make_table() {
                dtypes::floats});
   t.push_back({"BatchNormalization", "(x - mean) / sqrt(var + epsilon) * scale + B per channel (inference)",
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
-               {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3>(), dtypes::floats});
+               {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3, checks::batch_norm>(), dtypes::floats});
   t.push_back({"Resize", "N-d resize: nearest, linear or cubic (opset 11 and later)",
                {in("X"), opt("roi", dtypes::floats), opt("scales", dtypes::f32), opt("sizes", dtypes::i32)},
                {ch("coordinate_transformation_mode",
@@ -477,7 +472,7 @@ inline void add_definitions(Definitions& defs) {
     d.summary = names.back();
     std::string desc = "Imported from ONNX (docs/onnx.md): the attributes, then the inputs.";
     if (s.since > 1) desc += cat(" From opset ", s.since, ".");
-    if (checks::for_type(s.type))
+    if (s.kernel.check)
       desc += " The verifier checks what its evaluation relies on (operand ranks, channel counts and lengths, axes).";
     for (const auto& a : s.attrs) {
       std::string def;
@@ -510,7 +505,7 @@ inline void add_definitions(Definitions& defs) {
                             false});
     d.result = {"out", TypeRule::in_set, dtypes::any, "the declared output definition (from the model)"};
     d.traits = Trait::pure;
-    d.infer = checks::for_type(s.type);  // preconditions only: the output is the declared one
+    d.infer = s.kernel.check;  // preconditions only: the output is the declared one
     d.infer_checks_only = true;
     d.eval = s.kernel.eval;
     d.kernel = "ops::onnx_eval (reference loops)";

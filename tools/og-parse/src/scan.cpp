@@ -572,29 +572,22 @@ class Scanner {
         }
         i = j;
       }
-      // token pasting
-      const bool any_paste = std::any_of(body.begin(), body.end(), [](const Token& bt) {
-        return bt.kind == Tok::hash && bt.text == "##";
-      });
-      if (!any_paste) {
-        disabled_.push_back(t.text);
-        expand(body, out, &at, depth + 1);
-        disabled_.pop_back();
-        continue;
-      }
-      std::vector<Token> pasted;
+      // token pasting, in place: `a ## b` becomes one token
+      std::size_t kept = 0;
       for (std::size_t b = 0; b < body.size(); ++b) {
         if (body[b].kind == Tok::hash && body[b].text == "##") {
-          if (!pasted.empty() && b + 1 < body.size()) {
-            pasted.back() = paste(pasted.back(), body[b + 1]);
+          if (kept != 0 && b + 1 < body.size()) {
+            body[kept - 1] = paste(body[kept - 1], body[b + 1]);
             ++b;
           }
           continue;
         }
-        pasted.push_back(body[b]);
+        if (kept != b) body[kept] = body[b];
+        ++kept;
       }
+      body.resize(kept);
       disabled_.push_back(t.text);
-      expand(pasted, out, &at, depth + 1);
+      expand(body, out, &at, depth + 1);
       disabled_.pop_back();
     }
   }

@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <string>
+#include <vector>
 
 using namespace optgrammar;
 
@@ -85,3 +87,33 @@ TEST_CASE("a framework-style package source under PREPARE_DISABLED: its rules va
   CHECK(TensorPropertyRegistry::instance().find("CompatRelu") == nullptr);
 }
 #endif
+
+int compatPackageInit();  // package_interface.cpp
+
+TEST_CASE("a framework-style interface file: its lists are recorded, its init function runs once") {
+  const auto& lists = compat::package_lists();
+  CHECK(lists.axis_params == std::vector<std::string>{"axis", "Axis"});
+  CHECK(lists.per_channel_quantized_ops == std::vector<std::string>{"CompatRelu"});
+  CHECK(compatPackageInit() == 0);
+  CHECK(compatPackageInit() == 1);
+}
+
+TEST_CASE("the framework's logging: file:line, the level's word, the formatted text, up to the level set") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  std::FILE* const saved = compat::log_file();
+  compat::log_file() = f;
+  errlog("bad %s of %d", "count", 3);
+  const int error_line = __LINE__ - 1;
+  warnlog("late");
+  debuglog("not shown at the default level %d", compat::log_level());
+  logmsg(5, "nor this");
+  compat::log_file() = saved;
+  std::rewind(f);
+  std::string text;
+  for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
+  std::fclose(f);
+  REQUIRE(compat::log_level() == 1);  // OPTGRAMMAR_LOG_LEVEL is not set for the tests
+  CHECK(text == std::string(__FILE__) + ":" + std::to_string(error_line) + ": error: bad count of 3\n" + __FILE__ + ":" +
+                    std::to_string(error_line + 2) + ": warning: late\n");
+}

@@ -1,7 +1,7 @@
 // An op-package source written exactly as packages of the original framework are: the SDK's
 // include names, the per-file brackets, template implementations registered without
 // parentheses, a flagged fp16 rule, tensor properties, an external shape function with
-// API_EXPORT. Compiled twice by tests/compat/CMakeLists.txt: as is, and with PREPARE_DISABLED.
+// API_EXPORT, the framework's logging in kernels and cost functions, a constructor hook. Compiled twice by tests/compat/CMakeLists.txt: as is, and with PREPARE_DISABLED.
 #include "HTP/core/constraints.h"
 #include "HTP/core/op_package_feature_support.h"
 #include "HTP/core/op_register_ext.h"
@@ -13,6 +13,8 @@ BEGIN_PKG_OP_DEFINITION(PKG_CompatRelu);
 
 template <typename T>
 GraphStatus compatReluImpl(T& out, const T& in) {
+  if (out.n < in.n) errlog("compatRelu: output of %zu elements for an input of %zu", out.n, in.n);
+  debuglog("compatRelu: %zu elements", in.n);
   for (std::size_t i = 0; i < in.n && i < out.n; ++i) out.data[i] = in.data[i] > 0 ? in.data[i] : 0;
   return GraphStatus::Success;
 }
@@ -28,7 +30,11 @@ DEF_PACKAGE_OP_AND_COST_AND_FLAGS(compatReluImpl<PlainFloatTensor>, "CompatRelu"
 DEF_PACKAGE_OP(compatClipImpl<true>, "CompatClip")
 
 // :::EXTERNAL_SHAPEFN::: { float compatCost(const Op*); }
-static float compatCost(const Op* op) { return op ? 2.0f : 1.0f; }
+static float compatCost(const Op* op) {
+  const float cost = op ? 2.0f : 1.0f;
+  logmsg(2, "compatCost: cost=%f", static_cast<double>(cost));
+  return cost;
+}
 DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(compatClipImpl<false>, "CompatClipF", compatCost, Flags::RESOURCE_HVX)
 
 DEF_TENSOR_PROPERTIES(Op("CompatRelu", "in"), Flat("*", "in"))
@@ -49,5 +55,15 @@ DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY + 1, relaxed_precision_flag, Op("Compa
                                     MAKE_OP_FP16_AND_INSERT_CAST(Op("CompatClip", CAST_TO_FP16("x"))))
 
 DEF_PACKAGE_OPTIMIZATION(EARLY + 2, Op("CompatShape", "x"), OK, Op("CompatShaped", "x", SHAPEFN_APPLY(compat_same, "x")))
+
+#ifndef PREPARE_DISABLED
+namespace {
+/// What the framework would run when it builds a CompatRelu on the device.
+struct CompatReluHook {
+  int calls = 0;
+};
+}  // namespace
+CTOR_OPHOOK(compatReluImpl<Tensor>, CompatReluHook)
+#endif
 
 END_PKG_OP_DEFINITION(PKG_CompatRelu);

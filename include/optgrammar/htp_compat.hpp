@@ -85,7 +85,7 @@
 #define CTOR_OPHOOK(IMPL, HOOK) static_assert(sizeof(HOOK) > 0, "CTOR_OPHOOK: " #HOOK);
 #define CTOR_HOOK(IMPL, VAR, ...) static_assert(true, "CTOR_HOOK");
 
-// Kernel and cost-function logging, printf-style, to stderr with file:line. A message prints when
+// Logging in kernels, cost functions and hooks, printf-style, to stderr with file:line. A message prints when
 // its level is at most OPTGRAMMAR_LOG_LEVEL (environment; default 1: errors and warnings);
 // compat::log_file() redirects them.
 #define errlog(...) ::optgrammar::compat::log_message(0, __FILE__, __LINE__, __VA_ARGS__)

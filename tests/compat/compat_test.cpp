@@ -65,6 +65,13 @@ TEST_CASE("a framework-style package source: its rules run") {
   CHECK(cat->of_input(1) == std::vector<std::string>{"Flat"});
   CHECK(cat->of_input(7) == std::vector<std::string>{"Flat"});
   CHECK(cat->of("*") == std::vector<std::string>{"Flat"});
+  // Outputs(...) names a multi-output op's outputs; properties may name them.
+  const TensorProperties* gen = TensorPropertyRegistry::instance().find("CompatGen");
+  REQUIRE(gen);
+  CHECK(gen->outputs == std::vector<std::string>{"out0", "out1"});
+  CHECK(gen->of_output(0) == std::vector<std::string>{"Flat"});
+  CHECK(gen->of_output(1) == std::vector<std::string>{"Flat", "MainMemory"});
+  CHECK(gen->of_input(0).empty());
   Graph g;
   auto x = g.add_input(OutputDef::make(DType::Float32, {1, 2, 2, 4}));
   auto r = g.add_op("CompatRelu", {g.add_op("CompatRelu", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},
@@ -87,6 +94,18 @@ TEST_CASE("a framework-style package source under PREPARE_DISABLED: its rules va
   CHECK(TensorPropertyRegistry::instance().find("CompatRelu") == nullptr);
 }
 #endif
+
+// What DEF_TENSOR_PROPERTIES' compile-time check answers (the messages: core/properties.hpp).
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs("lo", "hi"), Flat("lo", "a"), Tcm("*"))") == 0);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Flat("lo"))") == 2);
+static_assert(detail::check_tensor_properties(R"(Op("G", "...", "a"), Flat("a"))") == 3);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Flat("a"), Outputs("lo"))") == 4);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs("lo", "lo"))") == 4);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs("a"))") == 4);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs("*"))") == 4);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs())") == 4);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs("lo"), Outputs("hi"))") == 4);
+static_assert(detail::check_tensor_properties(R"(Op("G", "a") Flat("a"))") == 1);
 
 int compatPackageInit();  // package_interface.cpp
 

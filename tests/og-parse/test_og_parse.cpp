@@ -169,6 +169,31 @@ TEST_CASE("JSON: every rule with file, line, pass and typed trees, and the decla
   CHECK(j["errors"] == 0);
 }
 
+TEST_CASE("tensor properties of a multi-output op: Outputs(...) names its outputs", "[decl]") {
+  auto ok = parse("DEF_TENSOR_PROPERTIES(Op(\"Gen\", \"a\", \"b\"), Outputs(\"lo\", \"hi\"), Flat(\"lo\", \"a\"), "
+                  "MainMemory(\"hi\"))\n");
+  CHECK(ok.diags.empty());
+  REQUIRE(ok.s->tensor_properties().size() == 1);
+  const auto& tp = ok.s->tensor_properties()[0];
+  CHECK(tp.outputs == std::vector<std::string>{"lo", "hi"});
+  REQUIRE(tp.properties.size() == 2);
+  CHECK(tp.properties[1].second == std::vector<std::string>{"hi"});
+  const auto j = nlohmann::json::parse(ok.s->to_json().dump());
+  CHECK(j["tensor_properties"][0]["outputs"] == nlohmann::json({"lo", "hi"}));
+  auto bad = parse(
+      "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Flat(\"a\"), Outputs(\"lo\"))\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Outputs(\"lo\", \"a\"))\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Outputs(\"lo\", \"lo\"))\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Outputs())\n"
+      "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Outputs(\"lo\"), Flat(\"hi\"))\n");
+  REQUIRE(bad.diags.size() == 5);
+  CHECK(bad.diags[0] == "t.cpp:1:48: error: Outputs(...) names the op's outputs right after Op(...), before any tensor property");
+  CHECK(bad.diags[1].find("t.cpp:2:51: error: \"a\" cannot name an output") == 0);
+  CHECK(bad.diags[2].find("t.cpp:3:51: error: \"lo\" cannot name an output") == 0);
+  CHECK(bad.diags[3] == "t.cpp:4:37: error: Outputs(...) names at least one output");
+  CHECK(bad.diags[4].find("t.cpp:5:57: error: \"hi\" is neither an operand") == 0);
+}
+
 TEST_CASE("declaration errors", "[decl]") {
   auto p = parse(
       "DEF_PACKAGE_OP_AND_COST_AND_FLAGS(f, \"A\", CHEAP)\n"
@@ -178,7 +203,7 @@ TEST_CASE("declaration errors", "[decl]") {
   REQUIRE(p.diags.size() == 4);
   CHECK(p.diags[0] == "t.cpp:1:43: error: unknown cost 'CHEAP'");
   CHECK(p.diags[1] == "t.cpp:2:49: error: unknown flag 'FAST_PLEASE'");
-  CHECK(p.diags[2] == "t.cpp:3:43: error: \"out\" is not an operand of Op(\"A\", ...) (nor \"*\", its output)");
+  CHECK(p.diags[2] == "t.cpp:3:43: error: \"out\" is neither an operand of Op(\"A\", ...), an output named by Outputs(...), nor \"*\"");
   CHECK(p.diags[3] == "t.cpp:4:35: error: expected true or false (is \"p\" mandatory?), found 'maybe'");
   CHECK(p.s->ops().empty());
 }
@@ -385,5 +410,5 @@ TEST_CASE("registrations as the framework writes them: template-ids without pare
   REQUIRE(bad.diags.size() == 3);
   CHECK(bad.diags[0].find("t.cpp:1:22: error: the template-id 'impl<T...' has a ','") == 0);
   CHECK(bad.diags[1].find("t.cpp:2:40: error: \"...\" (this operand and all later ones) must be the last operand") == 0);
-  CHECK(bad.diags[2].find("\"...\" is not an operand of Op(\"Cat2\", ...)") != std::string::npos);
+  CHECK(bad.diags[2].find("\"...\" is neither an operand of Op(\"Cat2\", ...)") != std::string::npos);
 }

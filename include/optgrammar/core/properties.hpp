@@ -3,6 +3,7 @@
 // (LAYOUT_CHUNKSIZE). Each is recorded at static initialization in a registry that can be queried.
 //
 //   DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w"), Crouton("in"))
+//   DEF_TENSOR_PROPERTIES(Op("Split2", "in"), Outputs("lo", "hi"), Flat("lo"), MainMemory("hi"))
 //   DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr)
 #pragma once
 
@@ -27,6 +28,9 @@ struct TensorProperty {
 struct TensorProperties {
   std::string op;
   std::vector<std::string> operands;  ///< the Op(...)'s operand names, in order
+  /// Outputs("a", "b") right after the Op: the names of its outputs, in order (empty: the output
+  /// is only "*"). "*" still names every output.
+  std::vector<std::string> outputs;
   std::vector<TensorProperty> properties;
   const char* file = "";
   int line = 0;
@@ -56,6 +60,17 @@ struct TensorProperties {
   std::vector<std::string> of_input(std::size_t i) const {
     const std::string_view n = input_name(i);
     return n.empty() ? std::vector<std::string>{} : of(n);
+  }
+  /// The properties of output `i`: those naming "*" and those naming its Outputs(...) name.
+  std::vector<std::string> of_output(std::size_t i) const {
+    std::vector<std::string> r;
+    for (const auto& p : properties)
+      for (const auto& o : p.operands)
+        if (o == "*" || (i < outputs.size() && o == outputs[i])) {
+          r.push_back(p.name);
+          break;
+        }
+    return r;
   }
 };
 
@@ -112,13 +127,15 @@ struct PropParser {
   }
 };
 
-/// 0 when the text is a well-formed declaration whose properties name only operands of its Op
-/// (or "*"); 1 bad syntax; 2 a property names an unknown operand; 3 "..." before the Op's last
-/// operand. A property names "..." for the inputs the Op's "..." covers.
+/// 0 when the text is a well-formed declaration whose properties name only operands of its Op,
+/// outputs it names with Outputs(...), or "*"; 1 bad syntax; 2 a property names an unknown
+/// operand; 3 "..." before the Op's last operand; 4 Outputs(...) other than once right after the
+/// Op with new names (not "*", "..." nor an operand's, none twice). A property names "..." for
+/// the inputs the Op's "..." covers.
 constexpr int check_tensor_properties(std::string_view text) {
   PropParser p{text};
   std::string_view name;
-  std::string_view ops[64];
+  std::string_view ops[64];  // the Op's operands, then the names of Outputs(...)
   std::size_t n = 0;
   bool first = true;
   if (!p.call(name, [&](std::string_view s) {
@@ -130,13 +147,23 @@ constexpr int check_tensor_properties(std::string_view text) {
   for (std::size_t k = 0; k + 1 < n; ++k)
     if (ops[k] == "...") return 3;
   int result = 0;
-  while (p.eat(',')) {
+  for (bool after_op = true; p.eat(','); after_op = false) {
+    const std::size_t known_before = n;
     if (!p.call(name, [&](std::string_view s) {
           bool known = s == "*";
-          for (std::size_t k = 0; k < n; ++k) known = known || ops[k] == s;
-          if (!known) result = 2;
+          for (std::size_t k = 0; k < known_before; ++k) known = known || ops[k] == s;
+          if (name != "Outputs") {
+            if (!known && result == 0) result = 2;
+          } else if (known || s == "...") {
+            result = 4;
+          } else {
+            for (std::size_t k = known_before; k < n; ++k)
+              if (ops[k] == s) result = 4;
+            if (n < 64) ops[n++] = s;
+          }
         }))
       return 1;
+    if (name == "Outputs" && (!after_op || n == known_before)) result = 4;
   }
   p.skip();
   if (p.i != text.size()) return 1;
@@ -157,7 +184,8 @@ inline TensorProperties parse_tensor_properties(std::string_view text) {
     TensorProperty prop;
     p.call(name, [&](std::string_view s) { prop.operands.emplace_back(s); });
     prop.name = std::string(name);
-    tp.properties.push_back(std::move(prop));
+    if (prop.name == "Outputs") tp.outputs = std::move(prop.operands);
+    else tp.properties.push_back(std::move(prop));
   }
   return tp;
 }
@@ -330,14 +358,17 @@ struct ParamOrderRegistrar {
 #define OPTGRAMMAR_STRINGIFY(...) OPTGRAMMAR_STRINGIFY_(__VA_ARGS__)
 
 /// DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w")): checked at compile
-/// time (every name in a property is an operand of the Op or "*"), recorded at static initialization.
+/// time (every name in a property is an operand of the Op, an output named by an Outputs(...)
+/// right after the Op, or "*"), recorded at static initialization.
 #define DEF_TENSOR_PROPERTIES(...)                                                                         \
   static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 1,    \
                 "DEF_TENSOR_PROPERTIES: expected Op(\"op\", \"operand\", ...) then Property(\"operand\", ...)"); \
   static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 2,    \
-                "DEF_TENSOR_PROPERTIES: a property names an operand that is not an operand of its Op nor \"*\""); \
+                "DEF_TENSOR_PROPERTIES: a property names what is neither an operand of its Op, an output named by Outputs(...), nor \"*\""); \
   static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 3,    \
                 "DEF_TENSOR_PROPERTIES: \"...\" (this operand and all later ones) must be the Op's last operand"); \
+  static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 4,    \
+                "DEF_TENSOR_PROPERTIES: Outputs(\"name\", ...) comes once, right after the Op, with new names (not \"*\", \"...\" nor an operand's)"); \
   static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(og_tensor_props_, __COUNTER__){ \
       OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};
 

@@ -1,4 +1,4 @@
-// EXPECT: DEF_TENSOR_PROPERTIES: a property names an operand that is not an operand of its Op
+// EXPECT: DEF_TENSOR_PROPERTIES: a property names what is neither an operand of its Op
 // SITE: any (a static_assert in DEF_TENSOR_PROPERTIES: g++ points at the macro's definition)
 #include <optgrammar/core/properties.hpp>
 #ifdef OG_FAIL

@@ -163,7 +163,7 @@ nlohmann::json Session::to_json() const {
     json props = json::array();
     for (const auto& [name, operands] : t.properties) props.push_back({{"name", name}, {"operands", operands}});
     tps.push_back({{"file", files_[t.loc.file].name}, {"line", t.line}, {"op", t.op}, {"operands", t.operands},
-                   {"properties", std::move(props)}});
+                   {"outputs", t.outputs}, {"properties", std::move(props)}});
   }
   doc["tensor_properties"] = std::move(tps);
   json pos = json::array();

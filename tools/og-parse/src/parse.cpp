@@ -1,6 +1,7 @@
 // Tokens to syntax trees: constants, names and calls; the pass spec; the non-rule constructs.
 #include "internal.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -496,29 +497,41 @@ class Parser {
         tp.operands.push_back(string_arg("an operand name"));
       }
       expect(Tok::rparen, "')'", "to close Op(...)");
-      while (peek().kind == Tok::comma) {
+      auto named = [&](const std::vector<std::string>& in, const std::string& nm) {
+        return std::find(in.begin(), in.end(), nm) != in.end();
+      };
+      for (bool after_op = true; peek().kind == Tok::comma; after_op = false) {
         take();
         const Token pn = peek();
         if (pn.kind != Tok::ident || peek(1).kind != Tok::lparen)
           fail(pn.loc, fmt::format("expected a tensor property such as Flat(...), found {}", spell(pn)));
+        const bool outputs = pn.text == "Outputs";
+        if (outputs && !after_op)
+          fail(pn.loc, "Outputs(...) names the op's outputs right after Op(...), before any tensor property");
         take();
         take();
         std::vector<std::string> names;
         if (peek().kind != Tok::rparen) {
           for (;;) {
             const Token at = peek();
-            std::string nm = string_arg("an operand name");
-            bool known = nm == "*";
-            for (const auto& o : tp.operands) known = known || o == nm;
-            if (!known)
-              fail(at.loc, fmt::format("\"{}\" is not an operand of Op(\"{}\", ...) (nor \"*\", its output)", nm, tp.op));
+            std::string nm = string_arg(outputs ? "an output name" : "an operand name");
+            if (outputs && (nm == "*" || nm == "..." || named(tp.operands, nm) || named(names, nm)))
+              fail(at.loc, fmt::format("\"{}\" cannot name an output: it is \"*\", \"...\", an operand or a name "
+                                       "given twice",
+                                       nm));
+            if (!outputs && nm != "*" && !named(tp.operands, nm) && !named(tp.outputs, nm))
+              fail(at.loc, fmt::format("\"{}\" is neither an operand of Op(\"{}\", ...), an output named by "
+                                       "Outputs(...), nor \"*\"",
+                                       nm, tp.op));
             names.push_back(std::move(nm));
             if (peek().kind != Tok::comma) break;
             take();
           }
         }
+        if (outputs && names.empty()) fail(pn.loc, "Outputs(...) names at least one output");
         expect(Tok::rparen, "')'", fmt::format("to close {}(...)", pn.text));
-        tp.properties.emplace_back(std::string(pn.text), std::move(names));
+        if (outputs) tp.outputs = std::move(names);
+        else tp.properties.emplace_back(std::string(pn.text), std::move(names));
       }
       expect(Tok::rparen, "')'", "to close DEF_TENSOR_PROPERTIES");
       s_.mutable_tensor_properties().push_back(std::move(tp));

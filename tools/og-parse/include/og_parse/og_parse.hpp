@@ -141,6 +141,7 @@ struct TensorProperties {
   std::uint32_t line = 0;
   std::string op;
   std::vector<std::string> operands;  ///< operand names of the Op(...) pattern
+  std::vector<std::string> outputs;   ///< Outputs("a", ...) right after the Op: output names
   /// property name (Flat, MainMemory, Tcm, Crouton, ...) -> operand names
   std::vector<std::pair<std::string, std::vector<std::string>>> properties;
 };

@@ -44,11 +44,12 @@
 #endif
 
 /// A source file's brackets. Registrations here happen at static initialization, so they mark
-/// nothing; each expands to a declaration that takes the `;` written after it.
+/// nothing; each expands to a declaration with its own `;` (packages write them with and without
+/// one after).
 #define BEGIN_PKG_OP_DEFINITION(NAME) \
-  [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_begin_, NAME)
+  [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_begin_, NAME);
 #define END_PKG_OP_DEFINITION(NAME) \
-  [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_end_, NAME)
+  [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_end_, NAME);
 
 // The package's interface file (the one with the package's entry points). The framework registers
 // a package's ops, rules and parameter orders when its core calls the package's init function;

@@ -67,4 +67,5 @@ struct CompatReluHook {
 CTOR_OPHOOK(compatReluImpl<Tensor>, CompatReluHook)
 #endif
 
-END_PKG_OP_DEFINITION(PKG_CompatRelu);
+// Some packages write the brackets without a ';' after them.
+END_PKG_OP_DEFINITION(PKG_CompatRelu)

@@ -133,7 +133,9 @@ inline std::FILE*& log_file() {
   return f;
 }
 
-[[gnu::format(printf, 4, 5)]] inline void log_message(int level, const char* file, int line, const char* format, ...) {
+/// Not declared printf-like: package code passes size_t to %d freely, and a package that builds
+/// quietly with the framework's headers should build quietly here too.
+inline void log_message(int level, const char* file, int line, const char* format, ...) {
   if (level > log_level()) return;
   static constexpr const char* kinds[] = {"error", "warning", "info", "debug"};
   std::FILE* to = log_file();

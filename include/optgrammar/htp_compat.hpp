@@ -16,6 +16,7 @@
 #include "optgrammar/core/properties.hpp"
 #include "optgrammar/autosplit.hpp"  // package sources split with AUTOSPLIT freely
 
+#include <cassert>  // package kernels and shape functions use assert without including it
 #include <charconv>
 #include <cstdarg>
 #include <cstdio>

@@ -11,6 +11,18 @@
 
 using namespace optgrammar;
 
+TEST_CASE("ONNX import: a Gemm whose A or B is not 2-d is an error, not a crash") {
+  // As found (og_onnx_fuzz, 839,796 executions from the seed corpus): a Gemm of a [2,10] A and a
+  // rank-0 B under opset 6; ONNX's Gemm shape inference read dimension 1 of B (SEGV in libonnx).
+  try {
+    (void)onnx_import::import_file(std::string(OPTGRAMMAR_ROBUSTNESS_DIR) + "/onnx_crash_gemm_scalar_b.onnx");
+    FAIL("the model was accepted");
+  } catch (const onnx_import::ImportError& e) {
+    CHECK(e.kind == onnx_import::ImportError::Kind::invalid);
+    CHECK(std::string(e.what()).find("node 0 (Gemm): input B has rank 0, Gemm takes rank 2") != std::string::npos);
+  }
+}
+
 TEST_CASE("ONNX import: a Conv whose input rank or strides do not fit is an error, not a crash") {
   // As found: ONNX's Conv shape inference read past the input's 2-d shape (SEGV in libonnx), and
   // divided by a stride of 0 (SIGFPE).

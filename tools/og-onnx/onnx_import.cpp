@@ -217,12 +217,13 @@ class Importer {
   }
 
  private:
-  /// Convolution and pooling nodes whose data input has a known rank r: the input must have
-  /// rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2 entries of
-  /// at least 1, pads 2 (r - 2) entries of at least 0. ONNX's own shape inference reads past the
-  /// shape or divides by zero otherwise (crashes found by fuzzing), so the importer rejects such
-  /// a node before it runs.
-  void check_conv_pool_ranks() const {
+  /// Ranks ONNX's own shape inference relies on without checking them (it reads past the shape
+  /// or divides by zero otherwise: crashes found by fuzzing), so the importer rejects such a node
+  /// before it runs. Convolution and pooling nodes whose data input has a known rank r: the input
+  /// must have rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2
+  /// entries of at least 1, pads 2 (r - 2) entries of at least 0. Gemm: A and B of known rank
+  /// must have rank 2 (older Gemm versions' inference reads dimension 1 of each).
+  void check_ranks_before_inference() const {
     const auto& gp = model_.graph();
     std::unordered_map<std::string, int> rank;
     auto note = [&](const onnx::ValueInfoProto& v) {
@@ -238,6 +239,11 @@ class Importer {
       const bool weighted = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
       const bool conv_pool = weighted || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
       const std::string where = "node " + std::to_string(index++) + " (" + op + ")";
+      if (op == "Gemm")
+        for (int k = 0; k < 2 && k < n.input_size(); ++k)
+          if (const auto m = rank.find(n.input(k)); m != rank.end() && m->second != 2)
+            fail(Kind::invalid, where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m->second) +
+                                    ", Gemm takes rank 2");
       if (!conv_pool || n.input_size() == 0) continue;
       const auto x = rank.find(n.input(0));
       if (x == rank.end()) continue;
@@ -263,7 +269,7 @@ class Importer {
 
   /// ONNX shape inference over the model, then the types it knows by value name.
   void infer() {
-    check_conv_pool_ranks();
+    check_ranks_before_inference();
     try {
       onnx::ShapeInferenceOptions so;
       so.enable_data_propagation = true;

@@ -13,7 +13,7 @@ using namespace optgrammar;
 
 TEST_CASE("ONNX import: a Gemm whose A or B is not 2-d is an error, not a crash") {
   // As found (og_onnx_fuzz, 839,796 executions from the seed corpus): a Gemm of a [2,10] A and a
-  // rank-0 B under opset 6; ONNX's Gemm shape inference read dimension 1 of B (SEGV in libonnx).
+  // rank-0 B, in a model importing opsets 116 and 6: a SEGV in ONNX's shape inference.
   try {
     (void)onnx_import::import_file(std::string(OPTGRAMMAR_ROBUSTNESS_DIR) + "/onnx_crash_gemm_scalar_b.onnx");
     FAIL("the model was accepted");

@@ -222,7 +222,7 @@ class Importer {
   /// before it runs. Convolution and pooling nodes whose data input has a known rank r: the input
   /// must have rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2
   /// entries of at least 1, pads 2 (r - 2) entries of at least 0. Gemm: A and B of known rank
-  /// must have rank 2 (older Gemm versions' inference reads dimension 1 of each).
+  /// must have rank 2, as every Gemm version takes (its inference crashed on a rank-0 B).
   void check_ranks_before_inference() const {
     const auto& gp = model_.graph();
     std::unordered_map<std::string, int> rank;

@@ -65,16 +65,16 @@
 // the order of rules is the one docs/engine.md gives, whatever the list says.
 #define DEFINE_UNIQ_TY() static_assert(true, "DEFINE_UNIQ_TY");
 #define BEGIN_PKG_OPS_OPTS_LIST() static_assert(true, "BEGIN_PKG_OPS_OPTS_LIST");
-#define DECLARE_PKG_OPS_OPTS_LIST(NAME) [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_begin_, NAME);
+#define DECLARE_PKG_OPS_OPTS_LIST(NAME) BEGIN_PKG_OP_DEFINITION(NAME)
 #define END_PKG_OPS_OPTS_LIST() static_assert(true, "END_PKG_OPS_OPTS_LIST");
 // Names of axis parameters and of per-channel quantized ops: recorded (compat::package_lists()),
 // not used by the rewriter.
 #define LIST_PACKAGE_AXIS_PARAMS(...)                                                            \
   [[maybe_unused]] static const ::optgrammar::compat::ListedNames OPTGRAMMAR_CAT(og_listed_, __COUNTER__){ \
-      ::optgrammar::compat::ListedNames::axis_params, __VA_ARGS__};
+      ::optgrammar::compat::package_lists().axis_params, __VA_ARGS__};
 #define LIST_PACKAGE_PER_CHANNEL_QUANTIZED_OPS(...)                                              \
   [[maybe_unused]] static const ::optgrammar::compat::ListedNames OPTGRAMMAR_CAT(og_listed_, __COUNTER__){ \
-      ::optgrammar::compat::ListedNames::per_channel_quantized_ops, __VA_ARGS__};
+      ::optgrammar::compat::package_lists().per_channel_quantized_ops, __VA_ARGS__};
 // Inside the package's init function (statements):
 #define REGISTER_PACKAGE_OPS() static_cast<void>(0);
 #define REGISTER_PACKAGE_OPTIMIZATIONS() static_cast<void>(0);
@@ -105,11 +105,10 @@ inline PackageLists& package_lists() {
   static PackageLists l;
   return l;
 }
+/// Appends a LIST_PACKAGE_* macro's names to their list at static initialization.
 struct ListedNames {
-  enum Which { axis_params, per_channel_quantized_ops };
   template <class... Names>
-  explicit ListedNames(Which w, const Names&... names) {
-    auto& to = w == axis_params ? package_lists().axis_params : package_lists().per_channel_quantized_ops;
+  ListedNames(std::vector<std::string>& to, const Names&... names) {
     (to.emplace_back(std::string_view(names)), ...);
   }
 };

@@ -107,14 +107,12 @@ static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs())") == 4
 static_assert(detail::check_tensor_properties(R"(Op("G", "a"), Outputs("lo"), Outputs("hi"))") == 4);
 static_assert(detail::check_tensor_properties(R"(Op("G", "a") Flat("a"))") == 1);
 
-int compatPackageInit();  // package_interface.cpp
-
-TEST_CASE("a framework-style interface file: its lists are recorded, its init function runs once") {
+// package_interface.cpp compiling is the check of its declarations and REGISTER_PACKAGE_*
+// statements; what they record is checked here.
+TEST_CASE("a framework-style interface file: its axis and per-channel lists are recorded") {
   const auto& lists = compat::package_lists();
   CHECK(lists.axis_params == std::vector<std::string>{"axis", "Axis"});
   CHECK(lists.per_channel_quantized_ops == std::vector<std::string>{"CompatRelu"});
-  CHECK(compatPackageInit() == 0);
-  CHECK(compatPackageInit() == 1);
 }
 
 TEST_CASE("the framework's logging: file:line, the level's word, the formatted text, up to the level set") {

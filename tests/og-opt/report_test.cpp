@@ -87,3 +87,17 @@ TEST_CASE("pictures: linked in Markdown, inline in HTML without the XML prolog, 
   CHECK(has(h, "<a href=\"missing.svg\">missing.svg</a>)</figcaption>\n</figure>"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("Text: the first column left-aligned, the others right-aligned to their widest cell, the code last") {
+  og_opt::ReportTable t = sample().tables[0];
+  t.rows.push_back({"long_rule.cpp:100", "12345", "Op(\"A\")"});
+  const std::string want =
+      "rule                      fired  canonical form\n"
+      "r.cpp:1                       2  Op(\"Relu\",\"x\")|1\n"
+      "<script>alert(1)</script>     0  x & y\n"
+      "long_rule.cpp:100         12345  Op(\"A\")\n";
+  CHECK(og_opt::text_table(t) == want);
+  // min_first widens the first column only.
+  const std::string narrow = og_opt::text_table({.heading = "", .columns = {"a", "b"}, .rows = {{"x", "1"}}}, 4);
+  CHECK(narrow == "a    b\nx    1\n");
+}

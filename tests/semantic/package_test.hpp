@@ -7,7 +7,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <string_view>
 #include <utility>
 
@@ -42,12 +41,8 @@ inline std::pair<std::optional<std::string>, Tally> check_graph(Package& p, std:
 /// later one with clang; a range of lines names the rule with either compiler.
 inline std::uint64_t fired(const Tally& t, std::string_view file, int first, int last) {
   std::uint64_t n = 0;
-  for (const auto& [r, k] : t.fired) {
-    const std::size_t colon = r->name.rfind(':');
-    if (colon == std::string::npos || std::string_view(r->name).substr(0, colon) != file) continue;
-    const int line = std::atoi(r->name.c_str() + colon + 1);
-    n += line >= first && line <= last ? k : 0;
-  }
+  for (const auto& [r, k] : t.fired)
+    if (optgrammar::dsl::file_base_name(r->file) == file && r->line >= first && r->line <= last) n += k;
   return n;
 }
 

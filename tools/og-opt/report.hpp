@@ -2,6 +2,8 @@
 // file (--report FILE.md / FILE.html).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <fstream>
@@ -48,10 +50,9 @@ inline std::string text_table(const ReportTable& t, std::size_t min_first = 0) {
   std::string out;
   auto line = [&](const std::vector<std::string>& row) {
     for (std::size_t k = 0; k < row.size(); ++k) {
-      const std::string& c = row[k];
-      if (k == t.code_column) out += "  " + c;
-      else if (k == 0) out += c + std::string(width[0] - c.size(), ' ');
-      else out += " " + std::string(width[k] - c.size(), ' ') + c;
+      if (k == t.code_column) fmt::format_to(std::back_inserter(out), "  {}", row[k]);
+      else if (k == 0) fmt::format_to(std::back_inserter(out), "{:<{}}", row[k], width[k]);
+      else fmt::format_to(std::back_inserter(out), " {:>{}}", row[k], width[k]);
     }
     out += '\n';
   };

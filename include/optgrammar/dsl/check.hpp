@@ -10,6 +10,7 @@
 #include <boost/hana/for_each.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include <cstdint>
 #include <string_view>
 
 namespace optgrammar::dsl {
@@ -36,6 +37,9 @@ struct Analysis {
   int n_lets = 0;
   Str splits[max_splits]; ///< split tags of AUTOSPLIT/OP_ITER, in order
   int n_splits = 0;
+  /// Slots (bit i: slot i) whose output definition, and whose constant data, the constraint
+  /// reads through a tag: the engine looks these up once per attempt, before evaluating it.
+  std::uint32_t reads_outdef = 0, reads_constval = 0;
   Str scope[max_splits];  ///< split tags whose last operand we are inside
   int split_uses[max_splits]{};
   int depth = 0;
@@ -511,6 +515,15 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     });
     a.expanding = outer;
     if (!a.ok) return;
+    if constexpr (dsl::reads_outdef(k) || dsl::reads_constval(k)) {
+      if constexpr (boost::mp11::mp_front<typename N::children>::kind == Kind::Tag) {
+        if (w == Where::Constraint) {
+          const auto bit = std::uint32_t{1} << boost::hana::at_c<0>(node.kids).leaf.slot;
+          a.reads_outdef |= bit;
+          if (dsl::reads_constval(k)) a.reads_constval |= bit;
+        }
+      }
+    }
     if constexpr (is_external(k)) {
       check_external(node, a);
       if (!a.ok) return;

@@ -71,6 +71,19 @@ constexpr std::string_view kind_name(Kind k) {
   return names[static_cast<std::size_t>(k)];
 }
 
+/// Constructs that read the output definition (shape, type, encoding) of the op their first
+/// operand names.
+constexpr bool reads_outdef(Kind k) {
+  return k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
+         k == Kind::ElementsizeOf || k == Kind::ZeroOffsetOf;
+}
+/// Constructs that read the constant data of the op their first operand names (and its output
+/// definition, for the element count and type).
+constexpr bool reads_constval(Kind k) {
+  return k == Kind::ConstvalInt || k == Kind::ConstvalIntValid || k == Kind::ConstvalFloat ||
+         k == Kind::ConstvalFloatValid;
+}
+
 /// Value types of constraint expressions, plus the kinds of replacement values.
 enum class VType : unsigned char {
   Bool, Int, Size, Float, DType,

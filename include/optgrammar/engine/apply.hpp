@@ -42,19 +42,27 @@ constexpr bool plain_build() {
   }
 }
 
-/// Match and constraint of one rule, flattened into one straight-line function (only this
-/// part: flattening the replacement too costs far more compile time than it saves run time).
-template <class R>
-[[gnu::flatten]] bool match_and_check(Graph& g, MatchState m, OpRef root, RuleStats& st, TraceSink trace) {
-  static constexpr auto& rule = R::value;
+/// What the apply function needs of a rule as constants: its numbers of tags and splits, and
+/// the slots whose facts the constraint reads. Rules of the same node types and layout share
+/// one apply function (apply_shared).
+struct RuleLayout {
+  int n_tags = 1;
+  int n_splits = 0;
+  FactsUse use;
+};
+
+/// Match and constraint of one rule, in one straight-line function once its caller (flattened)
+/// inlines it.
+template <RuleLayout L, class A>
+[[gnu::always_inline]] inline bool match_and_check(const A& rule, Graph& g, MatchState m, OpRef root, RuleStats& st,
+                                                   TraceSink trace) {
   if (!match_op<true>(rule.match, g, root, m)) return false;
   ++st.matched;
   if constexpr (std::remove_cvref_t<decltype(rule.constraint)>::kind == Kind::Bool) {
     return rule.constraint.leaf.i != 0;
   } else {
-    static constexpr FactsUse use = facts_use_of(rule.constraint);
-    SlotFacts facts[rule.info.n_tags];
-    fill_facts<use>(g, m.slot, facts, std::make_index_sequence<rule.info.n_tags>{});
+    SlotFacts facts[L.n_tags];
+    fill_facts<L.use>(g, m.slot, facts, std::make_index_sequence<L.n_tags>{});
     Split_Context none[1];  // split variables have no value in a constraint (analysis rejects them)
     ExecState s(g, m, root, none);
     s.facts = facts;
@@ -62,6 +70,20 @@ template <class R>
     const bool ok = eval(rule.constraint, s);
     return ok && !s.failed;
   }
+}
+
+/// The match and constraint of a rule that shares its code: its values are read from `rule`.
+template <RuleLayout L, class A>
+[[gnu::flatten]] bool match_and_check_shared(const A& rule, Graph& g, MatchState m, OpRef root, RuleStats& st,
+                                             TraceSink trace) {
+  return match_and_check<L>(rule, g, m, root, st, trace);
+}
+
+/// The match and constraint of a rule specialized at compile time: R::value is the constexpr
+/// analyzed rule, so its values are constants in the code.
+template <class R, RuleLayout L>
+[[gnu::flatten]] bool match_and_check_fixed(Graph& g, MatchState m, OpRef root, RuleStats& st, TraceSink trace) {
+  return match_and_check<L>(R::value, g, m, root, st, trace);
 }
 
 /// Trace line of one rewrite.
@@ -77,19 +99,20 @@ template <class R>
            << g.name(root) << ") failed: " << reason << "\n";
 }
 
-/// The apply function of an analyzed DSL rule (R::value is the constexpr AnalyzedRule).
-template <class R>
-bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
-  static constexpr auto& rule = R::value;
+/// The rule application, inlined into its two entry points below: `Check` runs the match and the
+/// constraint (specialized or shared), `rule` is the analyzed rule.
+template <RuleLayout L, class A, class Check>
+[[gnu::always_inline]] inline bool apply_analyzed(Rewriter& rw, const RuleInfo& self, OpRef root, const A& rule,
+                                                  Check check) {
   using Rep = std::remove_cvref_t<decltype(rule.replacement)>;
   Graph& g = rw.graph();
   RuleStats& st = rw.stats(self);
   ++st.tried;
   // Sized to this rule: only its own slots are written on every attempt.
-  OpRef slots[rule.info.n_tags];
+  OpRef slots[L.n_tags];
   slots[0] = root;
   const MatchState m{self.names.data(), slots};
-  if (!match_and_check<R>(g, m, root, st, rw.trace)) return false;
+  if (!check(g, m, root, st, rw.trace)) return false;
   const std::size_t first_new = g.size();
   OpRef result;
   if constexpr (Rep::vtype == VType::OpRef) {
@@ -111,7 +134,7 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
     s.first_new = first_new;
     result = build(rule.replacement, s);
   } else {
-    Split_Context splits[rule.info.n_splits > 0 ? rule.info.n_splits : 1];
+    Split_Context splits[L.n_splits > 0 ? L.n_splits : 1];
     ExecState s(g, m, root, splits);
     s.trace = rw.trace;
     auto cp = g.checkpoint();
@@ -147,6 +170,23 @@ bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
     rw.erase_unused_since(first_new);
   }
   return true;
+}
+
+/// The apply function of a rule specialized at compile time (R::value is its constexpr
+/// AnalyzedRule): one function per rule, its values folded into the code.
+template <class R, RuleLayout L>
+bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
+  return apply_analyzed<L>(rw, self, root, R::value, match_and_check_fixed<R, L>);
+}
+
+/// The apply function shared by the rules of one node type A and layout L: the rule's values
+/// (op-name indices, slots, constants) are read from the analyzed rule `self.rule` points to.
+template <class A, RuleLayout L>
+bool apply_shared(Rewriter& rw, const RuleInfo& self, OpRef root) {
+  const A& rule = *static_cast<const A*>(self.rule);
+  return apply_analyzed<L>(rw, self, root, rule, [&rule](Graph& g, MatchState m, OpRef r, RuleStats& st, TraceSink t) {
+    return match_and_check_shared<L>(rule, g, m, r, st, t);
+  });
 }
 
 }  // namespace optgrammar::engine

@@ -3,9 +3,10 @@
 // engine/eval.hpp) and a replacement's ops (`build`, engine/build.hpp; `build_more`,
 // engine/build_split.hpp). External functions take both kinds of operands (engine/external_call.hpp).
 //
-// Everything in the phases is instantiated per rule from the rule's node types; node values
-// (slots, op-name indices, constants) are read from the rule's `static constexpr` analysis, so
-// after inlining the matcher is straight-line code comparing integers.
+// Everything in the phases is instantiated from the rule's node types; node values (slots,
+// op-name indices, constants) are read from the rule's analysis: from memory when rules of one
+// shape share their code, folded into the code for a rule specialized on its own
+// (engine/apply.hpp), where after inlining the matcher is straight-line code comparing integers.
 #pragma once
 
 #include "optgrammar/core/context.hpp"

@@ -73,6 +73,7 @@ struct RuleInfo {
   /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
+  const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   DimGuard dim_guard;              ///< a dimension the constraint fixes, if any (for DSL rules)

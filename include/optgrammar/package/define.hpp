@@ -282,43 +282,90 @@ constexpr StaticGuards static_guards() {
 }
 }  // namespace detail
 
-/// Registers a well-formed rule in RuleSet::global() and returns true. An ill-formed rule's one
-/// error is raised by the rule macro (verdict_scope); nothing else about it is instantiated.
+/// OPTGRAMMAR_SPECIALIZE_RULES's value: defined empty it means 1.
+constexpr bool specialize() { return true; }
+constexpr bool specialize(long v) { return v != 0; }
+
+/// The canonical text of an analyzed rule of type A (one function per node type, not per rule).
+template <class A>
+std::string canonical_of(const void* rule, std::string_view flags) {
+  return dsl::canonical_text(*static_cast<const A*>(rule), flags);
+}
+
+/// What registration needs of a well-formed rule, as constant data.
+struct RuleSource {
+  std::string_view file;
+  int line = 0;
+  const dsl::Analysis* info = nullptr;
+  dsl::Pass pass;
+  int root_name = 0;  ///< index of the root's op name in info->names
+  const detail::StaticGuards* guards = nullptr;
+  const char* flags = "";
+  const void* rule = nullptr;  ///< the AnalyzedRule
+  bool (*apply)(Rewriter&, const RuleInfo&, OpRef) = nullptr;
+  std::string (*canonical)(const void*, std::string_view) = nullptr;
+};
+
+/// Registers a rule in RuleSet::global() (once, also when a header holds the rule). Not a
+/// template: a rule's own code is only its constant RuleSource.
+[[gnu::noinline]] inline bool register_rule(const RuleSource& src) {
+  const dsl::Analysis& a = *src.info;
+  RuleInfo info;
+  info.file = std::string(src.file);
+  info.line = src.line;
+  info.name = std::string(dsl::file_base_name(src.file)).append(":").append(std::to_string(src.line));
+  info.priority = src.pass.priority();
+  info.pass_name = std::string(src.pass.name.view());
+  if (src.pass.offset > 0) info.pass_name += std::string("+").append(std::to_string(src.pass.offset));
+  if (src.pass.offset < 0) info.pass_name += std::to_string(src.pass.offset);
+  for (int i = 0; i < a.n_names; ++i) info.names.push_back(intern_op_name(a.names[i].view()));
+  info.root = info.names[static_cast<std::size_t>(src.root_name)];
+  const detail::StaticGuards& guards = *src.guards;
+  for (int i = 0; i < guards.n_inputs; ++i)
+    info.guards.push_back({guards.inputs[i].slot, info.names[static_cast<std::size_t>(guards.inputs[i].name)]});
+  if (guards.dim_active) {
+    info.dim_guard.active = true;
+    info.dim_guard.depth = guards.depth[guards.dim_slot];
+    for (std::uint32_t d = 0; d < info.dim_guard.depth; ++d) info.dim_guard.path[d] = guards.path[guards.dim_slot][d];
+    info.dim_guard.dim = guards.dim;
+    info.dim_guard.value = guards.value;
+  }
+  info.flags = src.flags;
+  info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);
+  info.canonical = src.canonical(src.rule, info.flags);
+  info.warn_nested_split = a.warn_nested_split;
+  info.apply = src.apply;
+  info.rule = src.rule;
+  RuleSet::global().add_once(std::move(info));
+  return true;
+}
+
+/// Registers a well-formed rule and returns true. An ill-formed rule's one error is raised by the
+/// rule macro (verdict_scope); nothing else about it is instantiated. By default the rule's apply
+/// function is shared by the rules of its node types and layout and reads the rule's values from
+/// its analysis; with OPTGRAMMAR_SPECIALIZE_RULES defined to 1 where the rule is written, the rule
+/// gets its own apply function with its values folded in (docs/engine.md: "Rule code").
 template <class Rule>
 bool define_rule() {
   constexpr auto& a = analyzed<Rule>::value;
   if constexpr (!a.info.ok) {
     return false;
   } else {
-    RuleInfo info;
-    info.file = std::string(Rule::file());
-    info.line = Rule::line;
-    info.name = std::string(dsl::file_base_name(Rule::file()))
-                    .append(":")
-                    .append(std::to_string(Rule::line));
-    info.priority = a.pass.priority();
-    info.pass_name = std::string(a.pass.name.view());
-    if (a.pass.offset > 0) info.pass_name += std::string("+").append(std::to_string(a.pass.offset));
-    if (a.pass.offset < 0) info.pass_name += std::to_string(a.pass.offset);
-    for (int i = 0; i < a.info.n_names; ++i) info.names.push_back(intern_op_name(a.info.names[i].view()));
-    info.root = info.names[static_cast<std::size_t>(a.match.leaf.index)];
-    constexpr detail::StaticGuards guards = detail::static_guards<Rule>();
-    for (int i = 0; i < guards.n_inputs; ++i)
-      info.guards.push_back({guards.inputs[i].slot, info.names[static_cast<std::size_t>(guards.inputs[i].name)]});
-    if constexpr (guards.dim_active) {
-      info.dim_guard.active = true;
-      info.dim_guard.depth = guards.depth[guards.dim_slot];
-      for (std::uint32_t d = 0; d < info.dim_guard.depth; ++d) info.dim_guard.path[d] = guards.path[guards.dim_slot][d];
-      info.dim_guard.dim = guards.dim;
-      info.dim_guard.value = guards.value;
-    }
-    info.flags = Rule::flags;
-    info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(Rule::flags).bits);
-    info.canonical = dsl::canonical_text(a, info.flags);
-    info.warn_nested_split = a.info.warn_nested_split;
-    info.apply = &engine::apply_rule<analyzed<Rule>>;
-    RuleSet::global().add_once(std::move(info));  // once, also when a header holds the rule
-    return true;
+    using A = std::remove_cvref_t<decltype(a)>;
+    constexpr engine::RuleLayout layout{a.info.n_tags, a.info.n_splits, {a.info.reads_outdef, a.info.reads_constval}};
+    static constexpr detail::StaticGuards guards = detail::static_guards<Rule>();
+    static constexpr RuleSource src{Rule::file(),
+                                    Rule::line,
+                                    &a.info,
+                                    a.pass,
+                                    a.match.leaf.index,
+                                    &guards,
+                                    Rule::flags,
+                                    &a,
+                                    Rule::specialized ? &engine::apply_rule<analyzed<Rule>, layout>
+                                                      : &engine::apply_shared<A, layout>,
+                                    &canonical_of<A>};
+    return register_rule(src);
   }
 }
 
@@ -327,6 +374,13 @@ bool define_rule() {
 // <optgrammar/autosplit.hpp> redefines this as true: rules after it may split.
 #ifndef OPTGRAMMAR_SPLIT_CHECK_INCLUDED_
 #define OPTGRAMMAR_SPLIT_CHECK_INCLUDED_ false
+#endif
+
+// Defined to 1 where rules are written (before including <optgrammar/rules.hpp>, or between
+// rules), each rule that follows gets its own apply function with its values folded in: faster
+// matching, at about three times the compile cost of a rule (docs/engine.md: "Rule code").
+#ifndef OPTGRAMMAR_SPECIALIZE_RULES
+#define OPTGRAMMAR_SPECIALIZE_RULES 0
 #endif
 
 // A macro because a rule must (1) be evaluated where the rule words (Op, AND, ...) are visible
@@ -344,6 +398,7 @@ bool define_rule() {
     static constexpr int line = __LINE__;                                                              \
     static constexpr const char* flags = FLAGS;                                                        \
     static constexpr bool split_check_included = OPTGRAMMAR_SPLIT_CHECK_INCLUDED_;                     \
+    static constexpr bool specialized = ::optgrammar::package_glue::specialize(OPTGRAMMAR_SPECIALIZE_RULES); \
   };                                                                                                   \
   struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \
     static_assert(sizeof(accept(PASS)));                                                               \

@@ -4,8 +4,9 @@
 // may appear, how many operands it takes, which construct family it belongs to, and for the
 // names defined as an expansion of others, the expansion (`$1`, `$2`, ... stand for the
 // operands, as the canonical form prints them). og-parse builds its name table, its operand-count
-// check and its place check from these records; the C++ front end's construct names are checked
-// against them (tests/dsl/grammar_test.cpp); the pages of docs/grammar/ are generated from them.
+// check and its place check from these records; the C++ front end's node kinds (dsl/node.hpp),
+// their names and its words of regular form (dsl/words.hpp) are generated from the family table
+// below; the pages of docs/grammar/ are generated from them.
 #pragma once
 
 #include <cstddef>
@@ -23,42 +24,127 @@ enum Place : unsigned char {
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
 /// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
 /// nothing but their record's expansion: og-parse expands them from the record's text, with no
-/// code of its own per name. Each family is written `X(family, topic)`: the topic is the page of
-/// the reference (docs/grammar/<topic>.md) that describes it.
+/// code of its own per name. Each family is written `X(family, topic, node, form)`:
+/// - topic: the page of the reference (docs/grammar/<topic>.md) that describes it;
+/// - node: `node(K)` when the C++ front end makes rule nodes of kind K for it (dsl/node.hpp's
+///   `Kind` is generated from this column), `none` for a family that is an expansion of others;
+/// - form: how the C++ front end's word is written (dsl/words.hpp), derived from this column
+///   for the regular forms: `unary`, `binary`, `fixed3`, `fixed4` (operands of any kind, that
+///   many), `nary` (one or more), `variadic` (any number), `named` (one string: an option name or
+///   a split tag); `own` words are written by hand.
 // clang-format off
-#define OPTGRAMMAR_CONSTRUCT_FAMILIES(X)                                                            \
-  X(Op, match) X(OpVarIn, match) X(LET, match) X(OPCONST, match) X(FROM_DEFAULT_PACKAGE, compat)    \
-  X(LAYOUT_CHUNKSIZE, constants) X(OPTION_INT, options) X(OPTION_UINT, options)                     \
-  X(OPTION_BOOL, options) X(OPTION_FLOAT, options) X(INT, constraints) X(UINT, constraints)         \
-  X(FLOAT, constraints) X(DTYPE, constraints) X(NOT, constraints) X(NEG, constraints)               \
-  X(ABS, constraints) X(IS_POW2, constraints) X(SELECT, constraints) X(ROUNDUP, constraints)        \
-  X(AND, constraints) X(OR, constraints) X(XOR, constraints) X(ADD, constraints)                    \
-  X(MUL, constraints) X(MIN, constraints) X(MAX, constraints) X(SUB, constraints)                   \
-  X(DIV, constraints) X(REM, constraints) X(MOD, constraints) X(EQ, constraints) X(NE, constraints) \
-  X(LT, constraints) X(GT, constraints) X(LE, constraints) X(GE, constraints)                       \
-  X(INPUT_OF, properties) X(OUTPUT_OF, properties) X(RANK_OF, properties) X(DIM_OF, properties)     \
-  X(STEPSIZE_OF, properties) X(DTYPE_OF, properties) X(ELEMENTSIZE_OF, properties)                  \
-  X(INPUTS_OF, properties) X(OUTPUTS_OF, properties) X(ZERO_OFFSET_OF, properties)                  \
-  X(SAME_ENCODING, properties) X(SAME_OP, properties) X(CONSTVAL_INT, constants)                    \
-  X(CONSTVAL_INT_VALID, constants) X(CONSTVAL_FLOAT, constants) X(CONSTVAL_FLOAT_VALID, constants)  \
-  X(SPLIT_DIM, splitting) X(SPLIT_START, splitting) X(SPLIT_SIZE, splitting) X(ITER_VAR, splitting) \
-  X(EXTERNAL_CONSTRAINT, external) X(MESSAGE, constraints) X(IS_QTYPE, compat) X(DIM_N, compat)     \
-  X(SAME_SHAPE, compat) X(IS_SCALAR, compat) X(IS_QUANT_TYPE, compat) X(SAME_QUANT, compat)         \
-  X(CEILDIV, compat) X(CAST, constants) X(Operand, replacement) X(WrapOp, replacement)              \
-  X(WrapOpAlways, replacement) X(gen_Shape, replacement) X(gen_ShapeOf, replacement)                \
-  X(gen_ConstScalar_f32, replacement) X(gen_ConstScalar_i32, replacement)                           \
-  X(gen_ConstArr_f32, replacement) X(gen_ConstArr_i32, replacement)                                 \
-  X(gen_ConstArr_vals_i32, replacement) X(AUTOSPLIT, splitting) X(OP_ITER, splitting)               \
-  X(ITER_INPUT_OF, splitting) X(AUTOSPLIT_SHAPEFN_APPLY, splitting) X(WITH_SIZE, modifiers)         \
-  X(WITH_TYPE, modifiers) X(WITH_SAME_OUTPUT, modifiers) X(WITH_OUTPUT_TYPE, modifiers)             \
-  X(WITH_MULTI_OUT, modifiers) X(ResizeDim, modifiers) X(WITH_SAME_ID, modifiers)                   \
-  X(WITH_SPLIT_HISTORY, modifiers) X(EXTERNAL_REPLACE, external) X(SHAPEFN_APPLY, external)         \
-  X(AUTOSPLIT_SLICE, splitting) X(TYPICAL_SLICE, splitting) X(CHANGEDIM_SLICE, splitting)           \
-  X(TYPICAL_CONV_SLICE, splitting) X(OpMultiOut, replacement) X(EXPANDED, compat)
+#define OPTGRAMMAR_CONSTRUCT_FAMILIES(X) \
+  X(Op, match, node(Op), own) \
+  X(OpVarIn, match, node(OpVarIn), own) \
+  X(LET, match, node(Let), own) \
+  X(OPCONST, match, none, own) \
+  X(FROM_DEFAULT_PACKAGE, compat, none, own) \
+  X(LAYOUT_CHUNKSIZE, constants, node(LayoutChunksize), own) \
+  X(OPTION_INT, options, node(OptionInt), named) \
+  X(OPTION_UINT, options, node(OptionUint), named) \
+  X(OPTION_BOOL, options, node(OptionBool), named) \
+  X(OPTION_FLOAT, options, node(OptionFloat), named) \
+  X(INT, constraints, node(CastInt), unary) \
+  X(UINT, constraints, node(CastUint), unary) \
+  X(FLOAT, constraints, node(CastFloat), unary) \
+  X(DTYPE, constraints, node(CastDType), unary) \
+  X(NOT, constraints, node(Not), unary) \
+  X(NEG, constraints, node(Neg), unary) \
+  X(ABS, constraints, node(Abs), unary) \
+  X(IS_POW2, constraints, node(IsPow2), unary) \
+  X(SELECT, constraints, node(Select), fixed3) \
+  X(ROUNDUP, constraints, node(Roundup), binary) \
+  X(AND, constraints, node(And), nary) \
+  X(OR, constraints, node(Or), nary) \
+  X(XOR, constraints, node(Xor), nary) \
+  X(ADD, constraints, node(Add), nary) \
+  X(MUL, constraints, node(Mul), nary) \
+  X(MIN, constraints, node(Min), nary) \
+  X(MAX, constraints, node(Max), nary) \
+  X(SUB, constraints, node(Sub), binary) \
+  X(DIV, constraints, node(Div), binary) \
+  X(REM, constraints, node(Rem), binary) \
+  X(MOD, constraints, node(Mod), binary) \
+  X(EQ, constraints, node(Eq), binary) \
+  X(NE, constraints, node(Ne), binary) \
+  X(LT, constraints, node(Lt), binary) \
+  X(GT, constraints, node(Gt), binary) \
+  X(LE, constraints, node(Le), binary) \
+  X(GE, constraints, node(Ge), binary) \
+  X(INPUT_OF, properties, node(InputOf), binary) \
+  X(OUTPUT_OF, properties, node(OutputOf), binary) \
+  X(RANK_OF, properties, node(RankOf), unary) \
+  X(DIM_OF, properties, node(DimOf), binary) \
+  X(STEPSIZE_OF, properties, node(StepsizeOf), unary) \
+  X(DTYPE_OF, properties, node(DTypeOf), unary) \
+  X(ELEMENTSIZE_OF, properties, node(ElementsizeOf), unary) \
+  X(INPUTS_OF, properties, node(InputsOf), unary) \
+  X(OUTPUTS_OF, properties, node(OutputsOf), unary) \
+  X(ZERO_OFFSET_OF, properties, node(ZeroOffsetOf), unary) \
+  X(SAME_ENCODING, properties, node(SameEncoding), binary) \
+  X(SAME_OP, properties, node(SameOp), binary) \
+  X(CONSTVAL_INT, constants, node(ConstvalInt), binary) \
+  X(CONSTVAL_INT_VALID, constants, node(ConstvalIntValid), binary) \
+  X(CONSTVAL_FLOAT, constants, node(ConstvalFloat), binary) \
+  X(CONSTVAL_FLOAT_VALID, constants, node(ConstvalFloatValid), binary) \
+  X(SPLIT_DIM, splitting, node(SplitDim), named) \
+  X(SPLIT_START, splitting, node(SplitStart), named) \
+  X(SPLIT_SIZE, splitting, node(SplitSize), named) \
+  X(ITER_VAR, splitting, node(IterVar), named) \
+  X(EXTERNAL_CONSTRAINT, external, node(ExternalConstraint), own) \
+  X(MESSAGE, constraints, node(Message), own) \
+  X(IS_QTYPE, compat, none, own) \
+  X(DIM_N, compat, none, own) \
+  X(SAME_SHAPE, compat, none, own) \
+  X(IS_SCALAR, compat, none, own) \
+  X(IS_QUANT_TYPE, compat, none, own) \
+  X(SAME_QUANT, compat, none, own) \
+  X(CEILDIV, compat, none, own) \
+  X(CAST, constants, none, own) \
+  X(Operand, replacement, none, own) \
+  X(WrapOp, replacement, node(WrapOp), own) \
+  X(WrapOpAlways, replacement, node(WrapOpAlways), own) \
+  X(gen_Shape, replacement, node(GenShape), variadic) \
+  X(gen_ShapeOf, replacement, node(GenShapeOf), unary) \
+  X(gen_ConstScalar_f32, replacement, node(GenConstScalarF32), unary) \
+  X(gen_ConstScalar_i32, replacement, node(GenConstScalarI32), unary) \
+  X(gen_ConstArr_f32, replacement, node(GenConstArrF32), binary) \
+  X(gen_ConstArr_i32, replacement, node(GenConstArrI32), binary) \
+  X(gen_ConstArr_vals_i32, replacement, node(GenConstArrValsI32), variadic) \
+  X(AUTOSPLIT, splitting, node(Autosplit), own) \
+  X(OP_ITER, splitting, node(OpIter), own) \
+  X(ITER_INPUT_OF, splitting, node(IterInputOf), own) \
+  X(AUTOSPLIT_SHAPEFN_APPLY, splitting, node(AutosplitShapefnApply), own) \
+  X(WITH_SIZE, modifiers, node(WithSize), binary) \
+  X(WITH_TYPE, modifiers, node(WithType), binary) \
+  X(WITH_SAME_OUTPUT, modifiers, node(WithSameOutput), binary) \
+  X(WITH_OUTPUT_TYPE, modifiers, node(WithOutputType), fixed4) \
+  X(WITH_MULTI_OUT, modifiers, node(WithMultiOut), binary) \
+  X(ResizeDim, modifiers, node(ResizeDim), fixed3) \
+  X(WITH_SAME_ID, modifiers, node(WithSameId), binary) \
+  X(WITH_SPLIT_HISTORY, modifiers, node(WithSplitHistory), own) \
+  X(EXTERNAL_REPLACE, external, node(ExternalReplace), own) \
+  X(SHAPEFN_APPLY, external, node(ShapefnApply), own) \
+  X(AUTOSPLIT_SLICE, splitting, none, own) \
+  X(TYPICAL_SLICE, splitting, none, own) \
+  X(CHANGEDIM_SLICE, splitting, none, own) \
+  X(TYPICAL_CONV_SLICE, splitting, node(TypicalConvSlice), own) \
+  X(OpMultiOut, replacement, none, own) \
+  X(EXPANDED, compat, none, own)
 // clang-format on
 
+/// Reading the node column: OPTGRAMMAR_NODE_ENUM_##K gives `K,` for node(K) and nothing for
+/// none; OPTGRAMMAR_NODE_IF_##K(x) gives `x,` for node(K) and nothing for none;
+/// OPTGRAMMAR_NODE_KIND_##K gives K.
+#define OPTGRAMMAR_NODE_ENUM_node(k) k,
+#define OPTGRAMMAR_NODE_ENUM_none
+#define OPTGRAMMAR_NODE_IF_node(k) OPTGRAMMAR_NODE_ITEM_
+#define OPTGRAMMAR_NODE_IF_none(x)
+#define OPTGRAMMAR_NODE_ITEM_(x) x,
+#define OPTGRAMMAR_NODE_KIND_node(k) k
+
 enum class Family : unsigned char {
-#define OPTGRAMMAR_FAMILY_ENUM_(F, T) F,
+#define OPTGRAMMAR_FAMILY_ENUM_(F, T, K, W) F,
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_ENUM_)
 #undef OPTGRAMMAR_FAMILY_ENUM_
 };
@@ -91,7 +177,7 @@ constexpr std::string_view topic_name(Topic t) noexcept {
 /// The topic a family is described under.
 constexpr Topic topic_of(Family f) noexcept {
   constexpr Topic topics[] = {
-#define OPTGRAMMAR_FAMILY_TOPIC_(F, T) Topic::T,
+#define OPTGRAMMAR_FAMILY_TOPIC_(F, T, K, W) Topic::T,
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_TOPIC_)
 #undef OPTGRAMMAR_FAMILY_TOPIC_
   };
@@ -365,6 +451,38 @@ constexpr RuleFlagsRead read_rule_flags(std::string_view t) noexcept {
   return r;
 }
 
+/// The form column of the families (see OPTGRAMMAR_CONSTRUCT_FAMILIES).
+enum class WordForm : unsigned char { own, named, unary, binary, fixed3, fixed4, nary, variadic };
+
+constexpr WordForm word_form(Family f) noexcept {
+  constexpr WordForm forms[] = {
+#define OPTGRAMMAR_FAMILY_FORM_(F, T, K, W) WordForm::W,
+      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_FORM_)
+#undef OPTGRAMMAR_FAMILY_FORM_
+  };
+  return forms[static_cast<std::size_t>(f)];
+}
+
+/// The operand counts of the records agree with the form of their family's C++ word.
+constexpr bool operand_counts_match_forms() noexcept {
+  for (const auto& c : constructs) {
+    unsigned char lo = 0, hi = 0;
+    switch (word_form(c.family)) {
+      case WordForm::own: continue;
+      case WordForm::named:
+      case WordForm::unary: lo = hi = 1; break;
+      case WordForm::binary: lo = hi = 2; break;
+      case WordForm::fixed3: lo = hi = 3; break;
+      case WordForm::fixed4: lo = hi = 4; break;
+      case WordForm::nary:
+      case WordForm::variadic: lo = 1, hi = any_count; break;
+    }
+    if (c.min_args != lo || c.max_args != hi) return false;
+  }
+  return true;
+}
+static_assert(operand_counts_match_forms(), "a construct record's operand counts disagree with its family's form");
+
 /// The record of a written name, or nullptr.
 constexpr const Construct* find_construct(std::string_view name) noexcept {
   for (const auto& c : constructs)
@@ -375,7 +493,7 @@ constexpr const Construct* find_construct(std::string_view name) noexcept {
 /// The family's name as written (the first record's, for the families of several names).
 constexpr std::string_view family_name(Family f) noexcept {
   constexpr std::string_view names[] = {
-#define OPTGRAMMAR_FAMILY_NAME_(F, T) #F,
+#define OPTGRAMMAR_FAMILY_NAME_(F, T, K, W) #F,
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_NAME_)
 #undef OPTGRAMMAR_FAMILY_NAME_
   };

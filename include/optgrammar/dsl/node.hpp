@@ -7,6 +7,7 @@
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
+#include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/str.hpp"
 
@@ -20,55 +21,41 @@
 
 namespace optgrammar::dsl {
 
-/// The constructs of the grammar.
+/// The kinds of rule nodes: the leaves, which are values as written (a string, a number, a
+/// function name, MESSAGE's text), then one kind per construct family of dsl/grammar.hpp that
+/// makes nodes of its own (its `node(K)` column), in the table's order.
 enum class Kind : unsigned char {
-  // match
-  Op, OpVarIn, Let, Tag,
-  // constants
-  Bool, Int, Size, Float, DTypeConst, LayoutChunksize,
-  // options
-  OptionInt, OptionUint, OptionBool, OptionFloat,
-  // operators
-  CastInt, CastUint, CastFloat, CastDType, Not, Neg, Abs, IsPow2, Select, Roundup,
-  And, Or, Xor, Add, Mul, Min, Max, Sub, Div, Rem, Mod, Eq, Ne, Lt, Gt, Le, Ge,
-  // operand references and properties
-  InputOf, OutputOf, RankOf, DimOf, StepsizeOf, DTypeOf, ElementsizeOf, InputsOf, OutputsOf,
-  ZeroOffsetOf, SameEncoding, SameOp, ConstvalInt, ConstvalIntValid, ConstvalFloat,
-  ConstvalFloatValid,
-  // split variables
-  SplitDim, SplitStart, SplitSize, IterVar,
-  // replacement constructs
-  WrapOp, WrapOpAlways, GenShape, GenShapeOf, GenConstScalarF32, GenConstScalarI32, GenConstArrF32,
-  GenConstArrI32, GenConstArrValsI32, Autosplit, OpIter, IterInputOf, WithSize, WithType,
-  WithSameOutput, WithOutputType, WithMultiOut, ResizeDim, WithSameId, WithSplitHistory,
-  // external functions, compatibility constructs
-  ExternalConstraint, ExternalReplace, ShapefnApply, AutosplitShapefnApply, TypicalConvSlice, Message,
-  FnName, MessageText,
+  Tag, Bool, Int, Size, Float, DTypeConst, FnName, MessageText,
+#define OPTGRAMMAR_KIND_ENUM_(F, T, K, W) OPTGRAMMAR_NODE_ENUM_##K
+  OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_ENUM_)
+#undef OPTGRAMMAR_KIND_ENUM_
   Count_
 };
 
-/// The construct's name in the grammar's words, for messages and the canonical form.
+/// The construct's name in the grammar's words, for messages and the canonical form: a
+/// family's name as written for the construct kinds.
 constexpr std::string_view kind_name(Kind k) {
   constexpr std::string_view names[] = {
-      "Op", "OpVarIn", "LET", "operand tag",
-      "bool constant", "int constant", "size constant", "float constant", "dtype constant",
-      "LAYOUT_CHUNKSIZE",
-      "OPTION_INT", "OPTION_UINT", "OPTION_BOOL", "OPTION_FLOAT",
-      "INT", "UINT", "FLOAT", "DTYPE", "NOT", "NEG", "ABS", "IS_POW2", "SELECT", "ROUNDUP",
-      "AND", "OR", "XOR", "ADD", "MUL", "MIN", "MAX", "SUB", "DIV", "REM", "MOD", "EQ", "NE",
-      "LT", "GT", "LE", "GE",
-      "INPUT_OF", "OUTPUT_OF", "RANK_OF", "DIM_OF", "STEPSIZE_OF", "DTYPE_OF", "ELEMENTSIZE_OF",
-      "INPUTS_OF", "OUTPUTS_OF", "ZERO_OFFSET_OF", "SAME_ENCODING", "SAME_OP", "CONSTVAL_INT",
-      "CONSTVAL_INT_VALID", "CONSTVAL_FLOAT", "CONSTVAL_FLOAT_VALID",
-      "SPLIT_DIM", "SPLIT_START", "SPLIT_SIZE", "ITER_VAR",
-      "WrapOp", "WrapOpAlways", "gen_Shape", "gen_ShapeOf", "gen_ConstScalar_f32",
-      "gen_ConstScalar_i32", "gen_ConstArr_f32", "gen_ConstArr_i32", "gen_ConstArr_vals_i32",
-      "AUTOSPLIT", "OP_ITER", "ITER_INPUT_OF", "WITH_SIZE", "WITH_TYPE", "WITH_SAME_OUTPUT",
-      "WITH_OUTPUT_TYPE", "WITH_MULTI_OUT", "ResizeDim", "WITH_SAME_ID", "WITH_SPLIT_HISTORY",
-      "EXTERNAL_CONSTRAINT", "EXTERNAL_REPLACE", "SHAPEFN_APPLY", "AUTOSPLIT_SHAPEFN_APPLY",
-      "TYPICAL_CONV_SLICE", "MESSAGE", "function name", "message text"};
+      "operand tag", "bool constant", "int constant", "size constant", "float constant", "dtype constant",
+      "function name", "message text",
+#define OPTGRAMMAR_KIND_NAME_(F, T, K, W) OPTGRAMMAR_NODE_IF_##K(#F)
+      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_NAME_)
+#undef OPTGRAMMAR_KIND_NAME_
+  };
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(Kind::Count_));
   return names[static_cast<std::size_t>(k)];
+}
+
+/// The family a construct kind belongs to (the leaves have none: Family::EXPANDED stands in).
+constexpr Family family_of(Kind k) {
+  constexpr Family families[] = {
+#define OPTGRAMMAR_KIND_FAMILY_(F, T, K, W) OPTGRAMMAR_NODE_IF_##K(Family::F)
+      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_FAMILY_)
+#undef OPTGRAMMAR_KIND_FAMILY_
+  };
+  constexpr auto first = static_cast<std::size_t>(Kind::MessageText) + 1;  // the first construct kind
+  const auto i = static_cast<std::size_t>(k);
+  return i >= first && i < static_cast<std::size_t>(Kind::Count_) ? families[i - first] : Family::EXPANDED;
 }
 
 /// Constructs that read the output definition (shape, type, encoding) of the op their first

@@ -169,73 +169,40 @@ struct words {
   /// OPCONST("c") matches a constant and binds it to "c".
   static constexpr auto OPCONST(Str tag) { return LET(tag, Op("$Const")); }
 
-  // ---- options -------------------------------------------------------------------------------
-  static constexpr auto OPTION_INT(Str name) { return Node<Kind::OptionInt>{detail::leaf_of(name)}; }
-  static constexpr auto OPTION_UINT(Str name) { return Node<Kind::OptionUint>{detail::leaf_of(name)}; }
-  static constexpr auto OPTION_BOOL(Str name) { return Node<Kind::OptionBool>{detail::leaf_of(name)}; }
-  static constexpr auto OPTION_FLOAT(Str name) { return Node<Kind::OptionFloat>{detail::leaf_of(name)}; }
+  // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
+  // the options and split variables (one string), the operators, properties, constant readers,
+  // shape and constant constructions and most modifiers (operands of any kind; analysis types them).
+#define OPTGRAMMAR_WORD_(F, T, K, W) OPTGRAMMAR_WORD_##W(F, Kind::OPTGRAMMAR_NODE_KIND_##K)
+#define OPTGRAMMAR_WORD_own(F, K)
+#define OPTGRAMMAR_WORD_named(F, K) \
+  static constexpr auto F(Str name) { return Node<K>{detail::leaf_of(name)}; }
+#define OPTGRAMMAR_WORD_unary(F, K) \
+  template <class A> static constexpr auto F(const A& a) { return detail::make<K>(a); }
+#define OPTGRAMMAR_WORD_binary(F, K) \
+  template <class A, class B> static constexpr auto F(const A& a, const B& b) { return detail::make<K>(a, b); }
+#define OPTGRAMMAR_WORD_fixed3(F, K) \
+  template <class A, class B, class C> \
+  static constexpr auto F(const A& a, const B& b, const C& c) { return detail::make<K>(a, b, c); }
+#define OPTGRAMMAR_WORD_fixed4(F, K) \
+  template <class A, class B, class C, class D> \
+  static constexpr auto F(const A& a, const B& b, const C& c, const D& d) { return detail::make<K>(a, b, c, d); }
+#define OPTGRAMMAR_WORD_nary(F, K) \
+  template <class A, class... B> static constexpr auto F(const A& a, const B&... b) { return detail::make<K>(a, b...); }
+#define OPTGRAMMAR_WORD_variadic(F, K) \
+  template <class... A> static constexpr auto F(const A&... a) { return detail::make<K>(a...); }
+  OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_WORD_)
+#undef OPTGRAMMAR_WORD_
+#undef OPTGRAMMAR_WORD_own
+#undef OPTGRAMMAR_WORD_named
+#undef OPTGRAMMAR_WORD_unary
+#undef OPTGRAMMAR_WORD_binary
+#undef OPTGRAMMAR_WORD_fixed3
+#undef OPTGRAMMAR_WORD_fixed4
+#undef OPTGRAMMAR_WORD_nary
+#undef OPTGRAMMAR_WORD_variadic
+
+  /// The option the framework names TILE_HEIGHT.
   static constexpr auto TILE_HEIGHT = Node<Kind::OptionUint>{detail::leaf_of(Str("tile_height"))};
-
-  // ---- operators -----------------------------------------------------------------------------
-#define OPTGRAMMAR_UNARY(NAME, KIND) \
-  template <class A> static constexpr auto NAME(const A& a) { return detail::make<Kind::KIND>(a); }
-#define OPTGRAMMAR_BINARY(NAME, KIND) \
-  template <class A, class B> static constexpr auto NAME(const A& a, const B& b) { return detail::make<Kind::KIND>(a, b); }
-#define OPTGRAMMAR_REDUCE(NAME, KIND) \
-  template <class A, class... B> static constexpr auto NAME(const A& a, const B&... b) { return detail::make<Kind::KIND>(a, b...); }
-  OPTGRAMMAR_UNARY(INT, CastInt)
-  OPTGRAMMAR_UNARY(UINT, CastUint)
-  OPTGRAMMAR_UNARY(FLOAT, CastFloat)
-  OPTGRAMMAR_UNARY(DTYPE, CastDType)
-  OPTGRAMMAR_UNARY(NOT, Not)
-  OPTGRAMMAR_UNARY(NEG, Neg)
-  OPTGRAMMAR_UNARY(ABS, Abs)
-  OPTGRAMMAR_UNARY(IS_POW2, IsPow2)
-  OPTGRAMMAR_BINARY(ROUNDUP, Roundup)
-  OPTGRAMMAR_REDUCE(AND, And)
-  OPTGRAMMAR_REDUCE(OR, Or)
-  OPTGRAMMAR_REDUCE(XOR, Xor)
-  OPTGRAMMAR_REDUCE(ADD, Add)
-  OPTGRAMMAR_REDUCE(MUL, Mul)
-  OPTGRAMMAR_REDUCE(MIN, Min)
-  OPTGRAMMAR_REDUCE(MAX, Max)
-  OPTGRAMMAR_BINARY(SUB, Sub)
-  OPTGRAMMAR_BINARY(DIV, Div)
-  OPTGRAMMAR_BINARY(REM, Rem)
-  OPTGRAMMAR_BINARY(MOD, Mod)
-  OPTGRAMMAR_BINARY(EQ, Eq)
-  OPTGRAMMAR_BINARY(NE, Ne)
-  OPTGRAMMAR_BINARY(LT, Lt)
-  OPTGRAMMAR_BINARY(GT, Gt)
-  OPTGRAMMAR_BINARY(LE, Le)
-  OPTGRAMMAR_BINARY(GE, Ge)
-  /// SELECT(cond, a, b): a when cond holds, else b (values, oprefs or replacements).
-  template <class C, class A, class B>
-  static constexpr auto SELECT(const C& c, const A& a, const B& b) { return detail::make<Kind::Select>(c, a, b); }
-
-  // ---- operand references and properties -----------------------------------------------------
-  OPTGRAMMAR_BINARY(INPUT_OF, InputOf)
-  OPTGRAMMAR_BINARY(OUTPUT_OF, OutputOf)
-  OPTGRAMMAR_UNARY(RANK_OF, RankOf)
-  OPTGRAMMAR_BINARY(DIM_OF, DimOf)
-  OPTGRAMMAR_UNARY(STEPSIZE_OF, StepsizeOf)
-  OPTGRAMMAR_UNARY(DTYPE_OF, DTypeOf)
-  OPTGRAMMAR_UNARY(ELEMENTSIZE_OF, ElementsizeOf)
-  OPTGRAMMAR_UNARY(INPUTS_OF, InputsOf)
-  OPTGRAMMAR_UNARY(OUTPUTS_OF, OutputsOf)
-  OPTGRAMMAR_UNARY(ZERO_OFFSET_OF, ZeroOffsetOf)
-  OPTGRAMMAR_BINARY(SAME_ENCODING, SameEncoding)
-  OPTGRAMMAR_BINARY(SAME_OP, SameOp)
-  OPTGRAMMAR_BINARY(CONSTVAL_INT, ConstvalInt)
-  OPTGRAMMAR_BINARY(CONSTVAL_INT_VALID, ConstvalIntValid)
-  OPTGRAMMAR_BINARY(CONSTVAL_FLOAT, ConstvalFloat)
-  OPTGRAMMAR_BINARY(CONSTVAL_FLOAT_VALID, ConstvalFloatValid)
-
-  // ---- split variables -----------------------------------------------------------------------
-  static constexpr auto SPLIT_DIM(Str tag) { return Node<Kind::SplitDim>{detail::leaf_of(tag)}; }
-  static constexpr auto SPLIT_START(Str tag) { return Node<Kind::SplitStart>{detail::leaf_of(tag)}; }
-  static constexpr auto SPLIT_SIZE(Str tag) { return Node<Kind::SplitSize>{detail::leaf_of(tag)}; }
-  static constexpr auto ITER_VAR(Str tag) { return Node<Kind::IterVar>{detail::leaf_of(tag)}; }
 
   // ---- cst_macro: the spec's expansions -----------------------------------------------------
 #define OPTGRAMMAR_IS_TYPE(NAME, T) \
@@ -285,30 +252,10 @@ struct words {
   static constexpr auto WrapOp(Str name, const A& a) { return detail::make<Kind::WrapOp>(detail::leaf_of(name), a); }
   template <class A>
   static constexpr auto WrapOpAlways(Str name, const A& a) { return detail::make<Kind::WrapOpAlways>(detail::leaf_of(name), a); }
-  template <class... A>
-  static constexpr auto gen_Shape(const A&... d) { return detail::make<Kind::GenShape>(d...); }
-  OPTGRAMMAR_UNARY(gen_ShapeOf, GenShapeOf)
-  OPTGRAMMAR_UNARY(gen_ConstScalar_f32, GenConstScalarF32)
-  OPTGRAMMAR_UNARY(gen_ConstScalar_i32, GenConstScalarI32)
-  OPTGRAMMAR_BINARY(gen_ConstArr_f32, GenConstArrF32)
-  OPTGRAMMAR_BINARY(gen_ConstArr_i32, GenConstArrI32)
-  template <class... A>
-  static constexpr auto gen_ConstArr_vals_i32(const A&... v) { return detail::make<Kind::GenConstArrValsI32>(v...); }
-  OPTGRAMMAR_BINARY(WITH_SIZE, WithSize)
-  OPTGRAMMAR_BINARY(WITH_TYPE, WithType)
-  OPTGRAMMAR_BINARY(WITH_SAME_OUTPUT, WithSameOutput)
-  OPTGRAMMAR_BINARY(WITH_SAME_ID, WithSameId)
-  OPTGRAMMAR_BINARY(WITH_MULTI_OUT, WithMultiOut)
   template <class A, class B>
   static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b) { return detail::make<Kind::WithSplitHistory>(a, b); }
   template <class A, class B, class C>
   static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b, const C& c) { return detail::make<Kind::WithSplitHistory>(a, b, c); }
-  template <class T, class Z, class S, class O>
-  static constexpr auto WITH_OUTPUT_TYPE(const T& t, const Z& z, const S& s, const O& o) {
-    return detail::make<Kind::WithOutputType>(t, z, s, o);
-  }
-  template <class D, class V, class O>
-  static constexpr auto ResizeDim(const D& d, const V& v, const O& o) { return detail::make<Kind::ResizeDim>(d, v, o); }
   template <class D, class C, class E>
   static constexpr auto AUTOSPLIT(const D& dim, Str tag, const C& chunk, const E& e) {
     return detail::make<Kind::Autosplit>(detail::leaf_of(tag), dim, Node<Kind::Tag>{detail::leaf_of(tag)}, chunk, e);
@@ -422,9 +369,6 @@ struct words {
   }
 
  public:
-#undef OPTGRAMMAR_UNARY
-#undef OPTGRAMMAR_BINARY
-#undef OPTGRAMMAR_REDUCE
 #undef OPTGRAMMAR_IS_TYPE
 #undef OPTGRAMMAR_DIM
 };

@@ -51,11 +51,13 @@ struct RuleLayout {
   FactsUse use;
 };
 
-/// Match and constraint of one rule, in one straight-line function once its caller (flattened)
-/// inlines it.
-template <RuleLayout L, class A>
-[[gnu::always_inline]] inline bool match_and_check(const A& rule, Graph& g, MatchState m, OpRef root, RuleStats& st,
-                                                   TraceSink trace) {
+/// Match and constraint of one rule, flattened into one straight-line function (only this
+/// part: flattening the replacement too costs far more compile time than it saves run time).
+/// `rule()` gives the analyzed rule: R::value itself for a rule specialized on its own, whose
+/// values are then constants in the code, or the rule a shared function was called for.
+template <RuleLayout L, class Rule>
+[[gnu::flatten]] bool match_and_check(Rule rule_of, Graph& g, MatchState m, OpRef root, RuleStats& st, TraceSink trace) {
+  const auto& rule = rule_of();
   if (!match_op<true>(rule.match, g, root, m)) return false;
   ++st.matched;
   if constexpr (std::remove_cvref_t<decltype(rule.constraint)>::kind == Kind::Bool) {
@@ -72,19 +74,17 @@ template <RuleLayout L, class A>
   }
 }
 
-/// The match and constraint of a rule that shares its code: its values are read from `rule`.
-template <RuleLayout L, class A>
-[[gnu::flatten]] bool match_and_check_shared(const A& rule, Graph& g, MatchState m, OpRef root, RuleStats& st,
-                                             TraceSink trace) {
-  return match_and_check<L>(rule, g, m, root, st, trace);
-}
-
-/// The match and constraint of a rule specialized at compile time: R::value is the constexpr
-/// analyzed rule, so its values are constants in the code.
-template <class R, RuleLayout L>
-[[gnu::flatten]] bool match_and_check_fixed(Graph& g, MatchState m, OpRef root, RuleStats& st, TraceSink trace) {
-  return match_and_check<L>(R::value, g, m, root, st, trace);
-}
+/// The analyzed rule R::value, as match_and_check reads it.
+template <class R>
+struct fixed_rule {
+  constexpr const auto& operator()() const { return R::value; }
+};
+/// The analyzed rule a shared apply function was called for.
+template <class A>
+struct shared_rule {
+  const A* rule;
+  const A& operator()() const { return *rule; }
+};
 
 /// Trace line of one rewrite.
 [[gnu::noinline]] inline void trace_rewrite(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root, OpRef result) {
@@ -176,7 +176,9 @@ template <RuleLayout L, class A, class Check>
 /// AnalyzedRule): one function per rule, its values folded into the code.
 template <class R, RuleLayout L>
 bool apply_rule(Rewriter& rw, const RuleInfo& self, OpRef root) {
-  return apply_analyzed<L>(rw, self, root, R::value, match_and_check_fixed<R, L>);
+  return apply_analyzed<L>(rw, self, root, R::value, [](Graph& g, MatchState m, OpRef r, RuleStats& st, TraceSink t) {
+    return match_and_check<L>(fixed_rule<R>{}, g, m, r, st, t);
+  });
 }
 
 /// The apply function shared by the rules of one node type A and layout L: the rule's values
@@ -185,7 +187,7 @@ template <class A, RuleLayout L>
 bool apply_shared(Rewriter& rw, const RuleInfo& self, OpRef root) {
   const A& rule = *static_cast<const A*>(self.rule);
   return apply_analyzed<L>(rw, self, root, rule, [&rule](Graph& g, MatchState m, OpRef r, RuleStats& st, TraceSink t) {
-    return match_and_check_shared<L>(rule, g, m, r, st, t);
+    return match_and_check<L>(shared_rule<A>{&rule}, g, m, r, st, t);
   });
 }
 

@@ -58,25 +58,27 @@ inline OpRef modifiable(const ExecState& s, OpRef r, std::string_view what) {
   return r;
 }
 
+/// Op and WrapOp/WrapOpAlways constructions: a new op over the built operands.
 template <class N>
-inline OpRef build(const N& n, ExecState& s) {
+inline OpRef build_construction(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  Graph& g = s.g;
-  if constexpr (N::vtype == VType::OpRef) {
-    OpRef r = eval(n, s);
-    if (s.failed || !g.alive(r)) throw ReplacementFailed("an operand reference of the replacement does not exist");
-    return r;
-  } else if constexpr (k == Kind::Op) {
+  [[maybe_unused]] Graph& g = s.g;
+  if constexpr (k == Kind::Op) {
     return build_op(n, s, s.ids[n.leaf.index], std::make_index_sequence<N::arity>{});
-  } else if constexpr (k == Kind::Select) {
-    bool c = kid<0>(n, s);
-    return c ? build(hana::at_c<1>(n.kids), s) : build(hana::at_c<2>(n.kids), s);
   } else if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways) {
     OpRef x = build(hana::at_c<0>(n.kids), s);
     OpNameId name = s.ids[n.leaf.index];
     if (k == Kind::WrapOp && g.name_id(x) == name) return x;
     return g.add_op_with_id(name, std::span<const OpRef>(&x, 1), g.output_index(x), g.op_id(s.root));
-  } else if constexpr (k == Kind::GenShape) {
+  }
+}
+
+/// gen_Shape, gen_ShapeOf: a shape construction (a `$Shape` op of that shape).
+template <class N>
+inline OpRef build_shape(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] Graph& g = s.g;
+  if constexpr (k == Kind::GenShape) {
     std::size_t dims[N::arity + 1]{};
     std::size_t i = 0;
     hana::for_each(n.kids, [&](const auto& kd) { dims[i++] = static_cast<std::size_t>(eval(kd, s)); });
@@ -86,7 +88,15 @@ inline OpRef build(const N& n, ExecState& s) {
     const OutputDef& d = g.output(x);
     OutputDef copy = d;
     return make_shape(s, copy.rank, copy.dims.data());
-  } else if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
+  }
+}
+
+/// gen_ConstScalar_*, gen_ConstArr_*: a new constant.
+template <class N>
+inline OpRef build_const(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] Graph& g = s.g;
+  if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
     if constexpr (k == Kind::GenConstScalarF32) {
       float v = static_cast<float>(kid<0>(n, s));
       return make_const(s, DType::Float32, &v, 1);
@@ -109,7 +119,16 @@ inline OpRef build(const N& n, ExecState& s) {
     std::size_t i = 0;
     hana::for_each(n.kids, [&](const auto& kd) { v[i++] = static_cast<std::int32_t>(eval(kd, s)); });
     return make_const(s, DType::Int32, v, N::arity);
-  } else if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
+  }
+}
+
+/// WITH_SIZE, WITH_TYPE, WITH_SAME_OUTPUT, WITH_SAME_ID, WITH_SPLIT_HISTORY, WITH_OUTPUT_TYPE,
+/// ResizeDim, WITH_MULTI_OUT: the op their last operand builds, with its output changed.
+template <class N>
+inline OpRef build_modifier(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] Graph& g = s.g;
+  if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
                        k == Kind::WithSameId || k == Kind::WithSplitHistory || k == Kind::WithOutputType ||
                        k == Kind::ResizeDim || k == Kind::WithMultiOut) {
     constexpr std::size_t last = N::arity - 1;
@@ -156,6 +175,33 @@ inline OpRef build(const N& n, ExecState& s) {
     }
     g.set_output(r, d);
     return r;
+  }
+}
+
+/// The ops of a replacement value, by the family of its construct; an existing opref is
+/// evaluated. Anything else (splits, external functions) is engine/build_split.hpp's.
+template <class N>
+inline OpRef build(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  Graph& g = s.g;
+  if constexpr (N::vtype == VType::OpRef) {
+    OpRef r = eval(n, s);
+    if (s.failed || !g.alive(r)) throw ReplacementFailed("an operand reference of the replacement does not exist");
+    return r;
+  } else if constexpr (k == Kind::Select) {
+    bool c = kid<0>(n, s);
+    return c ? build(hana::at_c<1>(n.kids), s) : build(hana::at_c<2>(n.kids), s);
+  } else if constexpr (in_family(k, {Kind::Op, Kind::WrapOp, Kind::WrapOpAlways})) {
+    return build_construction(n, s);
+  } else if constexpr (in_family(k, {Kind::GenShape, Kind::GenShapeOf})) {
+    return build_shape(n, s);
+  } else if constexpr (in_family(k, {Kind::GenConstScalarF32, Kind::GenConstScalarI32, Kind::GenConstArrF32,
+                                     Kind::GenConstArrI32, Kind::GenConstArrValsI32})) {
+    return build_const(n, s);
+  } else if constexpr (in_family(k, {Kind::WithSize, Kind::WithType, Kind::WithSameOutput, Kind::WithSameId,
+                                     Kind::WithSplitHistory, Kind::WithOutputType, Kind::ResizeDim,
+                                     Kind::WithMultiOut})) {
+    return build_modifier(n, s);
   } else {
     return build_more(n, s);
   }

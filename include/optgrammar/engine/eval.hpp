@@ -172,10 +172,11 @@ constexpr bool same_property_pair() {
   }
 }
 
+/// The leaves: a tag's binding and the constants as written.
 template <class N>
-inline auto eval(const N& n, ExecState& s) {
+inline auto eval_literal(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  const Graph& g = s.g;
+  [[maybe_unused]] const Graph& g = s.g;
   if constexpr (k == Kind::Tag) {
     return s.slot[n.leaf.slot];
   } else if constexpr (k == Kind::Bool) {
@@ -188,7 +189,15 @@ inline auto eval(const N& n, ExecState& s) {
     return static_cast<float>(n.leaf.f);
   } else if constexpr (k == Kind::DTypeConst) {
     return static_cast<DType>(n.leaf.i);
-  } else if constexpr (k == Kind::OptionInt) {
+  }
+}
+
+/// OPTION_INT, OPTION_UINT, OPTION_BOOL, OPTION_FLOAT: the graph's options.
+template <class N>
+inline auto eval_option(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::OptionInt) {
     return read_option<int>(g, n.leaf.str.view());
   } else if constexpr (k == Kind::OptionUint) {
     return read_option<std::size_t>(g, n.leaf.str.view());
@@ -196,7 +205,15 @@ inline auto eval(const N& n, ExecState& s) {
     return read_option<bool>(g, n.leaf.str.view());
   } else if constexpr (k == Kind::OptionFloat) {
     return read_option<float>(g, n.leaf.str.view());
-  } else if constexpr (k == Kind::CastInt) {
+  }
+}
+
+/// INT, UINT, FLOAT, DTYPE: conversions, failing where C would be undefined.
+template <class N>
+inline auto eval_cast(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::CastInt) {
     auto v = kid<0>(n, s);
     if constexpr (std::is_same_v<decltype(v), float>) {
       if (!(v > -2147483649.0f && v < 2147483648.0f)) {
@@ -223,7 +240,15 @@ inline auto eval(const N& n, ExecState& s) {
       return DType::Float32;
     }
     return static_cast<DType>(v);
-  } else if constexpr (k == Kind::Not) {
+  }
+}
+
+/// NOT, NEG, ABS, IS_POW2, ROUNDUP, SELECT, AND, OR, XOR and the arithmetic operators.
+template <class N>
+inline auto eval_operator(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::Not) {
     return !kid<0>(n, s);
   } else if constexpr (k == Kind::Neg) {
     using T = ctype_t<N::vtype>;
@@ -264,7 +289,15 @@ inline auto eval(const N& n, ExecState& s) {
   } else if constexpr (k == Kind::Sub || k == Kind::Div || k == Kind::Rem || k == Kind::Mod) {
     using T = ctype_t<N::vtype>;
     return arith<T>(k, static_cast<T>(kid<0>(n, s)), static_cast<T>(kid<1>(n, s)), s);
-  } else if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
+  }
+}
+
+/// EQ, NE, LT, GT, LE, GE.
+template <class N>
+inline auto eval_compare(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
                        k == Kind::Ge) {
     if constexpr (same_property_pair<N>()) {
       // Output definitions are interned: one definition gives one value (SAME_SHAPE's DIM_OFs).
@@ -291,7 +324,15 @@ inline auto eval(const N& n, ExecState& s) {
       else if constexpr (k == Kind::Le) return x <= y;
       else return x >= y;
     }
-  } else if constexpr (k == Kind::InputOf) {
+  }
+}
+
+/// INPUT_OF, OUTPUT_OF: oprefs reached from an opref.
+template <class N>
+inline auto eval_opref(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::InputOf) {
     OpRef x = kid<0>(n, s);
     auto i = static_cast<long long>(kid<1>(n, s));
     if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
@@ -303,7 +344,15 @@ inline auto eval(const N& n, ExecState& s) {
     OpRef r = output_of(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)));
     if (!r.valid()) s.failed = true;
     return r;
-  } else if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
+  }
+}
+
+/// RANK_OF, DIM_OF and the other properties of an op's output; SAME_ENCODING, SAME_OP.
+template <class N>
+inline auto eval_property(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
                        k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
                        k == Kind::ZeroOffsetOf) {
     using T = ctype_t<N::vtype>;
@@ -345,7 +394,15 @@ inline auto eval(const N& n, ExecState& s) {
     }
     if constexpr (k == Kind::SameOp) return a == b;
     else return g.output(a).same_encoding(g.output(b));
-  } else if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
+  }
+}
+
+/// CONSTVAL_INT, CONSTVAL_FLOAT and their _VALID forms: the elements of constants.
+template <class N>
+inline auto eval_constval(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
     int v = 0;
     bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Int32 || t == DType::QInt32; }, constval_int);
     if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
@@ -355,7 +412,15 @@ inline auto eval(const N& n, ExecState& s) {
     bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Float32; }, constval_float);
     if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
     else return ok;
-  } else if constexpr (k == Kind::SplitDim) {
+  }
+}
+
+/// SPLIT_DIM, SPLIT_START, SPLIT_SIZE, ITER_VAR, ITER_INPUT_OF: the current part of a split.
+template <class N>
+inline auto eval_split(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::SplitDim) {
     return s.split[n.leaf.slot].dim;
   } else if constexpr (k == Kind::SplitStart || k == Kind::IterVar) {
     return static_cast<int>(s.split[n.leaf.slot].start);
@@ -369,7 +434,15 @@ inline auto eval(const N& n, ExecState& s) {
       return OpRef{};
     }
     return g.input(x, static_cast<std::uint32_t>(i));
-  } else if constexpr (k == Kind::ExternalConstraint) {
+  }
+}
+
+/// EXTERNAL_CONSTRAINT, MESSAGE, LAYOUT_CHUNKSIZE.
+template <class N>
+inline auto eval_external(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  [[maybe_unused]] const Graph& g = s.g;
+  if constexpr (k == Kind::ExternalConstraint) {
     using T = ctype_t<N::vtype>;
     Constraint c(g, s.root);
     return static_cast<T>(call_external<1>(n, s, c));
@@ -384,10 +457,44 @@ inline auto eval(const N& n, ExecState& s) {
       return std::size_t{0};
     }
     return (static_cast<std::size_t>(v) + *c - 1) / *c * *c;
+  }
+}
+
+/// The value of a constraint expression (or of a scalar operand of a replacement), by the
+/// family of its construct.
+template <class N>
+inline auto eval(const N& n, ExecState& s) {
+  constexpr Kind k = N::kind;
+  if constexpr (in_family(k, {Kind::Tag, Kind::Bool, Kind::Int, Kind::Size, Kind::Float, Kind::DTypeConst})) {
+    return eval_literal(n, s);
+  } else if constexpr (in_family(k, {Kind::OptionInt, Kind::OptionUint, Kind::OptionBool, Kind::OptionFloat})) {
+    return eval_option(n, s);
+  } else if constexpr (in_family(k, {Kind::CastInt, Kind::CastUint, Kind::CastFloat, Kind::CastDType})) {
+    return eval_cast(n, s);
+  } else if constexpr (in_family(k, {Kind::Not, Kind::Neg, Kind::Abs, Kind::IsPow2, Kind::Roundup, Kind::Select, Kind::And,
+                                     Kind::Or, Kind::Xor, Kind::Add, Kind::Mul, Kind::Min, Kind::Max, Kind::Sub, Kind::Div,
+                                     Kind::Rem, Kind::Mod})) {
+    return eval_operator(n, s);
+  } else if constexpr (in_family(k, {Kind::Eq, Kind::Ne, Kind::Lt, Kind::Gt, Kind::Le, Kind::Ge})) {
+    return eval_compare(n, s);
+  } else if constexpr (in_family(k, {Kind::InputOf, Kind::OutputOf})) {
+    return eval_opref(n, s);
+  } else if constexpr (in_family(k, {Kind::RankOf, Kind::DimOf, Kind::StepsizeOf, Kind::DTypeOf, Kind::ElementsizeOf,
+                                     Kind::InputsOf, Kind::OutputsOf, Kind::ZeroOffsetOf, Kind::SameEncoding,
+                                     Kind::SameOp})) {
+    return eval_property(n, s);
+  } else if constexpr (in_family(k, {Kind::ConstvalInt, Kind::ConstvalIntValid, Kind::ConstvalFloat,
+                                     Kind::ConstvalFloatValid})) {
+    return eval_constval(n, s);
+  } else if constexpr (in_family(k, {Kind::SplitDim, Kind::SplitStart, Kind::SplitSize, Kind::IterVar, Kind::IterInputOf})) {
+    return eval_split(n, s);
+  } else if constexpr (in_family(k, {Kind::ExternalConstraint, Kind::Message, Kind::LayoutChunksize})) {
+    return eval_external(n, s);
   } else {
     static_assert(N::kind == Kind::Tag, "optgrammar: construct has no value in a constraint");
     return false;
   }
 }
+
 
 }  // namespace optgrammar::engine

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 
 namespace optgrammar::engine {
@@ -26,6 +27,13 @@ namespace optgrammar::engine {
 using dsl::Kind;
 using dsl::VType;
 namespace hana = boost::hana;
+
+/// Whether k is one of a family of constructs (eval and build dispatch by family).
+constexpr bool in_family(Kind k, std::initializer_list<Kind> family) {
+  for (Kind f : family)
+    if (f == k) return true;
+  return false;
+}
 
 /// What the matcher needs: the rule's interned op names and its binding slots.
 struct MatchState {

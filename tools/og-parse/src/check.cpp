@@ -70,13 +70,15 @@ struct RCtx {
 
 constexpr std::uint64_t max_expanded_nodes = 200000;
 
-std::uint64_t expanded_size(const Node* n, std::unordered_map<const Node*, std::uint64_t>& memo) {
-  auto it = memo.find(n);
-  if (it != memo.end()) return it->second;
-  std::uint64_t total = 1;
-  for (const Node* a : n->args) total = std::min<std::uint64_t>(total + expanded_size(a, memo), ~std::uint64_t{0} >> 2);
-  memo.emplace(n, total);
-  return total;
+/// Whether the tree under `n` has more than `left` nodes once shared operands are counted at each
+/// use (as the printed rule repeats them). Stops as soon as the answer is known, so it costs at
+/// most `left` steps whatever the sharing.
+bool larger_than(const Node* n, std::uint64_t& left) {
+  if (left == 0) return true;
+  --left;
+  for (const Node* a : n->args)
+    if (larger_than(a, left)) return true;
+  return false;
 }
 
 class Checker {
@@ -95,10 +97,8 @@ class Checker {
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
-    static thread_local std::unordered_map<const Node*, std::uint64_t> sizes;
-    sizes.clear();
     for (const Node* t : {r_.match, r_.constraint, r_.replacement})
-      if (shares_ && expanded_size(t, sizes) > max_expanded_nodes)
+      if (std::uint64_t left = max_expanded_nodes; shares_ && larger_than(t, left))
         fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
                                  max_expanded_nodes));
     for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{std::string(t.name), t.loc, t.match_count, t.uses});

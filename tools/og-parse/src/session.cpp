@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -86,7 +87,7 @@ std::string Session::format(const Diagnostic& d) const {
                      d.severity == Severity::error ? "error" : "warning", d.message);
 }
 
-Node* Session::make_node() { return &nodes_.emplace_back(&arena_); }
+Node* Session::make_node() { return ::new (arena_.allocate(sizeof(Node), alignof(Node))) Node(&arena_); }
 
 std::string_view Session::intern(std::string s) { return strings_.emplace_back(std::move(s)); }
 

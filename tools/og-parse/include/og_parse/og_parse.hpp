@@ -235,8 +235,9 @@ class Session {
   std::vector<ParamOrder> porders_;
   std::vector<ShapeFn> shapefns_;
   std::map<std::string, std::size_t, std::less<>> shapefn_index_;
+  /// Nodes, their texts and operand lists: allocated here and released all at once with the
+  /// session (nodes are never destroyed one by one: all they own is in the arena too).
   std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
-  std::deque<Node> nodes_;
   std::deque<std::string> strings_;
   std::uint64_t seq_ = 0;
 };

@@ -191,7 +191,7 @@ class Checker {
   }
   Node* call(std::string_view name, VT t, Loc at, std::initializer_list<Node*> args) {
     Node* n = mk(NodeKind::call, t, at);
-    n->text = std::string(name);
+    n->text.assign(name);
     n->args.assign(args.begin(), args.end());
     return n;
   }
@@ -202,17 +202,17 @@ class Checker {
   }
   Node* dtype(std::string_view tag, Loc at) {
     Node* n = mk(NodeKind::dtype, VT::dtype, at);
-    n->text = std::string(tag);
+    n->text.assign(tag);
     return n;
   }
   Node* str(std::string_view v, VT t, Loc at) {
     Node* n = mk(NodeKind::string, t, at);
-    n->text = std::string(v);
+    n->text.assign(v);
     return n;
   }
   Node* name(std::string_view v, VT t, Loc at) {
     Node* n = mk(NodeKind::name, t, at);
-    n->text = std::string(v);
+    n->text.assign(v);
     return n;
   }
 
@@ -285,8 +285,13 @@ class Checker {
     // (\" and \\ are a quote and a backslash, other escapes an unprintable character); the
     // string is shown with its quotes and backslashes as the C++ front end shows them, other
     // escapes as written.
+    // A plain string (the usual case) has nothing to show.
+    const bool plain = std::all_of(n->text.begin(), n->text.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u > 0x20 && u < 0x7f && c != '"' && c != '\\';
+    });
     std::string shown;
-    for (std::size_t i = 0; i < n->text.size(); ++i) {
+    for (std::size_t i = 0; !plain && i < n->text.size(); ++i) {
       char c = n->text[i];
       std::string_view bad;
       if (c == '\\' && i + 1 < n->text.size()) {

@@ -172,7 +172,7 @@ class Parser {
       case Tok::ident: {
         take();
         Node* n = node(NodeKind::name, t.loc);
-        n->text = std::string(t.text);
+        n->text.assign(t.text);
         while (peek().kind == Tok::scope) {
           take();
           const Token part = peek();

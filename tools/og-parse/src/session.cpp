@@ -2,6 +2,7 @@
 #include "internal.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <new>
@@ -45,8 +46,10 @@ std::uint32_t Session::add_source(std::string name, std::string text, std::strin
   f.name = std::move(name);
   f.text = std::move(text);
   f.line_starts.push_back(0);
-  for (std::size_t i = 0; i < f.text.size(); ++i)
-    if (f.text[i] == '\n') f.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+  const char* const b = f.text.data();
+  const char* const e = b + f.text.size();
+  for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr;)
+    f.line_starts.push_back(static_cast<std::uint32_t>(++p - b));
   files_.push_back(std::move(f));
   return static_cast<std::uint32_t>(files_.size() - 1);
 }

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,11 +36,25 @@ using optgrammar::dsl::Fault;
 /// Raised to abandon the current rule after its (first) error has been reported.
 struct RuleError {};
 
-inline bool is_ident_start(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+/// Character classes of the lexer and the scanner: one table load per byte.
+enum CharClass : std::uint8_t { cc_space = 1, cc_ident_start = 2, cc_digit = 4 };
+inline constexpr std::array<std::uint8_t, 256> char_classes = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned char c : std::string_view(" \t\n\r\f\v")) t[c] = cc_space;
+  for (int c = 'a'; c <= 'z'; ++c) t[static_cast<std::size_t>(c)] = cc_ident_start;
+  for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<std::size_t>(c)] = cc_ident_start;
+  t['_'] = cc_ident_start;
+  for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = cc_digit;
+  return t;
+}();
+inline bool char_is(char c, std::uint8_t classes) noexcept {
+  return (char_classes[static_cast<unsigned char>(c)] & classes) != 0;
 }
-inline bool is_ident_char(char c) noexcept { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+/// ' ', '\t', '\n', '\r', '\f', '\v'
+inline bool is_space(char c) noexcept { return char_is(c, cc_space); }
+inline bool is_ident_start(char c) noexcept { return char_is(c, cc_ident_start); }
+inline bool is_ident_char(char c) noexcept { return char_is(c, cc_ident_start | cc_digit); }
+inline bool is_digit(char c) noexcept { return char_is(c, cc_digit); }
 
 /// Tokens of one source text, skipping white space and C/C++ comments.
 class Lexer {

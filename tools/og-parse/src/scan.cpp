@@ -83,8 +83,6 @@ struct ScanState {
   }
 };
 
-bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n'; }
-
 std::string squeeze_spaces(std::string_view s) {
   std::string out;
   bool pending = false;

@@ -191,7 +191,7 @@ class Checker {
   }
   Node* call(std::string_view name, VT t, Loc at, std::initializer_list<Node*> args) {
     Node* n = mk(NodeKind::call, t, at);
-    n->text.assign(name);
+    n->text = name;
     n->args.assign(args.begin(), args.end());
     return n;
   }
@@ -202,17 +202,17 @@ class Checker {
   }
   Node* dtype(std::string_view tag, Loc at) {
     Node* n = mk(NodeKind::dtype, VT::dtype, at);
-    n->text.assign(tag);
+    n->text = tag;
     return n;
   }
   Node* str(std::string_view v, VT t, Loc at) {
     Node* n = mk(NodeKind::string, t, at);
-    n->text.assign(v);
+    n->text = v;
     return n;
   }
   Node* name(std::string_view v, VT t, Loc at) {
     Node* n = mk(NodeKind::name, t, at);
-    n->text.assign(v);
+    n->text = v;
     return n;
   }
 
@@ -674,7 +674,7 @@ class Checker {
       case C::MESSAGE: {
         if (a[0]->kind != NodeKind::string)
           fail(a[0]->loc, fmt::format("the first operand of 'MESSAGE' must be a string constant, found {}", spelled(a[0])));
-        a[0]->text = decode_escapes(a[0]);
+        a[0]->text = s_.intern(decode_escapes(a[0]));
         a[0]->type = VT::message;
         for (std::size_t i = 1; i < a.size(); ++i) a[i] = need(a[i], n, i, is_scalar, "a scalar");
         return typed(n, VT::boolean);

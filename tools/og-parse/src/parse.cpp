@@ -151,9 +151,15 @@ class Parser {
     switch (t.kind) {
       case Tok::string: {
         Node* n = node(NodeKind::string, t.loc);
-        while (peek().kind == Tok::string) {
-          const Token s = take();
-          n->text.append(s.text.substr(1, s.text.size() - 2));
+        take();
+        n->text = t.text.substr(1, t.text.size() - 2);
+        if (peek().kind == Tok::string) {  // adjacent strings are joined
+          std::string joined(n->text);
+          while (peek().kind == Tok::string) {
+            const Token s = take();
+            joined.append(s.text.substr(1, s.text.size() - 2));
+          }
+          n->text = s_.intern(joined);
         }
         return n;
       }
@@ -172,14 +178,18 @@ class Parser {
       case Tok::ident: {
         take();
         Node* n = node(NodeKind::name, t.loc);
-        n->text.assign(t.text);
-        while (peek().kind == Tok::scope) {
-          take();
-          const Token part = peek();
-          if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
-          take();
-          n->text += "::";
-          n->text += part.text;
+        n->text = t.text;
+        if (peek().kind == Tok::scope) {
+          std::string scoped(t.text);
+          while (peek().kind == Tok::scope) {
+            take();
+            const Token part = peek();
+            if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
+            take();
+            scoped += "::";
+            scoped += part.text;
+          }
+          n->text = s_.intern(scoped);
         }
         if (peek().kind == Tok::lparen) {
           n->kind = NodeKind::call;
@@ -346,7 +356,7 @@ class Parser {
       text = joined;
     }
     Node* n = node(NodeKind::name, first.loc);
-    n->text = text;
+    n->text = s_.intern(text);
     n->type = ValueType::name;
     return n;
   }

@@ -92,7 +92,12 @@ std::string Session::format(const Diagnostic& d) const {
 
 Node* Session::make_node() { return ::new (arena_.allocate(sizeof(Node), alignof(Node))) Node(&arena_); }
 
-std::string_view Session::intern(std::string s) { return strings_.emplace_back(std::move(s)); }
+std::string_view Session::intern(std::string_view s) {
+  if (s.empty()) return {};
+  auto* p = static_cast<char*>(arena_.allocate(s.size(), 1));
+  std::memcpy(p, s.data(), s.size());
+  return {p, s.size()};
+}
 
 const ShapeFn* Session::find_shape_fn(std::string_view name) const {
   auto it = shapefn_index_.find(name);

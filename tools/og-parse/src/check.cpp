@@ -3,6 +3,7 @@
 #include "internal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <unordered_map>
@@ -41,25 +42,48 @@ struct Known {
   const optgrammar::dsl::Construct* rec = nullptr;
 };
 
-/// Every name a rule may write, from the grammar's records.
-const std::unordered_map<std::string_view, Known>& table() {
-  static const std::unordered_map<std::string_view, Known> t = [] {
-    std::unordered_map<std::string_view, Known> m;
-    for (const auto& r : optgrammar::dsl::constructs) {
+/// Every name a rule may write, from the grammar's records: an open-addressing table with a
+/// cheap hash, as names are looked up once or twice per call node (and by the scanner).
+class NameTable {
+ public:
+  NameTable() {
+    for (std::size_t i = 0; i < std::size(optgrammar::dsl::constructs); ++i) {
+      const auto& r = optgrammar::dsl::constructs[i];
+      std::size_t h = hash(r.name) & mask;
+      while (slots_[h] != 0 && record(slots_[h]).name != r.name) h = (h + 1) & mask;
+      if (slots_[h] != 0) continue;  // the first record of a name counts
+      slots_[h] = static_cast<std::uint16_t>(i + 1);
       int extra = r.extra;
       if (r.family == C::CAST) extra = static_cast<int>(r.extra == 's' ? VT::size : r.extra == 'i' ? VT::int_ : VT::float_);
-      m.emplace(r.name, Known{r.family, extra, r.places == optgrammar::dsl::in_replacement, &r});
+      known_[i] = Known{r.family, extra, r.places == optgrammar::dsl::in_replacement, &r};
     }
-    return m;
-  }();
-  return t;
-}
+  }
+  const Known* find(std::string_view name) const noexcept {
+    for (std::size_t h = hash(name) & mask; slots_[h] != 0; h = (h + 1) & mask)
+      if (record(slots_[h]).name == name) return &known_[slots_[h] - 1u];
+    return nullptr;
+  }
 
-const Known* lookup(std::string_view name) {
-  const auto& t = table();
-  auto it = t.find(name);
-  return it == t.end() ? nullptr : &it->second;
-}
+ private:
+  static constexpr std::size_t records = std::size(optgrammar::dsl::constructs);
+  static constexpr std::size_t slots = 1024;  // a power of 2, at least four times the records
+  static constexpr std::size_t mask = slots - 1;
+  static_assert(records * 4 <= slots);
+  static std::size_t hash(std::string_view s) noexcept {  // FNV-1a
+    std::uint32_t h = 2166136261u;
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h ^ (h >> 15);
+  }
+  static const optgrammar::dsl::Construct& record(std::uint16_t slot) noexcept {
+    return optgrammar::dsl::constructs[slot - 1u];
+  }
+  std::array<std::uint16_t, slots> slots_{};
+  std::array<Known, records> known_{};
+};
+
+const NameTable names;
+
+const Known* lookup(std::string_view name) noexcept { return names.find(name); }
 
 /// Context of a replacement operand, for the restrictions on AUTOSPLIT / EXTERNAL_REPLACE.
 struct RCtx {
@@ -1237,6 +1261,8 @@ class Checker {
 };
 
 }  // namespace
+
+bool is_construct(std::string_view name) noexcept { return lookup(name) != nullptr; }
 
 void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement) {
   Checker(s, r).run(match, constraint, replacement);

@@ -105,6 +105,9 @@ void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
 /// Throws RuleError after reporting the first error.
 void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement);
 
+/// Whether `name` is a construct of the rule language (optgrammar/dsl/grammar.hpp).
+bool is_construct(std::string_view name) noexcept;
+
 /// Lint over all valid rules.
 void lint_rules(Session& s);
 

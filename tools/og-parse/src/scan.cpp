@@ -4,13 +4,10 @@
 // EXTERNAL_SHAPEFN annotations, and cuts out each DEF_PACKAGE_* construct as expanded tokens.
 #include "internal.hpp"
 
-#include <optgrammar/dsl/grammar.hpp>
-
 #include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -250,14 +247,9 @@ class Scanner {
   /// The first call of a name spelled like a macro that is neither a construct of the rule
   /// language nor a macro known here, in toks[b, e): a macro of a header that was not found.
   static std::string_view unknown_call(const std::vector<Token>& toks, std::size_t b, std::size_t e) {
-    static const std::unordered_set<std::string_view> constructs = [] {
-      std::unordered_set<std::string_view> c;
-      for (const auto& r : optgrammar::dsl::constructs) c.insert(r.name);
-      return c;
-    }();
     for (std::size_t k = b; k + 1 < e; ++k)
       if (toks[k].kind == Tok::ident && toks[k + 1].kind == Tok::lparen && macro_like(toks[k].text) &&
-          !constructs.count(toks[k].text))
+          !is_construct(toks[k].text))
         return toks[k].text;
     return {};
   }

@@ -198,8 +198,11 @@ class Parser {
             take();
             return n;
           }
+          // the operands are gathered on a stack shared by all levels, then stored with one allocation
+          const std::size_t mark = operands_.size();
           for (;;) {
-            n->args.push_back(expr(depth + 1));
+            Node* a = expr(depth + 1);
+            operands_.push_back(a);
             const Token sep = peek();
             if (sep.kind == Tok::rparen) {
               take();
@@ -209,6 +212,8 @@ class Parser {
               fail(sep.loc, fmt::format("expected ',' or ')' in the arguments of '{}', found {}", n->text, spell(sep)));
             take();
           }
+          n->args.assign(operands_.begin() + static_cast<std::ptrdiff_t>(mark), operands_.end());
+          operands_.resize(mark);
         }
         return n;
       }
@@ -596,6 +601,7 @@ class Parser {
   Token eof_;
   std::string spec_;  ///< the pass spec of the rule being parsed, as written
   std::size_t i_ = 0;
+  std::vector<Node*> operands_;  ///< operands of the calls being parsed, innermost last
 };
 
 }  // namespace

@@ -19,9 +19,9 @@ constexpr int max_nesting = 200;
 
 class Parser {
  public:
-  Parser(Session& s, const Item& item, const Token* begin, const Token* end)
+  Parser(Session& s, const Item& item, const Token* begin, const Token* end, std::vector<Node*>& operands)
       : s_(s), item_(item), t_(begin), n_(static_cast<std::size_t>(end - begin)),
-        eof_{Tok::eof, n_ ? begin[n_ - 1].loc : item.loc, {}} {}
+        eof_{Tok::eof, n_ ? begin[n_ - 1].loc : item.loc, {}}, operands_(operands) {}
 
   const Token& peek(std::size_t k = 0) const noexcept { return i_ + k < n_ ? t_[i_ + k] : eof_; }
   Token take() {
@@ -601,14 +601,16 @@ class Parser {
   Token eof_;
   std::string spec_;  ///< the pass spec of the rule being parsed, as written
   std::size_t i_ = 0;
-  std::vector<Node*> operands_;  ///< operands of the calls being parsed, innermost last
+  std::vector<Node*>& operands_;  ///< operands of the calls being parsed, innermost last
 };
 
 }  // namespace
 
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks) {
   if (item.begin == item.end) return;
-  Parser p(s, item, toks.data() + item.begin, toks.data() + item.end);
+  static thread_local std::vector<Node*> operands;  // one stack for all items
+  operands.clear();
+  Parser p(s, item, toks.data() + item.begin, toks.data() + item.end, operands);
   switch (item.kind) {
     case ItemKind::rule:
     case ItemKind::rule_with_flags: p.rule(); break;

@@ -61,11 +61,46 @@ class Lexer {
  public:
   Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos)
       : s_(s), file_(file), src_(src), pos_(pos) {}
-  Token next();
+  /// The next token. Inline for what rules are mostly made of (names, strings, parentheses,
+  /// commas, signs after plain white space); all the rest is next_slow()'s.
+  Token next() {
+    const std::size_t n = src_.size();
+    const char* const s = src_.data();
+    std::size_t p = pos_;
+    while (p < n && is_space(s[p])) ++p;
+    pos_ = p;
+    if (p >= n) return next_slow();
+    const auto at = [&](std::size_t e, Tok k) {
+      pos_ = e;
+      return Token{k, Loc{file_, static_cast<std::uint32_t>(p)}, src_.substr(p, e - p)};
+    };
+    const char c = s[p];
+    if (is_ident_start(c)) {
+      std::size_t e = p + 1;
+      while (e < n && is_ident_char(s[e])) ++e;
+      return at(e, Tok::ident);
+    }
+    switch (c) {
+      case '(': return at(p + 1, Tok::lparen);
+      case ')': return at(p + 1, Tok::rparen);
+      case ',': return at(p + 1, Tok::comma);
+      case '+': return at(p + 1, Tok::plus);
+      case '-': return at(p + 1, Tok::minus);
+      case '"': {
+        std::size_t e = p + 1;
+        while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
+        if (e < n && s[e] == '"') return at(e + 1, Tok::string);
+        return next_slow();  // an escape, or not terminated on its line
+      }
+      default: return next_slow();
+    }
+  }
   std::size_t pos() const noexcept { return pos_; }
   void set_pos(std::size_t p) noexcept { pos_ = p; }
 
  private:
+  Token next_slow();
+
   Session& s_;
   std::uint32_t file_;
   std::string_view src_;

@@ -24,7 +24,7 @@ std::string spell(const Token& t) {
   return fmt::format("'{}'", t.text);
 }
 
-Token Lexer::next() {
+Token Lexer::next_slow() {
   const std::size_t n = src_.size();
   const char* const s = src_.data();
   std::size_t p = pos_;

@@ -358,8 +358,6 @@ class Scanner {
   }
 
   std::size_t item(ItemKind kind, Loc at, std::size_t lp) {
-    std::vector<Token>& raw = raw_;
-    raw.clear();
     std::size_t end = lp;
     const std::string_view what = src_.substr(at.offset, lp - at.offset);
     std::size_t name_end = 0;  // up to the first of " \t\r\n/(" (find_first_of calls memchr per byte)
@@ -368,17 +366,23 @@ class Scanner {
     Item it;
     it.kind = kind;
     it.loc = at;
-    if (!collect(lp, name, raw, end)) return end;
-    if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
+    // The tokens go straight to the file's buffer; only an item that uses macros is moved out to
+    // be expanded back into it.
     it.begin = toks_.size();
+    if (!collect(lp, name, toks_, end)) {
+      toks_.resize(it.begin);
+      return end;
+    }
+    if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
     try {
       disabled_.clear();
       produced_ = 0;
       limit_ = max_expanded_tokens;
-      if (uses_macros(raw))
-        expand(raw, toks_, nullptr, 0);
-      else
-        toks_.insert(toks_.end(), raw.begin(), raw.end());
+      if (uses_macros(toks_.data() + it.begin, toks_.data() + toks_.size())) {
+        raw_.assign(toks_.begin() + static_cast<std::ptrdiff_t>(it.begin), toks_.end());
+        toks_.resize(it.begin);
+        expand(raw_, toks_, nullptr, 0);
+      }
     } catch (const MacroError& e) {
       s_.diag(e.loc, Severity::error, e.message);
       it.bad = true;
@@ -456,10 +460,10 @@ class Scanner {
   }
 
   // ---- macro expansion ------------------------------------------------------------------
-  bool uses_macros(const std::vector<Token>& toks) const {
+  bool uses_macros(const Token* b, const Token* e) const {
     if (macros_.empty()) return false;
-    for (const auto& t : toks)
-      if (t.kind == Tok::ident && macros_.find(t.text)) return true;
+    for (const Token* t = b; t != e; ++t)
+      if (t->kind == Tok::ident && macros_.find(t->text)) return true;
     return false;
   }
 

@@ -87,15 +87,16 @@ std::string_view to_string(ValueType t) noexcept;
 /// or a constant of the grammar.
 struct Node {
   explicit Node(std::pmr::memory_resource* r) : args(r) {}
+  // (the one-byte fields first: nodes are many, so no padding between them)
   NodeKind kind = NodeKind::name;
   ValueType type = ValueType::none;
   bool may_star = false;  ///< replacement: may evaluate to the matched root "*"
+  bool bval = false;
+  bool is_size = false;   ///< integer constant with U suffix
   Loc loc;
   std::string_view text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
   std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
   double fval = 0;        ///< float value (already rounded to float)
-  bool bval = false;
-  bool is_size = false;   ///< integer constant with U suffix
   std::pmr::vector<Node*> args;
 };
 

@@ -6,7 +6,6 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -110,7 +109,7 @@ bool larger_than(const Node* n, std::uint64_t& left) {
 
 class Checker {
  public:
-  Checker(Session& s, Rule& r) : s_(s), r_(r) {}
+  Checker(Session& s, Rule& r) : s_(s), r_(r) { tags_.reserve(8); }
 
   void run(Node* match, Node* constraint, Node* replacement) {
     r_.match = match_root(match);
@@ -128,6 +127,7 @@ class Checker {
       if (std::uint64_t left = max_expanded_nodes; shares_ && larger_than(t, left))
         fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
                                  max_expanded_nodes));
+    r_.tags.reserve(tags_.size());
     for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{std::string(t.name), t.loc, t.match_count, t.uses});
   }
 
@@ -491,7 +491,7 @@ class Checker {
     plain_string(tag, "a split tag", VT::split_tag);
     if (std::find(split_scope_.begin(), split_scope_.end(), tag->text) == split_scope_.end())
       fail(tag->loc, catalogue(Fault::split_var_scope, who, tag->text, tag->text));
-    ++split_refs_[tag->text];
+    ++split_refs(tag->text);
     return tag;
   }
 
@@ -1123,11 +1123,11 @@ class Checker {
         a[1] = split_decl(a[1]);
         a[2] = need_int(n, 2);
         const std::string_view tag = a[1]->text;
-        const int before = split_refs_[tag];
+        const int before = split_refs(tag);
         split_scope_.push_back(tag);
         a[3] = rx(a[3], inner);
         split_scope_.pop_back();
-        if (split_refs_[tag] == before)
+        if (split_refs(tag) == before)
           fail(n->loc, catalogue(Fault::split_tag_unused, tag));
         return typed(n, VT::op);
       }
@@ -1260,7 +1260,12 @@ class Checker {
   bool shares_ = false;  ///< an expansion shares an operand subtree (see run())
   std::vector<std::string_view> split_scope_;
   std::vector<std::string_view> split_declared_;
-  std::unordered_map<std::string_view, int> split_refs_;
+  std::vector<std::pair<std::string_view, int>> split_refs_;  ///< uses of each split tag (a rule has few)
+  int& split_refs(std::string_view tag) {
+    for (auto& [t, n] : split_refs_)
+      if (t == tag) return n;
+    return split_refs_.emplace_back(tag, 0).second;
+  }
 };
 
 }  // namespace

@@ -3,9 +3,9 @@
 #include "internal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
-#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -41,25 +41,51 @@ struct Known {
   const optgrammar::dsl::Construct* rec = nullptr;
 };
 
-/// Every name a rule may write, from the grammar's records.
-const std::unordered_map<std::string_view, Known>& table() {
-  static const std::unordered_map<std::string_view, Known> t = [] {
-    std::unordered_map<std::string_view, Known> m;
-    for (const auto& r : optgrammar::dsl::constructs) {
+/// Every name a rule may write, from the grammar's records: an open-addressing table with a
+/// cheap hash, as names are looked up once or twice per call node (and by the scanner).
+class NameTable {
+ public:
+  NameTable() {
+    for (std::size_t i = 0; i < std::size(optgrammar::dsl::constructs); ++i) {
+      const auto& r = optgrammar::dsl::constructs[i];
+      std::size_t h = hash(r.name) & mask;
+      while (slots_[h] != 0 && record(slots_[h]).name != r.name) h = (h + 1) & mask;
+      if (slots_[h] != 0) continue;  // the first record of a name counts
+      slots_[h] = static_cast<std::uint16_t>(i + 1);
       int extra = r.extra;
       if (r.family == C::CAST) extra = static_cast<int>(r.extra == 's' ? VT::size : r.extra == 'i' ? VT::int_ : VT::float_);
-      m.emplace(r.name, Known{r.family, extra, r.places == optgrammar::dsl::in_replacement, &r});
+      known_[i] = Known{r.family, extra, r.places == optgrammar::dsl::in_replacement, &r};
     }
-    return m;
-  }();
-  return t;
-}
+  }
+  const Known* find(std::string_view name) const noexcept {
+    for (std::size_t h = hash(name) & mask; slots_[h] != 0; h = (h + 1) & mask)
+      if (record(slots_[h]).name == name) return &known_[slots_[h] - 1u];
+    return nullptr;
+  }
 
-const Known* lookup(std::string_view name) {
-  const auto& t = table();
-  auto it = t.find(name);
-  return it == t.end() ? nullptr : &it->second;
-}
+ private:
+  static constexpr std::size_t records = std::size(optgrammar::dsl::constructs);
+  static constexpr std::size_t slots = 1024;  // a power of 2, at least four times the records
+  static constexpr std::size_t mask = slots - 1;
+  static_assert(records * 4 <= slots);
+  /// The length and three characters: names that share them differ in a probe or two.
+  static std::size_t hash(std::string_view s) noexcept {
+    if (s.empty()) return 0;
+    const auto at = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(s[i])); };
+    std::uint32_t h = static_cast<std::uint32_t>(s.size()) * 0x9E3779B1u;
+    h ^= at(0) * 0x85EBCA6Bu ^ at(s.size() / 2) * 0xC2B2AE35u ^ at(s.size() - 1) * 0x27D4EB2Fu;
+    return h ^ (h >> 16);
+  }
+  static const optgrammar::dsl::Construct& record(std::uint16_t slot) noexcept {
+    return optgrammar::dsl::constructs[slot - 1u];
+  }
+  std::array<std::uint16_t, slots> slots_{};
+  std::array<Known, records> known_{};
+};
+
+const NameTable names;
+
+const Known* lookup(std::string_view name) noexcept { return names.find(name); }
 
 /// Context of a replacement operand, for the restrictions on AUTOSPLIT / EXTERNAL_REPLACE.
 struct RCtx {
@@ -70,18 +96,20 @@ struct RCtx {
 
 constexpr std::uint64_t max_expanded_nodes = 200000;
 
-std::uint64_t expanded_size(const Node* n, std::unordered_map<const Node*, std::uint64_t>& memo) {
-  auto it = memo.find(n);
-  if (it != memo.end()) return it->second;
-  std::uint64_t total = 1;
-  for (const Node* a : n->args) total = std::min<std::uint64_t>(total + expanded_size(a, memo), ~std::uint64_t{0} >> 2);
-  memo.emplace(n, total);
-  return total;
+/// Whether the tree under `n` has more than `left` nodes once shared operands are counted at each
+/// use (as the printed rule repeats them). Stops as soon as the answer is known, so it costs at
+/// most `left` steps whatever the sharing.
+bool larger_than(const Node* n, std::uint64_t& left) {
+  if (left == 0) return true;
+  --left;
+  for (const Node* a : n->args)
+    if (larger_than(a, left)) return true;
+  return false;
 }
 
 class Checker {
  public:
-  Checker(Session& s, Rule& r) : s_(s), r_(r) {}
+  Checker(Session& s, Rule& r) : s_(s), r_(r) { tags_.reserve(8); }
 
   void run(Node* match, Node* constraint, Node* replacement) {
     r_.match = match_root(match);
@@ -95,12 +123,11 @@ class Checker {
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
-    static thread_local std::unordered_map<const Node*, std::uint64_t> sizes;
-    sizes.clear();
     for (const Node* t : {r_.match, r_.constraint, r_.replacement})
-      if (shares_ && expanded_size(t, sizes) > max_expanded_nodes)
+      if (std::uint64_t left = max_expanded_nodes; shares_ && larger_than(t, left))
         fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
                                  max_expanded_nodes));
+    r_.tags.reserve(tags_.size());
     for (auto& t : tags_) r_.tags.push_back(Rule::TagUse{std::string(t.name), t.loc, t.match_count, t.uses});
   }
 
@@ -191,7 +218,7 @@ class Checker {
   }
   Node* call(std::string_view name, VT t, Loc at, std::initializer_list<Node*> args) {
     Node* n = mk(NodeKind::call, t, at);
-    n->text = std::string(name);
+    n->text = name;
     n->args.assign(args.begin(), args.end());
     return n;
   }
@@ -202,17 +229,17 @@ class Checker {
   }
   Node* dtype(std::string_view tag, Loc at) {
     Node* n = mk(NodeKind::dtype, VT::dtype, at);
-    n->text = std::string(tag);
+    n->text = tag;
     return n;
   }
   Node* str(std::string_view v, VT t, Loc at) {
     Node* n = mk(NodeKind::string, t, at);
-    n->text = std::string(v);
+    n->text = v;
     return n;
   }
   Node* name(std::string_view v, VT t, Loc at) {
     Node* n = mk(NodeKind::name, t, at);
-    n->text = std::string(v);
+    n->text = v;
     return n;
   }
 
@@ -285,8 +312,13 @@ class Checker {
     // (\" and \\ are a quote and a backslash, other escapes an unprintable character); the
     // string is shown with its quotes and backslashes as the C++ front end shows them, other
     // escapes as written.
+    // A plain string (the usual case) has nothing to show.
+    const bool plain = std::all_of(n->text.begin(), n->text.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u > 0x20 && u < 0x7f && c != '"' && c != '\\';
+    });
     std::string shown;
-    for (std::size_t i = 0; i < n->text.size(); ++i) {
+    for (std::size_t i = 0; !plain && i < n->text.size(); ++i) {
       char c = n->text[i];
       std::string_view bad;
       if (c == '\\' && i + 1 < n->text.size()) {
@@ -459,7 +491,7 @@ class Checker {
     plain_string(tag, "a split tag", VT::split_tag);
     if (std::find(split_scope_.begin(), split_scope_.end(), tag->text) == split_scope_.end())
       fail(tag->loc, catalogue(Fault::split_var_scope, who, tag->text, tag->text));
-    ++split_refs_[tag->text];
+    ++split_refs(tag->text);
     return tag;
   }
 
@@ -669,7 +701,7 @@ class Checker {
       case C::MESSAGE: {
         if (a[0]->kind != NodeKind::string)
           fail(a[0]->loc, fmt::format("the first operand of 'MESSAGE' must be a string constant, found {}", spelled(a[0])));
-        a[0]->text = decode_escapes(a[0]);
+        a[0]->text = s_.intern(decode_escapes(a[0]));
         a[0]->type = VT::message;
         for (std::size_t i = 1; i < a.size(); ++i) a[i] = need(a[i], n, i, is_scalar, "a scalar");
         return typed(n, VT::boolean);
@@ -1091,11 +1123,11 @@ class Checker {
         a[1] = split_decl(a[1]);
         a[2] = need_int(n, 2);
         const std::string_view tag = a[1]->text;
-        const int before = split_refs_[tag];
+        const int before = split_refs(tag);
         split_scope_.push_back(tag);
         a[3] = rx(a[3], inner);
         split_scope_.pop_back();
-        if (split_refs_[tag] == before)
+        if (split_refs(tag) == before)
           fail(n->loc, catalogue(Fault::split_tag_unused, tag));
         return typed(n, VT::op);
       }
@@ -1228,10 +1260,17 @@ class Checker {
   bool shares_ = false;  ///< an expansion shares an operand subtree (see run())
   std::vector<std::string_view> split_scope_;
   std::vector<std::string_view> split_declared_;
-  std::unordered_map<std::string_view, int> split_refs_;
+  std::vector<std::pair<std::string_view, int>> split_refs_;  ///< uses of each split tag (a rule has few)
+  int& split_refs(std::string_view tag) {
+    for (auto& [t, n] : split_refs_)
+      if (t == tag) return n;
+    return split_refs_.emplace_back(tag, 0).second;
+  }
 };
 
 }  // namespace
+
+bool is_construct(std::string_view name) noexcept { return lookup(name) != nullptr; }
 
 void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement) {
   Checker(s, r).run(match, constraint, replacement);

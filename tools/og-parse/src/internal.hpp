@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,22 +36,71 @@ using optgrammar::dsl::Fault;
 /// Raised to abandon the current rule after its (first) error has been reported.
 struct RuleError {};
 
-inline bool is_ident_start(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+/// Character classes of the lexer and the scanner: one table load per byte.
+enum CharClass : std::uint8_t { cc_space = 1, cc_ident_start = 2, cc_digit = 4 };
+inline constexpr std::array<std::uint8_t, 256> char_classes = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned char c : std::string_view(" \t\n\r\f\v")) t[c] = cc_space;
+  for (int c = 'a'; c <= 'z'; ++c) t[static_cast<std::size_t>(c)] = cc_ident_start;
+  for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<std::size_t>(c)] = cc_ident_start;
+  t['_'] = cc_ident_start;
+  for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = cc_digit;
+  return t;
+}();
+inline bool char_is(char c, std::uint8_t classes) noexcept {
+  return (char_classes[static_cast<unsigned char>(c)] & classes) != 0;
 }
-inline bool is_ident_char(char c) noexcept { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+/// ' ', '\t', '\n', '\r', '\f', '\v'
+inline bool is_space(char c) noexcept { return char_is(c, cc_space); }
+inline bool is_ident_start(char c) noexcept { return char_is(c, cc_ident_start); }
+inline bool is_ident_char(char c) noexcept { return char_is(c, cc_ident_start | cc_digit); }
+inline bool is_digit(char c) noexcept { return char_is(c, cc_digit); }
 
 /// Tokens of one source text, skipping white space and C/C++ comments.
 class Lexer {
  public:
   Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos)
       : s_(s), file_(file), src_(src), pos_(pos) {}
-  Token next();
+  /// The next token. Inline for what rules are mostly made of (names, strings, parentheses,
+  /// commas, signs after plain white space); all the rest is next_slow()'s.
+  Token next() {
+    const std::size_t n = src_.size();
+    const char* const s = src_.data();
+    std::size_t p = pos_;
+    while (p < n && is_space(s[p])) ++p;
+    pos_ = p;
+    if (p >= n) return next_slow();
+    const auto at = [&](std::size_t e, Tok k) {
+      pos_ = e;
+      return Token{k, Loc{file_, static_cast<std::uint32_t>(p)}, src_.substr(p, e - p)};
+    };
+    const char c = s[p];
+    if (is_ident_start(c)) {
+      std::size_t e = p + 1;
+      while (e < n && is_ident_char(s[e])) ++e;
+      return at(e, Tok::ident);
+    }
+    switch (c) {
+      case '(': return at(p + 1, Tok::lparen);
+      case ')': return at(p + 1, Tok::rparen);
+      case ',': return at(p + 1, Tok::comma);
+      case '+': return at(p + 1, Tok::plus);
+      case '-': return at(p + 1, Tok::minus);
+      case '"': {
+        std::size_t e = p + 1;
+        while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
+        if (e < n && s[e] == '"') return at(e + 1, Tok::string);
+        return next_slow();  // an escape, or not terminated on its line
+      }
+      default: return next_slow();
+    }
+  }
   std::size_t pos() const noexcept { return pos_; }
   void set_pos(std::size_t p) noexcept { pos_ = p; }
 
  private:
+  Token next_slow();
+
   Session& s_;
   std::uint32_t file_;
   std::string_view src_;
@@ -88,6 +139,9 @@ void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
 /// Checks a parsed rule (syntax trees of match, constraint, replacement) and fills `r`.
 /// Throws RuleError after reporting the first error.
 void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement);
+
+/// Whether `name` is a construct of the rule language (optgrammar/dsl/grammar.hpp).
+bool is_construct(std::string_view name) noexcept;
 
 /// Lint over all valid rules.
 void lint_rules(Session& s);

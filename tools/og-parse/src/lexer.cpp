@@ -1,6 +1,8 @@
 // The token lexer used inside rules and macro bodies.
 #include "internal.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace og_parse::detail {
@@ -22,96 +24,98 @@ std::string spell(const Token& t) {
   return fmt::format("'{}'", t.text);
 }
 
-Token Lexer::next() {
+Token Lexer::next_slow() {
   const std::size_t n = src_.size();
+  const char* const s = src_.data();
+  std::size_t p = pos_;
   for (;;) {
-    if (pos_ >= n) return Token{Tok::eof, Loc{file_, static_cast<std::uint32_t>(n)}, {}};
-    char c = src_[pos_];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      ++pos_;
+    while (p < n && is_space(s[p])) ++p;
+    if (p >= n) {
+      pos_ = p;
+      return Token{Tok::eof, Loc{file_, static_cast<std::uint32_t>(n)}, {}};
+    }
+    const char c = s[p];
+    if (c == '\\' && p + 1 < n && (s[p + 1] == '\n' || s[p + 1] == '\r')) {
+      p += 2;  // line continuation (inside #define bodies)
       continue;
     }
-    if (c == '\\' && pos_ + 1 < n && (src_[pos_ + 1] == '\n' || src_[pos_ + 1] == '\r')) {
-      pos_ += 2;  // line continuation (inside #define bodies)
+    if (c == '/' && p + 1 < n && s[p + 1] == '/') {
+      const void* e = std::memchr(s + p, '\n', n - p);
+      p = e ? static_cast<std::size_t>(static_cast<const char*>(e) - s) : n;
       continue;
     }
-    if (c == '/' && pos_ + 1 < n && src_[pos_ + 1] == '/') {
-      while (pos_ < n && src_[pos_] != '\n') ++pos_;
-      continue;
-    }
-    if (c == '/' && pos_ + 1 < n && src_[pos_ + 1] == '*') {
-      std::size_t e = src_.find("*/", pos_ + 2);
+    if (c == '/' && p + 1 < n && s[p + 1] == '*') {
+      const std::size_t e = src_.find("*/", p + 2);
       if (e == std::string_view::npos) {
-        s_.diag(Loc{file_, static_cast<std::uint32_t>(pos_)}, Severity::error, "unterminated comment");
-        pos_ = n;
+        s_.diag(Loc{file_, static_cast<std::uint32_t>(p)}, Severity::error, "unterminated comment");
+        p = n;
         continue;
       }
-      pos_ = e + 2;
+      p = e + 2;
       continue;
     }
     break;
   }
-  const std::size_t start = pos_;
+  const std::size_t start = p;
   const Loc loc{file_, static_cast<std::uint32_t>(start)};
-  auto make = [&](Tok k) { return Token{k, loc, src_.substr(start, pos_ - start)}; };
-  char c = src_[pos_];
+  const char c = s[p++];
+  Tok kind = Tok::other;
   if (is_ident_start(c)) {
-    while (pos_ < n && is_ident_char(src_[pos_])) ++pos_;
-    return make(Tok::ident);
-  }
-  if (is_digit(c) || (c == '.' && pos_ + 1 < n && is_digit(src_[pos_ + 1]))) {
+    while (p < n && is_ident_char(s[p])) ++p;
+    kind = Tok::ident;
+  } else if (is_digit(c) || (c == '.' && p < n && is_digit(s[p]))) {
     // a C preprocessing number: digits, letters, '.', exponent signs, digit separators
-    ++pos_;
-    while (pos_ < n) {
-      char d = src_[pos_];
-      if ((d == '+' || d == '-') &&
-          (src_[pos_ - 1] == 'e' || src_[pos_ - 1] == 'E' || src_[pos_ - 1] == 'p' || src_[pos_ - 1] == 'P')) {
-        ++pos_;
+    while (p < n) {
+      const char d = s[p];
+      if ((d == '+' || d == '-') && (s[p - 1] == 'e' || s[p - 1] == 'E' || s[p - 1] == 'p' || s[p - 1] == 'P')) {
+        ++p;
       } else if (is_ident_char(d) || d == '.') {
-        ++pos_;
-      } else if (d == '\'' && pos_ + 1 < n && is_ident_char(src_[pos_ + 1])) {
-        ++pos_;
+        ++p;
+      } else if (d == '\'' && p + 1 < n && is_ident_char(s[p + 1])) {
+        ++p;
       } else {
         break;
       }
     }
-    return make(Tok::number);
-  }
-  if (c == '"') {
-    ++pos_;
-    while (pos_ < n && src_[pos_] != '"' && src_[pos_] != '\n') {
-      if (src_[pos_] == '\\' && pos_ + 1 < n && src_[pos_ + 1] != '\n') ++pos_;
-      ++pos_;
+    kind = Tok::number;
+  } else if (c == '"') {
+    while (p < n && s[p] != '"' && s[p] != '\n') {
+      if (s[p] == '\\' && p + 1 < n && s[p + 1] != '\n') ++p;
+      ++p;
     }
-    if (pos_ >= n || src_[pos_] != '"') {
+    if (p >= n || s[p] != '"') {
+      pos_ = p;
       s_.diag(loc, Severity::error, "missing terminating '\"' character");
       throw RuleError{};
     }
-    ++pos_;
-    return make(Tok::string);
+    ++p;
+    kind = Tok::string;
+  } else {
+    switch (c) {
+      case '(': kind = Tok::lparen; break;
+      case ')': kind = Tok::rparen; break;
+      case ',': kind = Tok::comma; break;
+      case '+': kind = Tok::plus; break;
+      case '-': kind = Tok::minus; break;
+      case '#':
+        if (p < n && s[p] == '#') ++p;
+        kind = Tok::hash;
+        break;
+      case ':':
+        if (p < n && s[p] == ':') {
+          ++p;
+          kind = Tok::scope;
+        }
+        break;
+      default:
+        // keep multi-byte UTF-8 sequences together so messages quote whole characters
+        if (static_cast<unsigned char>(c) >= 0xc0)
+          while (p < n && (static_cast<unsigned char>(s[p]) & 0xc0) == 0x80) ++p;
+        break;
+    }
   }
-  ++pos_;
-  switch (c) {
-    case '(': return make(Tok::lparen);
-    case ')': return make(Tok::rparen);
-    case ',': return make(Tok::comma);
-    case '+': return make(Tok::plus);
-    case '-': return make(Tok::minus);
-    case '#':
-      if (pos_ < n && src_[pos_] == '#') ++pos_;
-      return make(Tok::hash);
-    case ':':
-      if (pos_ < n && src_[pos_] == ':') {
-        ++pos_;
-        return make(Tok::scope);
-      }
-      return make(Tok::other);
-    default:
-      // keep multi-byte UTF-8 sequences together so messages quote whole characters
-      if (static_cast<unsigned char>(c) >= 0xc0)
-        while (pos_ < n && (static_cast<unsigned char>(src_[pos_]) & 0xc0) == 0x80) ++pos_;
-      return make(Tok::other);
-  }
+  pos_ = p;
+  return Token{kind, loc, src_.substr(start, p - start)};
 }
 
 }  // namespace og_parse::detail

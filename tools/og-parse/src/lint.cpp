@@ -64,8 +64,8 @@ bool general(const Node* a, const Node* b, TagMap& m) {
 /// Structural equality: the same canonical text.
 bool same(const Node* a, const Node* b) {
   if (a == b) return true;
-  if (a->kind != b->kind || a->text != b->text || a->ival != b->ival || a->fval != b->fval || a->bval != b->bval ||
-      a->is_size != b->is_size || a->type != b->type || a->args.size() != b->args.size())
+  if (a->kind != b->kind || a->type != b->type || a->args.size() != b->args.size() || a->ival != b->ival ||
+      a->fval != b->fval || a->bval != b->bval || a->is_size != b->is_size || a->text != b->text)
     return false;
   for (std::size_t i = 0; i < a->args.size(); ++i)
     if (!same(a->args[i], b->args[i])) return false;
@@ -88,7 +88,14 @@ void lint_rules(Session& s) {
       return std::hash<std::string_view>{}(k.second) * 31 + static_cast<std::size_t>(k.first);
     }
   };
-  std::unordered_map<std::pair<int, std::string_view>, std::vector<std::size_t>, KeyHash> groups;
+  // The rules of a group (same pass, same root op) in the order below, as a list from the last one
+  // back: the latest rule of each group, and each rule's predecessor in its group.
+  constexpr std::size_t none = ~std::size_t{0};
+  std::unordered_map<std::pair<int, std::string_view>, std::size_t, KeyHash> latest;
+  latest.reserve(rules.size());
+  std::vector<std::size_t> previous(rules.size(), none);
+  TagMap m;                             // reused by every comparison
+  std::vector<std::string_view> used;   // likewise
   // "Earlier" in the library's documented rule order: file base name, then file, then line.
   std::vector<std::size_t> order(rules.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -103,10 +110,9 @@ void lint_rules(Session& s) {
   for (const std::size_t i : order) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    auto& g = groups[{r.pass.priority, std::string_view(r.match->args[0]->text)}];
-    const std::size_t first = g.size() > max_earlier ? g.size() - max_earlier : 0;
-    for (std::size_t gi = g.size(); gi-- > first;) {
-      const std::size_t e = g[gi];
+    const auto slot = latest.try_emplace({r.pass.priority, std::string_view(r.match->args[0]->text)}, none).first;
+    std::size_t compared = 0;
+    for (std::size_t e = slot->second; e != none && compared < max_earlier; e = previous[e], ++compared) {
       const Rule& q = rules[e];
       auto where = [&] { return fmt::format("{}:{}", s.file_name(q.loc.file), q.line); };
       // structural comparisons stop at the first difference, which is usually near the top
@@ -118,10 +124,10 @@ void lint_rules(Session& s) {
       if (q.external_replace) continue;  // it may leave the op in place
       const bool always = q.constraint->kind == NodeKind::boolean && q.constraint->bval;
       if (!always && !same_constraint) continue;
-      TagMap m;
+      m.clear();
       if (!general(q.match, r.match, m)) continue;
       if (!always) {
-        std::vector<std::string_view> used;
+        used.clear();
         constraint_tags(q.constraint, used);
         bool same = true;
         for (const auto& t : used) {
@@ -137,7 +143,8 @@ void lint_rules(Session& s) {
                          where()));
       break;
     }
-    g.push_back(i);
+    previous[i] = slot->second;
+    slot->second = i;
   }
 }
 

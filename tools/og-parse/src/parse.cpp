@@ -19,9 +19,9 @@ constexpr int max_nesting = 200;
 
 class Parser {
  public:
-  Parser(Session& s, const Item& item, const Token* begin, const Token* end)
+  Parser(Session& s, const Item& item, const Token* begin, const Token* end, std::vector<Node*>& operands)
       : s_(s), item_(item), t_(begin), n_(static_cast<std::size_t>(end - begin)),
-        eof_{Tok::eof, n_ ? begin[n_ - 1].loc : item.loc, {}} {}
+        eof_{Tok::eof, n_ ? begin[n_ - 1].loc : item.loc, {}}, operands_(operands) {}
 
   const Token& peek(std::size_t k = 0) const noexcept { return i_ + k < n_ ? t_[i_ + k] : eof_; }
   Token take() {
@@ -151,9 +151,15 @@ class Parser {
     switch (t.kind) {
       case Tok::string: {
         Node* n = node(NodeKind::string, t.loc);
-        while (peek().kind == Tok::string) {
-          const Token s = take();
-          n->text.append(s.text.substr(1, s.text.size() - 2));
+        take();
+        n->text = t.text.substr(1, t.text.size() - 2);
+        if (peek().kind == Tok::string) {  // adjacent strings are joined
+          std::string joined(n->text);
+          while (peek().kind == Tok::string) {
+            const Token s = take();
+            joined.append(s.text.substr(1, s.text.size() - 2));
+          }
+          n->text = s_.intern(joined);
         }
         return n;
       }
@@ -172,14 +178,18 @@ class Parser {
       case Tok::ident: {
         take();
         Node* n = node(NodeKind::name, t.loc);
-        n->text = std::string(t.text);
-        while (peek().kind == Tok::scope) {
-          take();
-          const Token part = peek();
-          if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
-          take();
-          n->text += "::";
-          n->text += part.text;
+        n->text = t.text;
+        if (peek().kind == Tok::scope) {
+          std::string scoped(t.text);
+          while (peek().kind == Tok::scope) {
+            take();
+            const Token part = peek();
+            if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
+            take();
+            scoped += "::";
+            scoped += part.text;
+          }
+          n->text = s_.intern(scoped);
         }
         if (peek().kind == Tok::lparen) {
           n->kind = NodeKind::call;
@@ -188,8 +198,11 @@ class Parser {
             take();
             return n;
           }
+          // the operands are gathered on a stack shared by all levels, then stored with one allocation
+          const std::size_t mark = operands_.size();
           for (;;) {
-            n->args.push_back(expr(depth + 1));
+            Node* a = expr(depth + 1);
+            operands_.push_back(a);
             const Token sep = peek();
             if (sep.kind == Tok::rparen) {
               take();
@@ -199,6 +212,8 @@ class Parser {
               fail(sep.loc, fmt::format("expected ',' or ')' in the arguments of '{}', found {}", n->text, spell(sep)));
             take();
           }
+          n->args.assign(operands_.begin() + static_cast<std::ptrdiff_t>(mark), operands_.end());
+          operands_.resize(mark);
         }
         return n;
       }
@@ -346,7 +361,7 @@ class Parser {
       text = joined;
     }
     Node* n = node(NodeKind::name, first.loc);
-    n->text = text;
+    n->text = s_.intern(text);
     n->type = ValueType::name;
     return n;
   }
@@ -586,13 +601,16 @@ class Parser {
   Token eof_;
   std::string spec_;  ///< the pass spec of the rule being parsed, as written
   std::size_t i_ = 0;
+  std::vector<Node*>& operands_;  ///< operands of the calls being parsed, innermost last
 };
 
 }  // namespace
 
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks) {
   if (item.begin == item.end) return;
-  Parser p(s, item, toks.data() + item.begin, toks.data() + item.end);
+  static thread_local std::vector<Node*> operands;  // one stack for all items
+  operands.clear();
+  Parser p(s, item, toks.data() + item.begin, toks.data() + item.end, operands);
   switch (item.kind) {
     case ItemKind::rule:
     case ItemKind::rule_with_flags: p.rule(); break;

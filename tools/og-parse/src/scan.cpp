@@ -4,13 +4,11 @@
 // EXTERNAL_SHAPEFN annotations, and cuts out each DEF_PACKAGE_* construct as expanded tokens.
 #include "internal.hpp"
 
-#include <optgrammar/dsl/grammar.hpp>
-
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -57,6 +55,12 @@ bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
   return true;
 }
 
+constexpr bool is_one_of(char c, std::string_view set) noexcept {
+  for (const char x : set)
+    if (c == x) return true;
+  return false;
+}
+
 bool is_rule_kind(ItemKind k) noexcept { return k == ItemKind::rule || k == ItemKind::rule_with_flags; }
 
 /// Spelled like a macro: capitals, digits and '_', with a capital.
@@ -69,9 +73,36 @@ bool macro_like(std::string_view name) noexcept {
   return letter && name.size() > 1;
 }
 
+/// The macros defined so far. A name is looked up for every identifier of a construct, so a quick
+/// test of its length and first character comes before the hash lookup (an #undef leaves both
+/// marks: a false positive only costs the lookup).
+class MacroTable {
+ public:
+  const Macro* find(std::string_view name) const {
+    if (name.empty() || ((lengths_ >> length_bit(name)) & 1) == 0 || !firsts_[static_cast<unsigned char>(name[0])])
+      return nullptr;
+    const auto it = map_.find(name);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+  void define(std::string_view name, Macro m) {
+    if (name.empty()) return;
+    lengths_ |= std::uint64_t{1} << length_bit(name);
+    firsts_[static_cast<unsigned char>(name[0])] = true;
+    map_[name] = std::move(m);
+  }
+  void undef(std::string_view name) { map_.erase(name); }
+  bool empty() const noexcept { return map_.empty(); }
+
+ private:
+  static unsigned length_bit(std::string_view name) noexcept { return static_cast<unsigned>(std::min<std::size_t>(name.size(), 63)); }
+  std::unordered_map<std::string_view, Macro> map_;
+  std::uint64_t lengths_ = 0;
+  std::array<bool, 256> firsts_{};
+};
+
 /// What the scan of one source file and of the files it includes share.
 struct ScanState {
-  std::unordered_map<std::string_view, Macro> macros;
+  MacroTable macros;
   std::vector<std::uint32_t> active;    ///< the files being scanned, outermost first
   std::vector<std::string> unresolved;  ///< #include "..." names found nowhere
   /// ", which og-parse did not find ..." when includes were not found, else "".
@@ -82,8 +113,6 @@ struct ScanState {
     return fmt::format(" (it may come from {}, which og-parse did not find; give its folder with -I)", names);
   }
 };
-
-bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n'; }
 
 std::string squeeze_spaces(std::string_view s) {
   std::string out;
@@ -209,9 +238,9 @@ class Scanner {
       return item(kind, loc(i), p);
     }
     if (at_line_start(src_, i)) {
-      auto it = macros_.find(name);
-      if (it != macros_.end() && it->second.has_item) return invocation(i, j, it->second);
-      if (it == macros_.end() && macro_like(name) && looks_like_rule(j))
+      const Macro* m = macros_.find(name);
+      if (m && m->has_item) return invocation(i, j, *m);
+      if (!m && macro_like(name) && looks_like_rule(j))
         s_.diag(loc(i), Severity::warning,
                 fmt::format("'{}(...)' looks like a rule, but '{}' is not a macro og-parse knows{}: the rule is not "
                             "checked",
@@ -252,14 +281,9 @@ class Scanner {
   /// The first call of a name spelled like a macro that is neither a construct of the rule
   /// language nor a macro known here, in toks[b, e): a macro of a header that was not found.
   static std::string_view unknown_call(const std::vector<Token>& toks, std::size_t b, std::size_t e) {
-    static const std::unordered_set<std::string_view> constructs = [] {
-      std::unordered_set<std::string_view> c;
-      for (const auto& r : optgrammar::dsl::constructs) c.insert(r.name);
-      return c;
-    }();
     for (std::size_t k = b; k + 1 < e; ++k)
       if (toks[k].kind == Tok::ident && toks[k + 1].kind == Tok::lparen && macro_like(toks[k].text) &&
-          !constructs.count(toks[k].text))
+          !is_construct(toks[k].text))
         return toks[k].text;
     return {};
   }
@@ -334,25 +358,31 @@ class Scanner {
   }
 
   std::size_t item(ItemKind kind, Loc at, std::size_t lp) {
-    std::vector<Token>& raw = raw_;
-    raw.clear();
     std::size_t end = lp;
     const std::string_view what = src_.substr(at.offset, lp - at.offset);
-    const std::string_view name = what.substr(0, what.find_first_of(" \t\r\n/("));
+    std::size_t name_end = 0;  // up to the first of " \t\r\n/(" (find_first_of calls memchr per byte)
+    while (name_end < what.size() && !is_one_of(what[name_end], " \t\r\n/(")) ++name_end;
+    const std::string_view name = what.substr(0, name_end);
     Item it;
     it.kind = kind;
     it.loc = at;
-    if (!collect(lp, name, raw, end)) return end;
-    if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
+    // The tokens go straight to the file's buffer; only an item that uses macros is moved out to
+    // be expanded back into it.
     it.begin = toks_.size();
+    if (!collect(lp, name, toks_, end)) {
+      toks_.resize(it.begin);
+      return end;
+    }
+    if (is_rule_kind(kind) && !check_after_rule(end, name)) it.bad_tail = true;
     try {
       disabled_.clear();
       produced_ = 0;
       limit_ = max_expanded_tokens;
-      if (uses_macros(raw))
-        expand(raw, toks_, nullptr, 0);
-      else
-        toks_.insert(toks_.end(), raw.begin(), raw.end());
+      if (uses_macros(toks_.data() + it.begin, toks_.data() + toks_.size())) {
+        raw_.assign(toks_.begin() + static_cast<std::ptrdiff_t>(it.begin), toks_.end());
+        toks_.resize(it.begin);
+        expand(raw_, toks_, nullptr, 0);
+      }
     } catch (const MacroError& e) {
       s_.diag(e.loc, Severity::error, e.message);
       it.bad = true;
@@ -430,10 +460,10 @@ class Scanner {
   }
 
   // ---- macro expansion ------------------------------------------------------------------
-  bool uses_macros(const std::vector<Token>& toks) const {
+  bool uses_macros(const Token* b, const Token* e) const {
     if (macros_.empty()) return false;
-    for (const auto& t : toks)
-      if (t.kind == Tok::ident && macros_.count(t.text)) return true;
+    for (const Token* t = b; t != e; ++t)
+      if (t->kind == Tok::ident && macros_.find(t->text)) return true;
     return false;
   }
 
@@ -498,12 +528,12 @@ class Scanner {
         push(out, t);
         continue;
       }
-      auto mit = macros_.find(t.text);
-      if (mit == macros_.end() || disabled(t.text)) {
+      const Macro* mp = macros_.find(t.text);
+      if (!mp || disabled(t.text)) {
         push(out, t);
         continue;
       }
-      const Macro& m = mit->second;
+      const Macro& m = *mp;
       const Loc at = use ? *use : t.loc;
       std::vector<Token> body;
       if (!m.function_like) {
@@ -621,7 +651,7 @@ class Scanner {
       }
       if (kw.text == "undef") {
         Token nm = lx.next();
-        if (nm.kind == Tok::ident) macros_.erase(nm.text);
+        if (nm.kind == Tok::ident) macros_.undef(nm.text);
         return e;
       }
       if (kw.text != "define") return e;
@@ -654,12 +684,12 @@ class Scanner {
           if (item_kind_of(t.text, k)) {
             m.has_item = true;
           } else {
-            auto it = macros_.find(t.text);
-            if (it != macros_.end() && it->second.has_item) m.has_item = true;
+            const Macro* used = macros_.find(t.text);
+            if (used && used->has_item) m.has_item = true;
           }
         }
       }
-      macros_[nm.text] = std::move(m);
+      macros_.define(nm.text, std::move(m));
     } catch (const RuleError&) {
     }
     return e;
@@ -758,7 +788,7 @@ class Scanner {
   bool header_ = false;  ///< an included file
   ScanState own_;
   ScanState& st_;
-  std::unordered_map<std::string_view, Macro>& macros_;
+  MacroTable& macros_;
   std::vector<std::string_view> disabled_;
   std::size_t produced_ = 0;       ///< tokens produced for the current construct or group
   std::size_t limit_ = max_expanded_tokens;

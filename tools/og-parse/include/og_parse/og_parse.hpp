@@ -82,19 +82,21 @@ enum class ValueType : std::uint8_t {
 
 std::string_view to_string(ValueType t) noexcept;
 
-/// A node of a rule's tree. Nodes, their text and their operand lists live in the session's
-/// arena (freed all at once with the session).
+/// A node of a rule's tree. Nodes and their operand lists live in the session's arena (freed all
+/// at once with the session); `text` views the source, a text the session keeps (Session::intern)
+/// or a constant of the grammar.
 struct Node {
-  explicit Node(std::pmr::memory_resource* r) : text(r), args(r) {}
+  explicit Node(std::pmr::memory_resource* r) : args(r) {}
+  // (the one-byte fields first: nodes are many, so no padding between them)
   NodeKind kind = NodeKind::name;
   ValueType type = ValueType::none;
   bool may_star = false;  ///< replacement: may evaluate to the matched root "*"
-  Loc loc;
-  std::pmr::string text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
-  std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
-  double fval = 0;        ///< float value (already rounded to float)
   bool bval = false;
   bool is_size = false;   ///< integer constant with U suffix
+  Loc loc;
+  std::string_view text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
+  std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
+  double fval = 0;        ///< float value (already rounded to float)
   std::pmr::vector<Node*> args;
 };
 
@@ -211,7 +213,8 @@ class Session {
   };
   void diag(Loc loc, Severity sev, std::string msg);
   Node* make_node();
-  std::string_view intern(std::string s);
+  /// A copy of `s` that lives as long as the session (in its arena).
+  std::string_view intern(std::string_view s);
   const Options& options() const noexcept { return opts_; }
   const File& file(std::uint32_t i) const { return files_[i]; }
   std::vector<Rule>& mutable_rules() noexcept { return rules_; }
@@ -235,9 +238,9 @@ class Session {
   std::vector<ParamOrder> porders_;
   std::vector<ShapeFn> shapefns_;
   std::map<std::string, std::size_t, std::less<>> shapefn_index_;
+  /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
+  /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
   std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
-  std::deque<Node> nodes_;
-  std::deque<std::string> strings_;
   std::uint64_t seq_ = 0;
 };
 

@@ -116,15 +116,20 @@ class Rewriter {
 
  private:
   /// Adds an op to the worklist (no-op when already pending).
-  void push(OpRef r) {
+  [[gnu::always_inline]] void push(OpRef r) {
     if (sweep_pending(r.index)) return;
     const std::size_t word = r.index >> 6;
     const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
-    if (word >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
+    if (word >= queued_.size()) [[unlikely]]
+      grow_marks(word);
     if (!(queued_[word] & bit)) {
       queued_[word] |= bit;
       queue_.push_back(r);
     }
+  }
+
+  [[gnu::noinline]] void grow_marks(std::size_t word) {
+    queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
   }
 
   Graph& g_;

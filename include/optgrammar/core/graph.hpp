@@ -120,15 +120,19 @@ class Graph {
     d.output = outdef;
     d.id = static_cast<std::uint32_t>(id);
     if (id >= next_id_) next_id_ = id + 1;
-    d.first_input = static_cast<std::uint32_t>(uses_.size());
-    d.n_inputs = static_cast<std::uint16_t>(inputs.size());
+    const auto n_in = static_cast<std::uint32_t>(inputs.size());
+    const std::uint32_t first = take_run(n_in);
+    d.first_input = first;
+    d.n_inputs = static_cast<std::uint16_t>(n_in);
     d.kept = kept_name(name);
     if (!d.kept) ++unread_;
-    for (OpRef in : inputs) {
-      auto u = static_cast<std::uint32_t>(uses_.size());
-      Use& use = uses_.emplace_back();
+    for (std::uint32_t k = 0; k < n_in; ++k) {
+      const OpRef in = inputs[k];
+      const std::uint32_t u = first + k;
+      Use& use = uses_[u];
       use.value = in;
       use.user = r;
+      use.prev = no_index;
       OpDef& v = ops_[in.index];
       use.next = v.first_use;
       if (v.first_use != no_index) uses_[v.first_use].prev = u;
@@ -171,6 +175,8 @@ class Graph {
   // ---- reading ----------------------------------------------------------------------------
   std::size_t size() const noexcept { return ops_.size(); }  ///< op slots, dead ones included
   std::size_t live_count() const noexcept { return live_; }
+  /// Input records stored, in use or not (the records of erased ops are reused: free_run).
+  std::size_t use_records() const noexcept { return uses_.size(); }
   bool valid(OpRef r) const noexcept { return r.index < ops_.size(); }
   bool alive(OpRef r) const noexcept { return r.index < ops_.size() && ops_[r.index].alive; }
   const OpDef& op(OpRef r) const { return ops_[checked(r)]; }
@@ -505,6 +511,38 @@ class Graph {
     d.alive = false;
     --live_;
     if (!d.kept) --unread_;
+    // The input records can serve a later op, unless a checkpoint is open (rollback revives them).
+    if (open_checkpoints_ == 0 && end != first) free_run(first, end - first);
+  }
+
+  // Reuse of use records: the input records of erased ops form holes in uses_. The graph keeps
+  // one hole, [hole_begin_, hole_end_): a freed run that touches it extends it, a longer one
+  // replaces it (the records of a shorter one stay unused), and a new op takes its input records
+  // from the front of the hole when it is long enough. Erasing a chain of ops one after the other
+  // (what rewriting mostly does) makes one hole out of their inputs; the ops a rewrite then makes
+  // fill it. O(1) either way. Nothing is freed or reused while a checkpoint is open: rollback
+  // revives erased ops' records and truncates appended ones.
+  void free_run(std::uint32_t f, std::uint32_t len) noexcept {
+    if (f + len == hole_begin_ && hole_end_ != hole_begin_) {
+      hole_begin_ = f;
+    } else if (f == hole_end_ && hole_end_ != hole_begin_) {
+      hole_end_ += len;
+    } else if (len > hole_end_ - hole_begin_) {
+      hole_begin_ = f;
+      hole_end_ = f + len;
+    }
+  }
+  /// The first of n consecutive use records for a new op: from the hole when it holds n, else
+  /// appended.
+  std::uint32_t take_run(std::uint32_t n) {
+    if (hole_end_ - hole_begin_ >= n && open_checkpoints_ == 0) {
+      const std::uint32_t f = hole_begin_;
+      hole_begin_ += n;
+      return f;
+    }
+    const auto first = static_cast<std::uint32_t>(uses_.size());
+    for (std::uint32_t k = 0; k < n; ++k) uses_.emplace_back();
+    return first;
   }
 
   struct BytesHash {
@@ -596,6 +634,7 @@ class Graph {
   std::array<RecentPayload, 64> recent_payloads_{};
   ChunkedVector<OpDef> ops_;
   ChunkedVector<Use> uses_;
+  std::uint32_t hole_begin_ = 0, hole_end_ = 0;  // unused use records, reused first (free_run)
   std::size_t live_ = 0;
   std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)
   std::uint64_t next_id_ = 1;

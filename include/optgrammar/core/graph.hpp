@@ -4,7 +4,8 @@
 // Use record in one vector, threaded on a doubly linked list of the uses of the value it reads.
 // Output definitions and constant payloads are interned (equal ones stored once), so a graph of a
 // million ops with a handful of distinct shapes costs about 60 bytes an op. Erased ops keep their
-// index (dead slots) so that OpRefs stay valid while rules run.
+// index (dead slots) so that OpRefs stay valid while rules run; their input records are reused
+// by the ops made after them (free_run), so rewriting needs little fresh memory.
 #pragma once
 
 #include "optgrammar/core/chunked_vector.hpp"
@@ -179,6 +180,8 @@ class Graph {
   std::size_t use_records() const noexcept { return uses_.size(); }
   bool valid(OpRef r) const noexcept { return r.index < ops_.size(); }
   bool alive(OpRef r) const noexcept { return r.index < ops_.size() && ops_[r.index].alive; }
+  /// alive() of an index known to be below size().
+  bool alive_at(std::uint32_t i) const noexcept { return ops_[i].alive; }
   const OpDef& op(OpRef r) const { return ops_[checked(r)]; }
   OpNameId name_id(OpRef r) const noexcept { return ops_[r.index].name; }
   std::string_view name(OpRef r) const { return op_name_of(op(r).name); }

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -344,4 +345,150 @@ TEST_CASE("op registry records implementations, costs and flags") {
   CHECK(costly->flags == (Flags::RESOURCE_HVX | Flags::INHIBIT_CONST_PROP));
   CHECK(Cost::FREE < Cost::FAST);
   CHECK(Cost::SNAIL < Cost::GLACIAL);
+}
+
+TEST_CASE("erased ops' input records serve new ops, and the use lists stay right") {
+  Graph g;
+  const OutputDef t = f32({1, 2, 2, 1});
+  OpRef x = g.add_input(t);
+  OpRef a = g.add_op("Relu", {x}, t);
+  OpRef b = g.add_op("Add", {a, x}, t);
+  OpRef c = g.add_op("Mul", {b, a}, t);
+  OpRef out = g.add_output(c);
+  const std::size_t records = g.use_records();  // 1 + 2 + 2 + 1
+  CHECK(records == 6);
+  // Bypass b and c: the output reads a; c, then b, are erased (4 records free, side by side).
+  g.replace_all_uses(c, a);
+  CHECK(g.erase_if_dead(c) == 2);
+  // An op of three inputs fits in them: nothing is appended.
+  OpRef d = g.add_op("Concat", {a, x, a}, t);
+  CHECK(g.use_records() == records);
+  CHECK(g.input(d, 0) == a);
+  CHECK(g.input(d, 1) == x);
+  CHECK(g.input(d, 2) == a);
+  g.set_input(out, 0, d);
+  CHECK(g.users(d) == std::vector<OpRef>{out});
+  CHECK(g.n_uses(a) == 2);
+  CHECK(verify(g).empty());
+  // One record is left: a one-input op takes it, a two-input op is appended.
+  OpRef e = g.add_op("Relu", {d}, t);
+  CHECK(g.use_records() == records);
+  OpRef f = g.add_op("Add", {e, d}, t);
+  CHECK(g.use_records() == records + 2);
+  CHECK(verify(g).empty());
+  CHECK(g.erase_if_dead(f) == 2);  // f, then e
+  CHECK(verify(g).empty());
+}
+
+TEST_CASE("no record is reused while a checkpoint is open, and rollback stays exact") {
+  Graph g;
+  const OutputDef t = f32({1, 2, 2, 1});
+  OpRef x = g.add_input(t);
+  OpRef a = g.add_op("Relu", {x}, t);
+  OpRef b = g.add_op("Relu", {a}, t);
+  OpRef out = g.add_output(b);
+  g.replace_all_uses(b, a);
+  CHECK(g.erase_if_dead(b) == 1);  // b's record is free
+  const std::size_t records = g.use_records();
+  auto cp = g.checkpoint();
+  OpRef c = g.add_op("Relu", {a}, t);  // appended, not reused: rollback truncates
+  CHECK(g.use_records() == records + 1);
+  g.set_input(out, 0, c);
+  CHECK(g.erase_if_dead(a) == 0);  // still read by c
+  g.rollback(cp);
+  CHECK(g.use_records() == records);
+  CHECK(g.input(out, 0) == a);
+  CHECK(g.users(a) == std::vector<OpRef>{out});
+  CHECK(verify(g).empty());
+  // After the checkpoint the free record serves again.
+  OpRef d = g.add_op("Relu", {a}, t);
+  CHECK(g.use_records() == records);
+  CHECK(g.input(d, 0) == a);
+  CHECK(verify(g).empty());
+}
+
+TEST_CASE("random edits with record reuse keep the graph consistent") {
+  // Ops are added with random inputs, bypassed and erased, some steps inside a checkpoint that
+  // is rolled back or committed; after every step the verifier checks use lists against input
+  // slots, and every op still reads the inputs it was made with.
+  std::uint64_t st = 12345;
+  auto rnd = [&](std::uint64_t n) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    return (st >> 33) % n;
+  };
+  const OutputDef t = f32({1, 2, 2, 1});
+  Graph g;
+  std::vector<OpRef> live{g.add_input(t)};
+  std::vector<std::vector<OpRef>> made_with;
+  made_with.resize(1);
+  auto sweep_live = [&] {
+    std::vector<OpRef> keep;
+    for (OpRef r : live)
+      if (g.alive(r)) keep.push_back(r);
+    live = keep;
+  };
+  for (int step = 0; step < 3000; ++step) {
+    const bool in_cp = rnd(8) == 0;
+    Graph::Checkpoint cp{};
+    if (in_cp) cp = g.checkpoint();
+    const Graph copy_for_rollback = in_cp ? g : Graph{};
+    const std::uint64_t what = rnd(3);
+    if (what < 2 || live.size() < 3) {
+      std::vector<OpRef> in;
+      for (std::uint64_t k = 0, n = 1 + rnd(4); k < n; ++k) in.push_back(live[rnd(live.size())]);
+      OpRef r = g.add_op(intern_op_name("Op"), std::span<const OpRef>(in), t);
+      if (made_with.size() <= r.index) made_with.resize(r.index + 1);
+      made_with[r.index] = in;
+      live.push_back(r);
+    } else {
+      // Bypass a random non-input op by one of its inputs, then remove what became dead.
+      OpRef r = live[1 + rnd(live.size() - 1)];
+      OpRef by = g.input(r, 0);
+      g.replace_all_uses(r, by);
+      for (std::uint32_t i = 0; i < g.size(); ++i)
+        if (made_with.size() > i)
+          for (std::uint32_t k = 0; k < made_with[i].size(); ++k)
+            if (made_with[i][k] == r) made_with[i][k] = by;
+      g.erase_if_dead(r);
+    }
+    if (in_cp) {
+      if (rnd(2) == 0) {
+        g.rollback(cp);
+        REQUIRE(g.size() == copy_for_rollback.size());
+        REQUIRE(g.use_records() == copy_for_rollback.use_records());
+        for (std::uint32_t i = 0; i < g.size(); ++i) {
+          const OpRef r{i};
+          REQUIRE(g.alive(r) == copy_for_rollback.alive(r));
+          if (!g.alive(r)) continue;
+          // The same readers (rollback does not promise their order in the use list).
+          auto users = g.users(r), users_before = copy_for_rollback.users(r);
+          std::sort(users.begin(), users.end());
+          std::sort(users_before.begin(), users_before.end());
+          REQUIRE(users == users_before);
+          for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) REQUIRE(g.input(r, k) == copy_for_rollback.input(r, k));
+        }
+        // The model follows the restored graph.
+        for (std::uint32_t i = 0; i < g.size(); ++i)
+          if (g.alive(OpRef{i}) && i < made_with.size() && !made_with[i].empty())
+            for (std::uint32_t k = 0; k < g.n_inputs(OpRef{i}); ++k) made_with[i][k] = g.input(OpRef{i}, k);
+        live.clear();
+        for (std::uint32_t i = 0; i < g.size(); ++i)
+          if (g.alive(OpRef{i})) live.push_back(OpRef{i});
+      } else {
+        g.commit(cp);
+      }
+    }
+    sweep_live();
+    const auto problems = verify(g);
+    REQUIRE(problems.empty());
+    for (OpRef r : live) {
+      if (r.index >= made_with.size() || made_with[r.index].empty()) continue;
+      REQUIRE(g.n_inputs(r) == made_with[r.index].size());
+      for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) REQUIRE(g.input(r, k) == made_with[r.index][k]);
+    }
+  }
+  // Records were reused: far fewer than one per input ever made.
+  std::size_t inputs_made = 0;
+  for (const auto& m : made_with) inputs_made += m.size();
+  CHECK(g.use_records() < inputs_made);
 }

@@ -56,7 +56,8 @@ class ChunkedVector {
     while (chunks_.size() * chunk < n) chunks_.push_back(allocate());
   }
   T& emplace_back() {
-    if (size_ == chunks_.size() * chunk) chunks_.push_back(allocate());
+    if (size_ == chunks_.size() * chunk) [[unlikely]]
+      add_chunk();
     T* p = &(*this)[size_++];
     return *::new (static_cast<void*>(p)) T();
   }
@@ -67,6 +68,7 @@ class ChunkedVector {
   }
 
  private:
+  [[gnu::noinline]] void add_chunk() { chunks_.push_back(allocate()); }
   static T* allocate() { return std::allocator<T>().allocate(chunk); }
   void release() noexcept {
     for (T* p : chunks_) std::allocator<T>().deallocate(p, chunk);

@@ -4,7 +4,8 @@
 // Use record in one vector, threaded on a doubly linked list of the uses of the value it reads.
 // Output definitions and constant payloads are interned (equal ones stored once), so a graph of a
 // million ops with a handful of distinct shapes costs about 60 bytes an op. Erased ops keep their
-// index (dead slots) so that OpRefs stay valid while rules run.
+// index (dead slots) so that OpRefs stay valid while rules run; their input records are reused
+// by the ops made after them (free_run), so rewriting needs little fresh memory.
 #pragma once
 
 #include "optgrammar/core/chunked_vector.hpp"
@@ -59,8 +60,9 @@ struct OpDef {
   std::uint32_t payload = no_index;    ///< constant data (for $Const), interned
   std::uint32_t id = 0;                ///< op id; a replacement inherits the replaced op's
   std::uint16_t n_inputs = 0;
-  bool alive = true;
-  bool has_split_history = false;
+  bool alive : 1 = true;
+  bool has_split_history : 1 = false;
+  bool kept : 1 = false;  ///< a graph input or output (Graph::kept_name): never removed as dead
 };
 static_assert(sizeof(OpDef) == 32);
 
@@ -119,18 +121,24 @@ class Graph {
     d.output = outdef;
     d.id = static_cast<std::uint32_t>(id);
     if (id >= next_id_) next_id_ = id + 1;
-    d.first_input = static_cast<std::uint32_t>(uses_.size());
-    d.n_inputs = static_cast<std::uint16_t>(inputs.size());
-    for (OpRef in : inputs) {
-      auto u = static_cast<std::uint32_t>(uses_.size());
-      Use& use = uses_.emplace_back();
+    const auto n_in = static_cast<std::uint32_t>(inputs.size());
+    const std::uint32_t first = take_run(n_in);
+    d.first_input = first;
+    d.n_inputs = static_cast<std::uint16_t>(n_in);
+    d.kept = kept_name(name);
+    if (!d.kept) ++unread_;
+    for (std::uint32_t k = 0; k < n_in; ++k) {
+      const OpRef in = inputs[k];
+      const std::uint32_t u = first + k;
+      Use& use = uses_[u];
       use.value = in;
       use.user = r;
+      use.prev = no_index;
       OpDef& v = ops_[in.index];
       use.next = v.first_use;
       if (v.first_use != no_index) uses_[v.first_use].prev = u;
       v.first_use = u;
-      ++v.n_uses;
+      if (v.n_uses++ == 0 && !v.kept) --unread_;
     }
     ++live_;
     return r;
@@ -168,8 +176,12 @@ class Graph {
   // ---- reading ----------------------------------------------------------------------------
   std::size_t size() const noexcept { return ops_.size(); }  ///< op slots, dead ones included
   std::size_t live_count() const noexcept { return live_; }
+  /// Input records stored, in use or not (the records of erased ops are reused: free_run).
+  std::size_t use_records() const noexcept { return uses_.size(); }
   bool valid(OpRef r) const noexcept { return r.index < ops_.size(); }
   bool alive(OpRef r) const noexcept { return r.index < ops_.size() && ops_[r.index].alive; }
+  /// alive() of an index known to be below size().
+  bool alive_at(std::uint32_t i) const noexcept { return ops_[i].alive; }
   const OpDef& op(OpRef r) const { return ops_[checked(r)]; }
   OpNameId name_id(OpRef r) const noexcept { return ops_[r.index].name; }
   std::string_view name(OpRef r) const { return op_name_of(op(r).name); }
@@ -222,7 +234,7 @@ class Graph {
   /// The graph's interface, never removed as dead: outputs (ops named Output) and inputs (ops
   /// named Input; a caller binds inputs by position, so an unread input must stay).
   static bool kept_name(OpNameId n) noexcept { return n == op_names::output || n == op_names::input; }
-  bool is_root(OpRef r) const noexcept { return kept_name(ops_[r.index].name); }
+  bool is_root(OpRef r) const noexcept { return ops_[r.index].kept; }
 
   // ---- editing ----------------------------------------------------------------------------
   /// Every reader of `from` reads `to` instead. Calls touched(user) for each changed reader.
@@ -231,6 +243,31 @@ class Graph {
     check(from);
     check(to);
     if (from == to) return;
+    if (open_checkpoints_ == 0) [[likely]] {
+      // Nothing to log: each use leaves the head of from's list for the head of to's list, the
+      // same order link_use gives, without unlink_use's general case.
+      OpDef& f = ops_[from.index];
+      OpDef& t = ops_[to.index];
+      const std::uint32_t moved = f.n_uses;
+      if (moved == 0) return;
+      if (t.n_uses == 0 && !t.kept) --unread_;
+      for (std::uint32_t u = f.first_use; u != no_index;) {
+        Use& use = uses_[u];
+        const std::uint32_t next = use.next;
+        f.first_use = next;
+        if (next != no_index) uses_[next].prev = no_index;
+        --f.n_uses;
+        use.value = to;
+        use.next = t.first_use;
+        if (t.first_use != no_index) uses_[t.first_use].prev = u;
+        t.first_use = u;
+        ++t.n_uses;
+        touched(use.user);
+        u = next;
+      }
+      if (!f.kept) ++unread_;
+      return;
+    }
     std::uint32_t u = ops_[from.index].first_use;
     while (u != no_index) {
       std::uint32_t next = uses_[u].next;
@@ -304,14 +341,14 @@ class Graph {
   /// Erases r if dead, then every input made dead by that, transitively.
   std::size_t erase_if_dead(OpRef r) {
     if (!alive(r)) return 0;
-    if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || kept_name(d.name)) return 0;
+    if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || d.kept) return 0;
     // Every op on the stack is alive, unread and not a graph output or input: an op's input is
     // pushed once, when its last use goes.
     dead_stack_.clear();
     std::size_t n = 0;
     for (OpRef x = r;; ++n) {
       erase_unused(x, [this](OpRef v) {
-        if (!kept_name(ops_[v.index].name)) dead_stack_.push_back(v);
+        if (!ops_[v.index].kept) dead_stack_.push_back(v);
       });
       if (dead_stack_.empty()) return n + 1;
       x = dead_stack_.back();
@@ -320,10 +357,11 @@ class Graph {
   }
   /// Removes every op that no graph output depends on (graph inputs stay). Returns how many.
   std::size_t remove_dead() {
+    if (unread_ == 0) return 0;  // every op is read or kept: nothing is dead
     std::size_t n = 0;
     for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
       const OpDef& d = ops_[i];
-      if (d.alive && d.n_uses == 0 && !kept_name(d.name)) n += erase_if_dead(OpRef{i});
+      if (d.alive && d.n_uses == 0 && !d.kept) n += erase_if_dead(OpRef{i});
     }
     return n;
   }
@@ -334,7 +372,7 @@ class Graph {
   /// replace_all_uses, erase) are undone from a log kept while a checkpoint is open.
   /// commit(cp) closes the checkpoint and keeps everything.
   struct Checkpoint {
-    std::size_t ops, uses, live, undo;
+    std::size_t ops, uses, live, unread, undo;
     std::uint64_t next_id;
   };
   Checkpoint checkpoint() {
@@ -342,7 +380,7 @@ class Graph {
       log_ops_below_ = ops_.size();
       log_uses_below_ = uses_.size();
     }
-    return {ops_.size(), uses_.size(), live_, undo_.size(), next_id_};
+    return {ops_.size(), uses_.size(), live_, unread_, undo_.size(), next_id_};
   }
   void commit(const Checkpoint& cp) noexcept {
     if (open_checkpoints_ > 0 && --open_checkpoints_ == 0) {
@@ -385,6 +423,7 @@ class Graph {
     uses_.truncate(cp.uses);
     ops_.truncate(cp.ops);
     live_ = cp.live;
+    unread_ = cp.unread;
     next_id_ = cp.next_id;
     if (open_checkpoints_ > 0 && --open_checkpoints_ == 0) {
       undo_.clear();
@@ -434,7 +473,7 @@ class Graph {
     uses_[u].next = v.first_use;
     if (v.first_use != no_index) uses_[v.first_use].prev = u;
     v.first_use = u;
-    ++v.n_uses;
+    if (v.n_uses++ == 0 && !v.kept) --unread_;
   }
   void unlink_use(std::uint32_t u) { unlink_use(uses_[u]); }
   void unlink_use(Use& use) {
@@ -446,24 +485,67 @@ class Graph {
       v.first_use = next;
     if (next != no_index) uses_[next].prev = prev;
     use.next = use.prev = no_index;
-    --v.n_uses;
+    if (--v.n_uses == 0 && !v.kept) ++unread_;
   }
   /// erase() of an op known to be alive and unread.
   template <class F>
-  void erase_unused(OpRef r, F&& released) {
+  [[gnu::always_inline]] void erase_unused(OpRef r, F&& released) {
     OpDef& d = ops_[r.index];
-    const std::uint32_t first = d.first_input, n_in = d.n_inputs;
-    for (std::uint32_t u = first; u < first + n_in; ++u) {
+    const std::uint32_t first = d.first_input, end = first + d.n_inputs;
+    for (std::uint32_t u = first; u < end; ++u) {
       Use& use = uses_[u];
       const OpRef v = use.value;
       log_use(u);
-      unlink_use(use);
+      OpDef& vd = ops_[v.index];
+      const std::uint32_t prev = use.prev, next = use.next;
+      if (prev != no_index)
+        uses_[prev].next = next;
+      else
+        vd.first_use = next;
+      if (next != no_index) uses_[next].prev = prev;
+      use.next = use.prev = no_index;
       use.value = OpRef{};
-      if (ops_[v.index].n_uses == 0) released(v);
+      if (--vd.n_uses == 0) {
+        if (!vd.kept) ++unread_;
+        released(v);
+      }
     }
     log_op(r, Undo::Erase);
     d.alive = false;
     --live_;
+    if (!d.kept) --unread_;
+    // The input records can serve a later op, unless a checkpoint is open (rollback revives them).
+    if (open_checkpoints_ == 0 && end != first) free_run(first, end - first);
+  }
+
+  // Reuse of use records: the input records of erased ops form holes in uses_. The graph keeps
+  // one hole, [hole_begin_, hole_end_): a freed run that touches it extends it, a longer one
+  // replaces it (the records of a shorter one stay unused), and a new op takes its input records
+  // from the front of the hole when it is long enough. Erasing a chain of ops one after the other
+  // (what rewriting mostly does) makes one hole out of their inputs; the ops a rewrite then makes
+  // fill it. O(1) either way. Nothing is freed or reused while a checkpoint is open: rollback
+  // revives erased ops' records and truncates appended ones.
+  void free_run(std::uint32_t f, std::uint32_t len) noexcept {
+    if (f + len == hole_begin_ && hole_end_ != hole_begin_) {
+      hole_begin_ = f;
+    } else if (f == hole_end_ && hole_end_ != hole_begin_) {
+      hole_end_ += len;
+    } else if (len > hole_end_ - hole_begin_) {
+      hole_begin_ = f;
+      hole_end_ = f + len;
+    }
+  }
+  /// The first of n consecutive use records for a new op: from the hole when it holds n, else
+  /// appended.
+  std::uint32_t take_run(std::uint32_t n) {
+    if (hole_end_ - hole_begin_ >= n && open_checkpoints_ == 0) {
+      const std::uint32_t f = hole_begin_;
+      hole_begin_ += n;
+      return f;
+    }
+    const auto first = static_cast<std::uint32_t>(uses_.size());
+    for (std::uint32_t k = 0; k < n; ++k) uses_.emplace_back();
+    return first;
   }
 
   struct BytesHash {
@@ -555,7 +637,9 @@ class Graph {
   std::array<RecentPayload, 64> recent_payloads_{};
   ChunkedVector<OpDef> ops_;
   ChunkedVector<Use> uses_;
+  std::uint32_t hole_begin_ = 0, hole_end_ = 0;  // unused use records, reused first (free_run)
   std::size_t live_ = 0;
+  std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)
   std::uint64_t next_id_ = 1;
   std::vector<OutputDef> outdefs_;
   std::unordered_map<OutputDef, std::uint32_t, OutputDefHash> outdef_ids_;

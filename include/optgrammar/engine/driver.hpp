@@ -143,9 +143,11 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
     rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
     const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
+    const bool visit = static_cast<bool>(opt.visit);
     for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
-      if (opt.visit && opt.visit(rw, r)) continue;
+      if (visit && opt.visit(rw, r)) continue;
       const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
+      if (cands.size == 0) continue;  // no rule of this pass has this op's name as root
       for (std::size_t c = 0; c < cands.size; ++c) {
         if (!cands.guards[c].admits(g, r)) continue;  // its constraint cannot hold here
         const RuleInfo* rule = cands.rules[c];

@@ -40,8 +40,8 @@ class Rewriter {
   /// Every op from index `first` on was made by the current rewrite (the graph appends, so this
   /// covers the ops external functions make too): each is enqueued. Called once the rewrite
   /// stands; ops of a rolled-back attempt are never reported.
-  void notify_inserted_since(std::size_t first) {
-    for (std::size_t i = first; i < g_.size(); ++i) push(OpRef{static_cast<std::uint32_t>(i)});
+  [[gnu::always_inline]] void notify_inserted_since(std::size_t first) {
+    if (first < g_.size()) push_since(first);  // most rewrites make no op or one
   }
   /// After replace(): `r`, made by the rewrite, is removed when nothing reads it and it is not a
   /// graph output, with what becomes dead through it.
@@ -61,10 +61,11 @@ class Rewriter {
 
   /// The next live op to visit, or an invalid ref when the worklist is empty.
   OpRef pop() {
-    if (!reverse_ && order_.empty()) {
-      // The common forward sweep: the next index is sweep_end_ - sweep_left_.
+    if (plain_) {
+      // The common forward sweep: the next index is sweep_end_ - sweep_left_ (every index below
+      // sweep_end_ is an op of the graph, which never shrinks during a pass).
       for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
-        if (g_.alive(OpRef{x})) {
+        if (g_.alive_at(x)) {
           sweep_left_ = sweep_end_ - x - 1;
           return OpRef{x};
         }
@@ -94,6 +95,7 @@ class Rewriter {
     sweep_left_ = sweep_end_;
     order_.clear();
     position_.clear();
+    plain_ = !reverse && !shuffle_seed;
     if (shuffle_seed) {
       // Fisher-Yates with a 64-bit LCG: a reproducible order for a given seed.
       order_.resize(sweep_end_);
@@ -116,15 +118,23 @@ class Rewriter {
 
  private:
   /// Adds an op to the worklist (no-op when already pending).
-  void push(OpRef r) {
+  [[gnu::always_inline]] void push(OpRef r) {
     if (sweep_pending(r.index)) return;
     const std::size_t word = r.index >> 6;
     const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
-    if (word >= queued_.size()) queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
+    if (word >= queued_.size()) [[unlikely]]
+      grow_marks(word);
     if (!(queued_[word] & bit)) {
       queued_[word] |= bit;
       queue_.push_back(r);
     }
+  }
+
+  [[gnu::noinline]] void push_since(std::size_t first) {
+    for (std::size_t i = first; i < g_.size(); ++i) push(OpRef{static_cast<std::uint32_t>(i)});
+  }
+  [[gnu::noinline]] void grow_marks(std::size_t word) {
+    queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
   }
 
   Graph& g_;
@@ -137,10 +147,12 @@ class Rewriter {
   std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
   std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
   bool reverse_ = false;
+  bool plain_ = true;  // forward sweep in index order (neither reversed nor shuffled)
   std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
   std::vector<std::uint32_t> position_;  // and op → position
   bool sweep_pending(std::uint32_t op) const noexcept {
     if (op >= sweep_end_) return false;
+    if (plain_) return op >= sweep_end_ - sweep_left_;
     std::uint32_t x = position_.empty() ? op : position_[op];
     // Forward: pending when x comes at or after the next index to visit; reverse: before it.
     return reverse_ ? x < sweep_left_ : x >= sweep_end_ - sweep_left_;

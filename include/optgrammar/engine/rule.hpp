@@ -106,6 +106,11 @@ class PassDispatch {
     }
     roots_.resize(by_root.size());
     for (std::size_t root = 0; root < by_root.size(); ++root) build_root(roots_[root], by_root[root]);
+    n_roots_ = static_cast<std::uint32_t>(roots_.size());
+    for (Root& e : roots_) {
+      e.fallback_begin = lists_[e.fallback].first;
+      e.fallback_size = lists_[e.fallback].second;
+    }
   }
 
   /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
@@ -115,18 +120,18 @@ class PassDispatch {
     std::size_t size = 0;
   };
   Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
-    if (name >= roots_.size()) return {};
+    if (name >= n_roots_) return {};
     const Root& e = roots_[name];
+    if (e.slot == no_slot || e.slot >= g.n_inputs(op))
+      return {flat_.data() + e.fallback_begin, flat_guards_.data() + e.fallback_begin, e.fallback_size};
     std::uint32_t list = e.fallback;
-    if (e.slot != no_slot && e.slot < g.n_inputs(op)) {
-      const OpNameId in = g.name_id(g.input(op, e.slot));
-      if (in - e.base < e.table_size) {
-        list = table_[e.table_begin + (in - e.base)];
-      } else if (e.sparse_size) {  // names too far apart for a table: binary search
-        const auto* b = sparse_.data() + e.sparse_begin;
-        const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
-        if (it != b + e.sparse_size && it->first == in) list = it->second;
-      }
+    const OpNameId in = g.name_id(g.input(op, e.slot));
+    if (in - e.base < e.table_size) {
+      list = table_[e.table_begin + (in - e.base)];
+    } else if (e.sparse_size) {  // names too far apart for a table: binary search
+      const auto* b = sparse_.data() + e.sparse_begin;
+      const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
+      if (it != b + e.sparse_size && it->first == in) list = it->second;
     }
     const auto [b, n] = lists_[list];
     return {flat_.data() + b, flat_guards_.data() + b, n};
@@ -140,6 +145,7 @@ class PassDispatch {
     OpNameId base = 0;              // table_[table_begin + k] is the list for name base + k
     std::uint32_t table_begin = 0, table_size = 0;
     std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
+    std::uint32_t fallback_begin = 0, fallback_size = 0;  // the fallback list's run of flat_
   };
   std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
@@ -195,6 +201,7 @@ class PassDispatch {
   }
 
   std::vector<Root> roots_;                                  // by root name
+  std::uint32_t n_roots_ = 0;                                // roots_.size()
   std::vector<std::uint32_t> table_;                         // list ids by inner name
   std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_

@@ -496,6 +496,8 @@ class Graph {
       Use& use = uses_[u];
       const OpRef v = use.value;
       log_use(u);
+      // unlink_use's work, with the value's record looked up once for the unlinking, the count
+      // and the release (calling unlink_use costs W1 about 0.4 M instructions at B = 5,000).
       OpDef& vd = ops_[v.index];
       const std::uint32_t prev = use.prev, next = use.next;
       if (prev != no_index)

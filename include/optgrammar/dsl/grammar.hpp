@@ -186,6 +186,19 @@ constexpr Topic topic_of(Family f) noexcept {
 
 inline constexpr unsigned char any_count = 255;  ///< no upper bound on the operands
 
+/// The form column of the families (see OPTGRAMMAR_CONSTRUCT_FAMILIES).
+enum class WordForm : unsigned char { own, named, unary, binary, fixed3, fixed4, nary, variadic };
+
+constexpr WordForm word_form(Family f) noexcept {
+  constexpr WordForm forms[] = {
+#define OPTGRAMMAR_FAMILY_FORM_(F, T, K, W) WordForm::W,
+      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_FORM_)
+#undef OPTGRAMMAR_FAMILY_FORM_
+  };
+  return forms[static_cast<std::size_t>(f)];
+}
+
+
 /// One name a rule may write.
 struct Construct {
   std::string_view name;
@@ -201,6 +214,20 @@ namespace grammar_detail {
 constexpr unsigned char M = in_match, C = in_constraint, R = in_replacement, CR = C | R, MR = M | R;
 constexpr unsigned char N = any_count;
 using F = Family;
+/// The record of a name of a family of regular form: its operand counts are the form's.
+constexpr Construct regular(std::string_view name, Family f, unsigned char places) {
+  switch (word_form(f)) {
+    case WordForm::named:
+    case WordForm::unary: return {name, f, places, 1, 1};
+    case WordForm::binary: return {name, f, places, 2, 2};
+    case WordForm::fixed3: return {name, f, places, 3, 3};
+    case WordForm::fixed4: return {name, f, places, 4, 4};
+    case WordForm::nary:
+    case WordForm::variadic: return {name, f, places, 1, any_count};
+    case WordForm::own: break;
+  }
+  throw "a family written by hand gives its records' operand counts";  // not a constant: compile error
+}
 }  // namespace grammar_detail
 
 // clang-format off
@@ -213,60 +240,60 @@ inline constexpr Construct constructs[] = {
     {"FROM_DEFAULT_PACKAGE", grammar_detail::F::FROM_DEFAULT_PACKAGE, grammar_detail::MR, 1, 1, 0, "$1"},
     // constants and options
     {"LAYOUT_CHUNKSIZE", grammar_detail::F::LAYOUT_CHUNKSIZE, grammar_detail::CR, 2, 2},
-    {"OPTION_INT", grammar_detail::F::OPTION_INT, grammar_detail::CR, 1, 1},
-    {"OPTION_UINT", grammar_detail::F::OPTION_UINT, grammar_detail::CR, 1, 1},
-    {"OPTION_BOOL", grammar_detail::F::OPTION_BOOL, grammar_detail::CR, 1, 1},
-    {"OPTION_FLOAT", grammar_detail::F::OPTION_FLOAT, grammar_detail::CR, 1, 1},
+    grammar_detail::regular("OPTION_INT", grammar_detail::F::OPTION_INT, grammar_detail::CR),
+    grammar_detail::regular("OPTION_UINT", grammar_detail::F::OPTION_UINT, grammar_detail::CR),
+    grammar_detail::regular("OPTION_BOOL", grammar_detail::F::OPTION_BOOL, grammar_detail::CR),
+    grammar_detail::regular("OPTION_FLOAT", grammar_detail::F::OPTION_FLOAT, grammar_detail::CR),
     // operators
-    {"INT", grammar_detail::F::INT, grammar_detail::CR, 1, 1},
-    {"UINT", grammar_detail::F::UINT, grammar_detail::CR, 1, 1},
-    {"FLOAT", grammar_detail::F::FLOAT, grammar_detail::CR, 1, 1},
-    {"DTYPE", grammar_detail::F::DTYPE, grammar_detail::CR, 1, 1},
-    {"NOT", grammar_detail::F::NOT, grammar_detail::CR, 1, 1},
-    {"NEG", grammar_detail::F::NEG, grammar_detail::CR, 1, 1},
-    {"ABS", grammar_detail::F::ABS, grammar_detail::CR, 1, 1},
-    {"IS_POW2", grammar_detail::F::IS_POW2, grammar_detail::CR, 1, 1},
-    {"SELECT", grammar_detail::F::SELECT, grammar_detail::CR, 3, 3},
-    {"ROUNDUP", grammar_detail::F::ROUNDUP, grammar_detail::CR, 2, 2},
-    {"AND", grammar_detail::F::AND, grammar_detail::CR, 1, grammar_detail::N},
-    {"OR", grammar_detail::F::OR, grammar_detail::CR, 1, grammar_detail::N},
-    {"XOR", grammar_detail::F::XOR, grammar_detail::CR, 1, grammar_detail::N},
-    {"ADD", grammar_detail::F::ADD, grammar_detail::CR, 1, grammar_detail::N},
-    {"MUL", grammar_detail::F::MUL, grammar_detail::CR, 1, grammar_detail::N},
-    {"MIN", grammar_detail::F::MIN, grammar_detail::CR, 1, grammar_detail::N},
-    {"MAX", grammar_detail::F::MAX, grammar_detail::CR, 1, grammar_detail::N},
-    {"SUB", grammar_detail::F::SUB, grammar_detail::CR, 2, 2},
-    {"DIV", grammar_detail::F::DIV, grammar_detail::CR, 2, 2},
-    {"REM", grammar_detail::F::REM, grammar_detail::CR, 2, 2},
-    {"MOD", grammar_detail::F::MOD, grammar_detail::CR, 2, 2},
-    {"EQ", grammar_detail::F::EQ, grammar_detail::CR, 2, 2},
-    {"NE", grammar_detail::F::NE, grammar_detail::CR, 2, 2},
-    {"LT", grammar_detail::F::LT, grammar_detail::CR, 2, 2},
-    {"GT", grammar_detail::F::GT, grammar_detail::CR, 2, 2},
-    {"LE", grammar_detail::F::LE, grammar_detail::CR, 2, 2},
-    {"GE", grammar_detail::F::GE, grammar_detail::CR, 2, 2},
+    grammar_detail::regular("INT", grammar_detail::F::INT, grammar_detail::CR),
+    grammar_detail::regular("UINT", grammar_detail::F::UINT, grammar_detail::CR),
+    grammar_detail::regular("FLOAT", grammar_detail::F::FLOAT, grammar_detail::CR),
+    grammar_detail::regular("DTYPE", grammar_detail::F::DTYPE, grammar_detail::CR),
+    grammar_detail::regular("NOT", grammar_detail::F::NOT, grammar_detail::CR),
+    grammar_detail::regular("NEG", grammar_detail::F::NEG, grammar_detail::CR),
+    grammar_detail::regular("ABS", grammar_detail::F::ABS, grammar_detail::CR),
+    grammar_detail::regular("IS_POW2", grammar_detail::F::IS_POW2, grammar_detail::CR),
+    grammar_detail::regular("SELECT", grammar_detail::F::SELECT, grammar_detail::CR),
+    grammar_detail::regular("ROUNDUP", grammar_detail::F::ROUNDUP, grammar_detail::CR),
+    grammar_detail::regular("AND", grammar_detail::F::AND, grammar_detail::CR),
+    grammar_detail::regular("OR", grammar_detail::F::OR, grammar_detail::CR),
+    grammar_detail::regular("XOR", grammar_detail::F::XOR, grammar_detail::CR),
+    grammar_detail::regular("ADD", grammar_detail::F::ADD, grammar_detail::CR),
+    grammar_detail::regular("MUL", grammar_detail::F::MUL, grammar_detail::CR),
+    grammar_detail::regular("MIN", grammar_detail::F::MIN, grammar_detail::CR),
+    grammar_detail::regular("MAX", grammar_detail::F::MAX, grammar_detail::CR),
+    grammar_detail::regular("SUB", grammar_detail::F::SUB, grammar_detail::CR),
+    grammar_detail::regular("DIV", grammar_detail::F::DIV, grammar_detail::CR),
+    grammar_detail::regular("REM", grammar_detail::F::REM, grammar_detail::CR),
+    grammar_detail::regular("MOD", grammar_detail::F::MOD, grammar_detail::CR),
+    grammar_detail::regular("EQ", grammar_detail::F::EQ, grammar_detail::CR),
+    grammar_detail::regular("NE", grammar_detail::F::NE, grammar_detail::CR),
+    grammar_detail::regular("LT", grammar_detail::F::LT, grammar_detail::CR),
+    grammar_detail::regular("GT", grammar_detail::F::GT, grammar_detail::CR),
+    grammar_detail::regular("LE", grammar_detail::F::LE, grammar_detail::CR),
+    grammar_detail::regular("GE", grammar_detail::F::GE, grammar_detail::CR),
     // operand references and properties
-    {"INPUT_OF", grammar_detail::F::INPUT_OF, grammar_detail::CR, 2, 2},
-    {"OUTPUT_OF", grammar_detail::F::OUTPUT_OF, grammar_detail::CR, 2, 2},
-    {"RANK_OF", grammar_detail::F::RANK_OF, grammar_detail::CR, 1, 1},
-    {"DIM_OF", grammar_detail::F::DIM_OF, grammar_detail::CR, 2, 2},
-    {"STEPSIZE_OF", grammar_detail::F::STEPSIZE_OF, grammar_detail::CR, 1, 1},
-    {"DTYPE_OF", grammar_detail::F::DTYPE_OF, grammar_detail::CR, 1, 1},
-    {"ELEMENTSIZE_OF", grammar_detail::F::ELEMENTSIZE_OF, grammar_detail::CR, 1, 1},
-    {"INPUTS_OF", grammar_detail::F::INPUTS_OF, grammar_detail::CR, 1, 1},
-    {"OUTPUTS_OF", grammar_detail::F::OUTPUTS_OF, grammar_detail::CR, 1, 1},
-    {"ZERO_OFFSET_OF", grammar_detail::F::ZERO_OFFSET_OF, grammar_detail::CR, 1, 1},
-    {"SAME_ENCODING", grammar_detail::F::SAME_ENCODING, grammar_detail::CR, 2, 2},
-    {"SAME_OP", grammar_detail::F::SAME_OP, grammar_detail::CR, 2, 2},
-    {"CONSTVAL_INT", grammar_detail::F::CONSTVAL_INT, grammar_detail::CR, 2, 2},
-    {"CONSTVAL_INT_VALID", grammar_detail::F::CONSTVAL_INT_VALID, grammar_detail::CR, 2, 2},
-    {"CONSTVAL_FLOAT", grammar_detail::F::CONSTVAL_FLOAT, grammar_detail::CR, 2, 2},
-    {"CONSTVAL_FLOAT_VALID", grammar_detail::F::CONSTVAL_FLOAT_VALID, grammar_detail::CR, 2, 2},
+    grammar_detail::regular("INPUT_OF", grammar_detail::F::INPUT_OF, grammar_detail::CR),
+    grammar_detail::regular("OUTPUT_OF", grammar_detail::F::OUTPUT_OF, grammar_detail::CR),
+    grammar_detail::regular("RANK_OF", grammar_detail::F::RANK_OF, grammar_detail::CR),
+    grammar_detail::regular("DIM_OF", grammar_detail::F::DIM_OF, grammar_detail::CR),
+    grammar_detail::regular("STEPSIZE_OF", grammar_detail::F::STEPSIZE_OF, grammar_detail::CR),
+    grammar_detail::regular("DTYPE_OF", grammar_detail::F::DTYPE_OF, grammar_detail::CR),
+    grammar_detail::regular("ELEMENTSIZE_OF", grammar_detail::F::ELEMENTSIZE_OF, grammar_detail::CR),
+    grammar_detail::regular("INPUTS_OF", grammar_detail::F::INPUTS_OF, grammar_detail::CR),
+    grammar_detail::regular("OUTPUTS_OF", grammar_detail::F::OUTPUTS_OF, grammar_detail::CR),
+    grammar_detail::regular("ZERO_OFFSET_OF", grammar_detail::F::ZERO_OFFSET_OF, grammar_detail::CR),
+    grammar_detail::regular("SAME_ENCODING", grammar_detail::F::SAME_ENCODING, grammar_detail::CR),
+    grammar_detail::regular("SAME_OP", grammar_detail::F::SAME_OP, grammar_detail::CR),
+    grammar_detail::regular("CONSTVAL_INT", grammar_detail::F::CONSTVAL_INT, grammar_detail::CR),
+    grammar_detail::regular("CONSTVAL_INT_VALID", grammar_detail::F::CONSTVAL_INT_VALID, grammar_detail::CR),
+    grammar_detail::regular("CONSTVAL_FLOAT", grammar_detail::F::CONSTVAL_FLOAT, grammar_detail::CR),
+    grammar_detail::regular("CONSTVAL_FLOAT_VALID", grammar_detail::F::CONSTVAL_FLOAT_VALID, grammar_detail::CR),
     // split variables (int expressions inside the last operand of their AUTOSPLIT/OP_ITER)
-    {"SPLIT_DIM", grammar_detail::F::SPLIT_DIM, grammar_detail::CR, 1, 1},
-    {"SPLIT_START", grammar_detail::F::SPLIT_START, grammar_detail::CR, 1, 1},
-    {"SPLIT_SIZE", grammar_detail::F::SPLIT_SIZE, grammar_detail::CR, 1, 1},
-    {"ITER_VAR", grammar_detail::F::ITER_VAR, grammar_detail::CR, 1, 1},
+    grammar_detail::regular("SPLIT_DIM", grammar_detail::F::SPLIT_DIM, grammar_detail::CR),
+    grammar_detail::regular("SPLIT_START", grammar_detail::F::SPLIT_START, grammar_detail::CR),
+    grammar_detail::regular("SPLIT_SIZE", grammar_detail::F::SPLIT_SIZE, grammar_detail::CR),
+    grammar_detail::regular("ITER_VAR", grammar_detail::F::ITER_VAR, grammar_detail::CR),
     // external functions and messages in constraints
     {"EXTERNAL_CONSTRAINT", grammar_detail::F::EXTERNAL_CONSTRAINT, grammar_detail::CR, 2, grammar_detail::N},
     {"MESSAGE", grammar_detail::F::MESSAGE, grammar_detail::CR, 1, grammar_detail::N},
@@ -312,24 +339,24 @@ inline constexpr Construct constructs[] = {
     {"Operand", grammar_detail::F::Operand, grammar_detail::R, 1, 1},
     {"WrapOp", grammar_detail::F::WrapOp, grammar_detail::R, 2, 2},
     {"WrapOpAlways", grammar_detail::F::WrapOpAlways, grammar_detail::R, 2, 2},
-    {"gen_Shape", grammar_detail::F::gen_Shape, grammar_detail::R, 1, grammar_detail::N},
-    {"gen_ShapeOf", grammar_detail::F::gen_ShapeOf, grammar_detail::R, 1, 1},
-    {"gen_ConstScalar_f32", grammar_detail::F::gen_ConstScalar_f32, grammar_detail::R, 1, 1},
-    {"gen_ConstScalar_i32", grammar_detail::F::gen_ConstScalar_i32, grammar_detail::R, 1, 1},
-    {"gen_ConstArr_f32", grammar_detail::F::gen_ConstArr_f32, grammar_detail::R, 2, 2},
-    {"gen_ConstArr_i32", grammar_detail::F::gen_ConstArr_i32, grammar_detail::R, 2, 2},
-    {"gen_ConstArr_vals_i32", grammar_detail::F::gen_ConstArr_vals_i32, grammar_detail::R, 1, grammar_detail::N},
+    grammar_detail::regular("gen_Shape", grammar_detail::F::gen_Shape, grammar_detail::R),
+    grammar_detail::regular("gen_ShapeOf", grammar_detail::F::gen_ShapeOf, grammar_detail::R),
+    grammar_detail::regular("gen_ConstScalar_f32", grammar_detail::F::gen_ConstScalar_f32, grammar_detail::R),
+    grammar_detail::regular("gen_ConstScalar_i32", grammar_detail::F::gen_ConstScalar_i32, grammar_detail::R),
+    grammar_detail::regular("gen_ConstArr_f32", grammar_detail::F::gen_ConstArr_f32, grammar_detail::R),
+    grammar_detail::regular("gen_ConstArr_i32", grammar_detail::F::gen_ConstArr_i32, grammar_detail::R),
+    grammar_detail::regular("gen_ConstArr_vals_i32", grammar_detail::F::gen_ConstArr_vals_i32, grammar_detail::R),
     {"AUTOSPLIT", grammar_detail::F::AUTOSPLIT, grammar_detail::R, 4, 4},
     {"OP_ITER", grammar_detail::F::OP_ITER, grammar_detail::R, 5, 5},
     {"ITER_INPUT_OF", grammar_detail::F::ITER_INPUT_OF, grammar_detail::R, 2, 2},
     {"AUTOSPLIT_SHAPEFN_APPLY", grammar_detail::F::AUTOSPLIT_SHAPEFN_APPLY, grammar_detail::R, 2, grammar_detail::N},
-    {"WITH_SIZE", grammar_detail::F::WITH_SIZE, grammar_detail::R, 2, 2},
-    {"WITH_TYPE", grammar_detail::F::WITH_TYPE, grammar_detail::R, 2, 2},
-    {"WITH_SAME_OUTPUT", grammar_detail::F::WITH_SAME_OUTPUT, grammar_detail::R, 2, 2},
-    {"WITH_OUTPUT_TYPE", grammar_detail::F::WITH_OUTPUT_TYPE, grammar_detail::R, 4, 4},
-    {"WITH_MULTI_OUT", grammar_detail::F::WITH_MULTI_OUT, grammar_detail::R, 2, 2},
-    {"ResizeDim", grammar_detail::F::ResizeDim, grammar_detail::R, 3, 3},
-    {"WITH_SAME_ID", grammar_detail::F::WITH_SAME_ID, grammar_detail::R, 2, 2},
+    grammar_detail::regular("WITH_SIZE", grammar_detail::F::WITH_SIZE, grammar_detail::R),
+    grammar_detail::regular("WITH_TYPE", grammar_detail::F::WITH_TYPE, grammar_detail::R),
+    grammar_detail::regular("WITH_SAME_OUTPUT", grammar_detail::F::WITH_SAME_OUTPUT, grammar_detail::R),
+    grammar_detail::regular("WITH_OUTPUT_TYPE", grammar_detail::F::WITH_OUTPUT_TYPE, grammar_detail::R),
+    grammar_detail::regular("WITH_MULTI_OUT", grammar_detail::F::WITH_MULTI_OUT, grammar_detail::R),
+    grammar_detail::regular("ResizeDim", grammar_detail::F::ResizeDim, grammar_detail::R),
+    grammar_detail::regular("WITH_SAME_ID", grammar_detail::F::WITH_SAME_ID, grammar_detail::R),
     {"WITH_SPLIT_HISTORY", grammar_detail::F::WITH_SPLIT_HISTORY, grammar_detail::R, 2, 3},
     {"EXTERNAL_REPLACE", grammar_detail::F::EXTERNAL_REPLACE, grammar_detail::R, 1, 1},
     {"SHAPEFN_APPLY", grammar_detail::F::SHAPEFN_APPLY, grammar_detail::R, 1, grammar_detail::N},
@@ -450,38 +477,6 @@ constexpr RuleFlagsRead read_rule_flags(std::string_view t) noexcept {
   }
   return r;
 }
-
-/// The form column of the families (see OPTGRAMMAR_CONSTRUCT_FAMILIES).
-enum class WordForm : unsigned char { own, named, unary, binary, fixed3, fixed4, nary, variadic };
-
-constexpr WordForm word_form(Family f) noexcept {
-  constexpr WordForm forms[] = {
-#define OPTGRAMMAR_FAMILY_FORM_(F, T, K, W) WordForm::W,
-      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_FORM_)
-#undef OPTGRAMMAR_FAMILY_FORM_
-  };
-  return forms[static_cast<std::size_t>(f)];
-}
-
-/// The operand counts of the records agree with the form of their family's C++ word.
-constexpr bool operand_counts_match_forms() noexcept {
-  for (const auto& c : constructs) {
-    unsigned char lo = 0, hi = 0;
-    switch (word_form(c.family)) {
-      case WordForm::own: continue;
-      case WordForm::named:
-      case WordForm::unary: lo = hi = 1; break;
-      case WordForm::binary: lo = hi = 2; break;
-      case WordForm::fixed3: lo = hi = 3; break;
-      case WordForm::fixed4: lo = hi = 4; break;
-      case WordForm::nary:
-      case WordForm::variadic: lo = 1, hi = any_count; break;
-    }
-    if (c.min_args != lo || c.max_args != hi) return false;
-  }
-  return true;
-}
-static_assert(operand_counts_match_forms(), "a construct record's operand counts disagree with its family's form");
 
 /// The record of a written name, or nullptr.
 constexpr const Construct* find_construct(std::string_view name) noexcept {

@@ -46,18 +46,6 @@ constexpr std::string_view kind_name(Kind k) {
   return names[static_cast<std::size_t>(k)];
 }
 
-/// The family a construct kind belongs to (the leaves have none: Family::EXPANDED stands in).
-constexpr Family family_of(Kind k) {
-  constexpr Family families[] = {
-#define OPTGRAMMAR_KIND_FAMILY_(F, T, K, W) OPTGRAMMAR_NODE_IF_##K(Family::F)
-      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_FAMILY_)
-#undef OPTGRAMMAR_KIND_FAMILY_
-  };
-  constexpr auto first = static_cast<std::size_t>(Kind::MessageText) + 1;  // the first construct kind
-  const auto i = static_cast<std::size_t>(k);
-  return i >= first && i < static_cast<std::size_t>(Kind::Count_) ? families[i - first] : Family::EXPANDED;
-}
-
 /// Constructs that read the output definition (shape, type, encoding) of the op their first
 /// operand names.
 constexpr bool reads_outdef(Kind k) {

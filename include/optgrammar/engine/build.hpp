@@ -62,7 +62,7 @@ inline OpRef modifiable(const ExecState& s, OpRef r, std::string_view what) {
 template <class N>
 inline OpRef build_construction(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] Graph& g = s.g;
+  Graph& g = s.g;
   if constexpr (k == Kind::Op) {
     return build_op(n, s, s.ids[n.leaf.index], std::make_index_sequence<N::arity>{});
   } else if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways) {
@@ -77,7 +77,7 @@ inline OpRef build_construction(const N& n, ExecState& s) {
 template <class N>
 inline OpRef build_shape(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] Graph& g = s.g;
+  Graph& g = s.g;
   if constexpr (k == Kind::GenShape) {
     std::size_t dims[N::arity + 1]{};
     std::size_t i = 0;
@@ -95,7 +95,6 @@ inline OpRef build_shape(const N& n, ExecState& s) {
 template <class N>
 inline OpRef build_const(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] Graph& g = s.g;
   if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
     if constexpr (k == Kind::GenConstScalarF32) {
       float v = static_cast<float>(kid<0>(n, s));
@@ -127,7 +126,7 @@ inline OpRef build_const(const N& n, ExecState& s) {
 template <class N>
 inline OpRef build_modifier(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] Graph& g = s.g;
+  Graph& g = s.g;
   if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
                        k == Kind::WithSameId || k == Kind::WithSplitHistory || k == Kind::WithOutputType ||
                        k == Kind::ResizeDim || k == Kind::WithMultiOut) {

@@ -176,7 +176,6 @@ constexpr bool same_property_pair() {
 template <class N>
 inline auto eval_literal(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
   if constexpr (k == Kind::Tag) {
     return s.slot[n.leaf.slot];
   } else if constexpr (k == Kind::Bool) {
@@ -196,7 +195,7 @@ inline auto eval_literal(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_option(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
+  const Graph& g = s.g;
   if constexpr (k == Kind::OptionInt) {
     return read_option<int>(g, n.leaf.str.view());
   } else if constexpr (k == Kind::OptionUint) {
@@ -212,7 +211,6 @@ inline auto eval_option(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_cast(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
   if constexpr (k == Kind::CastInt) {
     auto v = kid<0>(n, s);
     if constexpr (std::is_same_v<decltype(v), float>) {
@@ -247,7 +245,6 @@ inline auto eval_cast(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_operator(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
   if constexpr (k == Kind::Not) {
     return !kid<0>(n, s);
   } else if constexpr (k == Kind::Neg) {
@@ -296,7 +293,6 @@ inline auto eval_operator(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_compare(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
   if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
                        k == Kind::Ge) {
     if constexpr (same_property_pair<N>()) {
@@ -331,7 +327,7 @@ inline auto eval_compare(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_opref(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
+  const Graph& g = s.g;
   if constexpr (k == Kind::InputOf) {
     OpRef x = kid<0>(n, s);
     auto i = static_cast<long long>(kid<1>(n, s));
@@ -351,7 +347,7 @@ inline auto eval_opref(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_property(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
+  const Graph& g = s.g;
   if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
                        k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
                        k == Kind::ZeroOffsetOf) {
@@ -401,7 +397,6 @@ inline auto eval_property(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_constval(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
   if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
     int v = 0;
     bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Int32 || t == DType::QInt32; }, constval_int);
@@ -419,7 +414,7 @@ inline auto eval_constval(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_split(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
+  const Graph& g = s.g;
   if constexpr (k == Kind::SplitDim) {
     return s.split[n.leaf.slot].dim;
   } else if constexpr (k == Kind::SplitStart || k == Kind::IterVar) {
@@ -441,7 +436,7 @@ inline auto eval_split(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_external(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  [[maybe_unused]] const Graph& g = s.g;
+  const Graph& g = s.g;
   if constexpr (k == Kind::ExternalConstraint) {
     using T = ctype_t<N::vtype>;
     Constraint c(g, s.root);

@@ -286,6 +286,14 @@ constexpr StaticGuards static_guards() {
 constexpr bool specialize() { return true; }
 constexpr bool specialize(long v) { return v != 0; }
 
+/// The apply function of a well-formed rule: its own (specialized) or its shape's (shared). Only
+/// the one chosen is instantiated.
+template <class Rule, class A, engine::RuleLayout L>
+constexpr auto apply_function() {
+  if constexpr (Rule::specialized) return &engine::apply_rule<analyzed<Rule>, L>;
+  else return &engine::apply_shared<A, L>;
+}
+
 /// The canonical text of an analyzed rule of type A (one function per node type, not per rule).
 template <class A>
 std::string canonical_of(const void* rule, std::string_view flags) {
@@ -362,8 +370,7 @@ bool define_rule() {
                                     &guards,
                                     Rule::flags,
                                     &a,
-                                    Rule::specialized ? &engine::apply_rule<analyzed<Rule>, layout>
-                                                      : &engine::apply_shared<A, layout>,
+                                    apply_function<Rule, A, layout>(),
                                     &canonical_of<A>};
     return register_rule(src);
   }

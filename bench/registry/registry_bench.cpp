@@ -1,7 +1,7 @@
-// Registering N rules the way DEF_PACKAGE_OPTIMIZATION does (RuleSet::add_once), before main.
+// Taking N registered rules into a set the way RuleSet::global() does (RuleSet::add_once).
 // The rules are spread over files of 100 rules each with the same lines in every file, so many
 // rules share a line and only their canonical text tells them apart.
-#include <optgrammar/engine/rule.hpp>
+#include <optgrammar/engine/rule_set.hpp>
 
 #include <benchmark/benchmark.h>
 

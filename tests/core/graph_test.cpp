@@ -37,6 +37,20 @@ DEF_PACKAGE_OP(impl_plain, "TestPlainOp")
 DEF_PACKAGE_OP((impl_template<float>), "TestTemplateOp")
 DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl_plain, "TestCostlyOp", SNAIL, Flags::RESOURCE_HVX, Flags::INHIBIT_CONST_PROP)
 
+TEST_CASE("the framework's op names have their fixed ids, whatever was interned first") {
+  namespace on = optgrammar::op_names;
+  for (OpNameId id = 0; id < std::size(on::builtin); ++id) {
+    CHECK(optgrammar::op_name_of(id) == on::builtin[id]);
+    CHECK(optgrammar::intern_op_name(on::builtin[id]) == id);
+  }
+  CHECK(optgrammar::op_name_of(on::const_op) == "$Const");
+  CHECK(optgrammar::op_name_of(on::input) == "Input");
+  CHECK(optgrammar::op_name_of(on::output) == "Output");
+  CHECK(optgrammar::op_name_of(on::out) == "$Out");
+  CHECK(optgrammar::op_name_of(on::shape) == "$Shape");
+  CHECK(optgrammar::intern_op_name("SomeOtherOp") >= std::size(on::builtin));
+}
+
 TEST_CASE("dtype element sizes and names") {
   CHECK(element_size(DType::Float32) == 4);
   CHECK(element_size(DType::Float16) == 2);

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -195,4 +196,31 @@ TEST_CASE("the rule check catches a hand-written rule that lies about firing") {
   DriverOptions opt;
   opt.check_rules = true;
   CHECK_THROWS_WITH(run_rules(g, set, opt), Catch::Contains("rule liar did not fire but changed the graph"));
+}
+
+TEST_CASE("registrations wait in pending_rules() until RuleSet::global() takes them in, once each") {
+  RuleSet& global = RuleSet::global();
+  CHECK(engine::pending_rules().empty());  // the rules of this file were taken in by the first call
+  const std::size_t before = global.size();
+  auto made = [](int line) {
+    RuleInfo r;
+    r.file = "/pkg/late_rules.cpp";
+    r.line = line;
+    r.name = "late_rules.cpp:" + std::to_string(line);
+    r.canonical = "DEF_PACKAGE_OPTIMIZATION(LATE,Op(\"Late\",\"x\"),OK,\"x\")";
+    r.priority = 21050;
+    r.root = intern_op_name("Late");
+    return r;
+  };
+  // as a package loaded after start-up registers: its rules, one of them twice (a header's rule
+  // reached from two translation units)
+  engine::pending_rules().push_back(made(7));
+  engine::pending_rules().push_back(made(7));
+  engine::pending_rules().push_back(made(9));
+  CHECK(global.size() == before);  // nothing taken in until global() is asked
+  CHECK(&RuleSet::global() == &global);
+  CHECK(engine::pending_rules().empty());
+  CHECK(global.size() == before + 2);
+  const auto& rules = global.rules();
+  CHECK(std::count_if(rules.begin(), rules.end(), [](const RuleInfo* r) { return r->file == "/pkg/late_rules.cpp"; }) == 2);
 }

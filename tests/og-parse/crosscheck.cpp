@@ -1,6 +1,7 @@
 // The canonical form from both sides: the C++ library's registered rules (the rule files this
 // program is compiled with) and og-parse reading the same source files must print the same text.
 #include <og_parse/og_parse.hpp>
+#include <optgrammar/engine/rule_set.hpp>
 #include <optgrammar/rules.hpp>
 
 #include <catch2/catch.hpp>

@@ -38,7 +38,7 @@ class OpNames {
   std::size_t size() const noexcept { return names_.size(); }
 
  private:
-  OpNames() = default;
+  OpNames();
   std::deque<std::string> storage_;  // stable addresses for the views below
   std::vector<std::string_view> names_;
   std::unordered_map<std::string_view, OpNameId> ids_;
@@ -47,13 +47,21 @@ class OpNames {
 inline OpNameId intern_op_name(std::string_view s) { return OpNames::instance().intern(s); }
 inline std::string_view op_name_of(OpNameId id) { return OpNames::instance().name(id); }
 
-/// Names with a meaning to the framework.
+/// Names with a meaning to the framework. Their ids are fixed: the table interns them first,
+/// in this order, so a rule or the driver compares with a constant.
 namespace op_names {
-inline const OpNameId const_op = intern_op_name("$Const");  ///< constant data
-inline const OpNameId input = intern_op_name("Input");      ///< graph input
-inline const OpNameId output = intern_op_name("Output");    ///< graph output: never dead
-inline const OpNameId out = intern_op_name("$Out");         ///< one output of a multi-output op
-inline const OpNameId shape = intern_op_name("$Shape");     ///< a shape made by gen_Shape
+inline constexpr OpNameId const_op = 0;  ///< "$Const": constant data
+inline constexpr OpNameId input = 1;     ///< "Input": graph input
+inline constexpr OpNameId output = 2;    ///< "Output": graph output, never dead
+inline constexpr OpNameId out = 3;       ///< "$Out": one output of a multi-output op
+inline constexpr OpNameId shape = 4;     ///< "$Shape": a shape made by gen_Shape
+/// The spellings of the ids above, in id order.
+inline constexpr std::string_view builtin[] = {"$Const", "Input", "Output", "$Out", "$Shape"};
+static_assert(std::size(builtin) == shape + 1);
 }  // namespace op_names
+
+inline OpNames::OpNames() {
+  for (std::string_view s : op_names::builtin) intern(s);
+}
 
 }  // namespace optgrammar

@@ -4,14 +4,8 @@
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/dsl/str.hpp"
 
-#include <algorithm>
-#include <deque>
 #include <cstdint>
-#include <span>
 #include <string>
-#include <string_view>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 namespace optgrammar::engine {
@@ -80,230 +74,14 @@ struct RuleInfo {
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 
-/// The documented rule order: by pass priority, then source file base name, then full file
-/// name, then line. It does not depend on the order translation units register in.
-inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
-  if (a->priority != b->priority) return a->priority < b->priority;
-  using dsl::file_base_name;
-  if (auto c = file_base_name(a->file).compare(file_base_name(b->file)); c != 0) return c < 0;
-  if (auto c = a->file.compare(b->file); c != 0) return c < 0;
-  return a->line < b->line;
+/// Rules defined by DEF_PACKAGE_OPTIMIZATION in this program that RuleSet::global()
+/// (engine/rule_set.hpp) has not taken in yet. A rule's registration only appends here, so a
+/// translation unit of rules needs neither RuleSet nor the driver's dispatch tables; global() moves
+/// them into the set, deduplicated there, each time it is called.
+inline std::vector<RuleInfo>& pending_rules() {
+  static std::vector<RuleInfo> pending;
+  return pending;
 }
-
-
-/// The rules of one pass as the driver looks them up: by the root op's name, then by the name of
-/// the op in one input slot (the slot most of the root's rules look at). Each list keeps rule
-/// order and holds exactly the rules whose guards on that slot admit the name, so a rule is
-/// skipped only where its matcher would fail; each rule of a list carries its DimGuard, which
-/// the driver checks before calling the rule.
-class PassDispatch {
- public:
-  PassDispatch(std::span<const RuleInfo* const> rules) {
-    std::vector<std::vector<const RuleInfo*>> by_root;
-    for (const RuleInfo* r : rules) {
-      if (r->root >= by_root.size()) by_root.resize(r->root + 1);
-      by_root[r->root].push_back(r);
-    }
-    roots_.resize(by_root.size());
-    for (std::size_t root = 0; root < by_root.size(); ++root) build_root(roots_[root], by_root[root]);
-    n_roots_ = static_cast<std::uint32_t>(roots_.size());
-    for (Root& e : roots_) {
-      e.fallback_begin = lists_[e.fallback].first;
-      e.fallback_size = lists_[e.fallback].second;
-    }
-  }
-
-  /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
-  struct Candidates {
-    const RuleInfo* const* rules = nullptr;
-    const DimGuard* guards = nullptr;
-    std::size_t size = 0;
-  };
-  Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
-    if (name >= n_roots_) return {};
-    const Root& e = roots_[name];
-    if (e.slot == no_slot || e.slot >= g.n_inputs(op))
-      return {flat_.data() + e.fallback_begin, flat_guards_.data() + e.fallback_begin, e.fallback_size};
-    std::uint32_t list = e.fallback;
-    const OpNameId in = g.name_id(g.input(op, e.slot));
-    if (in - e.base < e.table_size) {
-      list = table_[e.table_begin + (in - e.base)];
-    } else if (e.sparse_size) {  // names too far apart for a table: binary search
-      const auto* b = sparse_.data() + e.sparse_begin;
-      const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
-      if (it != b + e.sparse_size && it->first == in) list = it->second;
-    }
-    const auto [b, n] = lists_[list];
-    return {flat_.data() + b, flat_guards_.data() + b, n};
-  }
-
- private:
-  static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
-  struct Root {
-    std::uint32_t slot = no_slot;   // the input slot looked at; no_slot: one list for all
-    std::uint32_t fallback = 0;     // list for an op whose slot names no guard's op
-    OpNameId base = 0;              // table_[table_begin + k] is the list for name base + k
-    std::uint32_t table_begin = 0, table_size = 0;
-    std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
-    std::uint32_t fallback_begin = 0, fallback_size = 0;  // the fallback list's run of flat_
-  };
-  std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
-    lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
-    flat_.insert(flat_.end(), v.begin(), v.end());
-    for (const RuleInfo* r : v) flat_guards_.push_back(r->dim_guard);
-    return static_cast<std::uint32_t>(lists_.size() - 1);
-  }
-  void build_root(Root& e, const std::vector<const RuleInfo*>& rules) {
-    std::vector<std::vector<InputGuard>> guards;
-    std::vector<std::uint32_t> per_slot;
-    for (const RuleInfo* r : rules) {
-      guards.push_back(r->guards);
-      for (const InputGuard& gd : guards.back()) {
-        if (gd.slot >= per_slot.size()) per_slot.resize(gd.slot + 1);
-        ++per_slot[gd.slot];
-      }
-    }
-    if (per_slot.empty()) {
-      e.fallback = add_list(rules);
-      return;
-    }
-    e.slot = static_cast<std::uint32_t>(std::max_element(per_slot.begin(), per_slot.end()) - per_slot.begin());
-    // Each rule's requirement on the slot: its guard's name, or none (every name passes).
-    std::vector<const OpNameId*> need(rules.size(), nullptr);
-    std::vector<OpNameId> names;
-    for (std::size_t k = 0; k < rules.size(); ++k)
-      for (const InputGuard& gd : guards[k])
-        if (gd.slot == e.slot) {
-          need[k] = &gd.name;
-          names.push_back(gd.name);
-        }
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    auto list_for = [&](const OpNameId* name) {
-      std::vector<const RuleInfo*> v;
-      for (std::size_t k = 0; k < rules.size(); ++k)
-        if (!need[k] || (name && *need[k] == *name)) v.push_back(rules[k]);
-      return add_list(v);
-    };
-    e.fallback = list_for(nullptr);
-    const std::size_t span = names.back() - names.front() + 1;
-    if (span > 64 + 8 * names.size()) {
-      e.sparse_begin = static_cast<std::uint32_t>(sparse_.size());
-      e.sparse_size = static_cast<std::uint32_t>(names.size());
-      for (const OpNameId& n : names) sparse_.emplace_back(n, list_for(&n));
-      return;
-    }
-    e.base = names.front();
-    e.table_size = static_cast<std::uint32_t>(span);
-    e.table_begin = static_cast<std::uint32_t>(table_.size());
-    table_.resize(table_.size() + span, e.fallback);
-    for (const OpNameId& n : names) table_[e.table_begin + (n - e.base)] = list_for(&n);
-  }
-
-  std::vector<Root> roots_;                                  // by root name
-  std::uint32_t n_roots_ = 0;                                // roots_.size()
-  std::vector<std::uint32_t> table_;                         // list ids by inner name
-  std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
-  std::vector<const RuleInfo*> flat_;
-  std::vector<DimGuard> flat_guards_;  // parallel to flat_
-};
-
-/// A set of rules (a package). The global registry holds every rule linked into the program.
-class RuleSet {
- public:
-  RuleSet() = default;
-  // Moves keep the rules' addresses (a deque's elements stay where they are), so rules() stays
-  // valid; a copy would not, and no caller needs one: select() makes a subset.
-  RuleSet(RuleSet&&) = default;
-  RuleSet& operator=(RuleSet&&) = default;
-  RuleSet(const RuleSet&) = delete;
-  RuleSet& operator=(const RuleSet&) = delete;
-
-  void add(RuleInfo r) {
-    const std::size_t h = text_hash(r);
-    add_hashed(std::move(r), h);
-  }
-  /// Adds `r` unless the set already holds the same rule: the same name (file base name and
-  /// line) and the same canonical text. A rule defined in a header that several translation
-  /// units include registers once from each of them, under whatever path spelling each used
-  /// ("inc/x.hpp", "/src/../inc/x.hpp"); it is one rule. Two different files of one base name
-  /// holding the same text at the same line also count as one: in its pass the second copy
-  /// could never fire (it is tried only where the first, identical, rule did not), so nothing
-  /// is lost. Returns whether `r` was added.
-  /// Start-up cost: one hash of the canonical text and a look at the rules of equal text, not a
-  /// scan of every rule registered so far.
-  bool add_once(RuleInfo r) {
-    const std::size_t h = text_hash(r);
-    for (auto [it, end] = by_text_.equal_range(h); it != end; ++it) {
-      const RuleInfo& o = owned_[it->second];
-      if (o.line == r.line && o.canonical == r.canonical &&
-          dsl::file_base_name(o.file) == dsl::file_base_name(r.file))
-        return false;
-    }
-    add_hashed(std::move(r), h);
-    return true;
-  }
-  /// The rules in rule order.
-  const std::vector<const RuleInfo*>& rules() const {
-    if (!sorted_) {
-      order_.clear();
-      for (auto& r : owned_) order_.push_back(&r);
-      std::stable_sort(order_.begin(), order_.end(), rule_order);
-      for (std::size_t i = 0; i < order_.size(); ++i) const_cast<RuleInfo*>(order_[i])->index = i;
-      sorted_ = true;
-    }
-    return order_;
-  }
-  std::size_t size() const noexcept { return owned_.size(); }
-
-  /// One PassDispatch per pass, in pass order (the rules of pass k are a run of rules() of one
-  /// priority). Built once, the first time a run asks for it after the set changed.
-  const std::vector<PassDispatch>& dispatch() const {
-    if (!dispatched_) {
-      const auto& order = rules();
-      dispatch_.clear();
-      for (std::size_t i = 0, j = 0; i < order.size(); i = j) {
-        while (j < order.size() && order[j]->priority == order[i]->priority) ++j;
-        dispatch_.emplace_back(std::span<const RuleInfo* const>(order.data() + i, j - i));
-      }
-      dispatched_ = true;
-    }
-    return dispatch_;
-  }
-
-  /// The rules for which pred(rule) holds, as a set of their own (a package, a test's subset).
-  template <class Pred>
-  RuleSet select(Pred pred) const {
-    RuleSet out;
-    for (const auto& r : owned_)
-      if (pred(r)) out.add(r);
-    return out;
-  }
-
-  /// Every DEF_PACKAGE_OPTIMIZATION linked into the program.
-  static RuleSet& global() {
-    static RuleSet set;
-    return set;
-  }
-
- private:
-  static std::size_t text_hash(const RuleInfo& r) noexcept {
-    return std::hash<std::string_view>{}(r.canonical);
-  }
-  void add_hashed(RuleInfo r, std::size_t h) {
-    by_text_.emplace(h, owned_.size());
-    owned_.push_back(std::move(r));
-    sorted_ = dispatched_ = false;
-  }
-
-  std::deque<RuleInfo> owned_;  // stable addresses
-  std::unordered_multimap<std::size_t, std::size_t> by_text_;  // canonical's hash -> owned_ index
-  mutable std::vector<const RuleInfo*> order_;
-  mutable bool sorted_ = false;
-  mutable std::vector<PassDispatch> dispatch_;
-  mutable bool dispatched_ = false;
-};
 
 }  // namespace optgrammar::engine
 
@@ -311,10 +89,7 @@ class RuleSet {
 namespace optgrammar {
 using engine::DimGuard;
 using engine::InputGuard;
-using engine::PassDispatch;
 using engine::Rewriter;
 using engine::RuleInfo;
-using engine::RuleSet;
 using engine::RuleStats;
-using engine::rule_order;
 }  // namespace optgrammar

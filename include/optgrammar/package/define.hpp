@@ -9,6 +9,7 @@
 #include "optgrammar/dsl/check.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/passes.hpp"
+#include "optgrammar/dsl/rule_error.hpp"
 #include "optgrammar/dsl/words.hpp"
 #include "optgrammar/engine/apply.hpp"
 #include "optgrammar/engine/rule.hpp"
@@ -38,56 +39,11 @@ struct analyzed {
   static constexpr auto value = analyze_rule<Rule>();
 };
 
-/// A message as a template argument: g++ prints it as a string in diagnostics.
-template <std::size_t N>
-struct fixed_message {
-  char s[N];
-};
-
-}  // namespace optgrammar::dsl
-
-/// The compile errors of ill-formed rules: one incomplete class template per message family of
-/// the catalogue (dsl/messages.hpp), so that the error names the fault. g++ shows the message as
-/// the template argument; clang, which prints such an argument as numbers, gets the message's
-/// subject (the offending tag or construct) as characters.
-namespace optgrammar::rule_error {
-#if defined(__clang__)
-#define OPTGRAMMAR_RULE_ERROR_(id, pages, text) template <char... Subject> struct id;
-#else
-#define OPTGRAMMAR_RULE_ERROR_(id, pages, text) template <::optgrammar::dsl::fixed_message Message> struct id;
-#endif
-OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_RULE_ERROR_)
-#undef OPTGRAMMAR_RULE_ERROR_
-}  // namespace optgrammar::rule_error
-
-namespace optgrammar::dsl {
 namespace detail {
-#if defined(__clang__)
-template <Fault F, char... S>
-struct error_of;
-#define OPTGRAMMAR_ERROR_OF_(id, pages, text)               \
-  template <char... S>                               \
-  struct error_of<Fault::id, S...> {                 \
-    using type = ::optgrammar::rule_error::id<S...>; \
-  };
-#else
-template <Fault F, fixed_message M>
-struct error_of;
-#define OPTGRAMMAR_ERROR_OF_(id, pages, text)            \
-  template <fixed_message M>                      \
-  struct error_of<Fault::id, M> {                 \
-    using type = ::optgrammar::rule_error::id<M>; \
-  };
-#endif
-OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_ERROR_OF_)
-#undef OPTGRAMMAR_ERROR_OF_
-
 template <class Rule>
 constexpr auto error_text() {
   constexpr std::string_view t = analyzed<Rule>::value.info.text();
-  fixed_message<t.size() + 1> r{};
-  for (std::size_t i = 0; i < t.size(); ++i) r.s[i] = t[i];
-  return r;
+  return to_fixed_message<t.size() + 1>(t);
 }
 
 /// What a pass word stands for when a well-formed rule's pass spec is checked.
@@ -126,9 +82,7 @@ inline constexpr Message octal_finding = find_octal(Rule::text(), Rule::file(), 
 template <class Rule>
 constexpr auto octal_text() {
   constexpr std::string_view t = octal_finding<Rule>.view().substr(octal_finding<Rule>.view().find(": ") + 2);
-  fixed_message<t.size() + 1> r{};
-  for (std::size_t i = 0; i < t.size(); ++i) r.s[i] = t[i];
-  return r;
+  return to_fixed_message<t.size() + 1>(t);
 }
 }  // namespace detail
 
@@ -314,7 +268,7 @@ struct RuleSource {
   std::string (*canonical)(const void*, std::string_view) = nullptr;
 };
 
-/// Registers a rule in RuleSet::global() (once, also when a header holds the rule). Not a
+/// Registers a rule for RuleSet::global(), which keeps it once, also when a header holds it. Not a
 /// template: a rule's own code is only its constant RuleSource.
 [[gnu::noinline]] inline bool register_rule(const RuleSource& src) {
   const dsl::Analysis& a = *src.info;
@@ -344,7 +298,7 @@ struct RuleSource {
   info.warn_nested_split = a.warn_nested_split;
   info.apply = src.apply;
   info.rule = src.rule;
-  RuleSet::global().add_once(std::move(info));
+  engine::pending_rules().push_back(std::move(info));
   return true;
 }
 

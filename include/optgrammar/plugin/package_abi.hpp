@@ -13,7 +13,7 @@
 #include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/properties.hpp"
 #include "optgrammar/core/registry.hpp"
-#include "optgrammar/engine/rule.hpp"
+#include "optgrammar/engine/rule_set.hpp"
 #include "optgrammar/ops/definition.hpp"
 
 #include <cstdint>

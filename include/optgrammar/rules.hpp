@@ -1,4 +1,4 @@
-// What an op-package author includes: the rule language and the op registry: everything a
+// What an op-package author includes: the rule language, the op registry and DEF_TENSOR_PROPERTIES: everything a
 // translation unit that defines rules needs (rules that split with AUTOSPLIT also include
 // <optgrammar/autosplit.hpp>). A program that runs rules includes <optgrammar/runtime.hpp>.
 //
@@ -10,3 +10,4 @@
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/package/define.hpp"
+#include "optgrammar/package/properties.hpp"

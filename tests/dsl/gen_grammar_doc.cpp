@@ -7,6 +7,8 @@
 // tests/dsl/rejections.inc; and the two indexes constructs.md and messages.md. With --check it
 // compares them with the files and fails when they differ (the staleness test).
 //   og_grammar_doc_gen [--check] REJECTIONS EXAMPLES INTRO_DIR DOCS_DIR
+#include "rejection_forms.hpp"
+
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/messages.hpp>
 #include <optgrammar/dsl/node.hpp>
@@ -64,11 +66,12 @@ std::map<std::string, std::vector<Case>> read_cases(const fs::path& file) {
   std::ifstream is(file);
   std::string line;
   while (std::getline(is, line)) {
-    // The _FLAGS forms stand for DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS.
-    const bool flags = line.rfind("OG_REJECT_FLAGS(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0;
-    const std::string macro = flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(" : "DEF_PACKAGE_OPTIMIZATION(";
+    bool reject = false;
+    const og_rejections::EntryForm* form = og_rejections::entry_form(line, reject);
+    if (!form) continue;
+    const std::string macro(form->macro);
     const std::size_t open = line.find('(') + 1;
-    if (line.rfind("OG_REJECT(", 0) == 0 || line.rfind("OG_REJECT_FLAGS(", 0) == 0) {
+    if (reject) {
       Case c;
       std::size_t i = open, j = line.find(", ", i);
       c.name = line.substr(i, j - i);
@@ -80,7 +83,7 @@ std::map<std::string, std::vector<Case>> read_cases(const fs::path& file) {
       c.bad = macro + line.substr(i + 2) + "\n";
       by_name[c.name] = {fault, by_fault[fault].size()};
       by_fault[fault].push_back(c);
-    } else if (line.rfind("OG_ACCEPT(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0) {
+    } else {
       const std::size_t j = line.find(", ", open);
       const std::string name = line.substr(open, j - open);
       if (auto it = by_name.find(name); it != by_name.end())

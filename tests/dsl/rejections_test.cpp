@@ -32,7 +32,21 @@ bool tally(int& n, bool ok) {
   OG_ANALYZED_FLAGS(NAME##_twin, PASS, FLAGS, MATCH, CST, REPL)  \
   static_assert(info<NAME##_twin>().ok, #NAME "'s twin");        \
   [[maybe_unused]] const bool NAME##_twin_counted = tally(accepted, info<NAME##_twin>().ok);
+constexpr bool properties_say(std::string_view decl, ::optgrammar::dsl::Fault f, std::string_view text) {
+  const auto v = ::optgrammar::package_glue::check_tensor_properties(decl);
+  return v.fault == f && v.text.view() == text;
+}
+#define OG_REJECT_PROPERTIES(NAME, FAULT, TEXT, ...)                                                         \
+  static_assert(properties_say(#__VA_ARGS__, ::optgrammar::dsl::Fault::FAULT, TEXT), #NAME);                 \
+  [[maybe_unused]] const bool NAME##_counted =                                                              \
+      tally(rejected, properties_say(#__VA_ARGS__, ::optgrammar::dsl::Fault::FAULT, TEXT));
+#define OG_ACCEPT_PROPERTIES(NAME, ...)                                                                      \
+  static_assert(::optgrammar::package_glue::check_tensor_properties(#__VA_ARGS__).ok(), #NAME "'s twin");    \
+  [[maybe_unused]] const bool NAME##_twin_counted =                                                         \
+      tally(accepted, ::optgrammar::package_glue::check_tensor_properties(#__VA_ARGS__).ok());
 #include "rejections.inc"
+#undef OG_REJECT_PROPERTIES
+#undef OG_ACCEPT_PROPERTIES
 #undef OG_REJECT_FLAGS
 #undef OG_ACCEPT_FLAGS
 #undef OG_REJECT

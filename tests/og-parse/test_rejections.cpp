@@ -1,7 +1,9 @@
 // og-parse on the annotated bad rules of tests/dsl/rejections.inc (the file the C++ front end's
-// static_assert tables read): every OG_REJECT entry, as the DEF_PACKAGE_OPTIMIZATION it stands
-// for, gets exactly one diagnostic, on its line, whose text is the one written beside it; every
+// static_assert tables read): every OG_REJECT entry, as the DEF_PACKAGE_OPTIMIZATION (or, for its
+// other forms, the declaration) it stands for, gets exactly one diagnostic, on its line, whose text is the one written beside it; every
 // OG_ACCEPT twin gets none.
+#include "../dsl/rejection_forms.hpp"
+
 #include <og_parse/og_parse.hpp>
 
 #include <catch2/catch.hpp>
@@ -30,19 +32,16 @@ TEST_CASE("og-parse gives every annotated bad rule the C++ front end's text", "[
   std::map<std::uint32_t, std::string> expect;  // line -> text ("" for a twin)
   std::string line;
   for (std::uint32_t n = 1; std::getline(in, line); ++n) {
-    // OG_REJECT / OG_ACCEPT stand for DEF_PACKAGE_OPTIMIZATION, their _FLAGS forms for
-    // DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS.
-    const bool flags = line.rfind("OG_REJECT_FLAGS(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0;
-    const std::string macro = flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(" : "DEF_PACKAGE_OPTIMIZATION(";
-    if (line.rfind("OG_REJECT(", 0) == 0 || line.rfind("OG_REJECT_FLAGS(", 0) == 0) {
+    bool reject = false;
+    if (const og_rejections::EntryForm* form = og_rejections::entry_form(line, reject); form && reject) {
       std::size_t i = line.find('"');
       REQUIRE(i != std::string::npos);
       expect[n] = c_string(line, i);
       i = line.find(',', i);
-      line = macro + line.substr(i + 2);
-    } else if (line.rfind("OG_ACCEPT(", 0) == 0 || line.rfind("OG_ACCEPT_FLAGS(", 0) == 0) {
+      line = std::string(form->macro) + line.substr(i + 2);
+    } else if (form) {
       expect[n] = "";
-      line = macro + line.substr(line.find(',') + 2);
+      line = std::string(form->macro) + line.substr(line.find(',') + 2);
     }
     text << line << '\n';
   }

@@ -1,9 +1,8 @@
-// Package declarations besides ops and rules: tensor properties of ops (DEF_TENSOR_PROPERTIES),
-// the order of an op's parameters (DEF_PACKAGE_PARAM_ORDER) and tensor classes' chunk sizes
-// (LAYOUT_CHUNKSIZE). Each is recorded at static initialization in a registry that can be queried.
+// Package declarations besides ops and rules: tensor properties of ops (DEF_TENSOR_PROPERTIES,
+// whose macro and compile-time check are in package/properties.hpp), the order of an op's
+// parameters (DEF_PACKAGE_PARAM_ORDER) and tensor classes' chunk sizes (LAYOUT_CHUNKSIZE). Each is
+// recorded at static initialization in a registry that can be queried.
 //
-//   DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w"), Crouton("in"))
-//   DEF_TENSOR_PROPERTIES(Op("Split2", "in"), Outputs("lo", "hi"), Flat("lo"), MainMemory("hi"))
 //   DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr)
 #pragma once
 
@@ -75,8 +74,8 @@ struct TensorProperties {
 };
 
 /// Parsing of the declaration's text (its macro arguments, stringified after expansion):
-/// `Op("name", "a", ...), Prop("a", ...), ...`. Used at compile time to check the declaration and
-/// at run time to record it.
+/// `Op("name", "a", ...), Prop("a", ...), ...`. Used at compile time to check the declaration
+/// (package/properties.hpp) and at run time to record it.
 namespace detail {
 struct PropParser {
   std::string_view t;
@@ -126,49 +125,6 @@ struct PropParser {
     return eat(')');
   }
 };
-
-/// 0 when the text is a well-formed declaration whose properties name only operands of its Op,
-/// outputs it names with Outputs(...), or "*"; 1 bad syntax; 2 a property names an unknown
-/// operand; 3 "..." before the Op's last operand; 4 Outputs(...) other than once right after the
-/// Op with new names (not "*", "..." nor an operand's, none twice). A property names "..." for
-/// the inputs the Op's "..." covers.
-constexpr int check_tensor_properties(std::string_view text) {
-  PropParser p{text};
-  std::string_view name;
-  std::string_view ops[64];  // the Op's operands, then the names of Outputs(...)
-  std::size_t n = 0;
-  bool first = true;
-  if (!p.call(name, [&](std::string_view s) {
-        if (first) first = false;
-        else if (n < 64) ops[n++] = s;
-      }) || name != "Op" || first)
-    return 1;
-  // "..." (this operand and all later ones) can only be the Op's last operand.
-  for (std::size_t k = 0; k + 1 < n; ++k)
-    if (ops[k] == "...") return 3;
-  int result = 0;
-  for (bool after_op = true; p.eat(','); after_op = false) {
-    const std::size_t known_before = n;
-    if (!p.call(name, [&](std::string_view s) {
-          bool known = s == "*";
-          for (std::size_t k = 0; k < known_before; ++k) known = known || ops[k] == s;
-          if (name != "Outputs") {
-            if (!known && result == 0) result = 2;
-          } else if (known || s == "...") {
-            result = 4;
-          } else {
-            for (std::size_t k = known_before; k < n; ++k)
-              if (ops[k] == s) result = 4;
-            if (n < 64) ops[n++] = s;
-          }
-        }))
-      return 1;
-    if (name == "Outputs" && (!after_op || n == known_before)) result = 4;
-  }
-  p.skip();
-  if (p.i != text.size()) return 1;
-  return result;
-}
 
 inline TensorProperties parse_tensor_properties(std::string_view text) {
   TensorProperties tp;
@@ -356,21 +312,6 @@ struct ParamOrderRegistrar {
 
 #define OPTGRAMMAR_STRINGIFY_(...) #__VA_ARGS__
 #define OPTGRAMMAR_STRINGIFY(...) OPTGRAMMAR_STRINGIFY_(__VA_ARGS__)
-
-/// DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w")): checked at compile
-/// time (every name in a property is an operand of the Op, an output named by an Outputs(...)
-/// right after the Op, or "*"), recorded at static initialization.
-#define DEF_TENSOR_PROPERTIES(...)                                                                         \
-  static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 1,    \
-                "DEF_TENSOR_PROPERTIES: expected Op(\"op\", \"operand\", ...) then Property(\"operand\", ...)"); \
-  static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 2,    \
-                "DEF_TENSOR_PROPERTIES: a property names what is neither an operand of its Op, an output named by Outputs(...), nor \"*\""); \
-  static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 3,    \
-                "DEF_TENSOR_PROPERTIES: \"...\" (this operand and all later ones) must be the Op's last operand"); \
-  static_assert(::optgrammar::detail::check_tensor_properties(OPTGRAMMAR_STRINGIFY(__VA_ARGS__)) != 4,    \
-                "DEF_TENSOR_PROPERTIES: Outputs(\"name\", ...) comes once, right after the Op, with new names (not \"*\", \"...\" nor an operand's)"); \
-  static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(og_tensor_props_, __COUNTER__){ \
-      OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};
 
 /// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr).
 #define DEF_PACKAGE_PARAM_ORDER(OP, ...)                                                              \

@@ -1,5 +1,6 @@
-// The message catalogue of the rule checker: every diagnostic about a rule, defined once (one
-// entry, octal_constant, is the grammar's warning; the rest are errors).
+// The message catalogue of the rule checker: every diagnostic about a rule or a package declaration
+// checked with it (DEF_TENSOR_PROPERTIES), defined once (one entry, octal_constant, is the grammar's
+// warning; the rest are errors).
 //
 // Each entry is a family: an identifier (the name of the compile error the C++ front end raises
 // for it, `optgrammar::rule_error::<family>`), the grammar reference pages it concerns
@@ -85,7 +86,14 @@
   X(external_replace_signature, "external", "EXTERNAL_REPLACE({}): {} must be OpRef {}(Replacement&, OpDef const&)")  \
   X(external_result,         "external", "{}({}, ...): {} must return {}")                                            \
   X(external_arg_count,      "external", "{}({}, ...) passes {} argument{} but {} takes {} after its framework parameters") \
-  X(external_arg_type,       "external", "{}({}, ...): argument {} is {} but parameter {} of {} is {}")
+  X(external_arg_type,       "external", "{}({}, ...): argument {} is {} but parameter {} of {} is {}")           \
+  /* DEF_TENSOR_PROPERTIES */                                                                                         \
+  X(properties_form,         "registration", "DEF_TENSOR_PROPERTIES takes Op(\"op\", \"operand\", ...) and then properties such as Flat(\"operand\", ...), all of non-empty strings") \
+  X(properties_ellipsis,     "registration", "\"...\" (this operand and all later ones) must be the last operand of Op(...) in DEF_TENSOR_PROPERTIES") \
+  X(properties_unknown_name, "registration", "\"{}\" is neither an operand of Op(\"{}\", ...), an output named by Outputs(...), nor \"*\"") \
+  X(outputs_place,           "registration", "Outputs(...) names the op's outputs right after Op(...), before any tensor property") \
+  X(outputs_name,            "registration", "\"{}\" cannot name an output: it is \"*\", \"...\", an operand or a name given twice") \
+  X(outputs_empty,           "registration", "Outputs(...) names at least one output")
 // clang-format on
 
 namespace optgrammar::dsl {

@@ -1,6 +1,7 @@
-// EXPECT: DEF_TENSOR_PROPERTIES: Outputs("name", ...) comes once, right after the Op
-// SITE: any (a static_assert in DEF_TENSOR_PROPERTIES: g++ points at the macro's definition)
-#include <optgrammar/core/properties.hpp>
+// EXPECT: Outputs(...) names the op's outputs right after Op(...), before any tensor property
+// FAULT: outputs_place
+// SITE: any (g++ places a declaration's error in the macro's definition, clang on the declaration)
+#include <optgrammar/package/properties.hpp>
 #ifdef OG_FAIL
 DEF_TENSOR_PROPERTIES(Op("Split2", "in"), Flat("in"), Outputs("lo", "hi"), MainMemory("hi"))
 #else

@@ -499,16 +499,14 @@ class Parser {
       take();
       const Token opt = peek();
       if (opt.kind != Tok::ident || opt.text != "Op" || peek(1).kind != Tok::lparen)
-        fail(opt.loc, fmt::format("expected Op(\"name\", operands...) as the first argument of DEF_TENSOR_PROPERTIES, found {}",
-                                  spell(opt)));
+        fail(opt.loc, catalogue(Fault::properties_form));
       take();
       take();
       tp.op = string_arg("the op name");
       while (peek().kind == Tok::comma) {
         take();
         const Token at = peek();
-        if (!tp.operands.empty() && tp.operands.back() == "...")
-          fail(at.loc, "\"...\" (this operand and all later ones) must be the last operand of Op(...) in DEF_TENSOR_PROPERTIES");
+        if (!tp.operands.empty() && tp.operands.back() == "...") fail(at.loc, catalogue(Fault::properties_ellipsis));
         tp.operands.push_back(string_arg("an operand name"));
       }
       expect(Tok::rparen, "')'", "to close Op(...)");
@@ -519,10 +517,9 @@ class Parser {
         take();
         const Token pn = peek();
         if (pn.kind != Tok::ident || peek(1).kind != Tok::lparen)
-          fail(pn.loc, fmt::format("expected a tensor property such as Flat(...), found {}", spell(pn)));
+          fail(pn.loc, catalogue(Fault::properties_form));
         const bool outputs = pn.text == "Outputs";
-        if (outputs && !after_op)
-          fail(pn.loc, "Outputs(...) names the op's outputs right after Op(...), before any tensor property");
+        if (outputs && !after_op) fail(pn.loc, catalogue(Fault::outputs_place));
         take();
         take();
         std::vector<std::string> names;
@@ -531,19 +528,15 @@ class Parser {
             const Token at = peek();
             std::string nm = string_arg(outputs ? "an output name" : "an operand name");
             if (outputs && (nm == "*" || nm == "..." || named(tp.operands, nm) || named(names, nm)))
-              fail(at.loc, fmt::format("\"{}\" cannot name an output: it is \"*\", \"...\", an operand or a name "
-                                       "given twice",
-                                       nm));
+              fail(at.loc, catalogue(Fault::outputs_name, nm));
             if (!outputs && nm != "*" && !named(tp.operands, nm) && !named(tp.outputs, nm))
-              fail(at.loc, fmt::format("\"{}\" is neither an operand of Op(\"{}\", ...), an output named by "
-                                       "Outputs(...), nor \"*\"",
-                                       nm, tp.op));
+              fail(at.loc, catalogue(Fault::properties_unknown_name, nm, tp.op));
             names.push_back(std::move(nm));
             if (peek().kind != Tok::comma) break;
             take();
           }
         }
-        if (outputs && names.empty()) fail(pn.loc, "Outputs(...) names at least one output");
+        if (outputs && names.empty()) fail(pn.loc, catalogue(Fault::outputs_empty));
         expect(Tok::rparen, "')'", fmt::format("to close {}(...)", pn.text));
         if (outputs) tp.outputs = std::move(names);
         else tp.properties.emplace_back(std::string(pn.text), std::move(names));

@@ -1,0 +1,150 @@
+// DEF_TENSOR_PROPERTIES: a package's declaration of the tensor properties of an op's operands and
+// outputs, checked at compile time with the rule checker's message catalogue (dsl/messages.hpp:
+// the same text og-parse gives, raised as the family's rule_error, dsl/rule_error.hpp) and
+// recorded at static initialization in the registry of core/properties.hpp.
+//
+//   DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w"), Crouton("in"))
+//   DEF_TENSOR_PROPERTIES(Op("Split2", "in"), Outputs("lo", "hi"), Flat("lo"), MainMemory("hi"))
+#pragma once
+
+#include "optgrammar/core/properties.hpp"
+#include "optgrammar/core/registry.hpp"
+#include "optgrammar/dsl/messages.hpp"
+#include "optgrammar/dsl/rule_error.hpp"
+#include "optgrammar/dsl/str.hpp"
+
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
+namespace optgrammar::package_glue {
+
+/// What the check says of one declaration: nothing (fault none), or the first fault in source
+/// order with the catalogue's text filled in and the offending name.
+struct PropertiesVerdict {
+  dsl::Fault fault = dsl::Fault::none;
+  dsl::Message text;
+  dsl::Message subject;  ///< the offending name, when the fault has one
+
+  constexpr bool ok() const noexcept { return fault == dsl::Fault::none; }
+  constexpr PropertiesVerdict& fail(dsl::Fault f, std::string_view name = {}, std::string_view op = {}) {
+    fault = f;
+    const dsl::MessageArg args[] = {name, op};
+    dsl::format_message(text, dsl::fault_text(f).text, args, 2);
+    subject << name;
+    return *this;
+  }
+};
+
+/// Checks the text of a declaration (the macro's arguments as written): `Op("op", operands...)`,
+/// then properties `Name("operand", ...)` naming operands of the Op, "*" (every output), or the
+/// names an `Outputs(...)` right after the Op gives the outputs. A "..." operand stands for itself
+/// and every later input, so it can only come last. Names are non-empty and printable, without
+/// spaces, quotes or escapes. Faults are reported in source order, as og-parse finds them.
+constexpr PropertiesVerdict check_tensor_properties(std::string_view text) {
+  using dsl::Fault;
+  PropertiesVerdict v;
+  ::optgrammar::detail::PropParser p{text};
+  std::string_view name, op;
+  std::string_view known[64];  // the Op's operands, then the names of Outputs(...)
+  std::size_t n = 0;
+  bool first = true, ellipsis_inside = false, unprintable = false;
+  auto printable = [&](std::string_view s) {
+    for (char c : s)
+      if (c == '\\' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f) unprintable = true;
+  };
+  if (!p.call(name, [&](std::string_view s) {
+        printable(s);
+        if (first) {
+          first = false;
+          op = s;
+          return;
+        }
+        if (n > 0 && known[n - 1] == "...") ellipsis_inside = true;
+        if (n < 64) known[n++] = s;
+      }) ||
+      name != "Op" || first || unprintable)
+    return v.fail(Fault::properties_form);
+  if (ellipsis_inside) return v.fail(Fault::properties_ellipsis);
+  for (bool after_op = true; p.eat(','); after_op = false) {
+    Fault f = Fault::none;
+    std::string_view who;
+    bool named_any = false;
+    const bool parsed = p.call(name, [&](std::string_view s) {
+      named_any = true;
+      printable(s);
+      if (f != Fault::none) return;
+      bool seen = false;
+      for (std::size_t k = 0; k < n; ++k) seen = seen || known[k] == s;
+      if (name != "Outputs") {
+        if (!seen && s != "*") {
+          f = Fault::properties_unknown_name;
+          who = s;
+        }
+      } else if (!after_op) {
+        f = Fault::outputs_place;
+      } else if (seen || s == "*" || s == "...") {
+        f = Fault::outputs_name;
+        who = s;
+      } else if (n < 64) {
+        known[n++] = s;
+      }
+    });
+    if (f == Fault::none && parsed && name == "Outputs")
+      f = !after_op ? Fault::outputs_place : !named_any ? Fault::outputs_empty : Fault::none;
+    if (f != Fault::none) return v.fail(f, who, op);
+    if (!parsed || unprintable) return v.fail(Fault::properties_form);
+  }
+  p.skip();
+  if (p.i != text.size()) return v.fail(Fault::properties_form);
+  return v;
+}
+
+namespace detail {
+template <class Decl>
+inline constexpr PropertiesVerdict properties_verdict = check_tensor_properties(Decl::text());
+
+/// What a well-formed declaration's check names: a complete type.
+struct PropertiesAccepted {};
+
+/// The declaration's verdict as a type: PropertiesAccepted, or the incomplete rule_error of its
+/// fault (g++ shows the message as its argument, clang the offending name).
+template <class Decl, bool Ok = properties_verdict<Decl>.ok()>
+struct properties_check {
+  using type = PropertiesAccepted;
+};
+#if defined(__clang__)
+template <class Decl, class I>
+struct properties_subject_error;
+template <class Decl, std::size_t... I>
+struct properties_subject_error<Decl, std::index_sequence<I...>> {
+  using type = typename dsl::detail::error_of<properties_verdict<Decl>.fault, properties_verdict<Decl>.subject.s[I]...>::type;
+};
+template <class Decl>
+struct properties_check<Decl, false> {
+  using type = typename properties_subject_error<Decl, std::make_index_sequence<properties_verdict<Decl>.subject.len>>::type;
+};
+#else
+template <class Decl>
+constexpr auto properties_text() {
+  constexpr std::string_view t = properties_verdict<Decl>.text.view();
+  return dsl::detail::to_fixed_message<t.size() + 1>(t);
+}
+template <class Decl>
+struct properties_check<Decl, false> {
+  using type = typename dsl::detail::error_of<properties_verdict<Decl>.fault, properties_text<Decl>()>::type;
+};
+#endif
+}  // namespace detail
+}  // namespace optgrammar::package_glue
+
+/// DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w")): an ill-formed
+/// declaration is one compile error, optgrammar::rule_error::<family> of the message catalogue.
+#define DEF_TENSOR_PROPERTIES(...) OPTGRAMMAR_TENSOR_PROPERTIES_(OPTGRAMMAR_CAT(og_tensor_props_, __COUNTER__), __VA_ARGS__)
+#define OPTGRAMMAR_TENSOR_PROPERTIES_(NAME, ...)                                                                \
+  struct NAME {                                                                                               \
+    static constexpr std::string_view text() { return OPTGRAMMAR_STRINGIFY(__VA_ARGS__); }                    \
+  };                                                                                                          \
+  static_assert(sizeof(::optgrammar::package_glue::detail::properties_check<NAME>::type) > 0);                \
+  static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(NAME, _registered){             \
+      OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <utility>
 
 namespace optgrammar::dsl {
 
@@ -63,5 +64,23 @@ constexpr fixed_message<N> to_fixed_message(std::string_view t) {
   for (std::size_t i = 0; i < t.size() && i + 1 < N; ++i) r.s[i] = t[i];
   return r;
 }
+
+/// The compile error of a fault found at compile time. `Found` has static constexpr members
+/// `fault` (the family), `text` (the message, filled in) and `subject` (the offending name or
+/// construct, may be empty): g++ gets the rule_error with the message as its argument, clang
+/// with the subject's characters.
+#if defined(__clang__)
+template <class Found, class I = std::make_index_sequence<Found::subject.size()>>
+struct found_error;
+template <class Found, std::size_t... I>
+struct found_error<Found, std::index_sequence<I...>> {
+  using type = typename error_of<Found::fault, Found::subject[I]...>::type;
+};
+#else
+template <class Found>
+struct found_error {
+  using type = typename error_of<Found::fault, to_fixed_message<Found::text.size() + 1>(Found::text)>::type;
+};
+#endif
 }  // namespace detail
 }  // namespace optgrammar::dsl

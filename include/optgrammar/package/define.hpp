@@ -40,12 +40,6 @@ struct analyzed {
 };
 
 namespace detail {
-template <class Rule>
-constexpr auto error_text() {
-  constexpr std::string_view t = analyzed<Rule>::value.info.text();
-  return to_fixed_message<t.size() + 1>(t);
-}
-
 /// What a pass word stands for when a well-formed rule's pass spec is checked.
 struct Accepted {
   Accepted operator+(int) const;
@@ -56,23 +50,17 @@ template <class Rule, class = void>
 struct verdict {
   using type = Accepted;
 };
-#if defined(__clang__)
-template <class Rule, class I>
-struct subject_error;
-template <class Rule, std::size_t... I>
-struct subject_error<Rule, std::index_sequence<I...>> {
-  using type = typename error_of<analyzed<Rule>::value.info.fault, analyzed<Rule>::value.info.subject.s[I]...>::type;
+/// An ill-formed rule's fault, as found_error (dsl/rule_error.hpp) reads it.
+template <class Rule>
+struct rule_found {
+  static constexpr Fault fault = analyzed<Rule>::value.info.fault;
+  static constexpr std::string_view text = analyzed<Rule>::value.info.text();
+  static constexpr std::string_view subject = analyzed<Rule>::value.info.subject.view();
 };
 template <class Rule>
 struct verdict<Rule, std::enable_if_t<!analyzed<Rule>::value.info.ok>> {
-  using type = typename subject_error<Rule, std::make_index_sequence<analyzed<Rule>::value.info.subject.len>>::type;
+  using type = typename found_error<rule_found<Rule>>::type;
 };
-#else
-template <class Rule>
-struct verdict<Rule, std::enable_if_t<!analyzed<Rule>::value.info.ok>> {
-  using type = typename error_of<analyzed<Rule>::value.info.fault, error_text<Rule>()>::type;
-};
-#endif
 
 /// The warning the grammar asks for on an octal constant >= 8 (a well-formed rule's only
 /// finding): its text, without the "rule at" prefix, as the warning scope's template argument.

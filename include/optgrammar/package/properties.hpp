@@ -113,28 +113,17 @@ template <class Decl, bool Ok = properties_verdict<Decl>.ok()>
 struct properties_check {
   using type = PropertiesAccepted;
 };
-#if defined(__clang__)
-template <class Decl, class I>
-struct properties_subject_error;
-template <class Decl, std::size_t... I>
-struct properties_subject_error<Decl, std::index_sequence<I...>> {
-  using type = typename dsl::detail::error_of<properties_verdict<Decl>.fault, properties_verdict<Decl>.subject.s[I]...>::type;
+/// An ill-formed declaration's fault, as found_error (dsl/rule_error.hpp) reads it.
+template <class Decl>
+struct properties_found {
+  static constexpr dsl::Fault fault = properties_verdict<Decl>.fault;
+  static constexpr std::string_view text = properties_verdict<Decl>.text.view();
+  static constexpr std::string_view subject = properties_verdict<Decl>.subject.view();
 };
 template <class Decl>
 struct properties_check<Decl, false> {
-  using type = typename properties_subject_error<Decl, std::make_index_sequence<properties_verdict<Decl>.subject.len>>::type;
+  using type = typename dsl::detail::found_error<properties_found<Decl>>::type;
 };
-#else
-template <class Decl>
-constexpr auto properties_text() {
-  constexpr std::string_view t = properties_verdict<Decl>.text.view();
-  return dsl::detail::to_fixed_message<t.size() + 1>(t);
-}
-template <class Decl>
-struct properties_check<Decl, false> {
-  using type = typename dsl::detail::error_of<properties_verdict<Decl>.fault, properties_text<Decl>()>::type;
-};
-#endif
 }  // namespace detail
 }  // namespace optgrammar::package_glue
 

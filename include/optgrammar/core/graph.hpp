@@ -342,18 +342,7 @@ class Graph {
   std::size_t erase_if_dead(OpRef r) {
     if (!alive(r)) return 0;
     if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || d.kept) return 0;
-    // Every op on the stack is alive, unread and not a graph output or input: an op's input is
-    // pushed once, when its last use goes.
-    dead_stack_.clear();
-    std::size_t n = 0;
-    for (OpRef x = r;; ++n) {
-      erase_unused(x, [this](OpRef v) {
-        if (!ops_[v.index].kept) dead_stack_.push_back(v);
-      });
-      if (dead_stack_.empty()) return n + 1;
-      x = dead_stack_.back();
-      dead_stack_.pop_back();
-    }
+    return erase_dead(r);
   }
   /// Removes every op that no graph output depends on (graph inputs stay). Returns how many.
   std::size_t remove_dead() {
@@ -518,6 +507,71 @@ class Graph {
     if (!d.kept) --unread_;
     // The input records can serve a later op, unless a checkpoint is open (rollback revives them).
     if (open_checkpoints_ == 0 && end != first) free_run(first, end - first);
+  }
+
+  /// erase_if_dead's work on r, alive, unread and not kept. Every op it erases is such an op: an
+  /// input is taken when its last use goes, unless it is kept. So the count of unread ops drops by
+  /// exactly one (r's; each input taken turns unread and goes), and live_ by the number erased.
+  /// Order: r, then depth first, the input released last first (the records freed by a chain of
+  /// erasures then join into one hole, free_run).
+  std::size_t erase_dead(OpRef r) {
+    if (open_checkpoints_ != 0) [[unlikely]]
+      return erase_dead_logged(r);
+    // No checkpoint: nothing is logged and every freed input run can be reused. The next op to
+    // erase is held in `x`; only an op that releases two or more inputs puts the earlier ones on
+    // the stack.
+    dead_stack_.clear();
+    std::size_t n = 0;
+    for (OpRef x = r;;) {
+      OpDef& d = ops_[x.index];
+      const std::uint32_t first = d.first_input, end = first + d.n_inputs;
+      OpRef next{};
+      for (std::uint32_t u = first; u < end; ++u) {
+        Use& use = uses_[u];
+        const OpRef v = use.value;
+        OpDef& vd = ops_[v.index];
+        const std::uint32_t prev = use.prev, nx = use.next;
+        if (prev != no_index)
+          uses_[prev].next = nx;
+        else
+          vd.first_use = nx;
+        if (nx != no_index) uses_[nx].prev = prev;
+        use.next = use.prev = no_index;
+        use.value = OpRef{};
+        if (--vd.n_uses == 0 && !vd.kept) {  // a graph input or output read no more stays
+          if (next.valid()) [[unlikely]]
+            dead_stack_.push_back(next);
+          next = v;
+        }
+      }
+      d.alive = false;
+      ++n;
+      if (end != first) free_run(first, end - first);
+      if (next.valid()) {
+        x = next;
+      } else if (!dead_stack_.empty()) {
+        x = dead_stack_.back();
+        dead_stack_.pop_back();
+      } else {
+        break;
+      }
+    }
+    live_ -= n;
+    --unread_;
+    return n;
+  }
+  /// The same while a checkpoint is open: edits are logged for rollback, no records are freed.
+  [[gnu::noinline]] std::size_t erase_dead_logged(OpRef r) {
+    dead_stack_.clear();
+    std::size_t n = 0;
+    for (OpRef x = r;; ++n) {
+      erase_unused(x, [this](OpRef v) {
+        if (!ops_[v.index].kept) dead_stack_.push_back(v);
+      });
+      if (dead_stack_.empty()) return n + 1;
+      x = dead_stack_.back();
+      dead_stack_.pop_back();
+    }
   }
 
   // Reuse of use records: the input records of erased ops form holes in uses_. The graph keeps

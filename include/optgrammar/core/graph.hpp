@@ -183,6 +183,8 @@ class Graph {
   /// alive() of an index known to be below size().
   bool alive_at(std::uint32_t i) const noexcept { return ops_[i].alive; }
   const OpDef& op(OpRef r) const { return ops_[checked(r)]; }
+  /// op() of an index known to be below size().
+  const OpDef& op_at(std::uint32_t i) const noexcept { return ops_[i]; }
   OpNameId name_id(OpRef r) const noexcept { return ops_[r.index].name; }
   std::string_view name(OpRef r) const { return op_name_of(op(r).name); }
   const OutputDef& output(OpRef r) const { return outdefs_[op(r).output]; }

@@ -59,13 +59,19 @@ class Rewriter {
   // its reverse), followed by a FIFO of ops pushed since. An op the sweep has not reached yet is
   // already pending, so pushing it again is a no-op: the sweep needs no storage of its own.
 
-  /// The next live op to visit, or an invalid ref when the worklist is empty.
-  OpRef pop() {
+  /// Accepts every op name (pop's default filter).
+  struct AnyName {
+    constexpr bool operator()(OpNameId) const noexcept { return true; }
+  };
+  /// The next live op to visit whose name `want` accepts, or an invalid ref when the worklist is
+  /// empty. Ops it passes over leave the worklist as if visited.
+  template <class Want = AnyName>
+  OpRef pop(Want want = {}) {
     if (plain_) {
       // The common forward sweep: the next index is sweep_end_ - sweep_left_ (every index below
       // sweep_end_ is an op of the graph, which never shrinks during a pass).
       for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
-        if (g_.alive_at(x)) {
+        if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) {
           sweep_left_ = sweep_end_ - x - 1;
           return OpRef{x};
         }
@@ -75,12 +81,12 @@ class Rewriter {
       --sweep_left_;
       std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
       std::uint32_t x = order_.empty() ? pos : order_[pos];
-      if (g_.alive(OpRef{x})) return OpRef{x};
+      if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) return OpRef{x};
     }
     while (head_ < queue_.size()) {
       OpRef r = queue_[head_++];
       queued_[r.index >> 6] &= ~(std::uint64_t{1} << (r.index & 63));
-      if (g_.alive(r)) return r;
+      if (const OpDef& d = g_.op_at(r.index); d.alive && want(d.name)) return r;
     }
     queue_.truncate(0);
     head_ = 0;

@@ -284,6 +284,43 @@ class Graph {
   void replace_all_uses(OpRef from, OpRef to) {
     replace_all_uses(from, to, [](OpRef) {});
   }
+  /// replace_all_uses(from, to, touched), then erase_if_dead(from): a rewrite's edit, in one
+  /// pass when no checkpoint is open. Returns how many ops were erased.
+  template <class F>
+  [[gnu::always_inline]] std::size_t replace_and_erase(OpRef from, OpRef to, F&& touched) {
+    check(from);
+    check(to);
+    if (from == to || open_checkpoints_ != 0) [[unlikely]] {
+      replace_all_uses(from, to, touched);
+      return erase_if_dead(from);
+    }
+    OpDef& f = ops_[from.index];
+    OpDef& t = ops_[to.index];
+    const std::uint32_t moved = f.n_uses;
+    if (moved != 0) {
+      // replace_all_uses' loop; from turns unread, and then goes: its count does not change.
+      if (t.n_uses == 0 && !t.kept) --unread_;
+      for (std::uint32_t u = f.first_use; u != no_index;) {
+        Use& use = uses_[u];
+        const std::uint32_t next = use.next;
+        use.value = to;
+        use.prev = no_index;
+        use.next = t.first_use;
+        if (t.first_use != no_index) uses_[t.first_use].prev = u;
+        t.first_use = u;
+        touched(use.user);
+        u = next;
+      }
+      t.n_uses += moved;
+      f.first_use = no_index;
+      f.n_uses = 0;
+      if (f.kept) return 0;
+      return erase_chain(from);
+    }
+    if (f.kept) return 0;
+    --unread_;
+    return erase_chain(from);
+  }
   void set_input(OpRef user, std::uint32_t slot, OpRef value) {
     check(user);
     check(value);
@@ -519,9 +556,13 @@ class Graph {
   std::size_t erase_dead(OpRef r) {
     if (open_checkpoints_ != 0) [[unlikely]]
       return erase_dead_logged(r);
-    // No checkpoint: nothing is logged and every freed input run can be reused. The next op to
-    // erase is held in `x`; only an op that releases two or more inputs puts the earlier ones on
-    // the stack.
+    --unread_;
+    return erase_chain(r);
+  }
+  /// erase_dead's work without a checkpoint, but for the unread count. Nothing is logged and
+  /// every freed input run can be reused. The next op to erase is held in `x`; only an op that
+  /// releases two or more inputs puts the earlier ones on the stack.
+  [[gnu::always_inline]] std::size_t erase_chain(OpRef r) {
     dead_stack_.clear();
     std::size_t n = 0;
     for (OpRef x = r;;) {
@@ -559,7 +600,6 @@ class Graph {
       }
     }
     live_ -= n;
-    --unread_;
     return n;
   }
   /// The same while a checkpoint is open: edits are logged for rollback, no records are freed.

@@ -29,9 +29,8 @@ class Rewriter {
 
   /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
   void replace(OpRef root, OpRef with) {
-    g_.replace_all_uses(root, with, [this](OpRef user) { push(user); });
+    dead_ += g_.replace_and_erase(root, with, [this](OpRef user) { push(user); });
     push(with);
-    dead_ += g_.erase_if_dead(root);
     ++rewrites_;
   }
   /// `r` was made by the current rewrite: it may match rules of this pass in turn, so it is

@@ -146,7 +146,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     const bool visit = static_cast<bool>(opt.visit);
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself: visiting it would do nothing.
-    const auto rooted = [&by_root](OpNameId name) { return by_root.roots(name); };
+    const PassDispatch::Rooted rooted = by_root.rooted();
     const auto next = [&] { return visit ? rw.pop() : rw.pop(rooted); };
     for (OpRef r = next(); r.valid(); r = next()) {
       if (visit && opt.visit(rw, r)) continue;

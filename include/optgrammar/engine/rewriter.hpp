@@ -40,12 +40,17 @@ class Rewriter {
   /// covers the ops external functions make too): each is enqueued. Called once the rewrite
   /// stands; ops of a rolled-back attempt are never reported.
   [[gnu::always_inline]] void notify_inserted_since(std::size_t first) {
-    if (first < g_.size()) push_since(first);  // most rewrites make no op or one
+    const std::size_t n = g_.size();
+    if (first + 1 == n) [[likely]]  // most rewrites make no op or one
+      push(OpRef{static_cast<std::uint32_t>(first)});
+    else if (first < n)
+      push_since(first);
   }
   /// After replace(): `r`, made by the rewrite, is removed when nothing reads it and it is not a
   /// graph output, with what becomes dead through it.
-  void erase_unused(OpRef r) {
-    if (g_.n_uses(r) == 0 && !g_.is_root(r)) dead_ += g_.erase_if_dead(r);
+  [[gnu::always_inline]] void erase_unused(OpRef r) {
+    if (g_.n_uses(r) == 0 && !g_.is_root(r)) [[unlikely]]
+      erase_dead(r);
   }
   /// The same for every live op from index `first` on (a shape read only by WITH_SIZE, the
   /// temporary base of OP_ITER).
@@ -135,6 +140,7 @@ class Rewriter {
     }
   }
 
+  [[gnu::noinline]] void erase_dead(OpRef r) { dead_ += g_.erase_if_dead(r); }
   [[gnu::noinline]] void push_since(std::size_t first) {
     for (std::size_t i = first; i < g_.size(); ++i) push(OpRef{static_cast<std::uint32_t>(i)});
   }

@@ -117,6 +117,13 @@ class PassDispatch {
 
   /// Whether some rule of the pass has `name` as its root name (else an op so named is skipped).
   bool roots(OpNameId name) const noexcept { return name < n_roots_ && rooted_[name]; }
+  /// roots() as a value the worklist's loop can keep in registers.
+  struct Rooted {
+    const std::uint8_t* rooted;
+    std::uint32_t n;
+    bool operator()(OpNameId name) const noexcept { return name < n && rooted[name]; }
+  };
+  Rooted rooted() const noexcept { return {rooted_.data(), n_roots_}; }
 
   /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
   struct Candidates {

@@ -191,6 +191,8 @@ class Graph {
   std::uint32_t output_index(OpRef r) const noexcept { return ops_[r.index].output; }
   /// An interned output definition by index (indices come from intern_output or output_index).
   const OutputDef& outdef_at(std::uint32_t i) const noexcept { return outdefs_[i]; }
+  /// outdef_at(i).element_count(), computed once when the definition was interned.
+  std::size_t element_count_at(std::uint32_t i) const noexcept { return outdef_counts_[i]; }
   std::uint32_t n_inputs(OpRef r) const noexcept { return ops_[r.index].n_inputs; }
   OpRef input(OpRef r, std::uint32_t i) const noexcept {
     return uses_[ops_[r.index].first_input + i].value;
@@ -205,6 +207,8 @@ class Graph {
     return {p.data(), p.size()};
   }
   std::uint32_t payload_index(OpRef r) const noexcept { return ops_[r.index].payload; }
+  /// The bytes of an interned payload by index (payload_index of a constant).
+  const std::byte* payload_data_at(std::uint32_t i) const noexcept { return payloads_[i].data(); }
   const std::vector<int>& split_history(OpRef r) const {
     static const std::vector<int> none;
     if (!op(r).has_split_history) return none;
@@ -463,7 +467,10 @@ class Graph {
   std::uint32_t intern_output(const OutputDef& d) {
     if (!outdefs_.empty() && outdefs_[last_outdef_] == d) return last_outdef_;
     auto [it, fresh] = outdef_ids_.try_emplace(d, static_cast<std::uint32_t>(outdefs_.size()));
-    if (fresh) outdefs_.push_back(d);
+    if (fresh) {
+      outdefs_.push_back(d);
+      outdef_counts_.push_back(d.element_count());
+    }
     last_outdef_ = it->second;
     return it->second;
   }
@@ -579,7 +586,7 @@ class Graph {
         else
           vd.first_use = nx;
         if (nx != no_index) uses_[nx].prev = prev;
-        use.next = use.prev = no_index;
+        // (The record's links are not cleared: nothing reads them before take_run sets them.)
         use.value = OpRef{};
         if (--vd.n_uses == 0 && !vd.kept) {  // a graph input or output read no more stays
           if (next.valid()) [[unlikely]]
@@ -740,6 +747,7 @@ class Graph {
   std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)
   std::uint64_t next_id_ = 1;
   std::vector<OutputDef> outdefs_;
+  std::vector<std::size_t> outdef_counts_;  // element_count() of each of outdefs_
   std::unordered_map<OutputDef, std::uint32_t, OutputDefHash> outdef_ids_;
   std::uint32_t last_outdef_ = 0;
   // Payload bytes never move once stored (vector of vectors), so the views used as keys stay valid.

@@ -147,8 +147,9 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself: visiting it would do nothing.
     const PassDispatch::Rooted rooted = by_root.rooted();
-    const auto next = [&] { return visit ? rw.pop() : rw.pop(rooted); };
-    for (OpRef r = next(); r.valid(); r = next()) {
+    for (;;) {
+      const OpRef r = visit ? rw.pop() : rw.pop(rooted);
+      if (!r.valid()) break;
       if (visit && opt.visit(rw, r)) continue;
       const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
       if (cands.size == 0) continue;  // no rule of this pass has this op's name as root

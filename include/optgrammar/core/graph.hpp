@@ -570,8 +570,8 @@ class Graph {
   /// every freed input run can be reused. The next op to erase is held in `x`; only an op that
   /// releases two or more inputs puts the earlier ones on the stack.
   [[gnu::always_inline]] std::size_t erase_chain(OpRef r) {
-    dead_stack_.clear();
-    std::size_t n = 0;
+    // dead_stack_ is empty between calls; `stacked` counts what this call put on it.
+    std::size_t n = 0, stacked = 0;
     for (OpRef x = r;;) {
       OpDef& d = ops_[x.index];
       const std::uint32_t first = d.first_input, end = first + d.n_inputs;
@@ -589,8 +589,10 @@ class Graph {
         // (The record's links are not cleared: nothing reads them before take_run sets them.)
         use.value = OpRef{};
         if (--vd.n_uses == 0 && !vd.kept) {  // a graph input or output read no more stays
-          if (next.valid()) [[unlikely]]
+          if (next.valid()) [[unlikely]] {
             dead_stack_.push_back(next);
+            ++stacked;
+          }
           next = v;
         }
       }
@@ -599,7 +601,8 @@ class Graph {
       if (end != first) free_run(first, end - first);
       if (next.valid()) {
         x = next;
-      } else if (!dead_stack_.empty()) {
+      } else if (stacked != 0) {
+        --stacked;
         x = dead_stack_.back();
         dead_stack_.pop_back();
       } else {

@@ -289,11 +289,14 @@ class Graph {
     replace_all_uses(from, to, [](OpRef) {});
   }
   /// replace_all_uses(from, to, touched), then erase_if_dead(from): a rewrite's edit, in one
-  /// pass when no checkpoint is open. Returns how many ops were erased.
-  template <class F>
+  /// pass when no checkpoint is open. Returns how many ops were erased. Check = false: the caller
+  /// knows that both ops are alive (it does not check them again).
+  template <bool Check = true, class F>
   [[gnu::always_inline]] std::size_t replace_and_erase(OpRef from, OpRef to, F&& touched) {
-    check(from);
-    check(to);
+    if constexpr (Check) {
+      check(from);
+      check(to);
+    }
     if (from == to || open_checkpoints_ != 0) [[unlikely]] {
       replace_all_uses(from, to, touched);
       return erase_if_dead(from);

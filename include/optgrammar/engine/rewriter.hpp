@@ -28,11 +28,10 @@ class Rewriter {
   RuleStats& stats(const RuleInfo& r) noexcept { return stats_[r.index]; }
 
   /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
-  void replace(OpRef root, OpRef with) {
-    dead_ += g_.replace_and_erase(root, with, [this](OpRef user) { push(user); });
-    push(with);
-    ++rewrites_;
-  }
+  void replace(OpRef root, OpRef with) { replace_ops<true>(root, with); }
+  /// replace() for a caller that knows both ops are alive: the root the driver handed to a rule
+  /// and a result the rule has checked or just made (the DSL rules' apply function).
+  void replace_alive(OpRef root, OpRef with) { replace_ops<false>(root, with); }
   /// `r` was made by the current rewrite: it may match rules of this pass in turn, so it is
   /// enqueued.
   void notify_inserted(OpRef r) { push(r); }
@@ -127,6 +126,12 @@ class Rewriter {
   const std::string* pass_name = nullptr;
 
  private:
+  template <bool Check>
+  void replace_ops(OpRef root, OpRef with) {
+    dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) { push(user); });
+    push(with);
+    ++rewrites_;
+  }
   /// Adds an op to the worklist (no-op when already pending).
   [[gnu::always_inline]] void push(OpRef r) {
     if (sweep_pending(r.index)) return;

@@ -21,7 +21,12 @@ class ChunkedVector {
  public:
   ChunkedVector() = default;
   ChunkedVector(const ChunkedVector& o) { *this = o; }
-  ChunkedVector(ChunkedVector&& o) noexcept : chunks_(std::move(o.chunks_)), size_(o.size_) { o.size_ = 0; }
+  ChunkedVector(ChunkedVector&& o) noexcept
+      : chunks_(std::move(o.chunks_)), bias_(std::move(o.bias_)), size_(o.size_) {
+    o.chunks_.clear();
+    o.bias_.clear();
+    o.size_ = 0;
+  }
   ChunkedVector& operator=(const ChunkedVector& o) {
     if (this == &o) return *this;
     release();
@@ -29,7 +34,7 @@ class ChunkedVector {
       T* p = allocate();
       std::size_t n = o.size_ - c * chunk < chunk ? o.size_ - c * chunk : chunk;
       std::memcpy(static_cast<void*>(p), o.chunks_[c], n * sizeof(T));
-      chunks_.push_back(p);
+      push_chunk(p);
     }
     size_ = o.size_;
     return *this;
@@ -38,7 +43,10 @@ class ChunkedVector {
     if (this != &o) {
       release();
       chunks_ = std::move(o.chunks_);
+      bias_ = std::move(o.bias_);
       size_ = o.size_;
+      o.chunks_.clear();
+      o.bias_.clear();
       o.size_ = 0;
     }
     return *this;
@@ -47,13 +55,18 @@ class ChunkedVector {
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
-  T& operator[](std::size_t i) noexcept { return chunks_[i >> ChunkBits][i & mask]; }
-  const T& operator[](std::size_t i) const noexcept { return chunks_[i >> ChunkBits][i & mask]; }
+  // Element i lies at bias_[i >> ChunkBits] + i * sizeof(T): each chunk's address is stored less
+  // the offset of its first element, which saves masking the index on every access.
+  T& operator[](std::size_t i) noexcept { return *reinterpret_cast<T*>(bias_[i >> ChunkBits] + i * sizeof(T)); }
+  const T& operator[](std::size_t i) const noexcept {
+    return *reinterpret_cast<const T*>(bias_[i >> ChunkBits] + i * sizeof(T));
+  }
 
   /// Allocates the chunks for n elements up front (their memory is touched only when used).
   void reserve(std::size_t n) {
     chunks_.reserve((n + mask) >> ChunkBits);
-    while (chunks_.size() * chunk < n) chunks_.push_back(allocate());
+    bias_.reserve((n + mask) >> ChunkBits);
+    while (chunks_.size() * chunk < n) push_chunk(allocate());
   }
   T& emplace_back() {
     if (size_ == chunks_.size() * chunk) [[unlikely]]
@@ -68,14 +81,33 @@ class ChunkedVector {
   }
 
  private:
-  [[gnu::noinline]] void add_chunk() { chunks_.push_back(allocate()); }
+  [[gnu::noinline]] void add_chunk() { push_chunk(allocate()); }
+  /// Takes ownership of chunk p, appended after the others (or frees it and throws).
+  void push_chunk(T* p) {
+    const std::uintptr_t bias = reinterpret_cast<std::uintptr_t>(p) - chunks_.size() * chunk * sizeof(T);
+    try {
+      chunks_.push_back(p);
+    } catch (...) {
+      std::allocator<T>().deallocate(p, chunk);
+      throw;
+    }
+    try {
+      bias_.push_back(bias);
+    } catch (...) {
+      chunks_.pop_back();
+      std::allocator<T>().deallocate(p, chunk);
+      throw;
+    }
+  }
   static T* allocate() { return std::allocator<T>().allocate(chunk); }
   void release() noexcept {
     for (T* p : chunks_) std::allocator<T>().deallocate(p, chunk);
     chunks_.clear();
+    bias_.clear();
     size_ = 0;
   }
   std::vector<T*> chunks_;
+  std::vector<std::uintptr_t> bias_;  // by chunk: its address less chunk index * chunk bytes
   std::size_t size_ = 0;
 };
 

@@ -183,12 +183,16 @@ class Graph {
   /// alive() of an index known to be below size().
   bool alive_at(std::uint32_t i) const noexcept { return ops_[i].alive; }
   const OpDef& op(OpRef r) const { return ops_[checked(r)]; }
+  /// op() of an index known to be below size().
+  const OpDef& op_at(std::uint32_t i) const noexcept { return ops_[i]; }
   OpNameId name_id(OpRef r) const noexcept { return ops_[r.index].name; }
   std::string_view name(OpRef r) const { return op_name_of(op(r).name); }
   const OutputDef& output(OpRef r) const { return outdefs_[op(r).output]; }
   std::uint32_t output_index(OpRef r) const noexcept { return ops_[r.index].output; }
   /// An interned output definition by index (indices come from intern_output or output_index).
   const OutputDef& outdef_at(std::uint32_t i) const noexcept { return outdefs_[i]; }
+  /// outdef_at(i).element_count(), computed once when the definition was interned.
+  std::size_t element_count_at(std::uint32_t i) const noexcept { return outdef_counts_[i]; }
   std::uint32_t n_inputs(OpRef r) const noexcept { return ops_[r.index].n_inputs; }
   OpRef input(OpRef r, std::uint32_t i) const noexcept {
     return uses_[ops_[r.index].first_input + i].value;
@@ -203,6 +207,8 @@ class Graph {
     return {p.data(), p.size()};
   }
   std::uint32_t payload_index(OpRef r) const noexcept { return ops_[r.index].payload; }
+  /// The bytes of an interned payload by index (payload_index of a constant).
+  const std::byte* payload_data_at(std::uint32_t i) const noexcept { return payloads_[i].data(); }
   const std::vector<int>& split_history(OpRef r) const {
     static const std::vector<int> none;
     if (!op(r).has_split_history) return none;
@@ -282,6 +288,46 @@ class Graph {
   void replace_all_uses(OpRef from, OpRef to) {
     replace_all_uses(from, to, [](OpRef) {});
   }
+  /// replace_all_uses(from, to, touched), then erase_if_dead(from): a rewrite's edit, in one
+  /// pass when no checkpoint is open. Returns how many ops were erased. Check = false: the caller
+  /// knows that both ops are alive (it does not check them again).
+  template <bool Check = true, class F>
+  [[gnu::always_inline]] std::size_t replace_and_erase(OpRef from, OpRef to, F&& touched) {
+    if constexpr (Check) {
+      check(from);
+      check(to);
+    }
+    if (from == to || open_checkpoints_ != 0) [[unlikely]] {
+      replace_all_uses(from, to, touched);
+      return erase_if_dead(from);
+    }
+    OpDef& f = ops_[from.index];
+    OpDef& t = ops_[to.index];
+    const std::uint32_t moved = f.n_uses;
+    if (moved != 0) {
+      // replace_all_uses' loop; from turns unread, and then goes: its count does not change.
+      if (t.n_uses == 0 && !t.kept) --unread_;
+      for (std::uint32_t u = f.first_use; u != no_index;) {
+        Use& use = uses_[u];
+        const std::uint32_t next = use.next;
+        use.value = to;
+        use.prev = no_index;
+        use.next = t.first_use;
+        if (t.first_use != no_index) uses_[t.first_use].prev = u;
+        t.first_use = u;
+        touched(use.user);
+        u = next;
+      }
+      t.n_uses += moved;
+      f.first_use = no_index;
+      f.n_uses = 0;
+      if (f.kept) return 0;
+      return erase_chain(from);
+    }
+    if (f.kept) return 0;
+    --unread_;
+    return erase_chain(from);
+  }
   void set_input(OpRef user, std::uint32_t slot, OpRef value) {
     check(user);
     check(value);
@@ -342,18 +388,7 @@ class Graph {
   std::size_t erase_if_dead(OpRef r) {
     if (!alive(r)) return 0;
     if (const OpDef& d = ops_[r.index]; d.n_uses != 0 || d.kept) return 0;
-    // Every op on the stack is alive, unread and not a graph output or input: an op's input is
-    // pushed once, when its last use goes.
-    dead_stack_.clear();
-    std::size_t n = 0;
-    for (OpRef x = r;; ++n) {
-      erase_unused(x, [this](OpRef v) {
-        if (!ops_[v.index].kept) dead_stack_.push_back(v);
-      });
-      if (dead_stack_.empty()) return n + 1;
-      x = dead_stack_.back();
-      dead_stack_.pop_back();
-    }
+    return erase_dead(r);
   }
   /// Removes every op that no graph output depends on (graph inputs stay). Returns how many.
   std::size_t remove_dead() {
@@ -435,7 +470,10 @@ class Graph {
   std::uint32_t intern_output(const OutputDef& d) {
     if (!outdefs_.empty() && outdefs_[last_outdef_] == d) return last_outdef_;
     auto [it, fresh] = outdef_ids_.try_emplace(d, static_cast<std::uint32_t>(outdefs_.size()));
-    if (fresh) outdefs_.push_back(d);
+    if (fresh) {
+      outdefs_.push_back(d);
+      outdef_counts_.push_back(d.element_count());
+    }
     last_outdef_ = it->second;
     return it->second;
   }
@@ -518,6 +556,77 @@ class Graph {
     if (!d.kept) --unread_;
     // The input records can serve a later op, unless a checkpoint is open (rollback revives them).
     if (open_checkpoints_ == 0 && end != first) free_run(first, end - first);
+  }
+
+  /// erase_if_dead's work on r, alive, unread and not kept. Every op it erases is such an op: an
+  /// input is taken when its last use goes, unless it is kept. So the count of unread ops drops by
+  /// exactly one (r's; each input taken turns unread and goes), and live_ by the number erased.
+  /// Order: r, then depth first, the input released last first (the records freed by a chain of
+  /// erasures then join into one hole, free_run).
+  std::size_t erase_dead(OpRef r) {
+    if (open_checkpoints_ != 0) [[unlikely]]
+      return erase_dead_logged(r);
+    --unread_;
+    return erase_chain(r);
+  }
+  /// erase_dead's work without a checkpoint, but for the unread count. Nothing is logged and
+  /// every freed input run can be reused. The next op to erase is held in `x`; only an op that
+  /// releases two or more inputs puts the earlier ones on the stack.
+  [[gnu::always_inline]] std::size_t erase_chain(OpRef r) {
+    // dead_stack_ is empty between calls; `stacked` counts what this call put on it.
+    std::size_t n = 0, stacked = 0;
+    for (OpRef x = r;;) {
+      OpDef& d = ops_[x.index];
+      const std::uint32_t first = d.first_input, end = first + d.n_inputs;
+      OpRef next{};
+      for (std::uint32_t u = first; u < end; ++u) {
+        Use& use = uses_[u];
+        const OpRef v = use.value;
+        OpDef& vd = ops_[v.index];
+        const std::uint32_t prev = use.prev, nx = use.next;
+        if (prev != no_index)
+          uses_[prev].next = nx;
+        else
+          vd.first_use = nx;
+        if (nx != no_index) uses_[nx].prev = prev;
+        // (The record's links are not cleared: nothing reads them before take_run sets them.)
+        use.value = OpRef{};
+        if (--vd.n_uses == 0 && !vd.kept) {  // a graph input or output read no more stays
+          if (next.valid()) [[unlikely]] {
+            dead_stack_.push_back(next);
+            ++stacked;
+          }
+          next = v;
+        }
+      }
+      d.alive = false;
+      ++n;
+      if (end != first) free_run(first, end - first);
+      if (next.valid()) {
+        x = next;
+      } else if (stacked != 0) {
+        --stacked;
+        x = dead_stack_.back();
+        dead_stack_.pop_back();
+      } else {
+        break;
+      }
+    }
+    live_ -= n;
+    return n;
+  }
+  /// The same while a checkpoint is open: edits are logged for rollback, no records are freed.
+  [[gnu::noinline]] std::size_t erase_dead_logged(OpRef r) {
+    dead_stack_.clear();
+    std::size_t n = 0;
+    for (OpRef x = r;; ++n) {
+      erase_unused(x, [this](OpRef v) {
+        if (!ops_[v.index].kept) dead_stack_.push_back(v);
+      });
+      if (dead_stack_.empty()) return n + 1;
+      x = dead_stack_.back();
+      dead_stack_.pop_back();
+    }
   }
 
   // Reuse of use records: the input records of erased ops form holes in uses_. The graph keeps
@@ -644,6 +753,7 @@ class Graph {
   std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)
   std::uint64_t next_id_ = 1;
   std::vector<OutputDef> outdefs_;
+  std::vector<std::size_t> outdef_counts_;  // element_count() of each of outdefs_
   std::unordered_map<OutputDef, std::uint32_t, OutputDefHash> outdef_ids_;
   std::uint32_t last_outdef_ = 0;
   // Payload bytes never move once stored (vector of vectors), so the views used as keys stay valid.

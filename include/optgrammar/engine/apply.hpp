@@ -163,7 +163,10 @@ template <RuleLayout L, class A, class Check>
     trace_rewrite(rw, self, g, root, result);
   // The rewrite stands: the Rewriter learns what it made and replaced, and enqueues what that touched.
   rw.notify_inserted_since(first_new);
-  rw.replace(root, result);
+  if constexpr (Rep::vtype == VType::OpRef || plain_build<Rep>())
+    rw.replace_alive(root, result);  // the driver's root, and a live operand (checked) or a made op
+  else
+    rw.replace(root, result);
   if constexpr (plain_build<Rep>()) {
     rw.erase_unused(result);  // only the top op can be left unread (when the root had no readers)
   } else if constexpr (Rep::vtype != VType::OpRef) {

@@ -144,7 +144,12 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
     const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
     const bool visit = static_cast<bool>(opt.visit);
-    for (OpRef r = rw.pop(); r.valid(); r = rw.pop()) {
+    // Without a visit function, an op whose name roots no rule of the pass is passed over by the
+    // worklist itself: visiting it would do nothing.
+    const PassDispatch::Rooted rooted = by_root.rooted();
+    for (;;) {
+      const OpRef r = visit ? rw.pop() : rw.pop(rooted);
+      if (!r.valid()) break;
       if (visit && opt.visit(rw, r)) continue;
       const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
       if (cands.size == 0) continue;  // no rule of this pass has this op's name as root

@@ -28,12 +28,10 @@ class Rewriter {
   RuleStats& stats(const RuleInfo& r) noexcept { return stats_[r.index]; }
 
   /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
-  void replace(OpRef root, OpRef with) {
-    g_.replace_all_uses(root, with, [this](OpRef user) { push(user); });
-    push(with);
-    dead_ += g_.erase_if_dead(root);
-    ++rewrites_;
-  }
+  void replace(OpRef root, OpRef with) { replace_ops<true>(root, with); }
+  /// replace() for a caller that knows both ops are alive: the root the driver handed to a rule
+  /// and a result the rule has checked or just made (the DSL rules' apply function).
+  void replace_alive(OpRef root, OpRef with) { replace_ops<false>(root, with); }
   /// `r` was made by the current rewrite: it may match rules of this pass in turn, so it is
   /// enqueued.
   void notify_inserted(OpRef r) { push(r); }
@@ -41,12 +39,17 @@ class Rewriter {
   /// covers the ops external functions make too): each is enqueued. Called once the rewrite
   /// stands; ops of a rolled-back attempt are never reported.
   [[gnu::always_inline]] void notify_inserted_since(std::size_t first) {
-    if (first < g_.size()) push_since(first);  // most rewrites make no op or one
+    const std::size_t n = g_.size();
+    if (first + 1 == n) [[likely]]  // most rewrites make no op or one
+      push(OpRef{static_cast<std::uint32_t>(first)});
+    else if (first < n)
+      push_since(first);
   }
   /// After replace(): `r`, made by the rewrite, is removed when nothing reads it and it is not a
   /// graph output, with what becomes dead through it.
-  void erase_unused(OpRef r) {
-    if (g_.n_uses(r) == 0 && !g_.is_root(r)) dead_ += g_.erase_if_dead(r);
+  [[gnu::always_inline]] void erase_unused(OpRef r) {
+    if (g_.n_uses(r) == 0 && !g_.is_root(r)) [[unlikely]]
+      erase_dead(r);
   }
   /// The same for every live op from index `first` on (a shape read only by WITH_SIZE, the
   /// temporary base of OP_ITER).
@@ -59,13 +62,19 @@ class Rewriter {
   // its reverse), followed by a FIFO of ops pushed since. An op the sweep has not reached yet is
   // already pending, so pushing it again is a no-op: the sweep needs no storage of its own.
 
-  /// The next live op to visit, or an invalid ref when the worklist is empty.
-  OpRef pop() {
+  /// Accepts every op name (pop's default filter).
+  struct AnyName {
+    constexpr bool operator()(OpNameId) const noexcept { return true; }
+  };
+  /// The next live op to visit whose name `want` accepts, or an invalid ref when the worklist is
+  /// empty. Ops it passes over leave the worklist as if visited.
+  template <class Want = AnyName>
+  OpRef pop(Want want = {}) {
     if (plain_) {
       // The common forward sweep: the next index is sweep_end_ - sweep_left_ (every index below
       // sweep_end_ is an op of the graph, which never shrinks during a pass).
       for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
-        if (g_.alive_at(x)) {
+        if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) {
           sweep_left_ = sweep_end_ - x - 1;
           return OpRef{x};
         }
@@ -75,12 +84,12 @@ class Rewriter {
       --sweep_left_;
       std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
       std::uint32_t x = order_.empty() ? pos : order_[pos];
-      if (g_.alive(OpRef{x})) return OpRef{x};
+      if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) return OpRef{x};
     }
     while (head_ < queue_.size()) {
       OpRef r = queue_[head_++];
       queued_[r.index >> 6] &= ~(std::uint64_t{1} << (r.index & 63));
-      if (g_.alive(r)) return r;
+      if (const OpDef& d = g_.op_at(r.index); d.alive && want(d.name)) return r;
     }
     queue_.truncate(0);
     head_ = 0;
@@ -117,6 +126,12 @@ class Rewriter {
   const std::string* pass_name = nullptr;
 
  private:
+  template <bool Check>
+  void replace_ops(OpRef root, OpRef with) {
+    dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) { push(user); });
+    push(with);
+    ++rewrites_;
+  }
   /// Adds an op to the worklist (no-op when already pending).
   [[gnu::always_inline]] void push(OpRef r) {
     if (sweep_pending(r.index)) return;
@@ -130,6 +145,7 @@ class Rewriter {
     }
   }
 
+  [[gnu::noinline]] void erase_dead(OpRef r) { dead_ += g_.erase_if_dead(r); }
   [[gnu::noinline]] void push_since(std::size_t first) {
     for (std::size_t i = first; i < g_.size(); ++i) push(OpRef{static_cast<std::uint32_t>(i)});
   }

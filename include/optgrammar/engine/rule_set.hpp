@@ -43,11 +43,23 @@ class PassDispatch {
     roots_.resize(by_root.size());
     for (std::size_t root = 0; root < by_root.size(); ++root) build_root(roots_[root], by_root[root]);
     n_roots_ = static_cast<std::uint32_t>(roots_.size());
+    rooted_.resize(by_root.size());
+    for (std::size_t root = 0; root < by_root.size(); ++root) rooted_[root] = !by_root[root].empty();
     for (Root& e : roots_) {
       e.fallback_begin = lists_[e.fallback].first;
       e.fallback_size = lists_[e.fallback].second;
     }
   }
+
+  /// Whether some rule of the pass has `name` as its root name (else an op so named is skipped).
+  bool roots(OpNameId name) const noexcept { return name < n_roots_ && rooted_[name]; }
+  /// roots() as a value the worklist's loop can keep in registers.
+  struct Rooted {
+    const std::uint8_t* rooted;
+    std::uint32_t n;
+    bool operator()(OpNameId name) const noexcept { return name < n && rooted[name]; }
+  };
+  Rooted rooted() const noexcept { return {rooted_.data(), n_roots_}; }
 
   /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
   struct Candidates {
@@ -138,6 +150,7 @@ class PassDispatch {
 
   std::vector<Root> roots_;                                  // by root name
   std::uint32_t n_roots_ = 0;                                // roots_.size()
+  std::vector<std::uint8_t> rooted_;                         // by root name: has rules
   std::vector<std::uint32_t> table_;                         // list ids by inner name
   std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_

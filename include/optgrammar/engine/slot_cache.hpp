@@ -33,14 +33,14 @@ template <FactsUse Use, std::size_t... I>
 inline void fill_facts(const Graph& g, const OpRef* slot, SlotFacts* f, std::index_sequence<I...>) {
   auto one = [&]<std::size_t i>() {
     if constexpr (((Use.out >> i) & 1u) != 0) {
-      const OpRef r = slot[i];
-      f[i].out = &g.outdef_at(g.output_index(r));
+      const OpDef& d = g.op_at(slot[i].index);
+      f[i].out = &g.outdef_at(d.output);
       if constexpr (((Use.data >> i) & 1u) != 0) {
         f[i].data = nullptr;
         f[i].count = 0;
-        if (g.is_const(r)) {
-          f[i].data = g.payload(r).data();
-          f[i].count = f[i].out->element_count();
+        if (d.payload != no_index) {
+          f[i].data = g.payload_data_at(d.payload);
+          f[i].count = g.element_count_at(d.output);
         }
       }
     }

@@ -66,6 +66,7 @@ enum Place : unsigned char {
   X(IS_POW2, constraints, node(IsPow2), unary, typed(bool_, integral)) \
   X(SELECT, constraints, node(Select), fixed3, code) \
   X(ROUNDUP, constraints, node(Roundup), binary, typed(common, integral, integral)) \
+  X(LCM, constraints, node(Lcm), binary, typed(common, integral, integral)) \
   X(AND, constraints, node(And), nary, typed(bool_, boolean)) \
   X(OR, constraints, node(Or), nary, typed(bool_, boolean)) \
   X(XOR, constraints, node(Xor), nary, typed(bool_, boolean)) \
@@ -267,6 +268,7 @@ inline constexpr Construct constructs[] = {
     grammar_detail::regular("IS_POW2", grammar_detail::F::IS_POW2, grammar_detail::CR),
     grammar_detail::regular("SELECT", grammar_detail::F::SELECT, grammar_detail::CR),
     grammar_detail::regular("ROUNDUP", grammar_detail::F::ROUNDUP, grammar_detail::CR),
+    grammar_detail::regular("LCM", grammar_detail::F::LCM, grammar_detail::CR),
     grammar_detail::regular("AND", grammar_detail::F::AND, grammar_detail::CR),
     grammar_detail::regular("OR", grammar_detail::F::OR, grammar_detail::CR),
     grammar_detail::regular("XOR", grammar_detail::F::XOR, grammar_detail::CR),

@@ -112,7 +112,7 @@ constexpr void type_error(Analysis& a) {
   constexpr Kind k = N::kind;
   constexpr std::size_t n = N::arity;
   const std::string_view name = kind_name(k);
-  // A regular family: the fault its typing column gives (dsl/typing.hpp), worded as og-parse words it.
+  // A regular family: the fault its typing column gives (dsl/typing.hpp, which og-parse calls too).
   if constexpr (typing_of(k).regular()) {
     report_type_fault(type_operands(typing_of(k), N::kid_vtypes, n), name, N::kid_vtypes, n,
                       [&](Fault f, const MessageArg* args, std::size_t m) { a.fail_with(f, args, m); });
@@ -237,9 +237,14 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
 // ---- constraint expressions and replacements ----------------------------------------------------
 enum class Where { Constraint, Replacement };
 
+/// Constructs that keep a string of the given kind (the typing column's option_name, split_tag).
+constexpr bool keeps(Kind k, OperandKind what) {
+  const Typing& t = typing_of(k);
+  return t.regular() && t.names() > 0 && t.kinds[0] == what;
+}
 constexpr bool is_split_var(Kind k) {
-  return k == Kind::SplitDim || k == Kind::SplitStart || k == Kind::SplitSize || k == Kind::IterVar ||
-         k == Kind::IterInputOf || k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice;
+  return keeps(k, OperandKind::split_tag) || k == Kind::IterInputOf || k == Kind::AutosplitShapefnApply ||
+         k == Kind::TypicalConvSlice;
 }
 constexpr bool is_external(Kind k) {
   return k == Kind::ExternalConstraint || k == Kind::ExternalReplace || k == Kind::ShapefnApply ||
@@ -412,7 +417,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       a.fail(Fault::integer_out_of_range, node.leaf.i);
   } else if constexpr (k == Kind::Let || k == Kind::OpVarIn) {
     a.fail(Fault::match_only, kind_name(k), part);
-  } else if constexpr (k == Kind::OptionInt || k == Kind::OptionUint || k == Kind::OptionBool || k == Kind::OptionFloat) {
+  } else if constexpr (keeps(k, OperandKind::option_name)) {
     check_string(a, node.leaf.str, "option name");
   } else if constexpr (k == Kind::Autosplit || k == Kind::OpIter) {
     walk_split(node, a, w, at_root, in_op_operand);

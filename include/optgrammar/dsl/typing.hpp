@@ -117,6 +117,32 @@ constexpr const Typing& typing_of(Family f) noexcept {
   return typing_detail::family_typings[static_cast<std::size_t>(f)];
 }
 
+/// A regular family's typing agrees with its form: one string kind for `named`, one operand
+/// kind for `unary` and `nary` (the kind of every operand), two for `binary`, three for
+/// `fixed3`, four for `fixed4`; strings only before the typed operands. A record that breaks
+/// this does not compile.
+constexpr bool typing_fits_form(Family f) {
+  const Typing& t = typing_of(f);
+  if (!t.regular()) return true;
+  const std::size_t names = t.names();
+  for (std::size_t i = names; i < t.n_kinds; ++i)
+    if (t.kinds[i] == OperandKind::option_name || t.kinds[i] == OperandKind::split_tag) return false;
+  switch (word_form(f)) {
+    case WordForm::named: return names == 1 && t.n_kinds == 1;
+    case WordForm::unary:
+    case WordForm::nary: return names == 0 && t.n_kinds == 1;
+    case WordForm::binary: return names == 0 && t.n_kinds == 2;
+    case WordForm::fixed3: return names == 0 && t.n_kinds == 3;
+    case WordForm::fixed4: return names == 0 && t.n_kinds == 4;
+    default: return false;
+  }
+}
+static_assert([] {
+  for (std::size_t i = 0; i < sizeof(typing_detail::family_typings) / sizeof(typing_detail::family_typings[0]); ++i)
+    if (!typing_fits_form(static_cast<Family>(i))) return false;
+  return true;
+}(), "a regular family's typing column does not fit its form column (dsl/grammar.hpp)");
+
 /// Whether a value of type `t` may be an operand of kind `k`.
 constexpr bool admits(OperandKind k, VType t) {
   switch (k) {

@@ -1,7 +1,8 @@
 // og_grammar_doc_gen: writes the generated pages of the grammar reference into docs/grammar/:
 // one page per topic (optgrammar/dsl/grammar.hpp's OPTGRAMMAR_CONSTRUCT_TOPICS), made of the
 // topic's introduction (tests/dsl/grammar_doc/TOPIC.md), its constructs from the construct records
-// with their result types as the C++ front end's typing (dsl/node.hpp) gives them, its example
+// with their types as the C++ front end's typing (the typing column of dsl/grammar.hpp through
+// dsl/typing.hpp, and dsl/node.hpp's type_of for the families typed by code) gives them, its example
 // rules (the blocks of tests/dsl/grammar_examples.cpp, which is compiled and tested), and the
 // messages of the catalogue (dsl/messages.hpp) that concern it with the annotated bad rules of
 // tests/dsl/rejections.inc; and the two indexes constructs.md and messages.md. With --check it
@@ -271,16 +272,17 @@ std::string constructs_table(bool with_topic, const Topic* only) {
 }
 
 const char* const typing_note =
-    "\"typed operands → result\" is what the C++ front end's typing (`include/optgrammar/dsl/node.hpp`)\n"
-    "accepts, found by trying every combination of operand types: the operands that are expressions,\n"
-    "in order. Names written as strings (an op name, a LET's tag, an option name, a split tag) are\n"
-    "mostly not among them; `untyped` marks one the typing does not look at (the arguments of an\n"
-    "external function are checked against its parameters instead), and `function` is the function\n"
-    "a construct calls. A *scalar* is bool, int, size, float or dtype; a *replacement value* is an\n"
-    "opref, an Op, shape or constant construction, or a SELECT of different ones. For a construct\n"
-    "that takes any number of operands the two shortest lists are shown (`...`: more of the same).\n"
-    "Where a construct allows less than its types say (a constant operand, a place in the\n"
-    "replacement), the restrictions name it.\n";
+    "\"typed operands → result\" is what the C++ front end's typing accepts (the typing column of\n"
+    "`include/optgrammar/dsl/grammar.hpp` for the regular families, which og-parse reads too, and\n"
+    "`type_of` in `dsl/node.hpp` for the others), found by trying every combination of operand\n"
+    "types: the operands that are expressions, in order. Names written as strings (an op name, a\n"
+    "LET's tag, an option name, a split tag) are mostly not among them; `untyped` marks one the\n"
+    "typing does not look at (the arguments of an external function are checked against its\n"
+    "parameters instead), and `function` is the function a construct calls. A *scalar* is bool,\n"
+    "int, size, float or dtype; a *replacement value* is an opref, an Op, shape or constant\n"
+    "construction, or a SELECT of different ones. For a construct that takes any number of operands\n"
+    "the two shortest lists are shown (`...`: more of the same). Where a construct allows less than\n"
+    "its types say (a constant operand, a place in the replacement), the restrictions name it.\n";
 
 std::string topic_page(Topic t, const std::string& intro, const std::map<std::string, std::string>& examples,
                        const std::map<std::string, std::vector<Case>>& cases) {

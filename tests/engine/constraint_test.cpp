@@ -15,6 +15,9 @@ PROBE(div_zero_fails, EQ(DIV(1, SUB(RANK_OF("*"), RANK_OF("*"))), 0))
 PROBE(casts, AND(EQ(INT(2.9f), 2), EQ(UINT(3), 3U), EQ(FLOAT(3), 3.0f), EQ(INT(DType::QUInt8), 2),
                  EQ(DTYPE(2), DType::QUInt8), EQ(INT(true), 1)))
 PROBE(pow2_roundup, AND(IS_POW2(64), NOT(IS_POW2(48)), NOT(IS_POW2(0)), EQ(ROUNDUP(33, 32), 64), EQ(ROUNDUP(64, 32), 64)))
+PROBE(lcm, AND(EQ(LCM(4, 6), 12), EQ(LCM(-4, 6), 12), EQ(LCM(0, 5), 0), EQ(LCM(DIM_OF("x", 1), 48U), 192U),
+                EQ(LCM(DIM_DEPTH("x"), 24), 48U)))
+PROBE(lcm_overflow_fails, EQ(LCM(65536, 65537), 0))
 PROBE(logic, AND(OR(false, true), XOR(true, false, false), NOT(XOR(true, true)), NOT(AND(true, false)), OK))
 PROBE(select_value, AND(EQ(SELECT(GT(RANK_OF("*"), 3), 10, 20), 10), EQ(SELECT(false, DType::Int32, DType::QInt8), DType::QInt8)))
 PROBE(float_arith, AND(EQ(MUL(2, 3.5f), 7.0f), EQ(REM(-7.5f, 2), -1.5f), EQ(MOD(-7.5f, 2), 0.5f), EQ(DIV(1, 4.0f), 0.25f),
@@ -88,6 +91,8 @@ TEST_CASE("int and size mix as in C") { CHECK(Base().fires("P_size_mix")); }
 TEST_CASE("division by zero makes the constraint fail") { CHECK_FALSE(Base().fires("P_div_zero_fails")); }
 TEST_CASE("casts INT UINT FLOAT DTYPE") { CHECK(Base().fires("P_casts")); }
 TEST_CASE("IS_POW2 and ROUNDUP") { CHECK(Base().fires("P_pow2_roundup")); }
+TEST_CASE("LCM of the magnitudes, in the operands' common type") { CHECK(Base().fires("P_lcm")); }
+TEST_CASE("an LCM its type cannot hold makes the constraint fail") { CHECK_FALSE(Base().fires("P_lcm_overflow_fails")); }
 TEST_CASE("AND OR XOR NOT") { CHECK(Base().fires("P_logic")); }
 TEST_CASE("SELECT of values and dtypes") { CHECK(Base().fires("P_select_value")); }
 TEST_CASE("float arithmetic: REM and MOD by fmod, int and size promote to float") { CHECK(Base().fires("P_float_arith")); }

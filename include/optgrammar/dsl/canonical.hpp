@@ -65,9 +65,7 @@ void print_node(std::string& out, const N& n) {
     print_string(out, n.leaf.str);
     kids_from(none, true);
     out += ')';
-  } else if constexpr (k == Kind::OptionInt || k == Kind::OptionUint || k == Kind::OptionBool ||
-                       k == Kind::OptionFloat || k == Kind::SplitDim || k == Kind::SplitStart ||
-                       k == Kind::SplitSize || k == Kind::IterVar) {
+  } else if constexpr (typing_of(k).regular() && typing_of(k).names() > 0) {  // an option name, a split tag
     out += kind_name(k);
     out += '(';
     print_string(out, n.leaf.str);

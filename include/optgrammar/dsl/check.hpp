@@ -51,16 +51,20 @@ struct Analysis {
   /// or construct), which the compile error names.
   template <class... A>
   constexpr void fail(Fault f, const A&... args) {
+    const MessageArg a[] = {MessageArg(args)..., MessageArg(std::string_view())};
+    fail_with(f, a, sizeof...(A));
+  }
+  /// The same with the arguments in an array.
+  constexpr void fail_with(Fault f, const MessageArg* args, std::size_t n) {
     if (!ok) return;
     ok = false;
     fault = f;
     msg = Message{};
     msg << "rule at " << file_base_name(file) << ":" << line << ": ";
     prefix_len = msg.len;
-    const MessageArg a[] = {MessageArg(args)..., MessageArg(std::string_view())};
-    format_message(msg, fault_text(f).text, a, sizeof...(A));
+    format_message(msg, fault_text(f).text, args, n);
     subject = Message{};
-    if constexpr (sizeof...(A) > 0) a[0].write(subject);
+    if (n > 0) args[0].write(subject);
   }
   /// The message without the "rule at file:line: " prefix.
   constexpr std::string_view text() const { return msg.view().substr(prefix_len); }
@@ -107,8 +111,14 @@ template <class N>
 constexpr void type_error(Analysis& a) {
   constexpr Kind k = N::kind;
   constexpr std::size_t n = N::arity;
-  auto kid = [](std::size_t i) { return N::kid_vtypes[i]; };
   const std::string_view name = kind_name(k);
+  // A regular family: the fault its typing column gives (dsl/typing.hpp, which og-parse calls too).
+  if constexpr (typing_of(k).regular()) {
+    report_type_fault(type_operands(typing_of(k), N::kid_vtypes, n), name, N::kid_vtypes, n,
+                      [&](Fault f, const MessageArg* args, std::size_t m) { a.fail_with(f, args, m); });
+    return;
+  }
+  auto kid = [](std::size_t i) { return N::kid_vtypes[i]; };
   constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth"};
   auto last = [&] { a.fail(Fault::operand_type, name, "last", "an Op construction", vtype_name(kid(n - 1))); };
   // Modifiers: the grammar's operand kinds.
@@ -146,36 +156,17 @@ constexpr void type_error(Analysis& a) {
     if (kid(0) != VType::Bool) return a.fail(Fault::select_condition, vtype_name(kid(0)));
     return a.fail(Fault::select_branches, vtype_name(kid(1)), vtype_name(kid(2)));
   }
-  if (k == Kind::Not || k == Kind::And || k == Kind::Or || k == Kind::Xor) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (kid(i) != VType::Bool) return a.fail(Fault::needs_bool, name, i + 1, vtype_name(kid(i)));
-  }
   // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
   for (std::size_t i = 0; i < n; ++i)
-    if (kid(i) == VType::DType) {
-      if (k == Kind::Eq || k == Kind::Ne) return a.fail(Fault::dtype_compare, name, vtype_name(kid(1 - i)));
-      return a.fail(Fault::dtype_use, i + 1, name);
-    }
-  if (k == Kind::IsPow2 || k == Kind::Roundup) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (!is_integral(kid(i))) return a.fail(Fault::needs_integral, name, i + 1, vtype_name(kid(i)));
-  }
+    if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, i + 1, name);
   for (std::size_t i = 0; i < n; ++i) {
     VType t = kid(i);
-    bool wants_ref = (i == 0) && (k == Kind::InputOf || k == Kind::OutputOf || k == Kind::RankOf || k == Kind::DimOf ||
-                                  k == Kind::StepsizeOf || k == Kind::DTypeOf || k == Kind::ElementsizeOf ||
-                                  k == Kind::InputsOf || k == Kind::OutputsOf || k == Kind::ZeroOffsetOf ||
-                                  k == Kind::SameEncoding || k == Kind::SameOp || k == Kind::ConstvalInt ||
-                                  k == Kind::ConstvalIntValid || k == Kind::ConstvalFloat ||
-                                  k == Kind::ConstvalFloatValid || k == Kind::GenShapeOf || k == Kind::IterInputOf);
-    if (k == Kind::SameEncoding || k == Kind::SameOp) wants_ref = true;
+    const bool wants_ref = i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf);
     if (wants_ref && t != VType::OpRef) return a.fail(Fault::needs_opref, name, i + 1, vtype_name(t));
     if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
                        t == VType::NewConst || t == VType::Repl))
       return a.fail(Fault::opref_as_value, name, i + 1, t == VType::OpRef ? std::string_view("an opref") : vtype_name(t));
   }
-  if (k == Kind::Lt || k == Kind::Gt || k == Kind::Le || k == Kind::Ge || k == Kind::Eq || k == Kind::Ne)
-    return a.fail(Fault::cannot_compare, name, vtype_name(kid(0)), vtype_name(kid(1)));
   Message types;
   for (std::size_t i = 0; i < n; ++i) types << (i ? ", " : "") << vtype_name(kid(i));
   a.fail(Fault::wrong_operand_types, name, types.view());
@@ -246,9 +237,14 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
 // ---- constraint expressions and replacements ----------------------------------------------------
 enum class Where { Constraint, Replacement };
 
+/// Constructs that keep a string of the given kind (the typing column's option_name, split_tag).
+constexpr bool keeps(Kind k, OperandKind what) {
+  const Typing& t = typing_of(k);
+  return t.regular() && t.names() > 0 && t.kinds[0] == what;
+}
 constexpr bool is_split_var(Kind k) {
-  return k == Kind::SplitDim || k == Kind::SplitStart || k == Kind::SplitSize || k == Kind::IterVar ||
-         k == Kind::IterInputOf || k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice;
+  return keeps(k, OperandKind::split_tag) || k == Kind::IterInputOf || k == Kind::AutosplitShapefnApply ||
+         k == Kind::TypicalConvSlice;
 }
 constexpr bool is_external(Kind k) {
   return k == Kind::ExternalConstraint || k == Kind::ExternalReplace || k == Kind::ShapefnApply ||
@@ -421,7 +417,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       a.fail(Fault::integer_out_of_range, node.leaf.i);
   } else if constexpr (k == Kind::Let || k == Kind::OpVarIn) {
     a.fail(Fault::match_only, kind_name(k), part);
-  } else if constexpr (k == Kind::OptionInt || k == Kind::OptionUint || k == Kind::OptionBool || k == Kind::OptionFloat) {
+  } else if constexpr (keeps(k, OperandKind::option_name)) {
     check_string(a, node.leaf.str, "option name");
   } else if constexpr (k == Kind::Autosplit || k == Kind::OpIter) {
     walk_split(node, a, w, at_root, in_op_operand);

@@ -24,113 +24,126 @@ enum Place : unsigned char {
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
 /// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
 /// nothing but their record's expansion: og-parse expands them from the record's text, with no
-/// code of its own per name. Each family is written `X(family, topic, node, form)`:
+/// code of its own per name. Each family is written `X(family, topic, node, form, typing)`:
 /// - topic: the page of the reference (docs/grammar/<topic>.md) that describes it;
 /// - node: `node(K)` when the C++ front end makes rule nodes of kind K for it (dsl/node.hpp's
 ///   `Kind` is generated from this column), `none` for a family that is an expansion of others;
 /// - form: how the C++ front end's word is written (dsl/words.hpp), derived from this column
 ///   for the regular forms: `unary`, `binary`, `fixed3`, `fixed4` (operands of any kind, that
 ///   many), `nary` (one or more), `variadic` (any number), `named` (one string: an option name or
-///   a split tag); `own` words are written by hand.
+///   a split tag); `own` words are written by hand;
+/// - typing: `typed(RESULT, KIND...)` for a regular family, which both front ends type from this
+///   column alone (dsl/typing.hpp): the kind of each written operand in order (the last one also
+///   stands for further operands of a nary family) and the rule for the result. The kinds:
+///   `boolean` (bool), `number` (int, size or float), `numeric` (bool, int, size or float),
+///   `integral` (int or size), `scalar` (bool, int, size, float or dtype), `comparable` (a
+///   scalar; a dtype only with a dtype), `dtype_code` (int, size or dtype), `opref` (an existing
+///   opref), and two strings the construct keeps rather than typed operands, `option_name` and
+///   `split_tag`. The result: `bool_`, `int_`, `size`, `float_`, `dtype` or `opref` (that type),
+///   or `common` (the common type of the operands, as C converts them: float, then size, then
+///   int). `code` marks a family typed by code of its own in each front end (SELECT, Op, LET,
+///   the modifiers, the constructions, the external functions, ...). The operand faults of a
+///   regular family are derived from its kinds too (dsl/typing.hpp's type_operands).
 // clang-format off
 #define OPTGRAMMAR_CONSTRUCT_FAMILIES(X) \
-  X(Op, match, node(Op), own) \
-  X(OpVarIn, match, node(OpVarIn), own) \
-  X(LET, match, node(Let), own) \
-  X(OPCONST, match, none, own) \
-  X(FROM_DEFAULT_PACKAGE, compat, none, own) \
-  X(LAYOUT_CHUNKSIZE, constants, node(LayoutChunksize), own) \
-  X(OPTION_INT, options, node(OptionInt), named) \
-  X(OPTION_UINT, options, node(OptionUint), named) \
-  X(OPTION_BOOL, options, node(OptionBool), named) \
-  X(OPTION_FLOAT, options, node(OptionFloat), named) \
-  X(INT, constraints, node(CastInt), unary) \
-  X(UINT, constraints, node(CastUint), unary) \
-  X(FLOAT, constraints, node(CastFloat), unary) \
-  X(DTYPE, constraints, node(CastDType), unary) \
-  X(NOT, constraints, node(Not), unary) \
-  X(NEG, constraints, node(Neg), unary) \
-  X(ABS, constraints, node(Abs), unary) \
-  X(IS_POW2, constraints, node(IsPow2), unary) \
-  X(SELECT, constraints, node(Select), fixed3) \
-  X(ROUNDUP, constraints, node(Roundup), binary) \
-  X(AND, constraints, node(And), nary) \
-  X(OR, constraints, node(Or), nary) \
-  X(XOR, constraints, node(Xor), nary) \
-  X(ADD, constraints, node(Add), nary) \
-  X(MUL, constraints, node(Mul), nary) \
-  X(MIN, constraints, node(Min), nary) \
-  X(MAX, constraints, node(Max), nary) \
-  X(SUB, constraints, node(Sub), binary) \
-  X(DIV, constraints, node(Div), binary) \
-  X(REM, constraints, node(Rem), binary) \
-  X(MOD, constraints, node(Mod), binary) \
-  X(EQ, constraints, node(Eq), binary) \
-  X(NE, constraints, node(Ne), binary) \
-  X(LT, constraints, node(Lt), binary) \
-  X(GT, constraints, node(Gt), binary) \
-  X(LE, constraints, node(Le), binary) \
-  X(GE, constraints, node(Ge), binary) \
-  X(INPUT_OF, properties, node(InputOf), binary) \
-  X(OUTPUT_OF, properties, node(OutputOf), binary) \
-  X(RANK_OF, properties, node(RankOf), unary) \
-  X(DIM_OF, properties, node(DimOf), binary) \
-  X(STEPSIZE_OF, properties, node(StepsizeOf), unary) \
-  X(DTYPE_OF, properties, node(DTypeOf), unary) \
-  X(ELEMENTSIZE_OF, properties, node(ElementsizeOf), unary) \
-  X(INPUTS_OF, properties, node(InputsOf), unary) \
-  X(OUTPUTS_OF, properties, node(OutputsOf), unary) \
-  X(ZERO_OFFSET_OF, properties, node(ZeroOffsetOf), unary) \
-  X(SAME_ENCODING, properties, node(SameEncoding), binary) \
-  X(SAME_OP, properties, node(SameOp), binary) \
-  X(CONSTVAL_INT, constants, node(ConstvalInt), binary) \
-  X(CONSTVAL_INT_VALID, constants, node(ConstvalIntValid), binary) \
-  X(CONSTVAL_FLOAT, constants, node(ConstvalFloat), binary) \
-  X(CONSTVAL_FLOAT_VALID, constants, node(ConstvalFloatValid), binary) \
-  X(SPLIT_DIM, splitting, node(SplitDim), named) \
-  X(SPLIT_START, splitting, node(SplitStart), named) \
-  X(SPLIT_SIZE, splitting, node(SplitSize), named) \
-  X(ITER_VAR, splitting, node(IterVar), named) \
-  X(EXTERNAL_CONSTRAINT, external, node(ExternalConstraint), own) \
-  X(MESSAGE, constraints, node(Message), own) \
-  X(IS_QTYPE, compat, none, own) \
-  X(DIM_N, compat, none, own) \
-  X(SAME_SHAPE, compat, none, own) \
-  X(IS_SCALAR, compat, none, own) \
-  X(IS_QUANT_TYPE, compat, none, own) \
-  X(SAME_QUANT, compat, none, own) \
-  X(CEILDIV, compat, none, own) \
-  X(CAST, constants, none, own) \
-  X(Operand, replacement, none, own) \
-  X(WrapOp, replacement, node(WrapOp), own) \
-  X(WrapOpAlways, replacement, node(WrapOpAlways), own) \
-  X(gen_Shape, replacement, node(GenShape), variadic) \
-  X(gen_ShapeOf, replacement, node(GenShapeOf), unary) \
-  X(gen_ConstScalar_f32, replacement, node(GenConstScalarF32), unary) \
-  X(gen_ConstScalar_i32, replacement, node(GenConstScalarI32), unary) \
-  X(gen_ConstArr_f32, replacement, node(GenConstArrF32), binary) \
-  X(gen_ConstArr_i32, replacement, node(GenConstArrI32), binary) \
-  X(gen_ConstArr_vals_i32, replacement, node(GenConstArrValsI32), variadic) \
-  X(AUTOSPLIT, splitting, node(Autosplit), own) \
-  X(OP_ITER, splitting, node(OpIter), own) \
-  X(ITER_INPUT_OF, splitting, node(IterInputOf), own) \
-  X(AUTOSPLIT_SHAPEFN_APPLY, splitting, node(AutosplitShapefnApply), own) \
-  X(WITH_SIZE, modifiers, node(WithSize), binary) \
-  X(WITH_TYPE, modifiers, node(WithType), binary) \
-  X(WITH_SAME_OUTPUT, modifiers, node(WithSameOutput), binary) \
-  X(WITH_OUTPUT_TYPE, modifiers, node(WithOutputType), fixed4) \
-  X(WITH_MULTI_OUT, modifiers, node(WithMultiOut), binary) \
-  X(ResizeDim, modifiers, node(ResizeDim), fixed3) \
-  X(WITH_SAME_ID, modifiers, node(WithSameId), binary) \
-  X(WITH_SPLIT_HISTORY, modifiers, node(WithSplitHistory), own) \
-  X(EXTERNAL_REPLACE, external, node(ExternalReplace), own) \
-  X(SHAPEFN_APPLY, external, node(ShapefnApply), own) \
-  X(AUTOSPLIT_SLICE, splitting, none, own) \
-  X(TYPICAL_SLICE, splitting, none, own) \
-  X(CHANGEDIM_SLICE, splitting, none, own) \
-  X(TYPICAL_CONV_SLICE, splitting, node(TypicalConvSlice), own) \
-  X(OpMultiOut, replacement, none, own) \
-  X(EXPANDED, compat, none, own)
+  X(Op, match, node(Op), own, code) \
+  X(OpVarIn, match, node(OpVarIn), own, code) \
+  X(LET, match, node(Let), own, code) \
+  X(OPCONST, match, none, own, code) \
+  X(FROM_DEFAULT_PACKAGE, compat, none, own, code) \
+  X(LAYOUT_CHUNKSIZE, constants, node(LayoutChunksize), own, code) \
+  X(OPTION_INT, options, node(OptionInt), named, typed(int_, option_name)) \
+  X(OPTION_UINT, options, node(OptionUint), named, typed(size, option_name)) \
+  X(OPTION_BOOL, options, node(OptionBool), named, typed(bool_, option_name)) \
+  X(OPTION_FLOAT, options, node(OptionFloat), named, typed(float_, option_name)) \
+  X(INT, constraints, node(CastInt), unary, typed(int_, scalar)) \
+  X(UINT, constraints, node(CastUint), unary, typed(size, numeric)) \
+  X(FLOAT, constraints, node(CastFloat), unary, typed(float_, numeric)) \
+  X(DTYPE, constraints, node(CastDType), unary, typed(dtype, dtype_code)) \
+  X(NOT, constraints, node(Not), unary, typed(bool_, boolean)) \
+  X(NEG, constraints, node(Neg), unary, typed(common, number)) \
+  X(ABS, constraints, node(Abs), unary, typed(common, number)) \
+  X(IS_POW2, constraints, node(IsPow2), unary, typed(bool_, integral)) \
+  X(SELECT, constraints, node(Select), fixed3, code) \
+  X(ROUNDUP, constraints, node(Roundup), binary, typed(common, integral, integral)) \
+  X(LCM, constraints, node(Lcm), binary, typed(common, integral, integral)) \
+  X(AND, constraints, node(And), nary, typed(bool_, boolean)) \
+  X(OR, constraints, node(Or), nary, typed(bool_, boolean)) \
+  X(XOR, constraints, node(Xor), nary, typed(bool_, boolean)) \
+  X(ADD, constraints, node(Add), nary, typed(common, number)) \
+  X(MUL, constraints, node(Mul), nary, typed(common, number)) \
+  X(MIN, constraints, node(Min), nary, typed(common, number)) \
+  X(MAX, constraints, node(Max), nary, typed(common, number)) \
+  X(SUB, constraints, node(Sub), binary, typed(common, number, number)) \
+  X(DIV, constraints, node(Div), binary, typed(common, number, number)) \
+  X(REM, constraints, node(Rem), binary, typed(common, number, number)) \
+  X(MOD, constraints, node(Mod), binary, typed(common, number, number)) \
+  X(EQ, constraints, node(Eq), binary, typed(bool_, comparable, comparable)) \
+  X(NE, constraints, node(Ne), binary, typed(bool_, comparable, comparable)) \
+  X(LT, constraints, node(Lt), binary, typed(bool_, numeric, numeric)) \
+  X(GT, constraints, node(Gt), binary, typed(bool_, numeric, numeric)) \
+  X(LE, constraints, node(Le), binary, typed(bool_, numeric, numeric)) \
+  X(GE, constraints, node(Ge), binary, typed(bool_, numeric, numeric)) \
+  X(INPUT_OF, properties, node(InputOf), binary, typed(opref, opref, integral)) \
+  X(OUTPUT_OF, properties, node(OutputOf), binary, typed(opref, opref, integral)) \
+  X(RANK_OF, properties, node(RankOf), unary, typed(size, opref)) \
+  X(DIM_OF, properties, node(DimOf), binary, typed(size, opref, integral)) \
+  X(STEPSIZE_OF, properties, node(StepsizeOf), unary, typed(float_, opref)) \
+  X(DTYPE_OF, properties, node(DTypeOf), unary, typed(dtype, opref)) \
+  X(ELEMENTSIZE_OF, properties, node(ElementsizeOf), unary, typed(size, opref)) \
+  X(INPUTS_OF, properties, node(InputsOf), unary, typed(size, opref)) \
+  X(OUTPUTS_OF, properties, node(OutputsOf), unary, typed(size, opref)) \
+  X(ZERO_OFFSET_OF, properties, node(ZeroOffsetOf), unary, typed(int_, opref)) \
+  X(SAME_ENCODING, properties, node(SameEncoding), binary, typed(bool_, opref, opref)) \
+  X(SAME_OP, properties, node(SameOp), binary, typed(bool_, opref, opref)) \
+  X(CONSTVAL_INT, constants, node(ConstvalInt), binary, typed(int_, opref, integral)) \
+  X(CONSTVAL_INT_VALID, constants, node(ConstvalIntValid), binary, typed(bool_, opref, integral)) \
+  X(CONSTVAL_FLOAT, constants, node(ConstvalFloat), binary, typed(float_, opref, integral)) \
+  X(CONSTVAL_FLOAT_VALID, constants, node(ConstvalFloatValid), binary, typed(bool_, opref, integral)) \
+  X(SPLIT_DIM, splitting, node(SplitDim), named, typed(int_, split_tag)) \
+  X(SPLIT_START, splitting, node(SplitStart), named, typed(int_, split_tag)) \
+  X(SPLIT_SIZE, splitting, node(SplitSize), named, typed(int_, split_tag)) \
+  X(ITER_VAR, splitting, node(IterVar), named, typed(int_, split_tag)) \
+  X(EXTERNAL_CONSTRAINT, external, node(ExternalConstraint), own, code) \
+  X(MESSAGE, constraints, node(Message), own, code) \
+  X(IS_QTYPE, compat, none, own, code) \
+  X(DIM_N, compat, none, own, code) \
+  X(SAME_SHAPE, compat, none, own, code) \
+  X(IS_SCALAR, compat, none, own, code) \
+  X(IS_QUANT_TYPE, compat, none, own, code) \
+  X(SAME_QUANT, compat, none, own, code) \
+  X(CEILDIV, compat, none, own, code) \
+  X(CAST, constants, none, own, code) \
+  X(Operand, replacement, none, own, code) \
+  X(WrapOp, replacement, node(WrapOp), own, code) \
+  X(WrapOpAlways, replacement, node(WrapOpAlways), own, code) \
+  X(gen_Shape, replacement, node(GenShape), variadic, code) \
+  X(gen_ShapeOf, replacement, node(GenShapeOf), unary, code) \
+  X(gen_ConstScalar_f32, replacement, node(GenConstScalarF32), unary, code) \
+  X(gen_ConstScalar_i32, replacement, node(GenConstScalarI32), unary, code) \
+  X(gen_ConstArr_f32, replacement, node(GenConstArrF32), binary, code) \
+  X(gen_ConstArr_i32, replacement, node(GenConstArrI32), binary, code) \
+  X(gen_ConstArr_vals_i32, replacement, node(GenConstArrValsI32), variadic, code) \
+  X(AUTOSPLIT, splitting, node(Autosplit), own, code) \
+  X(OP_ITER, splitting, node(OpIter), own, code) \
+  X(ITER_INPUT_OF, splitting, node(IterInputOf), own, code) \
+  X(AUTOSPLIT_SHAPEFN_APPLY, splitting, node(AutosplitShapefnApply), own, code) \
+  X(WITH_SIZE, modifiers, node(WithSize), binary, code) \
+  X(WITH_TYPE, modifiers, node(WithType), binary, code) \
+  X(WITH_SAME_OUTPUT, modifiers, node(WithSameOutput), binary, code) \
+  X(WITH_OUTPUT_TYPE, modifiers, node(WithOutputType), fixed4, code) \
+  X(WITH_MULTI_OUT, modifiers, node(WithMultiOut), binary, code) \
+  X(ResizeDim, modifiers, node(ResizeDim), fixed3, code) \
+  X(WITH_SAME_ID, modifiers, node(WithSameId), binary, code) \
+  X(WITH_SPLIT_HISTORY, modifiers, node(WithSplitHistory), own, code) \
+  X(EXTERNAL_REPLACE, external, node(ExternalReplace), own, code) \
+  X(SHAPEFN_APPLY, external, node(ShapefnApply), own, code) \
+  X(AUTOSPLIT_SLICE, splitting, none, own, code) \
+  X(TYPICAL_SLICE, splitting, none, own, code) \
+  X(CHANGEDIM_SLICE, splitting, none, own, code) \
+  X(TYPICAL_CONV_SLICE, splitting, node(TypicalConvSlice), own, code) \
+  X(OpMultiOut, replacement, none, own, code) \
+  X(EXPANDED, compat, none, own, code)
 // clang-format on
 
 /// Reading the node column: OPTGRAMMAR_NODE_ENUM_##K gives `K,` for node(K) and nothing for
@@ -144,7 +157,7 @@ enum Place : unsigned char {
 #define OPTGRAMMAR_NODE_KIND_node(k) k
 
 enum class Family : unsigned char {
-#define OPTGRAMMAR_FAMILY_ENUM_(F, T, K, W) F,
+#define OPTGRAMMAR_FAMILY_ENUM_(F, T, K, W, Y) F,
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_ENUM_)
 #undef OPTGRAMMAR_FAMILY_ENUM_
 };
@@ -177,7 +190,7 @@ constexpr std::string_view topic_name(Topic t) noexcept {
 /// The topic a family is described under.
 constexpr Topic topic_of(Family f) noexcept {
   constexpr Topic topics[] = {
-#define OPTGRAMMAR_FAMILY_TOPIC_(F, T, K, W) Topic::T,
+#define OPTGRAMMAR_FAMILY_TOPIC_(F, T, K, W, Y) Topic::T,
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_TOPIC_)
 #undef OPTGRAMMAR_FAMILY_TOPIC_
   };
@@ -191,7 +204,7 @@ enum class WordForm : unsigned char { own, named, unary, binary, fixed3, fixed4,
 
 constexpr WordForm word_form(Family f) noexcept {
   constexpr WordForm forms[] = {
-#define OPTGRAMMAR_FAMILY_FORM_(F, T, K, W) WordForm::W,
+#define OPTGRAMMAR_FAMILY_FORM_(F, T, K, W, Y) WordForm::W,
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_FORM_)
 #undef OPTGRAMMAR_FAMILY_FORM_
   };
@@ -255,6 +268,7 @@ inline constexpr Construct constructs[] = {
     grammar_detail::regular("IS_POW2", grammar_detail::F::IS_POW2, grammar_detail::CR),
     grammar_detail::regular("SELECT", grammar_detail::F::SELECT, grammar_detail::CR),
     grammar_detail::regular("ROUNDUP", grammar_detail::F::ROUNDUP, grammar_detail::CR),
+    grammar_detail::regular("LCM", grammar_detail::F::LCM, grammar_detail::CR),
     grammar_detail::regular("AND", grammar_detail::F::AND, grammar_detail::CR),
     grammar_detail::regular("OR", grammar_detail::F::OR, grammar_detail::CR),
     grammar_detail::regular("XOR", grammar_detail::F::XOR, grammar_detail::CR),
@@ -488,7 +502,7 @@ constexpr const Construct* find_construct(std::string_view name) noexcept {
 /// The family's name as written (the first record's, for the families of several names).
 constexpr std::string_view family_name(Family f) noexcept {
   constexpr std::string_view names[] = {
-#define OPTGRAMMAR_FAMILY_NAME_(F, T, K, W) #F,
+#define OPTGRAMMAR_FAMILY_NAME_(F, T, K, W, Y) #F,
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_FAMILY_NAME_)
 #undef OPTGRAMMAR_FAMILY_NAME_
   };

@@ -10,6 +10,7 @@
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/str.hpp"
+#include "optgrammar/dsl/typing.hpp"
 
 #include <boost/hana/tuple.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -26,7 +27,7 @@ namespace optgrammar::dsl {
 /// makes nodes of its own (its `node(K)` column), in the table's order.
 enum class Kind : unsigned char {
   Tag, Bool, Int, Size, Float, DTypeConst, FnName, MessageText,
-#define OPTGRAMMAR_KIND_ENUM_(F, T, K, W) OPTGRAMMAR_NODE_ENUM_##K
+#define OPTGRAMMAR_KIND_ENUM_(F, T, K, W, Y) OPTGRAMMAR_NODE_ENUM_##K
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_ENUM_)
 #undef OPTGRAMMAR_KIND_ENUM_
   Count_
@@ -38,12 +39,28 @@ constexpr std::string_view kind_name(Kind k) {
   constexpr std::string_view names[] = {
       "operand tag", "bool constant", "int constant", "size constant", "float constant", "dtype constant",
       "function name", "message text",
-#define OPTGRAMMAR_KIND_NAME_(F, T, K, W) OPTGRAMMAR_NODE_IF_##K(#F)
+#define OPTGRAMMAR_KIND_NAME_(F, T, K, W, Y) OPTGRAMMAR_NODE_IF_##K(#F)
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_NAME_)
 #undef OPTGRAMMAR_KIND_NAME_
   };
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(Kind::Count_));
   return names[static_cast<std::size_t>(k)];
+}
+
+/// The family of a construct kind (the kinds after the leaves, one per `node(K)` of the table).
+inline constexpr Family kind_families[] = {
+#define OPTGRAMMAR_KIND_FAMILY_(F, T, K, W, Y) OPTGRAMMAR_NODE_IF_##K(Family::F)
+    OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_FAMILY_)
+#undef OPTGRAMMAR_KIND_FAMILY_
+};
+inline constexpr std::size_t first_construct_kind = static_cast<std::size_t>(Kind::MessageText) + 1;
+static_assert(first_construct_kind + sizeof(kind_families) / sizeof(kind_families[0]) ==
+              static_cast<std::size_t>(Kind::Count_));
+inline constexpr Typing leaf_typing{};
+/// The typing column of a kind's family; `code` for the leaves.
+constexpr const Typing& typing_of(Kind k) noexcept {
+  const auto i = static_cast<std::size_t>(k);
+  return i < first_construct_kind ? leaf_typing : typing_of(kind_families[i - first_construct_kind]);
 }
 
 /// Constructs that read the output definition (shape, type, encoding) of the op their first
@@ -57,36 +74,6 @@ constexpr bool reads_outdef(Kind k) {
 constexpr bool reads_constval(Kind k) {
   return k == Kind::ConstvalInt || k == Kind::ConstvalIntValid || k == Kind::ConstvalFloat ||
          k == Kind::ConstvalFloatValid;
-}
-
-/// Value types of constraint expressions, plus the kinds of replacement values.
-enum class VType : unsigned char {
-  Bool, Int, Size, Float, DType,
-  OpRef,    ///< an existing opref: a tag, INPUT_OF, OUTPUT_OF, or a SELECT of those
-  OpBuild,  ///< an Op construction
-  Shape,    ///< a shape construction
-  NewConst, ///< a constant made by a gen_Const* construct
-  Repl,     ///< a replacement value of mixed kind (a SELECT of different kinds)
-  Match,    ///< a match pattern (Op/OpVarIn/LET in a match)
-  Text,     ///< a string operand that is not an opref (split tags, option names)
-  Bad,      ///< ill-typed: analysis reports why
-};
-
-constexpr std::string_view vtype_name(VType t) { return value_type_words[static_cast<std::size_t>(t)]; }
-static_assert(sizeof(value_type_words) / sizeof(value_type_words[0]) == static_cast<std::size_t>(VType::Bad) + 1);
-constexpr bool is_integral(VType t) { return t == VType::Int || t == VType::Size; }
-constexpr bool is_numeric(VType t) { return is_integral(t) || t == VType::Float || t == VType::Bool; }
-constexpr bool is_scalar(VType t) { return is_numeric(t) || t == VType::DType; }
-constexpr bool is_repl(VType t) {
-  return t == VType::OpRef || t == VType::OpBuild || t == VType::Shape || t == VType::NewConst ||
-         t == VType::Repl;
-}
-
-/// C's usual arithmetic conversions on our types: float wins, then size, then int (bool is int).
-constexpr VType promote(VType a, VType b) {
-  if (a == VType::Float || b == VType::Float) return VType::Float;
-  if (a == VType::Size || b == VType::Size) return VType::Size;
-  return VType::Int;
 }
 
 /// Value facts of a node: strings and numbers as written, and slots filled by analysis.
@@ -110,9 +97,11 @@ template <Kind K, class... C>
 struct is_node<Node<K, C...>> : std::true_type {};
 
 namespace detail {
-/// Typing of one construct from its operands' types. Kinds whose typing depends on a value
+/// Typing of one construct from its operands' types: a regular family by its typing column
+/// (dsl/typing.hpp), the others by their case below. Kinds whose typing depends on a value
 /// (`"*"` as a replacement, ROUNDUP's constant) are finished by analysis.
 constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
+  if (const Typing& t = typing_of(k); t.regular()) return type_operands(t, a, n).type;
   auto all = [&](auto pred) {
     for (std::size_t i = 0; i < n; ++i)
       if (!pred(a[i])) return false;
@@ -124,12 +113,6 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     return false;
   };
   if (any_bad()) return VType::Bad;
-  auto arith = [&]() {
-    if (!all([](VType t) { return t != VType::Bool && is_numeric(t); })) return VType::Bad;
-    VType r = a[0];
-    for (std::size_t i = 1; i < n; ++i) r = promote(r, a[i]);
-    return r == VType::Bool ? VType::Int : r;
-  };
   switch (k) {
     // Op(...) is both a match pattern and an Op construction; it is the latter while all its
     // operands are replacement values, a pattern once one of them is a LET or OpVarIn.
@@ -150,19 +133,6 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     case Kind::Float: return VType::Float;
     case Kind::DTypeConst: return VType::DType;
     case Kind::LayoutChunksize: return VType::Size;
-    case Kind::OptionInt: return VType::Int;
-    case Kind::OptionUint: return VType::Size;
-    case Kind::OptionBool: return VType::Bool;
-    case Kind::OptionFloat: return VType::Float;
-    case Kind::CastInt: return is_scalar(a[0]) ? VType::Int : VType::Bad;
-    case Kind::CastUint: return is_numeric(a[0]) ? VType::Size : VType::Bad;
-    case Kind::CastFloat: return is_numeric(a[0]) ? VType::Float : VType::Bad;
-    case Kind::CastDType: return is_integral(a[0]) || a[0] == VType::DType ? VType::DType : VType::Bad;
-    case Kind::Not: return a[0] == VType::Bool ? VType::Bool : VType::Bad;
-    case Kind::Neg:
-    case Kind::Abs: return arith();
-    case Kind::IsPow2: return is_integral(a[0]) ? VType::Bool : VType::Bad;
-    case Kind::Roundup: return is_integral(a[0]) && is_integral(a[1]) ? promote(a[0], a[1]) : VType::Bad;
     case Kind::Select: {
       if (a[0] != VType::Bool) return VType::Bad;
       VType x = a[1], y = a[2];
@@ -173,46 +143,6 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
       if (is_repl(x) && is_repl(y)) return x == VType::OpBuild || y == VType::OpBuild ? VType::OpBuild : VType::Repl;
       return VType::Bad;
     }
-    case Kind::And:
-    case Kind::Or:
-    case Kind::Xor: return all([](VType t) { return t == VType::Bool; }) ? VType::Bool : VType::Bad;
-    case Kind::Add:
-    case Kind::Mul:
-    case Kind::Min:
-    case Kind::Max:
-    case Kind::Sub:
-    case Kind::Div:
-    case Kind::Rem:
-    case Kind::Mod: return arith();
-    case Kind::Eq:
-    case Kind::Ne:
-      if (a[0] == VType::DType || a[1] == VType::DType)
-        return a[0] == a[1] ? VType::Bool : VType::Bad;
-      return is_numeric(a[0]) && is_numeric(a[1]) ? VType::Bool : VType::Bad;
-    case Kind::Lt:
-    case Kind::Gt:
-    case Kind::Le:
-    case Kind::Ge: return is_numeric(a[0]) && is_numeric(a[1]) ? VType::Bool : VType::Bad;
-    case Kind::InputOf:
-    case Kind::OutputOf: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::OpRef : VType::Bad;
-    case Kind::RankOf:
-    case Kind::ElementsizeOf:
-    case Kind::InputsOf:
-    case Kind::OutputsOf: return a[0] == VType::OpRef ? VType::Size : VType::Bad;
-    case Kind::DimOf: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Size : VType::Bad;
-    case Kind::StepsizeOf: return a[0] == VType::OpRef ? VType::Float : VType::Bad;
-    case Kind::DTypeOf: return a[0] == VType::OpRef ? VType::DType : VType::Bad;
-    case Kind::ZeroOffsetOf: return a[0] == VType::OpRef ? VType::Int : VType::Bad;
-    case Kind::SameEncoding:
-    case Kind::SameOp: return a[0] == VType::OpRef && a[1] == VType::OpRef ? VType::Bool : VType::Bad;
-    case Kind::ConstvalInt: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Int : VType::Bad;
-    case Kind::ConstvalFloat: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Float : VType::Bad;
-    case Kind::ConstvalIntValid:
-    case Kind::ConstvalFloatValid: return a[0] == VType::OpRef && is_integral(a[1]) ? VType::Bool : VType::Bad;
-    case Kind::SplitDim:
-    case Kind::SplitStart:
-    case Kind::SplitSize:
-    case Kind::IterVar: return VType::Int;
     case Kind::WrapOp:
     case Kind::WrapOpAlways: return is_repl(a[0]) ? VType::OpBuild : VType::Bad;
     case Kind::GenShape: return n >= 1 && all(is_integral) ? VType::Shape : VType::Bad;
@@ -260,7 +190,7 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     case Kind::Message: return VType::Bool;
     case Kind::FnName: return VType::Text;
     case Kind::MessageText: return VType::Text;
-    case Kind::Count_: break;
+    default: break;  // the regular families, typed above
   }
   return VType::Bad;
 }

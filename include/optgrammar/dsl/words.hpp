@@ -172,7 +172,7 @@ struct words {
   // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
   // the options and split variables (one string), the operators, properties, constant readers,
   // shape and constant constructions and most modifiers (operands of any kind; analysis types them).
-#define OPTGRAMMAR_WORD_(F, T, K, W) OPTGRAMMAR_WORD_##W(F, Kind::OPTGRAMMAR_NODE_KIND_##K)
+#define OPTGRAMMAR_WORD_(F, T, K, W, Y) OPTGRAMMAR_WORD_##W(F, Kind::OPTGRAMMAR_NODE_KIND_##K)
 #define OPTGRAMMAR_WORD_own(F, K)
 #define OPTGRAMMAR_WORD_named(F, K) \
   static constexpr auto F(Str name) { return Node<K>{detail::leaf_of(name)}; }

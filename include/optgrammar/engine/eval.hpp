@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -241,7 +242,7 @@ inline auto eval_cast(const N& n, ExecState& s) {
   }
 }
 
-/// NOT, NEG, ABS, IS_POW2, ROUNDUP, SELECT, AND, OR, XOR and the arithmetic operators.
+/// NOT, NEG, ABS, IS_POW2, ROUNDUP, LCM, SELECT, AND, OR, XOR and the arithmetic operators.
 template <class N>
 inline auto eval_operator(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
@@ -277,6 +278,23 @@ inline auto eval_operator(const N& n, ExecState& s) {
       return T{};
     }
     return static_cast<T>(arith<T>(Kind::Div, arith<T>(Kind::Sub, arith<T>(Kind::Add, a, b, s), T{1}, s), b, s) * b);
+  } else if constexpr (k == Kind::Lcm) {
+    // The least common multiple of |a| and |b|, 0 when either is 0; one the type cannot hold
+    // fails the attempt.
+    using T = ctype_t<N::vtype>;
+    using U = std::make_unsigned_t<T>;
+    auto magnitude = [](T v) {
+      if constexpr (std::is_signed_v<T>) return v < 0 ? U(0) - static_cast<U>(v) : static_cast<U>(v);
+      else return v;
+    };
+    const U a = magnitude(static_cast<T>(kid<0>(n, s))), b = magnitude(static_cast<T>(kid<1>(n, s)));
+    if (a == 0 || b == 0) return T{};
+    const U q = a / std::gcd(a, b);
+    if (q > static_cast<U>(std::numeric_limits<T>::max()) / b) {
+      s.failed = true;
+      return T{};
+    }
+    return static_cast<T>(q * b);
   } else if constexpr (k == Kind::Select) {
     using T = ctype_t<N::vtype>;
     return kid<0>(n, s) ? static_cast<T>(kid<1>(n, s)) : static_cast<T>(kid<2>(n, s));
@@ -466,9 +484,9 @@ inline auto eval(const N& n, ExecState& s) {
     return eval_option(n, s);
   } else if constexpr (in_family(k, {Kind::CastInt, Kind::CastUint, Kind::CastFloat, Kind::CastDType})) {
     return eval_cast(n, s);
-  } else if constexpr (in_family(k, {Kind::Not, Kind::Neg, Kind::Abs, Kind::IsPow2, Kind::Roundup, Kind::Select, Kind::And,
-                                     Kind::Or, Kind::Xor, Kind::Add, Kind::Mul, Kind::Min, Kind::Max, Kind::Sub, Kind::Div,
-                                     Kind::Rem, Kind::Mod})) {
+  } else if constexpr (in_family(k, {Kind::Not, Kind::Neg, Kind::Abs, Kind::IsPow2, Kind::Roundup, Kind::Lcm, Kind::Select,
+                                     Kind::And, Kind::Or, Kind::Xor, Kind::Add, Kind::Mul, Kind::Min, Kind::Max, Kind::Sub,
+                                     Kind::Div, Kind::Rem, Kind::Mod})) {
     return eval_operator(n, s);
   } else if constexpr (in_family(k, {Kind::Eq, Kind::Ne, Kind::Lt, Kind::Gt, Kind::Le, Kind::Ge})) {
     return eval_compare(n, s);

@@ -12,6 +12,7 @@
 
 #include <optgrammar/core/dtype.hpp>
 #include <optgrammar/dsl/grammar.hpp>
+#include <optgrammar/dsl/typing.hpp>
 
 namespace og_parse::detail {
 namespace {
@@ -156,23 +157,38 @@ class Checker {
     }
   }
   static std::string describe(const Node* n) { return fmt::format("{} of type {}", spelled(n), to_string(n->type)); }
-  /// The word for a value type in catalogue messages (the C++ front end's words).
-  static std::string_view type_word(VT t) {
-    using optgrammar::dsl::value_type_words;
+  /// The C++ front end's value type for a type of og-parse (the shared typing of dsl/typing.hpp
+  /// speaks in those).
+  static optgrammar::dsl::VType to_vtype(VT t) {
+    using optgrammar::dsl::VType;
     switch (t) {
-      case VT::boolean: return value_type_words[0];
-      case VT::int_: return value_type_words[1];
-      case VT::size: return value_type_words[2];
-      case VT::float_: return value_type_words[3];
-      case VT::dtype: return value_type_words[4];
-      case VT::opref: return value_type_words[5];
-      case VT::op: return value_type_words[6];
-      case VT::shape: return value_type_words[7];
-      case VT::constant: return value_type_words[8];
-      case VT::pattern: return value_type_words[10];
-      default: return value_type_words[11];
+      case VT::boolean: return VType::Bool;
+      case VT::int_: return VType::Int;
+      case VT::size: return VType::Size;
+      case VT::float_: return VType::Float;
+      case VT::dtype: return VType::DType;
+      case VT::opref: return VType::OpRef;
+      case VT::op: return VType::OpBuild;
+      case VT::shape: return VType::Shape;
+      case VT::constant: return VType::NewConst;
+      case VT::pattern: return VType::Match;
+      default: return VType::Text;
     }
   }
+  static VT from_vtype(optgrammar::dsl::VType t) {
+    using optgrammar::dsl::VType;
+    switch (t) {
+      case VType::Bool: return VT::boolean;
+      case VType::Int: return VT::int_;
+      case VType::Size: return VT::size;
+      case VType::Float: return VT::float_;
+      case VType::DType: return VT::dtype;
+      case VType::OpRef: return VT::opref;
+      default: return VT::none;
+    }
+  }
+  /// The word for a value type in catalogue messages (the C++ front end's words).
+  static std::string_view type_word(VT t) { return optgrammar::dsl::vtype_name(to_vtype(t)); }
   /// The construct a node is, in catalogue messages: its name, or what kind of constant it is.
   static std::string construct_word(const Node* n) {
     switch (n->kind) {
@@ -470,8 +486,6 @@ class Checker {
     if (name == "SELECT" && idx == 0) return catalogue(Fault::select_condition, type_word(t));
     if (what == "bool") return catalogue(Fault::needs_bool, name, idx + 1, type_word(t));
     if (t == VT::dtype) return catalogue(Fault::dtype_use, idx + 1, name);
-    if (what == "int or size" && (name == "IS_POW2" || name == "ROUNDUP"))
-      return catalogue(Fault::needs_integral, name, idx + 1, type_word(t));
     if (what.substr(0, 10) == "an operand") return catalogue(Fault::needs_opref, name, idx + 1, type_word(t));
     if (!is_scalar(t)) return catalogue(Fault::opref_as_value, name, idx + 1, t == VT::opref ? "an opref" : type_word(t));
     static constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth", "sixth"};
@@ -564,36 +578,6 @@ class Checker {
           fail(a[1]->loc, fmt::format("the second operand of 'LAYOUT_CHUNKSIZE' must be an integer constant, found {}",
                                       spelled(a[1])));
         return typed(n, VT::size);
-      case C::OPTION_INT:
-      case C::OPTION_UINT:
-      case C::OPTION_BOOL:
-      case C::OPTION_FLOAT: {
-        plain_string(a[0], "an option name", VT::option);
-        const VT t = k->c == C::OPTION_INT ? VT::int_ : k->c == C::OPTION_UINT ? VT::size : k->c == C::OPTION_BOOL ? VT::boolean : VT::float_;
-        return typed(n, t);
-      }
-      case C::INT:
-        a[0] = need(a[0], n, 0, is_scalar, "a scalar");
-        return typed(n, VT::int_);
-      case C::UINT:
-        a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
-        return typed(n, VT::size);
-      case C::FLOAT:
-        a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
-        return typed(n, VT::float_);
-      case C::DTYPE:
-        a[0] = need(a[0], n, 0, [](VT t) { return is_intlike(t) || t == VT::dtype; }, "int, size or dtype");
-        return typed(n, VT::dtype);
-      case C::NOT:
-        a[0] = need_bool(n, 0);
-        return typed(n, VT::boolean);
-      case C::NEG:
-      case C::ABS:
-        a[0] = need_num(n, 0);
-        return typed(n, a[0]->type);
-      case C::IS_POW2:
-        a[0] = need_int(n, 0);
-        return typed(n, VT::boolean);
       case C::SELECT: {
         a[0] = need_bool(n, 0);
         a[1] = cx(a[1]);
@@ -607,96 +591,14 @@ class Checker {
         fail(n->loc, catalogue(Fault::select_branches, type_word(x), type_word(y)));
       }
       case C::ROUNDUP: {
-        a[0] = need_int(n, 0);
-        a[1] = need_int(n, 1);
+        regular(n, *k);
         if (a[1]->kind == NodeKind::integer) {
           const auto v = static_cast<std::uint64_t>(a[1]->ival);
           if (v == 0 || (!a[1]->is_size && a[1]->ival < 0) || (v & (v - 1)) != 0)
             fail(a[1]->loc, catalogue(Fault::roundup_pow2, a[1]->ival));
         }
-        return typed(n, common(a[0]->type, a[1]->type));
+        return n;
       }
-      case C::AND:
-      case C::OR:
-      case C::XOR:
-        for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_bool(n, i);
-        return typed(n, VT::boolean);
-      case C::ADD:
-      case C::MUL:
-      case C::MIN:
-      case C::MAX: {
-        VT t = VT::int_;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-          a[i] = need_num(n, i);
-          t = common(t, a[i]->type);
-        }
-        return typed(n, t);
-      }
-      case C::SUB:
-      case C::DIV:
-      case C::REM:
-      case C::MOD:
-        a[0] = need_num(n, 0);
-        a[1] = need_num(n, 1);
-        return typed(n, common(a[0]->type, a[1]->type));
-      case C::EQ:
-      case C::NE: {
-        a[0] = need(a[0], n, 0, is_scalar, "a scalar");
-        a[1] = need(a[1], n, 1, is_scalar, "a scalar");
-        const VT x = a[0]->type, y = a[1]->type;
-        if ((x == VT::dtype || y == VT::dtype) && x != y)
-          fail(n->loc, catalogue(Fault::dtype_compare, n->text, type_word(x == VT::dtype ? y : x)));
-        return typed(n, VT::boolean);
-      }
-      case C::LT:
-      case C::GT:
-      case C::LE:
-      case C::GE:
-        a[0] = need(a[0], n, 0, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
-        a[1] = need(a[1], n, 1, [](VT t) { return is_num(t) || t == VT::boolean; }, "bool, int, size or float");
-        return typed(n, VT::boolean);
-      case C::INPUT_OF:
-      case C::OUTPUT_OF:
-        a[0] = need_opref(n, 0);
-        a[1] = need_int(n, 1);
-        return typed(n, VT::opref);
-      case C::RANK_OF:
-      case C::ELEMENTSIZE_OF:
-      case C::INPUTS_OF:
-      case C::OUTPUTS_OF:
-        a[0] = need_opref(n, 0);
-        return typed(n, VT::size);
-      case C::STEPSIZE_OF:
-        a[0] = need_opref(n, 0);
-        return typed(n, VT::float_);
-      case C::DTYPE_OF:
-        a[0] = need_opref(n, 0);
-        return typed(n, VT::dtype);
-      case C::ZERO_OFFSET_OF:
-        a[0] = need_opref(n, 0);
-        return typed(n, VT::int_);
-      case C::DIM_OF:
-        a[0] = need_opref(n, 0);
-        a[1] = need_int(n, 1);
-        return typed(n, VT::size);
-      case C::SAME_ENCODING:
-      case C::SAME_OP:
-        a[0] = need_opref(n, 0);
-        a[1] = need_opref(n, 1);
-        return typed(n, VT::boolean);
-      case C::CONSTVAL_INT:
-      case C::CONSTVAL_INT_VALID:
-      case C::CONSTVAL_FLOAT:
-      case C::CONSTVAL_FLOAT_VALID:
-        a[0] = need_opref(n, 0);
-        a[1] = need_int(n, 1);
-        return typed(n, k->c == C::CONSTVAL_INT ? VT::int_ : k->c == C::CONSTVAL_FLOAT ? VT::float_ : VT::boolean);
-      case C::SPLIT_DIM:
-      case C::SPLIT_START:
-      case C::SPLIT_SIZE:
-      case C::ITER_VAR:
-        split_ref(a[0], n->text);
-        return typed(n, VT::int_);
       case C::EXTERNAL_CONSTRAINT: return external_constraint(n);
       case C::MESSAGE: {
         if (a[0]->kind != NodeKind::string)
@@ -762,7 +664,38 @@ class Checker {
       case C::EXPANDED: return cx(expand_record(n, *k->rec));
       default: break;
     }
+    if (optgrammar::dsl::typing_of(k->c).regular()) return regular(n, *k);
     fail(n->loc, fmt::format("'{}' is not allowed in a constraint expression", n->text));
+  }
+
+  /// A construct of a regular family, typed by its typing column (dsl/typing.hpp) as the C++
+  /// front end types it: its strings checked, its operands typed, then its own type or the fault.
+  Node* regular(Node* n, const Known& k) {
+    using optgrammar::dsl::OperandKind;
+    const optgrammar::dsl::Typing& t = optgrammar::dsl::typing_of(k.c);
+    auto& a = n->args;
+    const std::size_t names = std::min(t.names(), a.size());
+    for (std::size_t i = 0; i < names; ++i) {
+      if (t.kind(i) == OperandKind::option_name) plain_string(a[i], "an option name", VT::option);
+      else split_ref(a[i], n->text);
+    }
+    const std::size_t typed_n = a.size() - names;
+    std::vector<optgrammar::dsl::VType> types(typed_n);
+    std::vector<Loc> locs(typed_n);
+    for (std::size_t i = 0; i < typed_n; ++i) {
+      locs[i] = a[names + i]->loc;
+      a[names + i] = cx(a[names + i]);
+      types[i] = to_vtype(a[names + i]->type);
+    }
+    const optgrammar::dsl::TypeVerdict v = optgrammar::dsl::type_operands(t, types.data(), typed_n);
+    if (v.fault != Fault::none) {
+      const Loc at = v.operand == optgrammar::dsl::TypeVerdict::whole ? n->loc : locs[v.operand];
+      optgrammar::dsl::report_type_fault(v, n->text, types.data(), typed_n,
+                                         [&](Fault f, const optgrammar::dsl::MessageArg* args, std::size_t m) {
+                                           fail(at, catalogue_with(f, args, m));
+                                         });
+    }
+    return typed(n, from_vtype(v.type));
   }
 
   Node* dim(Node* x, int d, Loc at) { return call("DIM_OF", VT::size, at, {x, integer(d, at)}); }

@@ -5,6 +5,7 @@
 #include <og_parse/og_parse.hpp>
 
 #include <optgrammar/dsl/messages.hpp>
+#include <optgrammar/dsl/str.hpp>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,13 @@ struct Token {
 template <class... A>
 std::string catalogue(optgrammar::dsl::Fault f, const A&... args) {
   return fmt::format(fmt::runtime(optgrammar::dsl::fault_text(f).text), args...);
+}
+/// The same with the slots' values in an array (as dsl/typing.hpp's report_type_fault gives
+/// them), formatted as the C++ front end formats them.
+inline std::string catalogue_with(optgrammar::dsl::Fault f, const optgrammar::dsl::MessageArg* args, std::size_t n) {
+  optgrammar::dsl::Message m;
+  optgrammar::dsl::format_message(m, optgrammar::dsl::fault_text(f).text, args, n);
+  return std::string(m.view());
 }
 using optgrammar::dsl::Fault;
 

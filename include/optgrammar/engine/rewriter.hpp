@@ -128,7 +128,9 @@ class Rewriter {
  private:
   template <bool Check>
   void replace_ops(OpRef root, OpRef with) {
-    dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) { push(user); });
+    // Inlined by force: GCC sometimes compiles this lambda and sweep_pending out of line, which
+    // costs W1 about 0.7 M instructions at B = 5,000 (docs/performance.md).
+    dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
     push(with);
     ++rewrites_;
   }
@@ -166,7 +168,7 @@ class Rewriter {
   bool plain_ = true;  // forward sweep in index order (neither reversed nor shuffled)
   std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
   std::vector<std::uint32_t> position_;  // and op → position
-  bool sweep_pending(std::uint32_t op) const noexcept {
+  [[gnu::always_inline]] bool sweep_pending(std::uint32_t op) const noexcept {
     if (op >= sweep_end_) return false;
     if (plain_) return op >= sweep_end_ - sweep_left_;
     std::uint32_t x = position_.empty() ? op : position_[op];

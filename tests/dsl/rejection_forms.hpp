@@ -23,8 +23,8 @@ inline constexpr EntryForm entry_forms[] = {
 /// is no entry.
 inline const EntryForm* entry_form(std::string_view line, bool& reject) {
   for (const EntryForm& f : entry_forms) {
-    if (line.substr(0, f.reject.size()) == f.reject) return reject = true, &f;
-    if (line.substr(0, f.accept.size()) == f.accept) return reject = false, &f;
+    reject = line.starts_with(f.reject);
+    if (reject || line.starts_with(f.accept)) return &f;
   }
   return nullptr;
 }

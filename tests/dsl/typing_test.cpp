@@ -33,8 +33,6 @@ static_assert(detail::type_of(Kind::Lcm, std::initializer_list<VType>{VType::Siz
 TEST_CASE("the typing column types the constraint families") {
   int regular = 0;
   for (std::size_t f = 0; f <= static_cast<std::size_t>(Family::EXPANDED); ++f) {
-    INFO(family_name(static_cast<Family>(f)));
-    CHECK(typing_fits_form(static_cast<Family>(f)));
     regular += typing_of(static_cast<Family>(f)).regular() ? 1 : 0;
   }
   CHECK(regular >= 51);  // casts, operators, comparisons, properties, constant readers, options, split variables

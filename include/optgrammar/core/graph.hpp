@@ -250,28 +250,10 @@ class Graph {
     check(to);
     if (from == to) return;
     if (open_checkpoints_ == 0) [[likely]] {
-      // Nothing to log: each use leaves the head of from's list for the head of to's list, the
-      // same order link_use gives, without unlink_use's general case.
       OpDef& f = ops_[from.index];
-      OpDef& t = ops_[to.index];
-      const std::uint32_t moved = f.n_uses;
-      if (moved == 0) return;
-      if (t.n_uses == 0 && !t.kept) --unread_;
-      for (std::uint32_t u = f.first_use; u != no_index;) {
-        Use& use = uses_[u];
-        const std::uint32_t next = use.next;
-        f.first_use = next;
-        if (next != no_index) uses_[next].prev = no_index;
-        --f.n_uses;
-        use.value = to;
-        use.next = t.first_use;
-        if (t.first_use != no_index) uses_[t.first_use].prev = u;
-        t.first_use = u;
-        ++t.n_uses;
-        touched(use.user);
-        u = next;
-      }
-      if (!f.kept) ++unread_;
+      if (f.n_uses == 0) return;
+      move_uses(f, ops_[to.index], to, touched);
+      if (!f.kept) ++unread_;  // from is read no more
       return;
     }
     std::uint32_t u = ops_[from.index].first_use;
@@ -302,27 +284,10 @@ class Graph {
       return erase_if_dead(from);
     }
     OpDef& f = ops_[from.index];
-    OpDef& t = ops_[to.index];
-    const std::uint32_t moved = f.n_uses;
-    if (moved != 0) {
-      // replace_all_uses' loop; from turns unread, and then goes: its count does not change.
-      if (t.n_uses == 0 && !t.kept) --unread_;
-      for (std::uint32_t u = f.first_use; u != no_index;) {
-        Use& use = uses_[u];
-        const std::uint32_t next = use.next;
-        use.value = to;
-        use.prev = no_index;
-        use.next = t.first_use;
-        if (t.first_use != no_index) uses_[t.first_use].prev = u;
-        t.first_use = u;
-        touched(use.user);
-        u = next;
-      }
-      t.n_uses += moved;
-      f.first_use = no_index;
-      f.n_uses = 0;
+    if (f.n_uses != 0) {
+      move_uses(f, ops_[to.index], to, touched);
       if (f.kept) return 0;
-      return erase_chain(from);
+      return erase_chain(from);  // from turned unread and goes: the unread count is unchanged
     }
     if (f.kept) return 0;
     --unread_;
@@ -505,6 +470,27 @@ class Graph {
   [[noreturn, gnu::noinline, gnu::cold]] static void dead_ref(OpRef r) {
     throw GraphError(std::string("op %").append(std::to_string(r.index)).append(" does not exist or was erased"));
   }
+  /// Moves every use of `f` (which has some) to `t`, the op `to`, without logging: each record
+  /// goes to the head of t's list in f's list order, the order link_use gives. Counts t as read;
+  /// f's unread count is the caller's.
+  template <class F>
+  [[gnu::always_inline]] void move_uses(OpDef& f, OpDef& t, OpRef to, F& touched) {
+    if (t.n_uses == 0 && !t.kept) --unread_;
+    for (std::uint32_t u = f.first_use; u != no_index;) {
+      Use& use = uses_[u];
+      const std::uint32_t next = use.next;
+      use.value = to;
+      use.prev = no_index;
+      use.next = t.first_use;
+      if (t.first_use != no_index) uses_[t.first_use].prev = u;
+      t.first_use = u;
+      touched(use.user);
+      u = next;
+    }
+    t.n_uses += f.n_uses;
+    f.first_use = no_index;
+    f.n_uses = 0;
+  }
   void link_use(std::uint32_t u) {
     OpDef& v = ops_[uses_[u].value.index];
     uses_[u].prev = no_index;
@@ -515,6 +501,13 @@ class Graph {
   }
   void unlink_use(std::uint32_t u) { unlink_use(uses_[u]); }
   void unlink_use(Use& use) {
+    OpDef& v = splice_out(use);
+    use.next = use.prev = no_index;
+    if (--v.n_uses == 0 && !v.kept) ++unread_;
+  }
+  /// Takes a use record out of its value's use list (the record's own links and the value's count
+  /// are left to the caller); returns the value's op record, looked up once.
+  [[gnu::always_inline]] OpDef& splice_out(const Use& use) {
     OpDef& v = ops_[use.value.index];
     const std::uint32_t prev = use.prev, next = use.next;
     if (prev != no_index)
@@ -522,8 +515,7 @@ class Graph {
     else
       v.first_use = next;
     if (next != no_index) uses_[next].prev = prev;
-    use.next = use.prev = no_index;
-    if (--v.n_uses == 0 && !v.kept) ++unread_;
+    return v;
   }
   /// erase() of an op known to be alive and unread.
   template <class F>
@@ -536,13 +528,7 @@ class Graph {
       log_use(u);
       // unlink_use's work, with the value's record looked up once for the unlinking, the count
       // and the release (calling unlink_use costs W1 about 0.4 M instructions at B = 5,000).
-      OpDef& vd = ops_[v.index];
-      const std::uint32_t prev = use.prev, next = use.next;
-      if (prev != no_index)
-        uses_[prev].next = next;
-      else
-        vd.first_use = next;
-      if (next != no_index) uses_[next].prev = prev;
+      OpDef& vd = splice_out(use);
       use.next = use.prev = no_index;
       use.value = OpRef{};
       if (--vd.n_uses == 0) {
@@ -582,13 +568,7 @@ class Graph {
       for (std::uint32_t u = first; u < end; ++u) {
         Use& use = uses_[u];
         const OpRef v = use.value;
-        OpDef& vd = ops_[v.index];
-        const std::uint32_t prev = use.prev, nx = use.next;
-        if (prev != no_index)
-          uses_[prev].next = nx;
-        else
-          vd.first_use = nx;
-        if (nx != no_index) uses_[nx].prev = prev;
+        OpDef& vd = splice_out(use);
         // (The record's links are not cleared: nothing reads them before take_run sets them.)
         use.value = OpRef{};
         if (--vd.n_uses == 0 && !vd.kept) {  // a graph input or output read no more stays

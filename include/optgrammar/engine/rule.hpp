@@ -2,7 +2,6 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
-#include "optgrammar/dsl/str.hpp"
 
 #include <cstdint>
 #include <string>

@@ -2,6 +2,7 @@
 // the driver (engine/driver.hpp, runtime.hpp), not by a translation unit that only defines rules.
 #pragma once
 
+#include "optgrammar/dsl/str.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <algorithm>

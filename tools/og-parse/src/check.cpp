@@ -14,6 +14,8 @@
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/typing.hpp>
 
+#include <boost/container/small_vector.hpp>
+
 namespace og_parse::detail {
 namespace {
 
@@ -680,8 +682,9 @@ class Checker {
       else split_ref(a[i], n->text);
     }
     const std::size_t typed_n = a.size() - names;
-    std::vector<optgrammar::dsl::VType> types(typed_n);
-    std::vector<Loc> locs(typed_n);
+    // Most constructs take one to four operands: no allocation for them.
+    boost::container::small_vector<optgrammar::dsl::VType, 8> types(typed_n);
+    boost::container::small_vector<Loc, 8> locs(typed_n);
     for (std::size_t i = 0; i < typed_n; ++i) {
       locs[i] = a[names + i]->loc;
       a[names + i] = cx(a[names + i]);

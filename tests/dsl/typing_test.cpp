@@ -15,7 +15,17 @@ constexpr TypeVerdict verdict(Family f, std::initializer_list<VType> a) { return
 static_assert(verdict(Family::LCM, {VType::Int, VType::Size}).type == VType::Size);  // common: size over int
 static_assert(verdict(Family::LCM, {VType::Int, VType::Int}).type == VType::Int);
 static_assert(verdict(Family::ADD, {VType::Int, VType::Float, VType::Size}).type == VType::Float);
-static_assert(verdict(Family::ADD, {VType::Bool, VType::Int}).fault == Fault::wrong_operand_types);
+static_assert(verdict(Family::ADD, {VType::Bool, VType::Int}).fault == Fault::operand_type &&
+              verdict(Family::ADD, {VType::Bool, VType::Int}).operand == 0 &&
+              verdict(Family::ADD, {VType::Bool, VType::Int}).want == OperandKind::number);
+static_assert(verdict(Family::gen_ConstArr_f32, {VType::Float, VType::Float}).fault == Fault::operand_type &&
+              verdict(Family::gen_ConstArr_f32, {VType::Float, VType::Float}).operand == 1);
+static_assert(verdict(Family::gen_Shape, {}).fault == Fault::needs_operand);  // variadic, nothing written
+static_assert(verdict(Family::gen_Shape, {VType::Int, VType::Size}).type == VType::Shape);
+static_assert(verdict(Family::gen_ConstScalar_f32, {VType::Bool}).type == VType::Bad);  // a number, not a bool
+static_assert(verdict(Family::CEILDIV, {VType::Int, VType::Float}).type == VType::Float);
+static_assert(verdict(Family::SAME_SHAPE, {VType::OpRef, VType::Int}).fault == Fault::needs_opref &&
+              verdict(Family::SAME_SHAPE, {VType::OpRef, VType::Int}).operand == 1);
 static_assert(verdict(Family::EQ, {VType::DType, VType::DType}).type == VType::Bool);
 static_assert(verdict(Family::EQ, {VType::DType, VType::Int}).fault == Fault::dtype_compare &&
               verdict(Family::EQ, {VType::DType, VType::Int}).other == 1);

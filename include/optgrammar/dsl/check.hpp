@@ -108,9 +108,19 @@ constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
 
 /// The message for a node whose own typing failed (its operands are well-typed).
 template <class N>
-constexpr void type_error(Analysis& a) {
+constexpr void type_error(Analysis& a, const Leaf& leaf) {
   constexpr Kind k = N::kind;
   constexpr std::size_t n = N::arity;
+  // A name defined by expansion, misapplied: its operand count, or the fault its family's typing
+  // gives, under the name as written (og-parse checks such a name the same way).
+  if constexpr (k == Kind::Misapplied) {
+    const Construct& rec = constructs[static_cast<std::size_t>(leaf.i)];
+    if (n < rec.min_args || n > rec.max_args)
+      return a.fail(Fault::operand_count, rec.name, std::size_t{rec.min_args}, rec.min_args == 1 ? "" : "s", n);
+    report_type_fault(type_operands(typing_of(rec.family), N::kid_vtypes, n), rec.name, N::kid_vtypes, n,
+                      [&](Fault f, const MessageArg* args, std::size_t m) { a.fail_with(f, args, m); });
+    return;
+  }
   const std::string_view name = kind_name(k);
   // A regular family: the fault its typing column gives (dsl/typing.hpp, which og-parse calls too).
   if constexpr (typing_of(k).regular()) {
@@ -119,7 +129,6 @@ constexpr void type_error(Analysis& a) {
     return;
   }
   auto kid = [](std::size_t i) { return N::kid_vtypes[i]; };
-  constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth"};
   auto last = [&] { a.fail(Fault::operand_type, name, "last", "an Op construction", vtype_name(kid(n - 1))); };
   // Modifiers: the grammar's operand kinds.
   if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
@@ -142,10 +151,9 @@ constexpr void type_error(Analysis& a) {
   }
   if (k == Kind::WithMultiOut || k == Kind::ResizeDim) {
     for (std::size_t i = 0; i + 1 < n; ++i)
-      if (!is_integral(kid(i))) return a.fail(Fault::operand_type, name, ordinal[i], "int or size", vtype_name(kid(i)));
+      if (!is_integral(kid(i))) return a.fail(Fault::operand_type, name, ordinal_word(i), "int or size", vtype_name(kid(i)));
     return last();
   }
-  if ((k == Kind::GenShape || k == Kind::GenConstArrValsI32) && n == 0) return a.fail(Fault::needs_operand, name);
   if (k == Kind::Op || k == Kind::OpVarIn) {
     for (std::size_t i = 0; i < n; ++i)
       if (!is_repl(kid(i)) && kid(i) != VType::Match) return a.fail(Fault::op_operand_kind, name, i + 2, vtype_name(kid(i)));
@@ -525,7 +533,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       if (!a.ok) return;
     }
     if constexpr (N::vtype == VType::Bad && !N::operand_bad) {
-      type_error<N>(a);
+      type_error<N>(a, node.leaf);
       return;
     } else if constexpr (k == Kind::Roundup) {
       using K1 = boost::mp11::mp_at_c<typename N::children, 1>;

@@ -23,15 +23,17 @@ enum Place : unsigned char {
 
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
 /// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
-/// nothing but their record's expansion: og-parse expands them from the record's text, with no
-/// code of its own per name. Each family is written `X(family, topic, node, form, typing)`:
+/// nothing but their record's expansion, with no typing of their own: both front ends build them
+/// from the record's text, with no code of their own per name. Each family is written `X(family, topic, node, form, typing)`:
 /// - topic: the page of the reference (docs/grammar/<topic>.md) that describes it;
 /// - node: `node(K)` when the C++ front end makes rule nodes of kind K for it (dsl/node.hpp's
 ///   `Kind` is generated from this column), `none` for a family that is an expansion of others;
 /// - form: how the C++ front end's word is written (dsl/words.hpp), derived from this column
 ///   for the regular forms: `unary`, `binary`, `fixed3`, `fixed4` (operands of any kind, that
 ///   many), `nary` (one or more), `variadic` (any number), `named` (one string: an option name or
-///   a split tag); `own` words are written by hand;
+///   a split tag); `own` words are written by hand. For a family of node `none` defined by
+///   expansion (OPTGRAMMAR_EXPANSION_RECORDS), the form gives its names' operand counts and the
+///   words are those of its records;
 /// - typing: `typed(RESULT, KIND...)` for a regular family, which both front ends type from this
 ///   column alone (dsl/typing.hpp): the kind of each written operand in order (the last one also
 ///   stands for further operands of a nary family) and the rule for the result. The kinds:
@@ -40,9 +42,10 @@ enum Place : unsigned char {
 ///   scalar; a dtype only with a dtype), `dtype_code` (int, size or dtype), `opref` (an existing
 ///   opref), and two strings the construct keeps rather than typed operands, `option_name` and
 ///   `split_tag`. The result: `bool_`, `int_`, `size`, `float_`, `dtype` or `opref` (that type),
-///   or `common` (the common type of the operands, as C converts them: float, then size, then
-///   int). `code` marks a family typed by code of its own in each front end (SELECT, Op, LET,
-///   the modifiers, the constructions, the external functions, ...). The operand faults of a
+///   `shape` or `constant` (a shape or constant construction), or `common` (the common type of
+///   the operands, as C converts them: float, then size, then int). `code` marks a family typed
+///   by code of its own in each front end (SELECT, Op, LET, the modifiers, the Op constructions,
+///   the external functions, ...). The operand faults of a
 ///   regular family are derived from its kinds too (dsl/typing.hpp's type_operands).
 // clang-format off
 #define OPTGRAMMAR_CONSTRUCT_FAMILIES(X) \
@@ -106,24 +109,24 @@ enum Place : unsigned char {
   X(ITER_VAR, splitting, node(IterVar), named, typed(int_, split_tag)) \
   X(EXTERNAL_CONSTRAINT, external, node(ExternalConstraint), own, code) \
   X(MESSAGE, constraints, node(Message), own, code) \
-  X(IS_QTYPE, compat, none, own, code) \
-  X(DIM_N, compat, none, own, code) \
-  X(SAME_SHAPE, compat, none, own, code) \
-  X(IS_SCALAR, compat, none, own, code) \
-  X(IS_QUANT_TYPE, compat, none, own, code) \
-  X(SAME_QUANT, compat, none, own, code) \
-  X(CEILDIV, compat, none, own, code) \
+  X(IS_QTYPE, compat, none, unary, typed(bool_, opref)) \
+  X(DIM_N, compat, none, unary, typed(size, opref)) \
+  X(SAME_SHAPE, compat, none, binary, typed(bool_, opref, opref)) \
+  X(IS_SCALAR, compat, none, unary, typed(bool_, opref)) \
+  X(IS_QUANT_TYPE, compat, none, unary, typed(bool_, opref)) \
+  X(SAME_QUANT, compat, none, binary, typed(bool_, opref, opref)) \
+  X(CEILDIV, compat, none, binary, typed(common, number, number)) \
   X(CAST, constants, none, own, code) \
   X(Operand, replacement, none, own, code) \
   X(WrapOp, replacement, node(WrapOp), own, code) \
   X(WrapOpAlways, replacement, node(WrapOpAlways), own, code) \
-  X(gen_Shape, replacement, node(GenShape), variadic, code) \
+  X(gen_Shape, replacement, node(GenShape), variadic, typed(shape, integral)) \
   X(gen_ShapeOf, replacement, node(GenShapeOf), unary, code) \
-  X(gen_ConstScalar_f32, replacement, node(GenConstScalarF32), unary, code) \
-  X(gen_ConstScalar_i32, replacement, node(GenConstScalarI32), unary, code) \
-  X(gen_ConstArr_f32, replacement, node(GenConstArrF32), binary, code) \
-  X(gen_ConstArr_i32, replacement, node(GenConstArrI32), binary, code) \
-  X(gen_ConstArr_vals_i32, replacement, node(GenConstArrValsI32), variadic, code) \
+  X(gen_ConstScalar_f32, replacement, node(GenConstScalarF32), unary, typed(constant, number)) \
+  X(gen_ConstScalar_i32, replacement, node(GenConstScalarI32), unary, typed(constant, integral)) \
+  X(gen_ConstArr_f32, replacement, node(GenConstArrF32), binary, typed(constant, number, integral)) \
+  X(gen_ConstArr_i32, replacement, node(GenConstArrI32), binary, typed(constant, number, integral)) \
+  X(gen_ConstArr_vals_i32, replacement, node(GenConstArrValsI32), variadic, typed(constant, integral)) \
   X(AUTOSPLIT, splitting, node(Autosplit), own, code) \
   X(OP_ITER, splitting, node(OpIter), own, code) \
   X(ITER_INPUT_OF, splitting, node(IterInputOf), own, code) \
@@ -155,6 +158,10 @@ enum Place : unsigned char {
 #define OPTGRAMMAR_NODE_IF_none(x)
 #define OPTGRAMMAR_NODE_ITEM_(x) x,
 #define OPTGRAMMAR_NODE_KIND_node(k) k
+/// OPTGRAMMAR_NODE_KEEP_##K(x) gives x for node(K) and nothing for none.
+#define OPTGRAMMAR_NODE_KEEP_node(k) OPTGRAMMAR_NODE_KEEP_ITEM_
+#define OPTGRAMMAR_NODE_KEEP_none(x)
+#define OPTGRAMMAR_NODE_KEEP_ITEM_(x) x
 
 enum class Family : unsigned char {
 #define OPTGRAMMAR_FAMILY_ENUM_(F, T, K, W, Y) F,
@@ -223,23 +230,76 @@ struct Construct {
   std::string_view expansion = {};  ///< for names defined by others: the canonical text, operands as $1, $2, ...
 };
 
+/// The names defined as an expansion of others: `X(name, family, places, expansion)`, the
+/// operands written `$1`, `$2`, ... in the text (their count is the highest). For a family with a
+/// typing (IS_*, DIM_*, SAME_SHAPE, ...), both front ends first check the written operands against
+/// it, under the name as written; the casts of the EXPANDED family are checked as their expansion.
+/// Both front ends build the expansion from its text (the C++ front end at compile time,
+/// dsl/words.hpp; og-parse when it checks the rule); this list makes the names' records and their
+/// C++ words. (The casts around an op are written as packages write them for relaxed precision:
+/// the replaced op's size unless said otherwise; CAST_TO_FP16 takes its operand's.)
+// clang-format off
+#define OPTGRAMMAR_EXPANSION_RECORDS(X) \
+  X(IS_FLOAT32, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::Float32)") \
+  X(IS_FLOAT, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::Float32)") \
+  X(IS_FLOAT16, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::Float16)") \
+  X(IS_QUINT8, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::QUInt8)") \
+  X(IS_QINT8, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::QInt8)") \
+  X(IS_QUINT16, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::QUInt16)") \
+  X(IS_QINT16, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::QInt16)") \
+  X(IS_QINT32, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::QInt32)") \
+  X(IS_INT32, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::Int32)") \
+  X(DIM_BATCHES, DIM_N, CR, "DIM_OF($1,0)") \
+  X(DIM_HEIGHT, DIM_N, CR, "DIM_OF($1,1)") \
+  X(DIM_WIDTH, DIM_N, CR, "DIM_OF($1,2)") \
+  X(DIM_DEPTH, DIM_N, CR, "DIM_OF($1,3)") \
+  X(DIM_FILTHEIGHT, DIM_N, CR, "DIM_OF($1,0)") \
+  X(DIM_FILTWIDTH, DIM_N, CR, "DIM_OF($1,1)") \
+  X(DIM_FILTDEPTH, DIM_N, CR, "DIM_OF($1,2)") \
+  X(DIM_NFILTS, DIM_N, CR, "DIM_OF($1,3)") \
+  X(SAME_SHAPE, SAME_SHAPE, CR, "AND(EQ(DIM_OF($1,3),DIM_OF($2,3)),EQ(DIM_OF($1,2),DIM_OF($2,2)),EQ(DIM_OF($1,1),DIM_OF($2,1)),EQ(DIM_OF($1,0),DIM_OF($2,0)))") \
+  X(IS_SCALAR, IS_SCALAR, CR, "AND(EQ(DIM_OF($1,0),1),EQ(DIM_OF($1,1),1),EQ(DIM_OF($1,2),1),EQ(DIM_OF($1,3),1))") \
+  X(IS_QUANT_TYPE, IS_QUANT_TYPE, CR, "OR(EQ(DTYPE_OF($1),DType::QUInt8),EQ(DTYPE_OF($1),DType::QInt8),EQ(DTYPE_OF($1),DType::QUInt16),EQ(DTYPE_OF($1),DType::QInt16),EQ(DTYPE_OF($1),DType::QInt32))") \
+  X(SAME_QUANT, SAME_QUANT, CR, "AND(EQ(ZERO_OFFSET_OF($1),ZERO_OFFSET_OF($2)),EQ(STEPSIZE_OF($1),STEPSIZE_OF($2)))") \
+  X(CEILDIV, CEILDIV, CR, "DIV(SUB(ADD($1,$2),1),$2)") \
+  X(CAST_TO_DTYPE, EXPANDED, R, "WITH_OUTPUT_TYPE($2,0,1.0f,Op(\"QNN_Cast\",$1))") \
+  X(CAST_TO_FP16, EXPANDED, R, "WITH_SIZE($1,WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,Op(\"QNN_Cast\",$1)))") \
+  X(CAST_TO_FP32, EXPANDED, R, "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",$1))") \
+  X(MAKE_OP_FP16_AND_INSERT_CAST, EXPANDED, R, \
+    "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",WITH_SIZE(\"*\",WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,$1))))")
+// clang-format on
+
 namespace grammar_detail {
 constexpr unsigned char M = in_match, C = in_constraint, R = in_replacement, CR = C | R, MR = M | R;
 constexpr unsigned char N = any_count;
 using F = Family;
 /// The record of a name of a family of regular form: its operand counts are the form's.
-constexpr Construct regular(std::string_view name, Family f, unsigned char places) {
+constexpr Construct regular(std::string_view name, Family f, unsigned char places, std::string_view expansion = {}) {
   switch (word_form(f)) {
     case WordForm::named:
-    case WordForm::unary: return {name, f, places, 1, 1};
-    case WordForm::binary: return {name, f, places, 2, 2};
-    case WordForm::fixed3: return {name, f, places, 3, 3};
-    case WordForm::fixed4: return {name, f, places, 4, 4};
+    case WordForm::unary: return {name, f, places, 1, 1, 0, expansion};
+    case WordForm::binary: return {name, f, places, 2, 2, 0, expansion};
+    case WordForm::fixed3: return {name, f, places, 3, 3, 0, expansion};
+    case WordForm::fixed4: return {name, f, places, 4, 4, 0, expansion};
     case WordForm::nary:
-    case WordForm::variadic: return {name, f, places, 1, any_count};
+    case WordForm::variadic: return {name, f, places, 1, any_count, 0, expansion};
     case WordForm::own: break;
   }
   throw "a family written by hand gives its records' operand counts";  // not a constant: compile error
+}
+/// The record of a name defined by expansion: as many operands as the highest `$k` of its text
+/// (which must be the form's count for a family of regular form).
+constexpr Construct expansion(std::string_view name, Family f, unsigned char places, std::string_view text) {
+  unsigned char n = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$') continue;
+    unsigned k = 0;
+    while (i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') k = k * 10 + static_cast<unsigned>(text[++i] - '0');
+    if (k > n) n = static_cast<unsigned char>(k);
+  }
+  if (word_form(f) != WordForm::own && regular(name, f, places).min_args != n)
+    throw "the expansion's operands are not the count of its family's form";
+  return {name, f, places, n, n, 0, text};
 }
 }  // namespace grammar_detail
 
@@ -312,32 +372,10 @@ inline constexpr Construct constructs[] = {
     {"EXTERNAL_CONSTRAINT", grammar_detail::F::EXTERNAL_CONSTRAINT, grammar_detail::CR, 2, grammar_detail::N},
     {"MESSAGE", grammar_detail::F::MESSAGE, grammar_detail::CR, 1, grammar_detail::N},
     // compatibility names defined by others
-    {"IS_FLOAT32", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 0, "EQ(DTYPE_OF($1),DType::Float32)"},
-    {"IS_FLOAT", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 0, "EQ(DTYPE_OF($1),DType::Float32)"},
-    {"IS_FLOAT16", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 1, "EQ(DTYPE_OF($1),DType::Float16)"},
-    {"IS_QUINT8", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 2, "EQ(DTYPE_OF($1),DType::QUInt8)"},
-    {"IS_QINT8", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 3, "EQ(DTYPE_OF($1),DType::QInt8)"},
-    {"IS_QUINT16", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 4, "EQ(DTYPE_OF($1),DType::QUInt16)"},
-    {"IS_QINT16", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 5, "EQ(DTYPE_OF($1),DType::QInt16)"},
-    {"IS_QINT32", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 6, "EQ(DTYPE_OF($1),DType::QInt32)"},
-    {"IS_INT32", grammar_detail::F::IS_QTYPE, grammar_detail::CR, 1, 1, 7, "EQ(DTYPE_OF($1),DType::Int32)"},
-    {"DIM_BATCHES", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 0, "DIM_OF($1,0)"},
-    {"DIM_HEIGHT", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 1, "DIM_OF($1,1)"},
-    {"DIM_WIDTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 2, "DIM_OF($1,2)"},
-    {"DIM_DEPTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 3, "DIM_OF($1,3)"},
-    {"DIM_FILTHEIGHT", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 0, "DIM_OF($1,0)"},
-    {"DIM_FILTWIDTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 1, "DIM_OF($1,1)"},
-    {"DIM_FILTDEPTH", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 2, "DIM_OF($1,2)"},
-    {"DIM_NFILTS", grammar_detail::F::DIM_N, grammar_detail::CR, 1, 1, 3, "DIM_OF($1,3)"},
-    {"SAME_SHAPE", grammar_detail::F::SAME_SHAPE, grammar_detail::CR, 2, 2, 0,
-     "AND(EQ(DIM_OF($1,3),DIM_OF($2,3)),EQ(DIM_OF($1,2),DIM_OF($2,2)),EQ(DIM_OF($1,1),DIM_OF($2,1)),EQ(DIM_OF($1,0),DIM_OF($2,0)))"},
-    {"IS_SCALAR", grammar_detail::F::IS_SCALAR, grammar_detail::CR, 1, 1, 0,
-     "AND(EQ(DIM_OF($1,0),1),EQ(DIM_OF($1,1),1),EQ(DIM_OF($1,2),1),EQ(DIM_OF($1,3),1))"},
-    {"IS_QUANT_TYPE", grammar_detail::F::IS_QUANT_TYPE, grammar_detail::CR, 1, 1, 0,
-     "OR(EQ(DTYPE_OF($1),DType::QUInt8),EQ(DTYPE_OF($1),DType::QInt8),EQ(DTYPE_OF($1),DType::QUInt16),EQ(DTYPE_OF($1),DType::QInt16),EQ(DTYPE_OF($1),DType::QInt32))"},
-    {"SAME_QUANT", grammar_detail::F::SAME_QUANT, grammar_detail::CR, 2, 2, 0,
-     "AND(EQ(ZERO_OFFSET_OF($1),ZERO_OFFSET_OF($2)),EQ(STEPSIZE_OF($1),STEPSIZE_OF($2)))"},
-    {"CEILDIV", grammar_detail::F::CEILDIV, grammar_detail::CR, 2, 2, 0, "DIV(SUB(ADD($1,$2),1),$2)"},
+#define OPTGRAMMAR_EXPANSION_RECORD_(N, FAM, PLACES, TEXT) \
+    grammar_detail::expansion(#N, grammar_detail::F::FAM, grammar_detail::PLACES, TEXT),
+    OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_RECORD_)
+#undef OPTGRAMMAR_EXPANSION_RECORD_
     // functional casts of constants: size_t(256)
     {"size_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
     {"unsigned", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
@@ -385,16 +423,6 @@ inline constexpr Construct constructs[] = {
     {"TYPICAL_CONV_SLICE", grammar_detail::F::TYPICAL_CONV_SLICE, grammar_detail::R, 2, grammar_detail::N},
     {"OpMultiOut", grammar_detail::F::OpMultiOut, grammar_detail::R, 3, grammar_detail::N, 0,
      "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))"},
-    // casts around an op, as packages write them for relaxed precision (the replaced op's size
-    // unless said otherwise: CAST_TO_FP16 takes its operand's)
-    {"CAST_TO_DTYPE", grammar_detail::F::EXPANDED, grammar_detail::R, 2, 2, 0,
-     "WITH_OUTPUT_TYPE($2,0,1.0f,Op(\"QNN_Cast\",$1))"},
-    {"CAST_TO_FP16", grammar_detail::F::EXPANDED, grammar_detail::R, 1, 1, 0,
-     "WITH_SIZE($1,WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,Op(\"QNN_Cast\",$1)))"},
-    {"CAST_TO_FP32", grammar_detail::F::EXPANDED, grammar_detail::R, 1, 1, 0,
-     "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",$1))"},
-    {"MAKE_OP_FP16_AND_INSERT_CAST", grammar_detail::F::EXPANDED, grammar_detail::R, 1, 1, 0,
-     "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",WITH_SIZE(\"*\",WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,$1))))"},
 };
 // clang-format on
 

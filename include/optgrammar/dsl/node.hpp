@@ -23,10 +23,11 @@
 namespace optgrammar::dsl {
 
 /// The kinds of rule nodes: the leaves, which are values as written (a string, a number, a
-/// function name, MESSAGE's text), then one kind per construct family of dsl/grammar.hpp that
+/// function name, MESSAGE's text) or a misapplied name (it only ever fails analysis), then one kind per construct family of dsl/grammar.hpp that
 /// makes nodes of its own (its `node(K)` column), in the table's order.
 enum class Kind : unsigned char {
   Tag, Bool, Int, Size, Float, DTypeConst, FnName, MessageText,
+  Misapplied,  ///< a name defined by expansion, written with operands its typing rejects
 #define OPTGRAMMAR_KIND_ENUM_(F, T, K, W, Y) OPTGRAMMAR_NODE_ENUM_##K
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_ENUM_)
 #undef OPTGRAMMAR_KIND_ENUM_
@@ -38,7 +39,7 @@ enum class Kind : unsigned char {
 constexpr std::string_view kind_name(Kind k) {
   constexpr std::string_view names[] = {
       "operand tag", "bool constant", "int constant", "size constant", "float constant", "dtype constant",
-      "function name", "message text",
+      "function name", "message text", "misapplied construct",
 #define OPTGRAMMAR_KIND_NAME_(F, T, K, W, Y) OPTGRAMMAR_NODE_IF_##K(#F)
       OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_NAME_)
 #undef OPTGRAMMAR_KIND_NAME_
@@ -53,7 +54,7 @@ inline constexpr Family kind_families[] = {
     OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_FAMILY_)
 #undef OPTGRAMMAR_KIND_FAMILY_
 };
-inline constexpr std::size_t first_construct_kind = static_cast<std::size_t>(Kind::MessageText) + 1;
+inline constexpr std::size_t first_construct_kind = static_cast<std::size_t>(Kind::Misapplied) + 1;
 static_assert(first_construct_kind + sizeof(kind_families) / sizeof(kind_families[0]) ==
               static_cast<std::size_t>(Kind::Count_));
 inline constexpr Typing leaf_typing{};
@@ -145,13 +146,7 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     }
     case Kind::WrapOp:
     case Kind::WrapOpAlways: return is_repl(a[0]) ? VType::OpBuild : VType::Bad;
-    case Kind::GenShape: return n >= 1 && all(is_integral) ? VType::Shape : VType::Bad;
     case Kind::GenShapeOf: return a[0] == VType::OpRef || a[0] == VType::Shape ? VType::Shape : VType::Bad;
-    case Kind::GenConstScalarF32: return is_numeric(a[0]) ? VType::NewConst : VType::Bad;
-    case Kind::GenConstScalarI32: return is_integral(a[0]) ? VType::NewConst : VType::Bad;
-    case Kind::GenConstArrF32:
-    case Kind::GenConstArrI32: return is_numeric(a[0]) && is_integral(a[1]) ? VType::NewConst : VType::Bad;
-    case Kind::GenConstArrValsI32: return n >= 1 && all(is_integral) ? VType::NewConst : VType::Bad;
     case Kind::Autosplit: return is_integral(a[0]) && is_integral(a[2]) && is_repl(a[3]) ? VType::OpBuild : VType::Bad;
     case Kind::OpIter:
       return is_repl(a[0]) && is_integral(a[2]) && is_integral(a[3]) && is_repl(a[4]) ? VType::OpBuild : VType::Bad;

@@ -59,11 +59,15 @@ enum class OperandKind : unsigned char {
   option_name, ///< a string the construct keeps: a graph option's name (not a typed operand)
   split_tag,   ///< a string the construct keeps: the tag of an enclosing AUTOSPLIT/OP_ITER
 };
+static_assert(sizeof(operand_kind_words) / sizeof(operand_kind_words[0]) ==
+              static_cast<std::size_t>(OperandKind::split_tag) + 1);
 
 /// How a regular family's result type follows from its operands (the typing column's first word).
 enum class ResultRule : unsigned char {
   code,  ///< not a regular family: typed by code of its own in each front end
   bool_, int_, size, float_, dtype, opref,  ///< that type
+  shape,     ///< a shape construction
+  constant,  ///< a constant construction
   common,  ///< the common type of the operands (promote; a bool counts as int)
 };
 
@@ -118,7 +122,7 @@ constexpr const Typing& typing_of(Family f) noexcept {
 }
 
 /// A regular family's typing agrees with its form: one string kind for `named`, one operand
-/// kind for `unary` and `nary` (the kind of every operand), two for `binary`, three for
+/// kind for `unary`, `nary` and `variadic` (the kind of every operand), two for `binary`, three for
 /// `fixed3`, four for `fixed4`; strings only before the typed operands. A record that breaks
 /// this does not compile.
 constexpr bool typing_fits_form(Family f) {
@@ -130,7 +134,8 @@ constexpr bool typing_fits_form(Family f) {
   switch (word_form(f)) {
     case WordForm::named: return names == 1 && t.n_kinds == 1;
     case WordForm::unary:
-    case WordForm::nary: return names == 0 && t.n_kinds == 1;
+    case WordForm::nary:
+    case WordForm::variadic: return names == 0 && t.n_kinds == 1;
     case WordForm::binary: return names == 0 && t.n_kinds == 2;
     case WordForm::fixed3: return names == 0 && t.n_kinds == 3;
     case WordForm::fixed4: return names == 0 && t.n_kinds == 4;
@@ -169,17 +174,27 @@ struct TypeVerdict {
   Fault fault = Fault::none;
   std::size_t operand = whole;  ///< the typed operand the fault concerns (0-based), or whole
   std::size_t other = 0;        ///< dtype_compare: the operand compared with the dtype
+  OperandKind want = OperandKind::scalar;  ///< operand_type: what the operand must be
 };
 
-/// Types a construct of a regular family. The faults are chosen in this order: a bool operand
+/// Types a construct of a regular family. The faults are chosen in this order: no typed operand
+/// at all (needs_operand); a bool operand
 /// that is not bool (needs_bool); a dtype where no dtype is allowed (dtype_use), or compared with
 /// something else (dtype_compare); in a family of integral operands only, an operand that is not
 /// integral (needs_integral); an opref operand that is not an opref (needs_opref), or an opref or
 /// construction where a value is wanted (opref_as_value); then, for a comparison of scalars,
-/// cannot_compare, and for any other family wrong_operand_types.
+/// cannot_compare, and for any other family the first operand its kind does not admit
+/// (operand_type).
 constexpr TypeVerdict type_operands(const Typing& t, const VType* a, std::size_t n) {
   TypeVerdict v;
+  auto fault = [&](Fault f, std::size_t i) {
+    v.fault = f;
+    v.operand = i;
+    return v;
+  };
   const std::size_t skip = t.names();
+  // a variadic family with no typed operand at all (the other forms are written with theirs)
+  if (n == 0 && skip < t.n_kinds) return fault(Fault::needs_operand, TypeVerdict::whole);
   auto kind = [&](std::size_t i) { return t.kind(skip + i); };
   bool ok = true, any_dtype = false, all_dtype = true;
   for (std::size_t i = 0; i < n; ++i) {
@@ -198,6 +213,8 @@ constexpr TypeVerdict type_operands(const Typing& t, const VType* a, std::size_t
       case ResultRule::float_: v.type = VType::Float; break;
       case ResultRule::dtype: v.type = VType::DType; break;
       case ResultRule::opref: v.type = VType::OpRef; break;
+      case ResultRule::shape: v.type = VType::Shape; break;
+      case ResultRule::constant: v.type = VType::NewConst; break;
       case ResultRule::common: {
         VType r = n > 0 ? a[0] : VType::Int;
         for (std::size_t i = 1; i < n; ++i) r = promote(r, a[i]);
@@ -208,11 +225,6 @@ constexpr TypeVerdict type_operands(const Typing& t, const VType* a, std::size_t
     }
     return v;
   }
-  auto fault = [&](Fault f, std::size_t i) {
-    v.fault = f;
-    v.operand = i;
-    return v;
-  };
   for (std::size_t i = 0; i < n; ++i)
     if (kind(i) == OperandKind::boolean && a[i] != VType::Bool) return fault(Fault::needs_bool, i);
   for (std::size_t i = 0; i < n; ++i) {
@@ -236,7 +248,13 @@ constexpr TypeVerdict type_operands(const Typing& t, const VType* a, std::size_t
     if (k != OperandKind::opref && !is_scalar(a[i]) && a[i] != VType::Text) return fault(Fault::opref_as_value, i);
     compares = compares && (k == OperandKind::numeric || k == OperandKind::comparable);
   }
-  return fault(compares ? Fault::cannot_compare : Fault::wrong_operand_types, TypeVerdict::whole);
+  if (compares) return fault(Fault::cannot_compare, TypeVerdict::whole);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!admits(kind(i), a[i])) {
+      v.want = kind(i);
+      return fault(Fault::operand_type, i);
+    }
+  return fault(Fault::wrong_operand_types, TypeVerdict::whole);
 }
 
 /// Calls `report(fault, args, n_args)` with the arguments of the catalogue text (dsl/messages.hpp)
@@ -256,6 +274,10 @@ constexpr void report_type_fault(const TypeVerdict& v, std::string_view name, co
       const MessageArg args[] = {name, i + 1, a[i] == VType::OpRef ? std::string_view("an opref") : vtype_name(a[i])};
       return report(v.fault, args, 3);
     }
+    case Fault::needs_operand: {
+      const MessageArg args[] = {name};
+      return report(v.fault, args, 1);
+    }
     case Fault::dtype_use: {
       const MessageArg args[] = {i + 1, name};
       return report(v.fault, args, 2);
@@ -263,6 +285,11 @@ constexpr void report_type_fault(const TypeVerdict& v, std::string_view name, co
     case Fault::dtype_compare: {
       const MessageArg args[] = {name, vtype_name(a[v.other < n ? v.other : 0])};
       return report(v.fault, args, 2);
+    }
+    case Fault::operand_type: {
+      const MessageArg args[] = {name, ordinal_word(i), operand_kind_words[static_cast<std::size_t>(v.want)],
+                                 vtype_name(a[i])};
+      return report(v.fault, args, 4);
     }
     case Fault::cannot_compare: {
       const MessageArg args[] = {name, vtype_name(a[0]), vtype_name(a[n > 1 ? 1 : 0])};

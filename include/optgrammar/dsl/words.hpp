@@ -13,8 +13,11 @@
 
 #include <boost/hana/at.hpp>
 
+#include <cstddef>
 #include <limits>
+#include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace optgrammar::dsl {
 
@@ -138,6 +141,91 @@ constexpr auto make(const A&... a) {
 }  // namespace detail
 
 
+/// Reading the expansion texts of dsl/grammar.hpp's records at compile time. A text is a term:
+/// `$k` (the k-th written operand), a decimal integer, a decimal float (`1.0f`), a string in
+/// double quotes (no escapes), `DType::Name`, or a name of a record followed by its operands in
+/// parentheses, separated by commas.
+namespace expansion_detail {
+/// The index of a name's record in dsl/grammar.hpp's constructs.
+constexpr std::size_t record_index(std::string_view name) {
+  for (std::size_t i = 0; i < sizeof(constructs) / sizeof(constructs[0]); ++i)
+    if (constructs[i].name == name) return i;
+  throw "no record of this name";  // not a constant: a compile error
+}
+
+struct Term {
+  enum Form : unsigned char { operand, integer, floating, string, dtype, call } form = integer;
+  std::size_t value = 0;  ///< operand: its number (from 1); integer: the value; string: its length;
+                          ///< dtype: the DType; call: the record of the name
+  double real = 0;        ///< floating: the value
+  std::size_t n = 0;      ///< call: the operand count
+  std::size_t at[8] = {}; ///< call: where each operand's text starts
+};
+
+constexpr bool name_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+constexpr bool digit(char c) { return c >= '0' && c <= '9'; }
+
+/// The term whose text starts at `i`.
+constexpr Term term_at(std::string_view t, std::size_t i) {
+  Term r;
+  if (t[i] == '$' || digit(t[i])) {
+    r.form = t[i] == '$' ? Term::operand : Term::integer;
+    std::size_t k = t[i] == '$' ? i + 1 : i;
+    for (; k < t.size() && digit(t[k]); ++k) r.value = r.value * 10 + static_cast<std::size_t>(t[k] - '0');
+    if (r.form == Term::integer && k < t.size() && t[k] == '.') {
+      r.form = Term::floating;
+      r.real = static_cast<double>(r.value);
+      for (double scale = 0.1; ++k < t.size() && digit(t[k]); scale /= 10) r.real += scale * (t[k] - '0');
+    }
+    return r;
+  }
+  if (t[i] == '"') {
+    r.form = Term::string;
+    while (i + 1 + r.value < t.size() && t[i + 1 + r.value] != '"') ++r.value;
+    return r;
+  }
+  std::size_t e = i;
+  while (e < t.size() && name_char(t[e])) ++e;
+  const std::string_view name = t.substr(i, e - i);
+  if (name == "DType" && t.substr(e, 2) == "::") {
+    std::size_t f = e + 2;
+    while (f < t.size() && name_char(t[f])) ++f;
+    const auto d = ::optgrammar::parse_dtype(t.substr(e + 2, f - e - 2));
+    if (!d) throw "unknown DType in an expansion text";
+    r.form = Term::dtype;
+    r.value = static_cast<std::size_t>(*d);
+    return r;
+  }
+  if (e >= t.size() || t[e] != '(') throw "an expansion text's name must be followed by its operands";
+  r.form = Term::call;
+  r.value = record_index(name);
+  // the operands: each starts after '(' or after a ',' at depth one
+  int depth = 0;
+  for (std::size_t k = e; k < t.size(); ++k) {
+    if (t[k] == '(' && depth++ == 0) r.at[r.n++] = k + 1;
+    else if (t[k] == ',' && depth == 1) {
+      if (r.n == 8) throw "more than 8 operands in an expansion text";
+      r.at[r.n++] = k + 1;
+    } else if (t[k] == ')' && --depth == 0) break;
+  }
+  if (r.n == 1 && t[r.at[0]] == ')') r.n = 0;
+  return r;
+}
+
+
+template <std::size_t Rec, std::size_t At>
+inline constexpr Term term_v = term_at(constructs[Rec].expansion, At);
+
+/// The node kind of a family that makes nodes.
+constexpr Kind family_kind(Family f) {
+  for (std::size_t i = 0; i < sizeof(kind_families) / sizeof(kind_families[0]); ++i)
+    if (kind_families[i] == f) return static_cast<Kind>(first_construct_kind + i);
+  throw "this family makes no nodes";
+}
+}  // namespace expansion_detail
+
 /// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
 /// the grammar reference in docs/ says what each construct means.
 struct words {
@@ -172,7 +260,7 @@ struct words {
   // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
   // the options and split variables (one string), the operators, properties, constant readers,
   // shape and constant constructions and most modifiers (operands of any kind; analysis types them).
-#define OPTGRAMMAR_WORD_(F, T, K, W, Y) OPTGRAMMAR_WORD_##W(F, Kind::OPTGRAMMAR_NODE_KIND_##K)
+#define OPTGRAMMAR_WORD_(F, T, K, W, Y) OPTGRAMMAR_NODE_KEEP_##K(OPTGRAMMAR_WORD_##W(F, Kind::OPTGRAMMAR_NODE_KIND_##K))
 #define OPTGRAMMAR_WORD_own(F, K)
 #define OPTGRAMMAR_WORD_named(F, K) \
   static constexpr auto F(Str name) { return Node<K>{detail::leaf_of(name)}; }
@@ -204,48 +292,16 @@ struct words {
   /// The option the framework names TILE_HEIGHT.
   static constexpr auto TILE_HEIGHT = Node<Kind::OptionUint>{detail::leaf_of(Str("tile_height"))};
 
-  // ---- cst_macro: the spec's expansions -----------------------------------------------------
-#define OPTGRAMMAR_IS_TYPE(NAME, T) \
-  template <class A> static constexpr auto NAME(const A& x) { return EQ(DTYPE_OF(x), DType::T); }
-  OPTGRAMMAR_IS_TYPE(IS_QUINT8, QUInt8)
-  OPTGRAMMAR_IS_TYPE(IS_QINT8, QInt8)
-  OPTGRAMMAR_IS_TYPE(IS_QUINT16, QUInt16)
-  OPTGRAMMAR_IS_TYPE(IS_QINT16, QInt16)
-  OPTGRAMMAR_IS_TYPE(IS_QINT32, QInt32)
-  OPTGRAMMAR_IS_TYPE(IS_INT32, Int32)
-  OPTGRAMMAR_IS_TYPE(IS_FLOAT16, Float16)
-  OPTGRAMMAR_IS_TYPE(IS_FLOAT32, Float32)
-  OPTGRAMMAR_IS_TYPE(IS_FLOAT, Float32)
-#define OPTGRAMMAR_DIM(NAME, D) \
-  template <class A> static constexpr auto NAME(const A& x) { return DIM_OF(x, D); }
-  OPTGRAMMAR_DIM(DIM_BATCHES, 0)
-  OPTGRAMMAR_DIM(DIM_HEIGHT, 1)
-  OPTGRAMMAR_DIM(DIM_WIDTH, 2)
-  OPTGRAMMAR_DIM(DIM_DEPTH, 3)
-  OPTGRAMMAR_DIM(DIM_FILTHEIGHT, 0)
-  OPTGRAMMAR_DIM(DIM_FILTWIDTH, 1)
-  OPTGRAMMAR_DIM(DIM_FILTDEPTH, 2)
-  OPTGRAMMAR_DIM(DIM_NFILTS, 3)
-  template <class A, class B>
-  static constexpr auto SAME_SHAPE(const A& x, const B& y) {
-    return AND(EQ(DIM_OF(x, 3), DIM_OF(y, 3)), EQ(DIM_OF(x, 2), DIM_OF(y, 2)), EQ(DIM_OF(x, 1), DIM_OF(y, 1)),
-               EQ(DIM_OF(x, 0), DIM_OF(y, 0)));
+  // ---- names defined by expansion (dsl/grammar.hpp's OPTGRAMMAR_EXPANSION_RECORDS): each checks
+  // its written operands against its family's typing, if it has one, then builds its record's
+  // expansion text.
+#define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                              \
+  template <class... A>                                                             \
+  static constexpr auto N(const A&... a) {                                          \
+    return expand_<expansion_detail::record_index(#N)>(a...);                       \
   }
-  // Compatibility names used by shipped op packages (docs/canonical-form.md).
-  template <class A>
-  static constexpr auto IS_SCALAR(const A& x) {
-    return AND(EQ(DIM_OF(x, 0), 1), EQ(DIM_OF(x, 1), 1), EQ(DIM_OF(x, 2), 1), EQ(DIM_OF(x, 3), 1));
-  }
-  template <class A>
-  static constexpr auto IS_QUANT_TYPE(const A& x) {
-    return OR(IS_QUINT8(x), IS_QINT8(x), IS_QUINT16(x), IS_QINT16(x), IS_QINT32(x));
-  }
-  template <class A, class B>
-  static constexpr auto SAME_QUANT(const A& a, const B& b) {
-    return AND(EQ(ZERO_OFFSET_OF(a), ZERO_OFFSET_OF(b)), EQ(STEPSIZE_OF(a), STEPSIZE_OF(b)));
-  }
-  template <class A, class B>
-  static constexpr auto CEILDIV(const A& a, const B& b) { return DIV(SUB(ADD(a, b), 1), b); }
+  OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_WORD_)
+#undef OPTGRAMMAR_EXPANSION_WORD_
 
   // ---- replacement -------------------------------------------------------------------------
   template <class A>
@@ -305,20 +361,6 @@ struct words {
     return detail::make<Kind::TypicalConvSlice>(detail::leaf_of(tag), in, a...);
   }
 
-  // Casts packages write for relaxed precision; dsl/grammar.hpp holds their expansions and
-  // tests/dsl/grammar_test.cpp checks these against them.
-  template <class X, class T>
-  static constexpr auto CAST_TO_DTYPE(const X& x, const T& dtype) { return WITH_OUTPUT_TYPE(dtype, 0, 1.0f, Op("QNN_Cast", x)); }
-  template <class X>
-  static constexpr auto CAST_TO_FP16(const X& x) { return WITH_SIZE(x, CAST_TO_DTYPE(x, DType::Float16)); }
-  template <class X>
-  static constexpr auto CAST_TO_FP32(const X& x) { return CAST_TO_DTYPE(x, DType::Float32); }
-  /// The fp16 sandwich: `op` computed in fp16 with the replaced op's size, cast back to fp32.
-  template <class O>
-  static constexpr auto MAKE_OP_FP16_AND_INSERT_CAST(const O& op) {
-    return CAST_TO_FP32(WITH_SIZE("*", WITH_OUTPUT_TYPE(DType::Float16, 0, 1.0f, op)));
-  }
-
   // The framework's shape functions, usable by name in AUTOSPLIT_SHAPEFN_APPLY / SHAPEFN_APPLY.
   static constexpr auto simple_split_start = &::optgrammar::simple_split_start;
   static constexpr auto simple_split_size = &::optgrammar::simple_split_size;
@@ -360,6 +402,68 @@ struct words {
   }
 
  private:
+  /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
+  /// operands, or a Misapplied node when their count or types do not fit the family's typing.
+  template <std::size_t Rec, class... A>
+  static constexpr auto expand_(const A&... a) {
+    constexpr Construct rec = constructs[Rec];
+    constexpr VType types[] = {detail::node_t<A>::vtype..., VType::Bad};
+    constexpr bool typed = typing_of(rec.family).regular();
+    constexpr TypeVerdict v = typed ? type_operands(typing_of(rec.family), types, sizeof...(A)) : TypeVerdict{};
+    if constexpr (sizeof...(A) >= rec.min_args && sizeof...(A) <= rec.max_args &&
+                  (!typed || v.type != VType::Bad || v.fault == Fault::none)) {
+      return expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::to_node(a)...));
+    } else {
+      Leaf l;
+      l.str.p = rec.name.data();
+      l.str.len = rec.name.size();
+      l.i = static_cast<long long>(Rec);
+      return detail::make<Kind::Misapplied>(l, a...);
+    }
+  }
+  /// The term of record Rec's expansion text that starts at At, of the operands `ops`.
+  template <std::size_t Rec, std::size_t At, class Ops>
+  static constexpr auto expansion_term_(const Ops& ops) {
+    using expansion_detail::Term;
+    constexpr Term t = expansion_detail::term_v<Rec, At>;
+    if constexpr (t.form == Term::operand) {
+      return boost::hana::at_c<t.value - 1>(ops);
+    } else if constexpr (t.form == Term::integer) {
+      return static_cast<int>(t.value);
+    } else if constexpr (t.form == Term::floating) {
+      return static_cast<float>(t.real);
+    } else if constexpr (t.form == Term::string) {
+      Str text;
+      text.p = constructs[Rec].expansion.data() + At + 1;
+      text.len = t.value;
+      return text;
+    } else if constexpr (t.form == Term::dtype) {
+      return static_cast<DType>(t.value);
+    } else {
+      return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        return call_record_<t.value>(expansion_term_<Rec, expansion_detail::term_v<Rec, At>.at[J]>(ops)...);
+      }(std::make_index_sequence<t.n>{});
+    }
+  }
+  /// A name of an expansion text applied to its operands: another name defined by expansion,
+  /// Op (its first operand a string), or a construct of a regular form (its node made as its word
+  /// makes it).
+  template <std::size_t Rec, class... A>
+  static constexpr auto call_record_(const A&... a) {
+    constexpr Family f = constructs[Rec].family;
+    if constexpr (word_form(f) == WordForm::own && !constructs[Rec].expansion.empty()) {
+      return expand_<Rec>(a...);
+    } else if constexpr (!constructs[Rec].expansion.empty() && typing_of(f).regular()) {
+      return expand_<Rec>(a...);
+    } else if constexpr (f == Family::Op) {
+      return Op(a...);
+    } else {
+      static_assert(word_form(f) != WordForm::own && word_form(f) != WordForm::named,
+                    "an expansion text may only name constructs of a regular form");
+      return detail::make<expansion_detail::family_kind(f)>(a...);
+    }
+  }
+
   template <class F>
   static constexpr auto fn_node(Str name, F fn) {
     FnNode<F> n;
@@ -369,8 +473,6 @@ struct words {
   }
 
  public:
-#undef OPTGRAMMAR_IS_TYPE
-#undef OPTGRAMMAR_DIM
 };
 
 

@@ -186,6 +186,8 @@ class Checker {
       case VType::Float: return VT::float_;
       case VType::DType: return VT::dtype;
       case VType::OpRef: return VT::opref;
+      case VType::Shape: return VT::shape;
+      case VType::NewConst: return VT::constant;
       default: return VT::none;
     }
   }
@@ -490,8 +492,7 @@ class Checker {
     if (t == VT::dtype) return catalogue(Fault::dtype_use, idx + 1, name);
     if (what.substr(0, 10) == "an operand") return catalogue(Fault::needs_opref, name, idx + 1, type_word(t));
     if (!is_scalar(t)) return catalogue(Fault::opref_as_value, name, idx + 1, t == VT::opref ? "an opref" : type_word(t));
-    static constexpr std::string_view ordinal[] = {"first", "second", "third", "fourth", "fifth", "sixth"};
-    return catalogue(Fault::operand_type, name, idx < 6 ? ordinal[idx] : "last", what, type_word(t));
+    return catalogue(Fault::operand_type, name, optgrammar::dsl::ordinal_word(idx), what, type_word(t));
   }
   Node* need_bool(Node* n, std::size_t i) {
     return need(n->args[i], n, i, [](VT t) { return t == VT::boolean; }, "bool");
@@ -543,6 +544,8 @@ class Checker {
 
   /// Any constraint-grammar expression: a scalar or an existing opref.
   Node* cx(Node* n) {
+    // an operand of an expansion, typed under the name written (see the regular families)
+    if (n->type != VT::none) return n;
     switch (n->kind) {
       case NodeKind::string: return use_tag(n);
       case NodeKind::integer:
@@ -610,69 +613,28 @@ class Checker {
         for (std::size_t i = 1; i < a.size(); ++i) a[i] = need(a[i], n, i, is_scalar, "a scalar");
         return typed(n, VT::boolean);
       }
-      case C::IS_QTYPE: {
-        Node* x = need_opref(n, 0);
-        return call("EQ", VT::boolean, n->loc,
-                    {call("DTYPE_OF", VT::dtype, n->loc, {x}),
-                     dtype(dtype_tags[static_cast<std::size_t>(k->extra)], n->loc)});
-      }
-      case C::DIM_N: {
-        Node* x = need_opref(n, 0);
-        return dim(x, k->extra, n->loc);
-      }
-      case C::SAME_SHAPE: {
-        shares_ = true;
-        Node* x = need_opref(n, 0);
-        Node* y = need_opref(n, 1);
-        Node* r = call("AND", VT::boolean, n->loc, {});
-        for (int d = 3; d >= 0; --d)
-          r->args.push_back(call("EQ", VT::boolean, n->loc, {dim(x, d, n->loc), dim(y, d, n->loc)}));
-        return r;
-      }
-      case C::IS_SCALAR: {
-        shares_ = true;
-        Node* x = need_opref(n, 0);
-        Node* r = call("AND", VT::boolean, n->loc, {});
-        for (int d = 0; d < 4; ++d) r->args.push_back(call("EQ", VT::boolean, n->loc, {dim(x, d, n->loc), integer(1, n->loc)}));
-        return r;
-      }
-      case C::IS_QUANT_TYPE: {
-        shares_ = true;
-        Node* x = need_opref(n, 0);
-        Node* r = call("OR", VT::boolean, n->loc, {});
-        for (std::size_t q = 2; q <= 6; ++q)
-          r->args.push_back(call("EQ", VT::boolean, n->loc, {call("DTYPE_OF", VT::dtype, n->loc, {x}), dtype(dtype_tags[q], n->loc)}));
-        return r;
-      }
-      case C::SAME_QUANT: {
-        shares_ = true;
-        Node* x = need_opref(n, 0);
-        Node* y = need_opref(n, 1);
-        return call("AND", VT::boolean, n->loc,
-                    {call("EQ", VT::boolean, n->loc,
-                          {call("ZERO_OFFSET_OF", VT::int_, n->loc, {x}), call("ZERO_OFFSET_OF", VT::int_, n->loc, {y})}),
-                     call("EQ", VT::boolean, n->loc,
-                          {call("STEPSIZE_OF", VT::float_, n->loc, {x}), call("STEPSIZE_OF", VT::float_, n->loc, {y})})});
-      }
-      case C::CEILDIV: {
-        shares_ = true;
-        Node* x = need_num(n, 0);
-        Node* y = need_num(n, 1);
-        const VT t = common(x->type, y->type);
-        return call("DIV", t, n->loc,
-                    {call("SUB", t, n->loc, {call("ADD", t, n->loc, {x, y}), integer(1, n->loc)}), y});
-      }
       case C::CAST: return functional_cast(n, static_cast<VT>(k->extra));
       case C::EXPANDED: return cx(expand_record(n, *k->rec));
       default: break;
     }
-    if (optgrammar::dsl::typing_of(k->c).regular()) return regular(n, *k);
+    if (optgrammar::dsl::typing_of(k->c).regular()) {
+      // a name defined by expansion: its written operands typed under its own name, then its
+      // record's expansion (whose operands are then already typed)
+      if (!k->rec->expansion.empty()) {
+        type_operands(n, *k);
+        return cx(expand_record(n, *k->rec));
+      }
+      return regular(n, *k);
+    }
     fail(n->loc, fmt::format("'{}' is not allowed in a constraint expression", n->text));
   }
 
   /// A construct of a regular family, typed by its typing column (dsl/typing.hpp) as the C++
   /// front end types it: its strings checked, its operands typed, then its own type or the fault.
-  Node* regular(Node* n, const Known& k) {
+  Node* regular(Node* n, const Known& k) { return typed(n, from_vtype(type_operands(n, k))); }
+  /// The strings and operands of a construct of a regular family checked and typed in place, and
+  /// its own type from its typing column (a fault is reported).
+  optgrammar::dsl::VType type_operands(Node* n, const Known& k) {
     using optgrammar::dsl::OperandKind;
     const optgrammar::dsl::Typing& t = optgrammar::dsl::typing_of(k.c);
     auto& a = n->args;
@@ -698,10 +660,9 @@ class Checker {
                                            fail(at, catalogue_with(f, args, m));
                                          });
     }
-    return typed(n, from_vtype(v.type));
+    return v.type;
   }
 
-  Node* dim(Node* x, int d, Loc at) { return call("DIM_OF", VT::size, at, {x, integer(d, at)}); }
 
   Node* functional_cast(Node* n, VT to) {
     Node* v = cx(n->args[0]);
@@ -1024,8 +985,11 @@ class Checker {
         a[1] = rx(a[1], RCtx{false, ctx.op_operand, ctx.modifier});
         return typed(n, VT::op);
       case C::gen_Shape:
-        for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
-        return typed(n, VT::shape);
+      case C::gen_ConstScalar_f32:
+      case C::gen_ConstScalar_i32:
+      case C::gen_ConstArr_f32:
+      case C::gen_ConstArr_i32:
+      case C::gen_ConstArr_vals_i32: return regular(n, *k);
       case C::gen_ShapeOf: {
         a[0] = rx(a[0], inner);
         if (a[0]->type == VT::shape)
@@ -1034,20 +998,6 @@ class Checker {
           fail(a[0]->loc, fmt::format("the operand of 'gen_ShapeOf' must be an existing opref, found {}", describe(a[0])));
         return typed(n, VT::shape);
       }
-      case C::gen_ConstScalar_f32:
-        a[0] = need_num(n, 0);
-        return typed(n, VT::constant);
-      case C::gen_ConstScalar_i32:
-        a[0] = need_int(n, 0);
-        return typed(n, VT::constant);
-      case C::gen_ConstArr_f32:
-      case C::gen_ConstArr_i32:
-        a[0] = need_num(n, 0);
-        a[1] = need_int(n, 1);
-        return typed(n, VT::constant);
-      case C::gen_ConstArr_vals_i32:
-        for (std::size_t i = 0; i < a.size(); ++i) a[i] = need_int(n, i);
-        return typed(n, VT::constant);
       case C::AUTOSPLIT: {
         if (!ctx.root) {
           if (ctx.op_operand && !ctx.modifier)

@@ -495,6 +495,26 @@ class Parser {
     TensorProperties tp;
     tp.loc = item_.loc;
     tp.line = s_.line_of(tp.loc);
+    // Any fault of form is the catalogue's properties_form, as the C++ front end words it: a
+    // name that is not a non-empty string of printable characters, a missing ')', ...
+    auto form = [&](const Token& t) { fail(t.loc, catalogue(Fault::properties_form)); };
+    auto name_arg = [&]() {
+      const Token t = peek();
+      if (t.kind != Tok::string) form(t);
+      std::string v;
+      while (peek().kind == Tok::string) {
+        const Token p = take();
+        v.append(p.text.substr(1, p.text.size() - 2));
+      }
+      if (v.empty()) form(t);
+      for (char c : v)
+        if (c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f) form(t);
+      return v;
+    };
+    auto close = [&]() {
+      if (peek().kind != Tok::rparen) form(peek());
+      take();
+    };
     try {
       take();
       const Token opt = peek();
@@ -502,14 +522,14 @@ class Parser {
         fail(opt.loc, catalogue(Fault::properties_form));
       take();
       take();
-      tp.op = string_arg("the op name");
+      tp.op = name_arg();
       while (peek().kind == Tok::comma) {
         take();
         const Token at = peek();
         if (!tp.operands.empty() && tp.operands.back() == "...") fail(at.loc, catalogue(Fault::properties_ellipsis));
-        tp.operands.push_back(string_arg("an operand name"));
+        tp.operands.push_back(name_arg());
       }
-      expect(Tok::rparen, "')'", "to close Op(...)");
+      close();
       auto named = [&](const std::vector<std::string>& in, const std::string& nm) {
         return std::find(in.begin(), in.end(), nm) != in.end();
       };
@@ -526,7 +546,7 @@ class Parser {
         if (peek().kind != Tok::rparen) {
           for (;;) {
             const Token at = peek();
-            std::string nm = string_arg(outputs ? "an output name" : "an operand name");
+            std::string nm = name_arg();
             if (outputs && (nm == "*" || nm == "..." || named(tp.operands, nm) || named(names, nm)))
               fail(at.loc, catalogue(Fault::outputs_name, nm));
             if (!outputs && nm != "*" && !named(tp.operands, nm) && !named(tp.outputs, nm))
@@ -537,11 +557,11 @@ class Parser {
           }
         }
         if (outputs && names.empty()) fail(pn.loc, catalogue(Fault::outputs_empty));
-        expect(Tok::rparen, "')'", fmt::format("to close {}(...)", pn.text));
+        close();
         if (outputs) tp.outputs = std::move(names);
         else tp.properties.emplace_back(std::string(pn.text), std::move(names));
       }
-      expect(Tok::rparen, "')'", "to close DEF_TENSOR_PROPERTIES");
+      close();
       s_.mutable_tensor_properties().push_back(std::move(tp));
     } catch (const RuleError&) {
     }

@@ -147,7 +147,10 @@ inline bool read_constval(const N& n, ExecState& s, T& v, Slow slow) {
         std::memcpy(&v, f.data + static_cast<std::size_t>(i) * 4, 4);
         return true;
       }
-      return slow(s.g, s.slot[slot], i, v);
+      T w{};  // (the slow path's own variable: `v`, whose address does not escape, stays in a register)
+      const bool ok = slow(s.g, s.slot[slot], i, w);
+      v = w;
+      return ok;
     }
   }
   return slow(s.g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);

@@ -270,3 +270,59 @@ TEST_CASE("ops whose name roots no rule of a pass are passed over: the same run 
     CHECK(a.stats[k].fired == b.stats[k].fired);
   }
 }
+
+namespace {
+/// A hand-written rewrite: `root` becomes a new op named `name` over the root's input.
+bool to(Rewriter& rw, OpRef root, const char* name) {
+  Graph& g = rw.graph();
+  const std::size_t first = g.size();
+  const OpRef n = g.add_op(name, {g.input(root, 0)}, g.output(root));
+  rw.notify_inserted_since(first);
+  rw.replace(root, n);
+  return true;
+}
+}  // namespace
+
+TEST_CASE("an op pushed between passes is queued again when a later rewrite touches it") {
+  // The hook before the first pass redirects S_X to read S_Q, which pushes S_X. The pass then
+  // rewrites S_Q into S_N1 while the sweep has S_X still ahead (no push), visits S_X (no rule
+  // fires yet), and rewrites S_N1 into S_N2 from the FIFO, which pushes S_X again: it must be
+  // queued and visited, so that S_X(S_N2) becomes S_Done. A mark left from the hook's push would
+  // have kept it out of the queue.
+  Graph g;
+  const OpRef x = g.add_input(f32());
+  const OpRef p = g.add_op("S_P", {x}, f32());
+  const OpRef q = g.add_op("S_Q", {x}, f32());
+  g.add_output(g.add_op("S_X", {p}, f32()));
+  g.add_output(q);  // (else S_Q, unread, would be removed as dead before the hook runs)
+  auto rule = [](const char* name, const char* root, bool (*apply)(Rewriter&, const RuleInfo&, OpRef)) {
+    RuleInfo r;
+    r.name = name;
+    r.file = "driver_test.cpp";
+    r.pass_name = "EARLY";
+    r.priority = 3060;
+    r.root = intern_op_name(root);
+    r.apply = apply;
+    return r;
+  };
+  RuleSet set;
+  set.add(rule("q_to_n1", "S_Q", [](Rewriter& rw, const RuleInfo&, OpRef r) { return to(rw, r, "S_N1"); }));
+  set.add(rule("n1_to_n2", "S_N1", [](Rewriter& rw, const RuleInfo&, OpRef r) { return to(rw, r, "S_N2"); }));
+  set.add(rule("x_done", "S_X", [](Rewriter& rw, const RuleInfo&, OpRef r) {
+    const Graph& gr = rw.graph();
+    if (gr.name(gr.input(r, 0)) != "S_N2") return false;
+    return to(rw, r, "S_Done");
+  }));
+  DriverOptions opt;
+  bool first_call = true;
+  opt.between_passes = [&](Rewriter& rw) {
+    if (first_call) rw.replace(p, q);
+    first_call = false;
+  };
+  const RunReport rep = run_rules(g, set, opt);
+  REQUIRE(rep.passes.size() == 1);
+  CHECK(rep.passes[0].rewrites == 3);
+  bool done = false;
+  for (OpRef r : g.live_ops()) done = done || g.name(r) == "S_Done";
+  CHECK(done);
+}

@@ -115,12 +115,18 @@ class Graph {
     if (outdef >= outdefs_.size()) throw GraphError("unknown output definition index");
     if (id > 0xFFFFFFFFu) throw GraphError("op ids are limited to 32 bits");
     for (OpRef in : inputs) check(in);
+    return add_op_unchecked(name, inputs, outdef, static_cast<std::uint32_t>(id));
+  }
+  /// add_op_with_id for a caller that knows what it checks: every input is alive, `outdef` is an
+  /// interned index and there are at most 65535 inputs (a rule's replacement made of Op
+  /// constructions over the ops its match bound, with the root's output definition and id).
+  OpRef add_op_unchecked(OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef, std::uint32_t id) {
     OpRef r{static_cast<std::uint32_t>(ops_.size())};
     OpDef& d = ops_.emplace_back();
     d.name = name;
     d.output = outdef;
-    d.id = static_cast<std::uint32_t>(id);
-    if (id >= next_id_) next_id_ = id + 1;
+    d.id = id;
+    if (id >= next_id_) next_id_ = std::uint64_t{id} + 1;
     const auto n_in = static_cast<std::uint32_t>(inputs.size());
     const std::uint32_t first = take_run(n_in);
     d.first_input = first;
@@ -509,13 +515,17 @@ class Graph {
   /// are left to the caller); returns the value's op record, looked up once.
   [[gnu::always_inline]] OpDef& splice_out(const Use& use) {
     OpDef& v = ops_[use.value.index];
+    splice_out(use, v);
+    return v;
+  }
+  /// The same with the value's op record `v` at hand.
+  [[gnu::always_inline]] void splice_out(const Use& use, OpDef& v) {
     const std::uint32_t prev = use.prev, next = use.next;
     if (prev != no_index)
       uses_[prev].next = next;
     else
       v.first_use = next;
     if (next != no_index) uses_[next].prev = prev;
-    return v;
   }
   /// erase() of an op known to be alive and unread.
   template <class F>
@@ -566,17 +576,22 @@ class Graph {
       const std::uint32_t first = d.first_input, end = first + d.n_inputs;
       OpRef next{};
       for (std::uint32_t u = first; u < end; ++u) {
-        Use& use = uses_[u];
+        const Use& use = uses_[u];
         const OpRef v = use.value;
-        OpDef& vd = splice_out(use);
-        // (The record's links are not cleared: nothing reads them before take_run sets them.)
-        use.value = OpRef{};
-        if (--vd.n_uses == 0 && !vd.kept) {  // a graph input or output read no more stays
-          if (next.valid()) [[unlikely]] {
-            dead_stack_.push_back(next);
-            ++stacked;
+        OpDef& vd = ops_[v.index];
+        // (Nothing of the record is cleared: nothing reads a free record before take_run sets
+        // it, and rollback reads only records appended after its checkpoint.)
+        if (--vd.n_uses != 0) {
+          splice_out(use, vd);
+        } else {
+          vd.first_use = no_index;  // the value's only use: its list is empty now
+          if (!vd.kept) {           // a graph input or output read no more stays
+            if (next.valid()) [[unlikely]] {
+              dead_stack_.push_back(OpRef{next.index});  // (a copy: `next` stays in a register)
+              ++stacked;
+            }
+            next = v;
           }
-          next = v;
         }
       }
       d.alive = false;
@@ -617,9 +632,11 @@ class Graph {
   // fill it. O(1) either way. Nothing is freed or reused while a checkpoint is open: rollback
   // revives erased ops' records and truncates appended ones.
   void free_run(std::uint32_t f, std::uint32_t len) noexcept {
-    if (f + len == hole_begin_ && hole_end_ != hole_begin_) {
+    // (When the hole is empty, extending it at either end gives [f, f + len), as replacing it
+    // does.)
+    if (f + len == hole_begin_) {
       hole_begin_ = f;
-    } else if (f == hole_end_ && hole_end_ != hole_begin_) {
+    } else if (f == hole_end_) {
       hole_end_ += len;
     } else if (len > hole_end_ - hole_begin_) {
       hole_begin_ = f;

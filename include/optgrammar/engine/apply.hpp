@@ -115,7 +115,11 @@ template <RuleLayout L, class A, class Check>
   if (!check(g, m, root, st, rw.trace)) return false;
   const std::size_t first_new = g.size();
   OpRef result;
-  if constexpr (Rep::vtype == VType::OpRef) {
+  if constexpr (Rep::kind == Kind::Tag) {
+    // A tag the match bound (the usual bypass): a live op, read from its slot.
+    result = slots[rule.replacement.leaf.slot];
+    if (result == root) return false;
+  } else if constexpr (Rep::vtype == VType::OpRef) {
     // An existing operand (bypass): nothing is built, so there is nothing to undo.
     Split_Context none[1];
     ExecState s(g, m, root, none);
@@ -132,7 +136,7 @@ template <RuleLayout L, class A, class Check>
     Split_Context none[1];
     ExecState s(g, m, root, none);
     s.first_new = first_new;
-    result = build(rule.replacement, s);
+    result = build_plain(rule.replacement, s);
   } else {
     Split_Context splits[L.n_splits > 0 ? L.n_splits : 1];
     ExecState s(g, m, root, splits);
@@ -162,7 +166,7 @@ template <RuleLayout L, class A, class Check>
   if (rw.trace) [[unlikely]]
     trace_rewrite(rw, self, g, root, result);
   // The rewrite stands: the Rewriter learns what it made and replaced, and enqueues what that touched.
-  rw.notify_inserted_since(first_new);
+  if constexpr (Rep::kind != Kind::Tag) rw.notify_inserted_since(first_new);  // (a tag makes nothing)
   if constexpr (Rep::vtype == VType::OpRef || plain_build<Rep>())
     rw.replace_alive(root, result);  // the driver's root, and a live operand (checked) or a made op
   else

@@ -35,6 +35,32 @@ inline OpRef build_op(const N& n, ExecState& s, OpNameId name, std::index_sequen
   return r;
 }
 
+/// build() of a replacement that plain_build (engine/apply.hpp) admits: Op constructions over
+/// tags the match bound. Nothing is erased while it runs, so every tag names a live op, and the
+/// ops take the root's output definition and id, which are good: they are appended without
+/// build()'s checks.
+template <class N>
+inline OpRef build_plain(const N& n, ExecState& s);
+template <class N, std::size_t... I>
+inline OpRef build_plain_op(const N& n, ExecState& s, std::index_sequence<I...>) {
+  OpRef in[sizeof...(I) + 1] = {build_plain(hana::at_c<I>(n.kids), s)..., OpRef{}};
+  Graph& g = s.g;
+  const OpDef& root = g.op_at(s.root.index);
+  const OpRef r = g.add_op_unchecked(s.ids[n.leaf.index], std::span<const OpRef>(in, sizeof...(I)),
+                                     s.out_def != no_index ? s.out_def : root.output, root.id);
+  if (g.op_at(s.root.index).has_split_history) g.copy_split_history(r, s.root);
+  return r;
+}
+template <class N>
+inline OpRef build_plain(const N& n, ExecState& s) {
+  if constexpr (N::kind == Kind::Tag) {
+    return s.slot[n.leaf.slot];
+  } else {
+    static_assert(N::kind == Kind::Op, "optgrammar: build_plain takes Op constructions over tags only");
+    return build_plain_op(n, s, std::make_index_sequence<N::arity>{});
+  }
+}
+
 inline bool is_new(const ExecState& s, OpRef r) { return r.index >= s.first_new; }
 
 inline OpRef make_shape(ExecState& s, std::uint32_t rank, const std::size_t* dims) {

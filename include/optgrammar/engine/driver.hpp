@@ -141,12 +141,15 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
-    rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
     const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
     const bool visit = static_cast<bool>(opt.visit);
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
-    // worklist itself: visiting it would do nothing.
+    // worklist itself (visiting it would do nothing), and is not queued when pushed.
     const PassDispatch::Rooted rooted = by_root.rooted();
+    if (visit)
+      rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
+    else
+      rw.fill_queue(opt.reverse_order, opt.shuffle_seed, rooted.rooted, rooted.n);
     for (;;) {
       const OpRef r = visit ? rw.pop() : rw.pop(rooted);
       if (!r.valid()) break;

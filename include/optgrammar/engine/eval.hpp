@@ -134,20 +134,23 @@ inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
 /// CONSTVAL_INT/_FLOAT's read of element i of the constant its first operand names. A bound tag
 /// whose data already has the result's type is read through the slot cache; anything else goes
 /// through `slow` (constval_int / constval_float), which converts and range-checks.
-template <class T, class N, class FastType, class Slow>
-inline bool read_constval(const N& n, ExecState& s, T& v, FastType fast_type, Slow slow) {
+template <std::uint8_t Fast, class T, class N, class Slow>
+inline bool read_constval(const N& n, ExecState& s, T& v, Slow slow) {
   if constexpr (kid_t<0, N>::kind == Kind::Tag) {
     if (s.facts) {  // constraint phase: the facts are filled
       const int slot = hana::at_c<0>(n.kids).leaf.slot;
       const SlotFacts& f = s.facts[slot];
       auto i = static_cast<long long>(kid<1>(n, s));
-      if (f.data && fast_type(f.out->dtype)) {
-        if (i < 0 || static_cast<std::size_t>(i) >= f.count) return false;
+      if (f.fast & Fast) {
+        if (static_cast<unsigned long long>(i) >= f.count) return false;  // (i < 0 too)
         static_assert(sizeof(T) == 4);
         std::memcpy(&v, f.data + static_cast<std::size_t>(i) * 4, 4);
         return true;
       }
-      return slow(s.g, s.slot[slot], i, v);
+      T w{};  // (the slow path's own variable: `v`, whose address does not escape, stays in a register)
+      const bool ok = slow(s.g, s.slot[slot], i, w);
+      v = w;
+      return ok;
     }
   }
   return slow(s.g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
@@ -417,12 +420,12 @@ inline auto eval_constval(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
     int v = 0;
-    bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Int32 || t == DType::QInt32; }, constval_int);
+    bool ok = read_constval<fast_read_i32>(n, s, v, constval_int);
     if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
     else return ok;
   } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
     float v = 0;
-    bool ok = read_constval(n, s, v, [](DType t) { return t == DType::Float32; }, constval_float);
+    bool ok = read_constval<fast_read_f32>(n, s, v, constval_float);
     if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
     else return ok;
   }

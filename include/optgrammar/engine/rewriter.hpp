@@ -31,7 +31,7 @@ class Rewriter {
   void replace(OpRef root, OpRef with) { replace_ops<true>(root, with); }
   /// replace() for a caller that knows both ops are alive: the root the driver handed to a rule
   /// and a result the rule has checked or just made (the DSL rules' apply function).
-  void replace_alive(OpRef root, OpRef with) { replace_ops<false>(root, with); }
+  [[gnu::always_inline]] void replace_alive(OpRef root, OpRef with) { replace_ops<false>(root, with); }
   /// `r` was made by the current rewrite: it may match rules of this pass in turn, so it is
   /// enqueued.
   void notify_inserted(OpRef r) { push(r); }
@@ -95,10 +95,19 @@ class Rewriter {
     head_ = 0;
     return OpRef{};
   }
-  /// Starts a pass: every live op is pending, in index order or its reverse.
-  void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0) {
+  /// Starts a pass: every live op is pending, in index order or its reverse. With `roots` (one
+  /// byte per op name, `n_roots` of them), an op pushed during the pass whose name has a zero
+  /// byte, or none, is marked pending but not queued: the driver would pass it over (its name
+  /// roots no rule of the pass), so it leaves the worklist at once, as if visited.
+  void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0, const std::uint8_t* roots = nullptr,
+                  std::uint32_t n_roots = 0) {
     queue_.truncate(0);
     head_ = 0;
+    // Marks left from the last pass (ops marked but not queued, or pushed between passes) would
+    // hide ops pushed in this one.
+    std::fill(queued_.begin(), queued_.end(), std::uint64_t{0});
+    roots_ = roots;
+    n_roots_ = n_roots;
     reverse_ = reverse;
     sweep_end_ = static_cast<std::uint32_t>(g_.size());
     sweep_left_ = sweep_end_;
@@ -127,7 +136,7 @@ class Rewriter {
 
  private:
   template <bool Check>
-  void replace_ops(OpRef root, OpRef with) {
+  [[gnu::always_inline]] void replace_ops(OpRef root, OpRef with) {
     // Inlined by force: GCC sometimes compiles this lambda and sweep_pending out of line, which
     // costs W1 about 0.7 M instructions at B = 5,000 (docs/performance.md).
     dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
@@ -139,12 +148,18 @@ class Rewriter {
     if (sweep_pending(r.index)) return;
     const std::size_t word = r.index >> 6;
     const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
-    if (word >= queued_.size()) [[unlikely]]
+    if (r.index >= marked_ops_) [[unlikely]]
       grow_marks(word);
     if (!(queued_[word] & bit)) {
       queued_[word] |= bit;
-      queue_.push_back(r);
+      if (queued_for_visit(r)) queue_.push_back(r);
     }
+  }
+  /// Whether the pass visits an op of r's name (fill_queue's `roots`).
+  [[gnu::always_inline]] bool queued_for_visit(OpRef r) const noexcept {
+    if (!roots_) return true;
+    const OpNameId name = g_.name_id(r);
+    return name < n_roots_ && roots_[name];
   }
 
   [[gnu::noinline]] void erase_dead(OpRef r) { dead_ += g_.erase_if_dead(r); }
@@ -153,6 +168,7 @@ class Rewriter {
   }
   [[gnu::noinline]] void grow_marks(std::size_t word) {
     queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
+    marked_ops_ = queued_.size() >= (std::size_t{1} << 26) ? 0xFFFFFFFFu : static_cast<std::uint32_t>(queued_.size() * 64);
   }
 
   Graph& g_;
@@ -161,7 +177,10 @@ class Rewriter {
   // (no copy, no 2x peak when it grows) and the pending marks are one bit per op.
   ChunkedVector<OpRef, 12> queue_;
   std::size_t head_ = 0;
-  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_
+  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_ (or passed over: roots_)
+  std::uint32_t marked_ops_ = 0;       // queued_ has a bit for every op below this index
+  const std::uint8_t* roots_ = nullptr;  // by op name: the pass visits such ops (null: all)
+  std::uint32_t n_roots_ = 0;
   std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
   std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
   bool reverse_ = false;

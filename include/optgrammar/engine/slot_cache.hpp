@@ -18,7 +18,16 @@ struct SlotFacts {
   const OutputDef* out;   ///< set for the slots whose output definition the constraint reads
   const std::byte* data;  ///< constant data, or nullptr (for the slots it reads constants of)
   std::size_t count;      ///< constant element count
+  std::uint8_t fast;      ///< which typed reads take the data as it is (fast_read_i32, _f32)
 };
+
+/// SlotFacts::fast: the constant's elements are 4-byte ints (Int32, or QInt32 read raw) or floats
+/// (Float32), so CONSTVAL_INT or CONSTVAL_FLOAT reads them without a conversion. Found once per
+/// attempt, not on every read.
+inline constexpr std::uint8_t fast_read_i32 = 1, fast_read_f32 = 2;
+constexpr std::uint8_t fast_reads(DType t) noexcept {
+  return t == DType::Int32 || t == DType::QInt32 ? fast_read_i32 : t == DType::Float32 ? fast_read_f32 : 0;
+}
 
 /// Which slots the constraint reads the output definition (`out`) or constant data (`data`) of
 /// through a tag, as bit masks by slot (analysis finds them: dsl::Analysis::reads_outdef and
@@ -38,9 +47,11 @@ inline void fill_facts(const Graph& g, const OpRef* slot, SlotFacts* f, std::ind
       if constexpr (((Use.data >> i) & 1u) != 0) {
         f[i].data = nullptr;
         f[i].count = 0;
+        f[i].fast = 0;
         if (d.payload != no_index) {
           f[i].data = g.payload_data_at(d.payload);
           f[i].count = g.element_count_at(d.output);
+          f[i].fast = fast_reads(f[i].out->dtype);
         }
       }
     }

@@ -44,6 +44,111 @@ struct Known {
   const optgrammar::dsl::Construct* rec = nullptr;
 };
 
+/// One node of an expansion text, in prefix order: an operand (`$k`), or a node to make with
+/// its number of operands, which follow it.
+struct ExpansionStep {
+  NodeKind kind = NodeKind::name;
+  VT type = VT::none;
+  std::size_t operand = 0;  ///< k of `$k`, or 0
+  std::size_t n_args = 0;
+  std::string_view text;
+  std::int64_t ival = 0;
+  double fval = 0;
+};
+struct ExpansionForm {
+  std::vector<ExpansionStep> steps;
+  std::size_t bad_at = std::string_view::npos;  ///< where the text could not be read
+};
+
+/// Reads an expansion text: `$k`, a decimal integer or float, a string, `DType::X`, a name, or a
+/// name with its operands in parentheses.
+ExpansionForm read_expansion(std::string_view t) {
+  ExpansionForm f;
+  std::size_t i = 0;
+  auto bad = [&] {
+    if (f.bad_at == std::string_view::npos) f.bad_at = i;
+  };
+  auto term = [&](auto& self) -> void {
+    if (i >= t.size()) return bad();
+    ExpansionStep st;
+    const char c = t[i];
+    if (c == '$') {
+      ++i;
+      while (i < t.size() && is_digit(t[i])) st.operand = st.operand * 10 + static_cast<std::size_t>(t[i++] - '0');
+      if (st.operand == 0) return bad();
+      f.steps.push_back(st);
+      return;
+    }
+    if (c == '"') {
+      const std::size_t e = t.find('"', i + 1);
+      if (e == std::string_view::npos) return bad();
+      st.kind = NodeKind::string;
+      st.text = t.substr(i + 1, e - i - 1);
+      i = e + 1;
+      f.steps.push_back(st);
+      return;
+    }
+    if (is_digit(c)) {
+      std::int64_t v = 0;
+      while (i < t.size() && is_digit(t[i])) v = v * 10 + (t[i++] - '0');
+      if (i < t.size() && t[i] == '.') {
+        double x = static_cast<double>(v), scale = 0.1;
+        for (++i; i < t.size() && is_digit(t[i]); ++i, scale /= 10) x += scale * (t[i] - '0');
+        if (i < t.size() && t[i] == 'f') ++i;
+        st.kind = NodeKind::floating;
+        st.type = VT::float_;
+        st.fval = static_cast<double>(static_cast<float>(x));
+      } else {
+        st.kind = NodeKind::integer;
+        st.type = VT::int_;
+        st.ival = v;
+      }
+      f.steps.push_back(st);
+      return;
+    }
+    const std::size_t b = i;
+    while (i < t.size() && (is_ident_char(t[i]) || (t[i] == ':' && i + 1 < t.size() && t[i + 1] == ':'))) i += t[i] == ':' ? 2 : 1;
+    const std::string_view id = t.substr(b, i - b);
+    if (id.empty()) return bad();
+    if (id.substr(0, 7) == "DType::") {
+      st.kind = NodeKind::dtype;
+      st.type = VT::dtype;
+      st.text = id.substr(7);
+      f.steps.push_back(st);
+      return;
+    }
+    st.text = id;
+    if (i >= t.size() || t[i] != '(') {
+      f.steps.push_back(st);  // a name
+      return;
+    }
+    st.kind = NodeKind::call;
+    const std::size_t at = f.steps.size();
+    f.steps.push_back(st);
+    ++i;
+    while (i < t.size() && t[i] != ')' && f.bad_at == std::string_view::npos) {
+      self(self);
+      ++f.steps[at].n_args;
+      if (i < t.size() && t[i] == ',') ++i;
+    }
+    if (i >= t.size()) return bad();
+    ++i;
+  };
+  term(term);
+  if (i != t.size()) bad();
+  return f;
+}
+
+/// The expansion of every record, read once per process.
+const ExpansionForm& expansion_form(std::size_t record) {
+  static const std::vector<ExpansionForm> forms = [] {
+    std::vector<ExpansionForm> v;
+    for (const auto& r : optgrammar::dsl::constructs) v.push_back(r.expansion.empty() ? ExpansionForm{} : read_expansion(r.expansion));
+    return v;
+  }();
+  return forms[record];
+}
+
 /// Every name a rule may write, from the grammar's records: an open-addressing table with a
 /// cheap hash, as names are looked up once or twice per call node (and by the scanner).
 class NameTable {
@@ -263,64 +368,32 @@ class Checker {
     return n;
   }
 
-  /// A construct of the EXPANDED family, replaced by its record's expansion text with `$1`,
-  /// `$2`, ... standing for its operands (grammar.hpp): the tree is built here from the text, so
-  /// such a name needs nothing of og-parse but its record. The operands are shared, not copied.
+  /// A name defined by expansion, replaced by its record's expansion text with `$1`, `$2`, ...
+  /// standing for its operands (grammar.hpp): the tree is built here from the text (read once per
+  /// process, expansion_form), so such a name needs nothing of og-parse but its record. The
+  /// operands are shared, not copied.
   Node* expand_record(Node* n, const optgrammar::dsl::Construct& rec) {
     shares_ = true;
-    const std::string_view t = rec.expansion;
-    const Loc at = n->loc;
+    const ExpansionForm& form = expansion_form(static_cast<std::size_t>(&rec - optgrammar::dsl::constructs));
+    if (form.bad_at != std::string_view::npos)
+      fail(n->loc, fmt::format("internal: the expansion of '{}' cannot be read at {}", rec.name, form.bad_at));
     std::size_t i = 0;
-    auto bad = [&]() -> Node* { fail(at, fmt::format("internal: the expansion of '{}' cannot be read at {}", rec.name, i)); };
-    auto ident = [&] {
-      const std::size_t b = i;
-      while (i < t.size() && (is_ident_char(t[i]) || (t[i] == ':' && i + 1 < t.size() && t[i + 1] == ':'))) i += t[i] == ':' ? 2 : 1;
-      return t.substr(b, i - b);
-    };
-    auto term = [&](auto& self) -> Node* {
-      if (i >= t.size()) return bad();
-      const char c = t[i];
-      if (c == '$') {
-        ++i;
-        std::size_t k = 0;
-        while (i < t.size() && is_digit(t[i])) k = k * 10 + static_cast<std::size_t>(t[i++] - '0');
-        if (k == 0 || k > n->args.size()) return bad();
-        return n->args[k - 1];
+    auto build = [&](auto& self) -> Node* {
+      const ExpansionStep& st = form.steps[i++];
+      if (st.operand > 0) {
+        if (st.operand > n->args.size())
+          fail(n->loc, fmt::format("internal: the expansion of '{}' names operand {}", rec.name, st.operand));
+        return n->args[st.operand - 1];
       }
-      if (c == '"') {
-        const std::size_t e = t.find('"', i + 1);
-        if (e == std::string_view::npos) return bad();
-        Node* r = str(t.substr(i + 1, e - i - 1), VT::none, at);
-        i = e + 1;
-        return r;
-      }
-      if (is_digit(c)) {
-        const std::size_t b = i;
-        while (i < t.size() && (is_digit(t[i]) || t[i] == '.')) ++i;
-        const std::string num(t.substr(b, i - b));
-        if (num.find('.') == std::string::npos) return integer(std::stoll(num), at);
-        if (i < t.size() && t[i] == 'f') ++i;
-        Node* r = mk(NodeKind::floating, VT::float_, at);
-        r->fval = static_cast<double>(static_cast<float>(std::stod(num)));
-        return r;
-      }
-      const std::string_view id = ident();
-      if (id.empty()) return bad();
-      if (id.substr(0, 7) == "DType::") return dtype(id.substr(7), at);
-      if (i >= t.size() || t[i] != '(') return name(id, VT::none, at);
-      Node* r = call(id, VT::none, at, {});
-      ++i;
-      while (i < t.size() && t[i] != ')') {
-        r->args.push_back(self(self));
-        if (i < t.size() && t[i] == ',') ++i;
-      }
-      if (i >= t.size()) return bad();
-      ++i;
+      Node* r = mk(st.kind, st.type, n->loc);
+      r->text = st.text;
+      r->ival = st.ival;
+      r->fval = st.fval;
+      r->args.reserve(st.n_args);
+      for (std::size_t k = 0; k < st.n_args; ++k) r->args.push_back(self(self));
       return r;
     };
-    Node* r = term(term);
-    if (i != t.size()) return bad();
-    return r;
+    return build(build);
   }
 
   // ---- strings -------------------------------------------------------------------------------

@@ -24,19 +24,23 @@ static_assert(W::OPTION_INT("n").leaf.str == std::string_view("n"));
 static_assert(std::is_same_v<decltype(W::AND(true, false, true)),
                              Node<Kind::And, Node<Kind::Bool>, Node<Kind::Bool>, Node<Kind::Bool>>>);
 
-// Reading an expansion text: operands, integers, dtypes and names with their operands.
-namespace ex = expansion_detail;
+// Reading an expansion text (dsl/grammar.hpp's reader, which og-parse uses too): operands,
+// integers, floats, strings, dtypes and names with their operands.
 constexpr std::string_view dim_text = "DIM_OF($1,3)";
-static_assert(ex::term_at(dim_text, 0).form == ex::Term::call && ex::term_at(dim_text, 0).n == 2 &&
-              constructs[ex::term_at(dim_text, 0).value].name == "DIM_OF");
-static_assert(ex::term_at(dim_text, 0).at[0] == 7 && ex::term_at(dim_text, 0).at[1] == 10);
-static_assert(ex::term_at(dim_text, 7).form == ex::Term::operand && ex::term_at(dim_text, 7).value == 1);
-static_assert(ex::term_at(dim_text, 10).form == ex::Term::integer && ex::term_at(dim_text, 10).value == 3);
+static_assert(expansion_term(dim_text, 0).form == ExpansionTerm::call && expansion_term(dim_text, 0).n == 2 &&
+              constructs[expansion_term(dim_text, 0).value].name == "DIM_OF");
+static_assert(expansion_term(dim_text, 0).at[0] == 7 && expansion_term(dim_text, 0).at[1] == 10);
+static_assert(expansion_term(dim_text, 7).form == ExpansionTerm::operand && expansion_term(dim_text, 7).value == 1);
+static_assert(expansion_term(dim_text, 10).form == ExpansionTerm::integer && expansion_term(dim_text, 10).value == 3);
 constexpr std::string_view eq_text = "EQ(DTYPE_OF($1),DType::QInt8)";
-static_assert(ex::term_at(eq_text, 0).n == 2 && ex::term_at(eq_text, 0).at[1] == 16);
-static_assert(ex::term_at(eq_text, 16).form == ex::Term::dtype &&
-              ex::term_at(eq_text, 16).value == static_cast<std::size_t>(DType::QInt8));
-static_assert(constructs[ex::record_index("SAME_SHAPE")].expansion.substr(0, 4) == "AND(");
+static_assert(expansion_term(eq_text, 0).n == 2 && expansion_term(eq_text, 0).at[1] == 16);
+static_assert(expansion_term(eq_text, 16).form == ExpansionTerm::dtype &&
+              expansion_term(eq_text, 16).value == static_cast<std::size_t>(DType::QInt8));
+constexpr std::string_view cast_text = "WITH_OUTPUT_TYPE($2,0,2.25f,Op(\"Q\",$1))";
+static_assert(expansion_term(cast_text, 0).n == 4 && expansion_term(cast_text, 22).form == ExpansionTerm::floating &&
+              expansion_term(cast_text, 22).real == 2.25);
+static_assert(expansion_term(cast_text, 31).form == ExpansionTerm::string && expansion_term(cast_text, 31).value == 1);
+static_assert(grammar_detail::expansion("X", Family::EXPANDED, in_replacement, cast_text).min_args == 2);
 
 // The words built from the texts: the trees the texts say, with the written operands in place.
 static_assert(std::is_same_v<decltype(W::IS_FLOAT16("x")),

@@ -1,13 +1,15 @@
 // The constructs of the rule language: one record per name a rule may write.
 //
-// Plain data (the standard library only), read by both front ends and the docs: where a construct
-// may appear, how many operands it takes, which construct family it belongs to, and for the
-// names defined as an expansion of others, the expansion (`$1`, `$2`, ... stand for the
-// operands, as the canonical form prints them). og-parse builds its name table, its operand-count
+// Plain data (the standard library and core/dtype.hpp only), read by both front ends and the
+// docs: where a construct may appear, how many operands it takes, which construct family it
+// belongs to, and for the names defined as an expansion of others, the expansion (`$1`, `$2`, ...
+// stand for the operands, as the canonical form prints them) and the reader of its text. og-parse builds its name table, its operand-count
 // check and its place check from these records; the C++ front end's node kinds (dsl/node.hpp),
 // their names and its words of regular form (dsl/words.hpp) are generated from the family table
 // below; the pages of docs/grammar/ are generated from them.
 #pragma once
+
+#include "optgrammar/core/dtype.hpp"
 
 #include <cstddef>
 #include <string_view>
@@ -230,6 +232,77 @@ struct Construct {
   std::string_view expansion = {};  ///< for names defined by others: the canonical text, operands as $1, $2, ...
 };
 
+/// Reading the expansion texts of the records below, at compile time (the C++ front end's words,
+/// dsl/words.hpp) or at run time (og-parse), so that both read them alike. A text is a term:
+/// `$k` (the k-th written operand), a decimal integer, a decimal float (`1.0f`), a string in
+/// double quotes (no escapes), `DType::Name`, or a name of a record followed by its operands in
+/// parentheses, separated by commas.
+
+/// The index of a name's record in `constructs` (defined after it).
+constexpr std::size_t record_index(std::string_view name);
+
+/// One term of an expansion text.
+struct ExpansionTerm {
+  enum Form : unsigned char { operand, integer, floating, string, dtype, call } form = integer;
+  std::size_t value = 0;  ///< operand: its number (from 1); integer: the value; string: its length;
+                          ///< dtype: the DType; call: the record of the name
+  double real = 0;        ///< floating: the value
+  std::size_t n = 0;      ///< call: the operand count
+  std::size_t at[8] = {}; ///< call: where each operand's text starts
+};
+
+constexpr bool expansion_name_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+constexpr bool expansion_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// The term of text `t` that starts at `i` (a name's record is looked up only for a call).
+constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
+  ExpansionTerm r;
+  if (t[i] == '$' || expansion_digit(t[i])) {
+    r.form = t[i] == '$' ? ExpansionTerm::operand : ExpansionTerm::integer;
+    std::size_t k = t[i] == '$' ? i + 1 : i;
+    for (; k < t.size() && expansion_digit(t[k]); ++k) r.value = r.value * 10 + static_cast<std::size_t>(t[k] - '0');
+    if (r.form == ExpansionTerm::integer && k < t.size() && t[k] == '.') {
+      r.form = ExpansionTerm::floating;
+      r.real = static_cast<double>(r.value);
+      for (double scale = 0.1; ++k < t.size() && expansion_digit(t[k]); scale /= 10) r.real += scale * (t[k] - '0');
+    }
+    return r;
+  }
+  if (t[i] == '"') {
+    r.form = ExpansionTerm::string;
+    while (i + 1 + r.value < t.size() && t[i + 1 + r.value] != '"') ++r.value;
+    return r;
+  }
+  std::size_t e = i;
+  while (e < t.size() && expansion_name_char(t[e])) ++e;
+  const std::string_view name = t.substr(i, e - i);
+  if (name == "DType" && t.substr(e, 2) == "::") {
+    std::size_t f = e + 2;
+    while (f < t.size() && expansion_name_char(t[f])) ++f;
+    const auto d = ::optgrammar::parse_dtype(t.substr(e + 2, f - e - 2));
+    if (!d) throw "unknown DType in an expansion text";
+    r.form = ExpansionTerm::dtype;
+    r.value = static_cast<std::size_t>(*d);
+    return r;
+  }
+  if (e >= t.size() || t[e] != '(') throw "an expansion text's name must be followed by its operands";
+  r.form = ExpansionTerm::call;
+  r.value = record_index(name);
+  // the operands: each starts after '(' or after a ',' at depth one
+  int depth = 0;
+  for (std::size_t k = e; k < t.size(); ++k) {
+    if (t[k] == '(' && depth++ == 0) r.at[r.n++] = k + 1;
+    else if (t[k] == ',' && depth == 1) {
+      if (r.n == 8) throw "more than 8 operands in an expansion text";
+      r.at[r.n++] = k + 1;
+    } else if (t[k] == ')' && --depth == 0) break;
+  }
+  if (r.n == 1 && t[r.at[0]] == ')') r.n = 0;
+  return r;
+}
+
 /// The names defined as an expansion of others: `X(name, family, places, expansion)`, the
 /// operands written `$1`, `$2`, ... in the text (their count is the highest). For a family with a
 /// typing (IS_*, DIM_*, SAME_SHAPE, ...), both front ends first check the written operands against
@@ -291,12 +364,8 @@ constexpr Construct regular(std::string_view name, Family f, unsigned char place
 /// (which must be the form's count for a family of regular form).
 constexpr Construct expansion(std::string_view name, Family f, unsigned char places, std::string_view text) {
   unsigned char n = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '$') continue;
-    unsigned k = 0;
-    while (i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9') k = k * 10 + static_cast<unsigned>(text[++i] - '0');
-    if (k > n) n = static_cast<unsigned char>(k);
-  }
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '$' && expansion_term(text, i).value > n) n = static_cast<unsigned char>(expansion_term(text, i).value);
   if (word_form(f) != WordForm::own && regular(name, f, places).min_args != n)
     throw "the expansion's operands are not the count of its family's form";
   return {name, f, places, n, n, 0, text};
@@ -425,6 +494,12 @@ inline constexpr Construct constructs[] = {
      "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))"},
 };
 // clang-format on
+
+constexpr std::size_t record_index(std::string_view name) {
+  for (std::size_t i = 0; i < sizeof(constructs) / sizeof(constructs[0]); ++i)
+    if (constructs[i].name == name) return i;
+  throw "no record of this name";  // not a constant: a compile error
+}
 
 /// The rule flags DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS may name (joined with '|'): name, bit, and
 /// the graph option a rule with the flag waits for ("": the flag is accepted and changes nothing

@@ -141,82 +141,10 @@ constexpr auto make(const A&... a) {
 }  // namespace detail
 
 
-/// Reading the expansion texts of dsl/grammar.hpp's records at compile time. A text is a term:
-/// `$k` (the k-th written operand), a decimal integer, a decimal float (`1.0f`), a string in
-/// double quotes (no escapes), `DType::Name`, or a name of a record followed by its operands in
-/// parentheses, separated by commas.
+/// The expansion texts of dsl/grammar.hpp's records, read at compile time (expansion_term).
 namespace expansion_detail {
-/// The index of a name's record in dsl/grammar.hpp's constructs.
-constexpr std::size_t record_index(std::string_view name) {
-  for (std::size_t i = 0; i < sizeof(constructs) / sizeof(constructs[0]); ++i)
-    if (constructs[i].name == name) return i;
-  throw "no record of this name";  // not a constant: a compile error
-}
-
-struct Term {
-  enum Form : unsigned char { operand, integer, floating, string, dtype, call } form = integer;
-  std::size_t value = 0;  ///< operand: its number (from 1); integer: the value; string: its length;
-                          ///< dtype: the DType; call: the record of the name
-  double real = 0;        ///< floating: the value
-  std::size_t n = 0;      ///< call: the operand count
-  std::size_t at[8] = {}; ///< call: where each operand's text starts
-};
-
-constexpr bool name_char(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-constexpr bool digit(char c) { return c >= '0' && c <= '9'; }
-
-/// The term whose text starts at `i`.
-constexpr Term term_at(std::string_view t, std::size_t i) {
-  Term r;
-  if (t[i] == '$' || digit(t[i])) {
-    r.form = t[i] == '$' ? Term::operand : Term::integer;
-    std::size_t k = t[i] == '$' ? i + 1 : i;
-    for (; k < t.size() && digit(t[k]); ++k) r.value = r.value * 10 + static_cast<std::size_t>(t[k] - '0');
-    if (r.form == Term::integer && k < t.size() && t[k] == '.') {
-      r.form = Term::floating;
-      r.real = static_cast<double>(r.value);
-      for (double scale = 0.1; ++k < t.size() && digit(t[k]); scale /= 10) r.real += scale * (t[k] - '0');
-    }
-    return r;
-  }
-  if (t[i] == '"') {
-    r.form = Term::string;
-    while (i + 1 + r.value < t.size() && t[i + 1 + r.value] != '"') ++r.value;
-    return r;
-  }
-  std::size_t e = i;
-  while (e < t.size() && name_char(t[e])) ++e;
-  const std::string_view name = t.substr(i, e - i);
-  if (name == "DType" && t.substr(e, 2) == "::") {
-    std::size_t f = e + 2;
-    while (f < t.size() && name_char(t[f])) ++f;
-    const auto d = ::optgrammar::parse_dtype(t.substr(e + 2, f - e - 2));
-    if (!d) throw "unknown DType in an expansion text";
-    r.form = Term::dtype;
-    r.value = static_cast<std::size_t>(*d);
-    return r;
-  }
-  if (e >= t.size() || t[e] != '(') throw "an expansion text's name must be followed by its operands";
-  r.form = Term::call;
-  r.value = record_index(name);
-  // the operands: each starts after '(' or after a ',' at depth one
-  int depth = 0;
-  for (std::size_t k = e; k < t.size(); ++k) {
-    if (t[k] == '(' && depth++ == 0) r.at[r.n++] = k + 1;
-    else if (t[k] == ',' && depth == 1) {
-      if (r.n == 8) throw "more than 8 operands in an expansion text";
-      r.at[r.n++] = k + 1;
-    } else if (t[k] == ')' && --depth == 0) break;
-  }
-  if (r.n == 1 && t[r.at[0]] == ')') r.n = 0;
-  return r;
-}
-
-
 template <std::size_t Rec, std::size_t At>
-inline constexpr Term term_v = term_at(constructs[Rec].expansion, At);
+inline constexpr ExpansionTerm term_v = expansion_term(constructs[Rec].expansion, At);
 
 /// The node kind of a family that makes nodes.
 constexpr Kind family_kind(Family f) {
@@ -298,7 +226,7 @@ struct words {
 #define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                              \
   template <class... A>                                                             \
   static constexpr auto N(const A&... a) {                                          \
-    return expand_<expansion_detail::record_index(#N)>(a...);                       \
+    return expand_<record_index(#N)>(a...);                                        \
   }
   OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_WORD_)
 #undef OPTGRAMMAR_EXPANSION_WORD_
@@ -424,7 +352,7 @@ struct words {
   /// The term of record Rec's expansion text that starts at At, of the operands `ops`.
   template <std::size_t Rec, std::size_t At, class Ops>
   static constexpr auto expansion_term_(const Ops& ops) {
-    using expansion_detail::Term;
+    using Term = ExpansionTerm;
     constexpr Term t = expansion_detail::term_v<Rec, At>;
     if constexpr (t.form == Term::operand) {
       return boost::hana::at_c<t.value - 1>(ops);

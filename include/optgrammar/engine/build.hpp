@@ -48,7 +48,7 @@ inline OpRef build_plain_op(const N& n, ExecState& s, std::index_sequence<I...>)
   const OpDef& root = g.op_at(s.root.index);
   const OpRef r = g.add_op_unchecked(s.ids[n.leaf.index], std::span<const OpRef>(in, sizeof...(I)),
                                      s.out_def != no_index ? s.out_def : root.output, root.id);
-  if (g.op_at(s.root.index).has_split_history) g.copy_split_history(r, s.root);
+  if (root.has_split_history) g.copy_split_history(r, s.root);  // (op records do not move)
   return r;
 }
 template <class N>

@@ -146,10 +146,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself (visiting it would do nothing), and is not queued when pushed.
     const PassDispatch::Rooted rooted = by_root.rooted();
-    if (visit)
-      rw.fill_queue(opt.reverse_order, opt.shuffle_seed);
-    else
-      rw.fill_queue(opt.reverse_order, opt.shuffle_seed, rooted.rooted, rooted.n);
+    rw.fill_queue(opt.reverse_order, opt.shuffle_seed, visit ? nullptr : rooted.rooted, visit ? 0 : rooted.n);
     for (;;) {
       const OpRef r = visit ? rw.pop() : rw.pop(rooted);
       if (!r.valid()) break;

@@ -21,9 +21,6 @@ namespace {
 
 using VT = ValueType;
 
-// In the order of optgrammar::DType (core/dtype.hpp); IS_* below index into it.
-constexpr std::string_view dtype_tags[] = {"Float32", "Float16", "QUInt8", "QInt8", "QUInt16", "QInt16", "QInt32", "Int32"};
-static_assert(std::size(dtype_tags) == optgrammar::dtype_count);
 
 bool is_num(VT t) noexcept { return t == VT::int_ || t == VT::size || t == VT::float_; }
 bool is_intlike(VT t) noexcept { return t == VT::int_ || t == VT::size; }
@@ -55,95 +52,55 @@ struct ExpansionStep {
   std::int64_t ival = 0;
   double fval = 0;
 };
-struct ExpansionForm {
-  std::vector<ExpansionStep> steps;
-  std::size_t bad_at = std::string_view::npos;  ///< where the text could not be read
-};
+using ExpansionForm = std::vector<ExpansionStep>;
 
-/// Reads an expansion text: `$k`, a decimal integer or float, a string, `DType::X`, a name, or a
-/// name with its operands in parentheses.
-ExpansionForm read_expansion(std::string_view t) {
-  ExpansionForm f;
-  std::size_t i = 0;
-  auto bad = [&] {
-    if (f.bad_at == std::string_view::npos) f.bad_at = i;
-  };
-  auto term = [&](auto& self) -> void {
-    if (i >= t.size()) return bad();
-    ExpansionStep st;
-    const char c = t[i];
-    if (c == '$') {
-      ++i;
-      while (i < t.size() && is_digit(t[i])) st.operand = st.operand * 10 + static_cast<std::size_t>(t[i++] - '0');
-      if (st.operand == 0) return bad();
-      f.steps.push_back(st);
-      return;
-    }
-    if (c == '"') {
-      const std::size_t e = t.find('"', i + 1);
-      if (e == std::string_view::npos) return bad();
+/// Appends the term of text `t` that starts at `i` to `f`, read as the C++ front end reads it
+/// (dsl/grammar.hpp's expansion_term).
+void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f) {
+  using Term = optgrammar::dsl::ExpansionTerm;
+  const Term term = optgrammar::dsl::expansion_term(t, i);
+  ExpansionStep st;
+  switch (term.form) {
+    case Term::operand: st.operand = term.value; break;
+    case Term::integer:
+      st.kind = NodeKind::integer;
+      st.type = VT::int_;
+      st.ival = static_cast<std::int64_t>(term.value);
+      break;
+    case Term::floating:
+      st.kind = NodeKind::floating;
+      st.type = VT::float_;
+      st.fval = static_cast<double>(static_cast<float>(term.real));
+      break;
+    case Term::string:
       st.kind = NodeKind::string;
-      st.text = t.substr(i + 1, e - i - 1);
-      i = e + 1;
-      f.steps.push_back(st);
-      return;
-    }
-    if (is_digit(c)) {
-      std::int64_t v = 0;
-      while (i < t.size() && is_digit(t[i])) v = v * 10 + (t[i++] - '0');
-      if (i < t.size() && t[i] == '.') {
-        double x = static_cast<double>(v), scale = 0.1;
-        for (++i; i < t.size() && is_digit(t[i]); ++i, scale /= 10) x += scale * (t[i] - '0');
-        if (i < t.size() && t[i] == 'f') ++i;
-        st.kind = NodeKind::floating;
-        st.type = VT::float_;
-        st.fval = static_cast<double>(static_cast<float>(x));
-      } else {
-        st.kind = NodeKind::integer;
-        st.type = VT::int_;
-        st.ival = v;
-      }
-      f.steps.push_back(st);
-      return;
-    }
-    const std::size_t b = i;
-    while (i < t.size() && (is_ident_char(t[i]) || (t[i] == ':' && i + 1 < t.size() && t[i + 1] == ':'))) i += t[i] == ':' ? 2 : 1;
-    const std::string_view id = t.substr(b, i - b);
-    if (id.empty()) return bad();
-    if (id.substr(0, 7) == "DType::") {
+      st.text = t.substr(i + 1, term.value);
+      break;
+    case Term::dtype:
       st.kind = NodeKind::dtype;
       st.type = VT::dtype;
-      st.text = id.substr(7);
-      f.steps.push_back(st);
+      st.text = optgrammar::dtype_name(static_cast<optgrammar::DType>(term.value));
+      break;
+    case Term::call:
+      st.kind = NodeKind::call;
+      st.text = optgrammar::dsl::constructs[term.value].name;
+      st.n_args = term.n;
+      f.push_back(st);
+      for (std::size_t k = 0; k < term.n; ++k) read_expansion(t, term.at[k], f);
       return;
-    }
-    st.text = id;
-    if (i >= t.size() || t[i] != '(') {
-      f.steps.push_back(st);  // a name
-      return;
-    }
-    st.kind = NodeKind::call;
-    const std::size_t at = f.steps.size();
-    f.steps.push_back(st);
-    ++i;
-    while (i < t.size() && t[i] != ')' && f.bad_at == std::string_view::npos) {
-      self(self);
-      ++f.steps[at].n_args;
-      if (i < t.size() && t[i] == ',') ++i;
-    }
-    if (i >= t.size()) return bad();
-    ++i;
-  };
-  term(term);
-  if (i != t.size()) bad();
-  return f;
+  }
+  f.push_back(st);
 }
 
-/// The expansion of every record, read once per process.
+/// The expansion of each name of OPTGRAMMAR_EXPANSION_RECORDS, by record, read once per process
+/// (empty for the other records).
 const ExpansionForm& expansion_form(std::size_t record) {
   static const std::vector<ExpansionForm> forms = [] {
-    std::vector<ExpansionForm> v;
-    for (const auto& r : optgrammar::dsl::constructs) v.push_back(r.expansion.empty() ? ExpansionForm{} : read_expansion(r.expansion));
+    std::vector<ExpansionForm> v(std::size(optgrammar::dsl::constructs));
+#define OG_PARSE_READ_EXPANSION_(N, F, PLACES, TEXT) \
+    read_expansion(TEXT, 0, v[optgrammar::dsl::record_index(#N)]);
+    OPTGRAMMAR_EXPANSION_RECORDS(OG_PARSE_READ_EXPANSION_)
+#undef OG_PARSE_READ_EXPANSION_
     return v;
   }();
   return forms[record];
@@ -375,11 +332,10 @@ class Checker {
   Node* expand_record(Node* n, const optgrammar::dsl::Construct& rec) {
     shares_ = true;
     const ExpansionForm& form = expansion_form(static_cast<std::size_t>(&rec - optgrammar::dsl::constructs));
-    if (form.bad_at != std::string_view::npos)
-      fail(n->loc, fmt::format("internal: the expansion of '{}' cannot be read at {}", rec.name, form.bad_at));
+    if (form.empty()) fail(n->loc, fmt::format("internal: '{}' is not a name of the expansion list", rec.name));
     std::size_t i = 0;
     auto build = [&](auto& self) -> Node* {
-      const ExpansionStep& st = form.steps[i++];
+      const ExpansionStep& st = form[i++];
       if (st.operand > 0) {
         if (st.operand > n->args.size())
           fail(n->loc, fmt::format("internal: the expansion of '{}' names operand {}", rec.name, st.operand));
@@ -599,8 +555,7 @@ class Checker {
     }
     if (t.substr(0, 7) == "DType::") {
       const std::string_view tag = t.substr(7);
-      if (std::find(std::begin(dtype_tags), std::end(dtype_tags), tag) == std::end(dtype_tags) ||
-          optgrammar::dtype_name(*optgrammar::parse_dtype(tag)) != tag)
+      if (const auto d = optgrammar::parse_dtype(tag); !d || optgrammar::dtype_name(*d) != tag)
         fail(n->loc, fmt::format("'{}' is not a DType tag", t));
       return dtype(tag, n->loc);
     }
@@ -694,7 +649,7 @@ class Checker {
       // a name defined by expansion: its written operands typed under its own name, then its
       // record's expansion (whose operands are then already typed)
       if (!k->rec->expansion.empty()) {
-        type_operands(n, *k);
+        type_written(n, *k);
         return cx(expand_record(n, *k->rec));
       }
       return regular(n, *k);
@@ -704,10 +659,10 @@ class Checker {
 
   /// A construct of a regular family, typed by its typing column (dsl/typing.hpp) as the C++
   /// front end types it: its strings checked, its operands typed, then its own type or the fault.
-  Node* regular(Node* n, const Known& k) { return typed(n, from_vtype(type_operands(n, k))); }
+  Node* regular(Node* n, const Known& k) { return typed(n, from_vtype(type_written(n, k))); }
   /// The strings and operands of a construct of a regular family checked and typed in place, and
   /// its own type from its typing column (a fault is reported).
-  optgrammar::dsl::VType type_operands(Node* n, const Known& k) {
+  optgrammar::dsl::VType type_written(Node* n, const Known& k) {
     using optgrammar::dsl::OperandKind;
     const optgrammar::dsl::Typing& t = optgrammar::dsl::typing_of(k.c);
     auto& a = n->args;

@@ -370,16 +370,26 @@ class Parser {
   std::string string_arg(std::string_view what) {
     const Token t = peek();
     if (t.kind != Tok::string) fail(t.loc, fmt::format("expected {} (a string constant), found {}", what, spell(t)));
+    std::string v = joined_strings();
+    if (v.empty()) fail(t.loc, fmt::format("{} may not be an empty string", what));
+    if (!plain_name(v))
+      fail(t.loc, fmt::format("{} \"{}\" may not contain spaces, quotes, escapes or unprintable characters", what, v));
+    return v;
+  }
+  /// The string constants from the current token on, joined as C++ joins adjacent ones.
+  std::string joined_strings() {
     std::string v;
     while (peek().kind == Tok::string) {
       const Token p = take();
       v.append(p.text.substr(1, p.text.size() - 2));
     }
-    if (v.empty()) fail(t.loc, fmt::format("{} may not be an empty string", what));
-    for (char c : v)
-      if (c == ' ' || c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f)
-        fail(t.loc, fmt::format("{} \"{}\" may not contain spaces, quotes, escapes or unprintable characters", what, v));
     return v;
+  }
+  /// Printable characters only, without spaces, quotes or backslashes (escapes stay written).
+  static bool plain_name(std::string_view v) {
+    return std::all_of(v.begin(), v.end(), [](char c) {
+      return c != '\\' && c != '"' && static_cast<unsigned char>(c) >= 0x21 && static_cast<unsigned char>(c) < 0x7f;
+    });
   }
 
   std::string function_name() {
@@ -501,14 +511,8 @@ class Parser {
     auto name_arg = [&]() {
       const Token t = peek();
       if (t.kind != Tok::string) form(t);
-      std::string v;
-      while (peek().kind == Tok::string) {
-        const Token p = take();
-        v.append(p.text.substr(1, p.text.size() - 2));
-      }
-      if (v.empty()) form(t);
-      for (char c : v)
-        if (c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f) form(t);
+      std::string v = joined_strings();
+      if (v.empty() || !plain_name(v)) form(t);
       return v;
     };
     auto close = [&]() {

@@ -59,13 +59,12 @@ TEST_CASE("the construct records cover every name the C++ front end builds") {
 }
 
 // ---- expansions written once --------------------------------------------------------------------
-// A record's expansion is the meaning of its name. The C++ front end builds the names of
-// OPTGRAMMAR_EXPANSION_RECORDS from the text at compile time (dsl/words.hpp) and the others
-// (OPCONST, the *_SLICE names, OpMultiOut, ...) with members of `words` of their own. Each sample
-// below is such a member called on some operands; the canonical text of what it builds must be
-// the record's expansion with the operands' canonical texts put for $1, $2, ... ($N... for all
-// operands from the N-th on), which checks the compile-time reading as well as the hand-written
-// members. Every record with an expansion needs a sample, so a new one cannot be forgotten here.
+// A record's expansion is the meaning of its name. The C++ front end builds every name of
+// OPTGRAMMAR_EXPANSION_RECORDS from its text at compile time (dsl/words.hpp). Each sample below
+// is such a word called on some operands; the canonical text of what it builds must be the
+// record's expansion with the operands' canonical texts put for $1, $2, ... ($N... for all
+// operands from the N-th on), which checks the compile-time reading against the printer. Every
+// record with an expansion needs a sample, so a new one cannot be forgotten here.
 struct Sample {
   std::string_view name;
   std::string built;               ///< the canonical text of the C++ front end's tree

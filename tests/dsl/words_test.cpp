@@ -41,6 +41,17 @@ static_assert(expansion_term(cast_text, 0).n == 4 && expansion_term(cast_text, 2
               expansion_term(cast_text, 22).real == 2.25);
 static_assert(expansion_term(cast_text, 31).form == ExpansionTerm::string && expansion_term(cast_text, 31).value == 1);
 static_assert(grammar_detail::expansion("X", Family::EXPANDED, in_replacement, cast_text).min_args == 2);
+// `$k...` (the k-th operand and all after it) and a function's name.
+constexpr std::string_view rest_text = "Op($2,F,$1,$3...)";
+static_assert(expansion_term(rest_text, 11).form == ExpansionTerm::rest && expansion_term(rest_text, 11).value == 3);
+static_assert(expansion_term(rest_text, 6).form == ExpansionTerm::function && expansion_term(rest_text, 6).value == 1);
+static_assert(grammar_detail::expansion("X", Family::OpMultiOut, in_replacement, rest_text).min_args == 2);
+static_assert(grammar_detail::expansion("X", Family::OpMultiOut, in_replacement, rest_text).max_args == any_count);
+// The operands that reach a string place (Op's name, LET's tag, AUTOSPLIT_SHAPEFN_APPLY's split tag).
+static_assert(expansion_detail::string_operands(rest_text) == 1u << 2);
+static_assert(expansion_detail::string_operands(constructs[record_index("TYPICAL_SLICE")].expansion) == 1u << 2);
+static_assert(expansion_detail::string_operands(constructs[record_index("OPCONST")].expansion) == 1u << 1);
+static_assert(expansion_detail::string_operands(constructs[record_index("SAME_SHAPE")].expansion) == 0);
 
 // The words built from the texts: the trees the texts say, with the written operands in place.
 static_assert(std::is_same_v<decltype(W::IS_FLOAT16("x")),
@@ -52,6 +63,27 @@ static_assert(boost::hana::at_c<1>(W::DIM_WIDTH("x").kids).leaf.i == 2);
 static_assert(decltype(W::SAME_SHAPE("x", "y"))::kind == Kind::And && decltype(W::SAME_SHAPE("x", "y"))::arity == 4);
 static_assert(decltype(W::CEILDIV(7, 2u))::kind == Kind::Div && decltype(W::CEILDIV(7, 2u))::vtype == VType::Size);
 static_assert(decltype(W::IS_QUANT_TYPE("x"))::kind == Kind::Or && decltype(W::IS_QUANT_TYPE("x"))::arity == 5);
+
+// Names of families typed by code: OPCONST, the *_SLICE names and OpMultiOut.
+static_assert(std::is_same_v<decltype(W::OPCONST("c")), Node<Kind::Let, Node<Kind::Op>>>);
+static_assert(W::OPCONST("c").leaf.str == std::string_view("c"));
+static_assert(boost::hana::at_c<0>(W::OPCONST("c").kids).leaf.str == std::string_view("$Const"));
+static_assert(W::FROM_DEFAULT_PACKAGE("Add") == std::string_view("Add"));
+using Typical = decltype(W::TYPICAL_SLICE("x", "I"));
+static_assert(Typical::kind == Kind::WithSize && W::TYPICAL_SLICE("x", "I").leaf.str == std::string_view("TYPICAL_SLICE"));
+static_assert(boost::mp11::mp_front<Typical::children>::kind == Kind::AutosplitShapefnApply);
+static_assert(boost::hana::at_c<0>(W::TYPICAL_SLICE("x", "I").kids).leaf.str == std::string_view("I"));
+static_assert(boost::hana::at_c<0>(boost::hana::at_c<0>(W::TYPICAL_SLICE("x", "I").kids).kids).fn ==
+              &optgrammar::simple_split_size);
+using Multi = decltype(W::OpMultiOut(2, 1, "Split", "a", "b", "c"));
+static_assert(Multi::kind == Kind::Op && Multi::arity == 2);
+static_assert(boost::mp11::mp_at_c<boost::mp11::mp_front<Multi::children>::children, 1>::arity == 3);  // Op("Split", a, b, c)
+static_assert(decltype(W::OpMultiOut(2, 1, "Split"))::kind == Kind::Op);
+// A string literal where the expansion takes a string, or the word is not a candidate at all.
+template <class... A>
+constexpr bool typical_slice_of = requires(const A&... a) { W::TYPICAL_SLICE(a...); };
+static_assert(typical_slice_of<char[2], char[2]> && !typical_slice_of<char[2], int>);
+static_assert(decltype(W::TYPICAL_SLICE("x"))::kind == Kind::Misapplied);  // the count: analysis words it
 
 // Operands the family's typing rejects, or too many: a Misapplied node naming the record.
 static_assert(decltype(W::IS_FLOAT32(3))::kind == Kind::Misapplied && decltype(W::IS_FLOAT32(3))::vtype == VType::Bad);

@@ -116,7 +116,8 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
   if constexpr (k == Kind::Misapplied) {
     const Construct& rec = constructs[static_cast<std::size_t>(leaf.i)];
     if (n < rec.min_args || n > rec.max_args)
-      return a.fail(Fault::operand_count, rec.name, std::size_t{rec.min_args}, rec.min_args == 1 ? "" : "s", n);
+      return a.fail(rec.max_args == any_count ? Fault::operand_count_at_least : Fault::operand_count, rec.name,
+                    std::size_t{rec.min_args}, rec.min_args == 1 ? "" : "s", n);
     report_type_fault(type_operands(typing_of(rec.family), N::kid_vtypes, n), rec.name, N::kid_vtypes, n,
                       [&](Fault f, const MessageArg* args, std::size_t m) { a.fail_with(f, args, m); });
     return;

@@ -199,3 +199,15 @@ inline QuickShape reshape_hw_to_4d(Replacement& rpx, OpRef const& hw) {
   return q;
 }
 }  // namespace optgrammar
+
+/// The framework's shape functions above, by name: rules name them in AUTOSPLIT_SHAPEFN_APPLY and
+/// SHAPEFN_APPLY (dsl/words.hpp makes a word of each), and so do expansion texts
+/// (dsl/grammar.hpp's *_SLICE names).
+#define OPTGRAMMAR_SHAPE_FUNCTIONS(X) \
+  X(simple_split_start)               \
+  X(simple_split_size)                \
+  X(simpledim_split_start)            \
+  X(simpledim_split_size)             \
+  X(pad_total_for_qnn)                \
+  X(pad_before_for_qnn)               \
+  X(reshape_hw_to_4d)

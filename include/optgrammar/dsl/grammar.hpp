@@ -234,18 +234,21 @@ struct Construct {
 
 /// Reading the expansion texts of the records below, at compile time (the C++ front end's words,
 /// dsl/words.hpp) or at run time (og-parse), so that both read them alike. A text is a term:
-/// `$k` (the k-th written operand), a decimal integer, a decimal float (`1.0f`), a string in
-/// double quotes (no escapes), `DType::Name`, or a name of a record followed by its operands in
-/// parentheses, separated by commas.
+/// `$k` (the k-th written operand), `$k...` (the k-th written operand and all after it, as
+/// operands of the enclosing name), a decimal integer, a decimal float (`1.0f`), a string in
+/// double quotes (no escapes), `DType::Name`, a function's name (the framework's shape
+/// functions), or a name of a record followed by its operands in parentheses, separated by
+/// commas.
 
 /// The index of a name's record in `constructs` (defined after it).
 constexpr std::size_t record_index(std::string_view name);
 
 /// One term of an expansion text.
 struct ExpansionTerm {
-  enum Form : unsigned char { operand, integer, floating, string, dtype, call } form = integer;
-  std::size_t value = 0;  ///< operand: its number (from 1); integer: the value; string: its length;
-                          ///< dtype: the DType; call: the record of the name
+  enum Form : unsigned char { operand, rest, integer, floating, string, dtype, function, call } form = integer;
+  std::size_t value = 0;  ///< operand, rest: the operand's number (from 1); integer: the value;
+                          ///< string, function: its length; dtype: the DType; call: the record
+                          ///< of the name
   double real = 0;        ///< floating: the value
   std::size_t n = 0;      ///< call: the operand count
   std::size_t at[8] = {}; ///< call: where each operand's text starts
@@ -263,6 +266,7 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
     r.form = t[i] == '$' ? ExpansionTerm::operand : ExpansionTerm::integer;
     std::size_t k = t[i] == '$' ? i + 1 : i;
     for (; k < t.size() && expansion_digit(t[k]); ++k) r.value = r.value * 10 + static_cast<std::size_t>(t[k] - '0');
+    if (r.form == ExpansionTerm::operand && t.substr(k, 3) == "...") r.form = ExpansionTerm::rest;
     if (r.form == ExpansionTerm::integer && k < t.size() && t[k] == '.') {
       r.form = ExpansionTerm::floating;
       r.real = static_cast<double>(r.value);
@@ -287,7 +291,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
     r.value = static_cast<std::size_t>(*d);
     return r;
   }
-  if (e >= t.size() || t[e] != '(') throw "an expansion text's name must be followed by its operands";
+  if (e >= t.size() || t[e] != '(') {
+    r.form = ExpansionTerm::function;
+    r.value = name.size();
+    return r;
+  }
   r.form = ExpansionTerm::call;
   r.value = record_index(name);
   // the operands: each starts after '(' or after a ',' at depth one
@@ -304,9 +312,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
 }
 
 /// The names defined as an expansion of others: `X(name, family, places, expansion)`, the
-/// operands written `$1`, `$2`, ... in the text (their count is the highest). For a family with a
-/// typing (IS_*, DIM_*, SAME_SHAPE, ...), both front ends first check the written operands against
-/// it, under the name as written; the casts of the EXPANDED family are checked as their expansion.
+/// operands written `$1`, `$2`, ... in the text (their count is the highest; `$k...` admits any
+/// number more). For a family with a typing (IS_*, DIM_*, SAME_SHAPE, ...), both front ends first
+/// check the written operands against it, under the name as written; the casts of the EXPANDED
+/// family are checked as their expansion; the other families (OPCONST, the *_SLICE names,
+/// OpMultiOut, ...) are typed by code of each front end, which names the construct as written.
 /// Both front ends build the expansion from its text (the C++ front end at compile time,
 /// dsl/words.hpp; og-parse when it checks the rule); this list makes the names' records and their
 /// C++ words. (The casts around an op are written as packages write them for relaxed precision:
@@ -339,7 +349,17 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   X(CAST_TO_FP16, EXPANDED, R, "WITH_SIZE($1,WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,Op(\"QNN_Cast\",$1)))") \
   X(CAST_TO_FP32, EXPANDED, R, "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",$1))") \
   X(MAKE_OP_FP16_AND_INSERT_CAST, EXPANDED, R, \
-    "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",WITH_SIZE(\"*\",WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,$1))))")
+    "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",WITH_SIZE(\"*\",WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,$1))))") \
+  X(OPCONST, OPCONST, M, "LET($1,Op(\"$Const\"))") \
+  X(FROM_DEFAULT_PACKAGE, FROM_DEFAULT_PACKAGE, MR, "$1") \
+  X(AUTOSPLIT_SLICE, AUTOSPLIT_SLICE, R, "WITH_SIZE($3,WITH_TYPE($1,Op(\"Slice_shape\",$1,$2,$3)))") \
+  X(TYPICAL_SLICE, TYPICAL_SLICE, R, \
+    "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1),WITH_TYPE($1,Op(\"Slice_shape\",$1," \
+    "AUTOSPLIT_SHAPEFN_APPLY(simple_split_start,$2,$1),AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1))))") \
+  X(CHANGEDIM_SLICE, CHANGEDIM_SLICE, R, \
+    "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3),WITH_TYPE($1,Op(\"Slice_shape\",$1," \
+    "AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_start,$2,$1,$3),AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3))))") \
+  X(OpMultiOut, OpMultiOut, R, "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))")
 // clang-format on
 
 namespace grammar_detail {
@@ -361,14 +381,21 @@ constexpr Construct regular(std::string_view name, Family f, unsigned char place
   throw "a family written by hand gives its records' operand counts";  // not a constant: compile error
 }
 /// The record of a name defined by expansion: as many operands as the highest `$k` of its text
-/// (which must be the form's count for a family of regular form).
+/// (which must be the form's count for a family of regular form), and any number more if the
+/// text has `$k...` (k then one more than that count).
 constexpr Construct expansion(std::string_view name, Family f, unsigned char places, std::string_view text) {
   unsigned char n = 0;
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '$' && expansion_term(text, i).value > n) n = static_cast<unsigned char>(expansion_term(text, i).value);
-  if (word_form(f) != WordForm::own && regular(name, f, places).min_args != n)
+  std::size_t rest = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$') continue;
+    const ExpansionTerm t = expansion_term(text, i);
+    if (t.form == ExpansionTerm::rest) rest = t.value;
+    else if (t.value > n) n = static_cast<unsigned char>(t.value);
+  }
+  if (rest != 0 && rest != n + 1u) throw "`$k...` must follow the highest single operand";
+  if (word_form(f) != WordForm::own && (rest != 0 || regular(name, f, places).min_args != n))
     throw "the expansion's operands are not the count of its family's form";
-  return {name, f, places, n, n, 0, text};
+  return {name, f, places, n, rest != 0 ? any_count : n, 0, text};
 }
 }  // namespace grammar_detail
 
@@ -378,8 +405,6 @@ inline constexpr Construct constructs[] = {
     {"Op", grammar_detail::F::Op, grammar_detail::MR, 1, grammar_detail::N},
     {"OpVarIn", grammar_detail::F::OpVarIn, grammar_detail::M, 1, grammar_detail::N},
     {"LET", grammar_detail::F::LET, grammar_detail::M, 2, 2},
-    {"OPCONST", grammar_detail::F::OPCONST, grammar_detail::M, 1, 1, 0, "LET($1,Op(\"$Const\"))"},
-    {"FROM_DEFAULT_PACKAGE", grammar_detail::F::FROM_DEFAULT_PACKAGE, grammar_detail::MR, 1, 1, 0, "$1"},
     // constants and options
     {"LAYOUT_CHUNKSIZE", grammar_detail::F::LAYOUT_CHUNKSIZE, grammar_detail::CR, 2, 2},
     grammar_detail::regular("OPTION_INT", grammar_detail::F::OPTION_INT, grammar_detail::CR),
@@ -481,17 +506,7 @@ inline constexpr Construct constructs[] = {
     {"WITH_SPLIT_HISTORY", grammar_detail::F::WITH_SPLIT_HISTORY, grammar_detail::R, 2, 3},
     {"EXTERNAL_REPLACE", grammar_detail::F::EXTERNAL_REPLACE, grammar_detail::R, 1, 1},
     {"SHAPEFN_APPLY", grammar_detail::F::SHAPEFN_APPLY, grammar_detail::R, 1, grammar_detail::N},
-    {"AUTOSPLIT_SLICE", grammar_detail::F::AUTOSPLIT_SLICE, grammar_detail::R, 3, 3, 0,
-     "WITH_SIZE($3,WITH_TYPE($1,Op(\"Slice_shape\",$1,$2,$3)))"},
-    {"TYPICAL_SLICE", grammar_detail::F::TYPICAL_SLICE, grammar_detail::R, 2, 2, 0,
-     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1),WITH_TYPE($1,Op(\"Slice_shape\",$1,"
-     "AUTOSPLIT_SHAPEFN_APPLY(simple_split_start,$2,$1),AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1))))"},
-    {"CHANGEDIM_SLICE", grammar_detail::F::CHANGEDIM_SLICE, grammar_detail::R, 3, 3, 0,
-     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3),WITH_TYPE($1,Op(\"Slice_shape\",$1,"
-     "AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_start,$2,$1,$3),AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3))))"},
     {"TYPICAL_CONV_SLICE", grammar_detail::F::TYPICAL_CONV_SLICE, grammar_detail::R, 2, grammar_detail::N},
-    {"OpMultiOut", grammar_detail::F::OpMultiOut, grammar_detail::R, 3, grammar_detail::N, 0,
-     "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))"},
 };
 // clang-format on
 

@@ -12,6 +12,10 @@
 #include "optgrammar/dsl/passes.hpp"
 
 #include <boost/hana/at.hpp>
+#include <boost/hana/drop_front.hpp>
+#include <boost/hana/flatten.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
 
 #include <cstddef>
 #include <limits>
@@ -138,6 +142,15 @@ template <Kind K, class... A>
 constexpr auto make(const A&... a) {
   return make<K>(Leaf{}, a...);
 }
+/// An operand of a name defined by expansion as its expansion passes it on: a string literal as
+/// a Str (an op name, a tag or a split tag, as the construct it reaches takes it), the rest as is.
+template <class T>
+constexpr auto operand_value(const T& v) {
+  if constexpr (std::is_array_v<T> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<T>>, char>)
+    return Str(v);
+  else
+    return v;
+}
 }  // namespace detail
 
 
@@ -145,6 +158,34 @@ constexpr auto make(const A&... a) {
 namespace expansion_detail {
 template <std::size_t Rec, std::size_t At>
 inline constexpr ExpansionTerm term_v = expansion_term(constructs[Rec].expansion, At);
+
+/// The operands of record Rec's expansion that reach a place taking a string (the name of Op or
+/// OpVarIn, the tag of LET, the split tag of AUTOSPLIT_SHAPEFN_APPLY), as bits (bit k: `$k`).
+constexpr unsigned long long string_operands(std::string_view text, std::size_t at = 0) {
+  const ExpansionTerm t = expansion_term(text, at);
+  if (t.form != ExpansionTerm::call) return 0;
+  const Family f = constructs[t.value].family;
+  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET ? 0
+                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY                     ? 1
+                                                                                       : t.n;
+  unsigned long long bits = 0;
+  for (std::size_t j = 0; j < t.n; ++j) {
+    const ExpansionTerm o = expansion_term(text, t.at[j]);
+    if (j == place && o.form == ExpansionTerm::operand) bits |= 1ull << o.value;
+    bits |= string_operands(text, t.at[j]);
+  }
+  return bits;
+}
+/// Whether the C++ types A fit record Rec's string places: a string literal at each (an operand
+/// not written at all is the count's fault, reported by analysis).
+template <std::size_t Rec, class... A>
+constexpr bool strings_fit() {
+  constexpr unsigned long long bits = string_operands(constructs[Rec].expansion);
+  constexpr bool is_string[] = {false, std::is_same_v<decltype(detail::operand_value(std::declval<const A&>())), Str>...};
+  for (std::size_t k = 1; k <= sizeof...(A); ++k)
+    if ((bits >> k & 1u) && !is_string[k]) return false;
+  return true;
+}
 
 /// The node kind of a family that makes nodes.
 constexpr Kind family_kind(Family f) {
@@ -180,10 +221,6 @@ struct words {
   static constexpr auto LET(Str tag, const A& op) { return detail::make<Kind::Let>(detail::leaf_of(tag), op); }
   /// Operand("x") is the same as "x".
   static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::tag_leaf(tag)}; }
-  /// FROM_DEFAULT_PACKAGE("Add") names the framework's own op "Add".
-  static constexpr Str FROM_DEFAULT_PACKAGE(Str name) { return name; }
-  /// OPCONST("c") matches a constant and binds it to "c".
-  static constexpr auto OPCONST(Str tag) { return LET(tag, Op("$Const")); }
 
   // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
   // the options and split variables (one string), the operators, properties, constant readers,
@@ -220,11 +257,13 @@ struct words {
   /// The option the framework names TILE_HEIGHT.
   static constexpr auto TILE_HEIGHT = Node<Kind::OptionUint>{detail::leaf_of(Str("tile_height"))};
 
-  // ---- names defined by expansion (dsl/grammar.hpp's OPTGRAMMAR_EXPANSION_RECORDS): each checks
-  // its written operands against its family's typing, if it has one, then builds its record's
-  // expansion text.
+  // ---- names defined by expansion (dsl/grammar.hpp's OPTGRAMMAR_EXPANSION_RECORDS), OPCONST,
+  // FROM_DEFAULT_PACKAGE, the *_SLICE names and OpMultiOut among them: each checks its written
+  // operands against its family's typing, if it has one, then builds its record's expansion text.
+  // A string literal must be written where the expansion takes a string (an op name, a tag).
 #define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                              \
   template <class... A>                                                             \
+    requires(expansion_detail::strings_fit<record_index(#N), A...>())               \
   static constexpr auto N(const A&... a) {                                          \
     return expand_<record_index(#N)>(a...);                                        \
   }
@@ -250,38 +289,6 @@ struct words {
   }
   template <class A>
   static constexpr auto ITER_INPUT_OF(const A& a, Str tag) { return detail::make<Kind::IterInputOf>(detail::leaf_of(tag), a); }
-  /// OpMultiOut(n_out, outno, "op", in...) → Op("$Out", WITH_MULTI_OUT(n_out, Op("op", in...)),
-  /// gen_Shape(0, 0, n_out, outno)).
-  template <class N, class K, class... A>
-  static constexpr auto OpMultiOut(const N& n, const K& k, Str name, const A&... in) {
-    return Op("$Out", WITH_MULTI_OUT(n, Op(name, in...)), gen_Shape(0, 0, n, k));
-  }
-  template <class I, class S, class Z>
-  static constexpr auto AUTOSPLIT_SLICE(const I& in, const S& start, const Z& size) {
-    return slice_of("AUTOSPLIT_SLICE", in, start, size);
-  }
-  /// The expansion of AUTOSPLIT_SLICE; `origin` (kept in the WITH_SIZE node) names the construct
-  /// the rule wrote, for messages.
-  template <class I, class S, class Z>
-  static constexpr auto slice_of(Str origin, const I& in, const S& start, const Z& size) {
-    auto r = WITH_SIZE(size, WITH_TYPE(in, Op("Slice_shape", in, start, size)));
-    r.leaf.str = origin;
-    return r;
-  }
-  /// TYPICAL_SLICE(in, tag): the slice of `in` for the current part of split `tag`, along the
-  /// split dimension (the spec's expansion through AUTOSPLIT_SLICE and simple_split_*).
-  template <class I>
-  static constexpr auto TYPICAL_SLICE(const I& in, Str tag) {
-    return slice_of("TYPICAL_SLICE", in, AUTOSPLIT_SHAPEFN_APPLY_("simple_split_start", &::optgrammar::simple_split_start, tag, in),
-                           AUTOSPLIT_SHAPEFN_APPLY_("simple_split_size", &::optgrammar::simple_split_size, tag, in));
-  }
-  /// CHANGEDIM_SLICE(in, tag, new_dim): the same along `new_dim` of `in`.
-  template <class I, class D>
-  static constexpr auto CHANGEDIM_SLICE(const I& in, Str tag, const D& new_dim) {
-    return slice_of(
-        "CHANGEDIM_SLICE", in, AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_start", &::optgrammar::simpledim_split_start, tag, in, new_dim),
-        AUTOSPLIT_SHAPEFN_APPLY_("simpledim_split_size", &::optgrammar::simpledim_split_size, tag, in, new_dim));
-  }
   /// TYPICAL_CONV_SLICE(in, tag, stride, window[, pad_before]): the rows of `in` a convolution-like
   /// op needs for the current part of split `tag` (docs/replacement.md).
   template <class I, class... A>
@@ -290,13 +297,9 @@ struct words {
   }
 
   // The framework's shape functions, usable by name in AUTOSPLIT_SHAPEFN_APPLY / SHAPEFN_APPLY.
-  static constexpr auto simple_split_start = &::optgrammar::simple_split_start;
-  static constexpr auto simple_split_size = &::optgrammar::simple_split_size;
-  static constexpr auto simpledim_split_start = &::optgrammar::simpledim_split_start;
-  static constexpr auto simpledim_split_size = &::optgrammar::simpledim_split_size;
-  static constexpr auto pad_total_for_qnn = &::optgrammar::pad_total_for_qnn;
-  static constexpr auto pad_before_for_qnn = &::optgrammar::pad_before_for_qnn;
-  static constexpr auto reshape_hw_to_4d = &::optgrammar::reshape_hw_to_4d;
+#define OPTGRAMMAR_SHAPE_FUNCTION_WORD_(F) static constexpr auto F = &::optgrammar::F;
+  OPTGRAMMAR_SHAPE_FUNCTIONS(OPTGRAMMAR_SHAPE_FUNCTION_WORD_)
+#undef OPTGRAMMAR_SHAPE_FUNCTION_WORD_
 
   // ---- external functions (named through the macros of define.hpp) ----------------------------
   template <class F, class T, class... A>
@@ -332,6 +335,8 @@ struct words {
  private:
   /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
   /// operands, or a Misapplied node when their count or types do not fit the family's typing.
+  /// The expansion of a *_SLICE name keeps the name as written (in its WITH_SIZE node), which
+  /// analysis gives in the messages about its operands.
   template <std::size_t Rec, class... A>
   static constexpr auto expand_(const A&... a) {
     constexpr Construct rec = constructs[Rec];
@@ -340,7 +345,13 @@ struct words {
     constexpr TypeVerdict v = typed ? type_operands(typing_of(rec.family), types, sizeof...(A)) : TypeVerdict{};
     if constexpr (sizeof...(A) >= rec.min_args && sizeof...(A) <= rec.max_args &&
                   (!typed || v.type != VType::Bad || v.fault == Fault::none)) {
-      return expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::to_node(a)...));
+      auto r = expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::operand_value(a)...));
+      if constexpr (rec.family == Family::AUTOSPLIT_SLICE || rec.family == Family::TYPICAL_SLICE ||
+                    rec.family == Family::CHANGEDIM_SLICE) {
+        r.leaf.str.p = rec.name.data();
+        r.leaf.str.len = rec.name.size();
+      }
+      return r;
     } else {
       Leaf l;
       l.str.p = rec.name.data();
@@ -361,33 +372,74 @@ struct words {
     } else if constexpr (t.form == Term::floating) {
       return static_cast<float>(t.real);
     } else if constexpr (t.form == Term::string) {
-      Str text;
-      text.p = constructs[Rec].expansion.data() + At + 1;
-      text.len = t.value;
-      return text;
+      return text_of_<Rec, At + 1, t.value>();
     } else if constexpr (t.form == Term::dtype) {
       return static_cast<DType>(t.value);
-    } else {
+    } else if constexpr (t.form == Term::function) {
+      return shape_function_<Rec, At, t.value>();
+    } else if constexpr (t.form == Term::call) {
       return [&]<std::size_t... J>(std::index_sequence<J...>) {
-        return call_record_<t.value>(expansion_term_<Rec, expansion_detail::term_v<Rec, At>.at[J]>(ops)...);
+        constexpr Term c = expansion_detail::term_v<Rec, At>;
+        if constexpr (((expansion_detail::term_v<Rec, c.at[J]>.form == Term::rest) || ...)) {
+          // `$k...` among the operands: each operand term gives a tuple, joined
+          return boost::hana::unpack(boost::hana::flatten(boost::hana::make_tuple(operand_terms_<Rec, c.at[J]>(ops)...)),
+                                     [](const auto&... x) { return call_record_<c.value>(x...); });
+        } else {
+          return call_record_<c.value>(expansion_term_<Rec, c.at[J]>(ops)...);
+        }
       }(std::make_index_sequence<t.n>{});
+    } else {
+      static_assert(t.form == Term::call, "`$k...` can only be an operand of a name");
     }
   }
-  /// A name of an expansion text applied to its operands: another name defined by expansion,
-  /// Op (its first operand a string), or a construct of a regular form (its node made as its word
-  /// makes it).
+  /// The operands a term of an expansion text stands for, as a tuple: all written operands from
+  /// the k-th on for `$k...`, else the one the term builds.
+  template <std::size_t Rec, std::size_t At, class Ops>
+  static constexpr auto operand_terms_(const Ops& ops) {
+    constexpr ExpansionTerm t = expansion_detail::term_v<Rec, At>;
+    if constexpr (t.form == ExpansionTerm::rest)
+      return boost::hana::drop_front(ops, boost::hana::size_c<t.value - 1>);
+    else
+      return boost::hana::make_tuple(expansion_term_<Rec, At>(ops));
+  }
+  /// The text of record Rec's expansion from At, Len characters long.
+  template <std::size_t Rec, std::size_t At, std::size_t Len>
+  static constexpr Str text_of_() {
+    Str text;
+    text.p = constructs[Rec].expansion.data() + At;
+    text.len = Len;
+    return text;
+  }
+  /// A shape function named in record Rec's expansion text (at At, Len characters), as
+  /// AUTOSPLIT_SHAPEFN_APPLY takes it: its name and its address.
+  template <std::size_t Rec, std::size_t At, std::size_t Len>
+  static constexpr auto shape_function_() {
+    constexpr std::string_view name = constructs[Rec].expansion.substr(At, Len);
+#define OPTGRAMMAR_SHAPE_FUNCTION_TERM_(F) \
+    if constexpr (name == #F) return fn_node(text_of_<Rec, At, Len>(), &::optgrammar::F); else
+    OPTGRAMMAR_SHAPE_FUNCTIONS(OPTGRAMMAR_SHAPE_FUNCTION_TERM_)
+#undef OPTGRAMMAR_SHAPE_FUNCTION_TERM_
+    static_assert(Rec != Rec, "an expansion text names a function that is not a shape function");
+  }
+  /// A name of an expansion text applied to its operands: another name defined by expansion, Op
+  /// or LET (a string first), AUTOSPLIT_SHAPEFN_APPLY (a shape function, then a split tag), or a
+  /// construct of a regular form (its node made as its word makes it).
   template <std::size_t Rec, class... A>
   static constexpr auto call_record_(const A&... a) {
     constexpr Family f = constructs[Rec].family;
-    if constexpr (word_form(f) == WordForm::own && !constructs[Rec].expansion.empty()) {
-      return expand_<Rec>(a...);
-    } else if constexpr (!constructs[Rec].expansion.empty() && typing_of(f).regular()) {
+    if constexpr (!constructs[Rec].expansion.empty() && (word_form(f) == WordForm::own || typing_of(f).regular())) {
       return expand_<Rec>(a...);
     } else if constexpr (f == Family::Op) {
       return Op(a...);
+    } else if constexpr (f == Family::LET) {
+      return LET(a...);
+    } else if constexpr (f == Family::AUTOSPLIT_SHAPEFN_APPLY) {
+      return [](const auto& fn, Str tag, const auto&... rest) {
+        return AUTOSPLIT_SHAPEFN_APPLY_(fn.leaf.str, fn.fn, tag, rest...);
+      }(a...);
     } else {
       static_assert(word_form(f) != WordForm::own && word_form(f) != WordForm::named,
-                    "an expansion text may only name constructs of a regular form");
+                    "an expansion text may only name Op, LET, AUTOSPLIT_SHAPEFN_APPLY and constructs of a regular form");
       return detail::make<expansion_detail::family_kind(f)>(a...);
     }
   }

@@ -41,18 +41,34 @@ struct Known {
   const optgrammar::dsl::Construct* rec = nullptr;
 };
 
-/// One node of an expansion text, in prefix order: an operand (`$k`), or a node to make with
-/// its number of operands, which follow it.
+/// One node of an expansion text, in prefix order: an operand (`$k`, or `$k...` for all from the
+/// k-th on), or a node to make with its number of operands, which follow it.
 struct ExpansionStep {
   NodeKind kind = NodeKind::name;
   VT type = VT::none;
-  std::size_t operand = 0;  ///< k of `$k`, or 0
+  std::size_t operand = 0;  ///< k of `$k` or `$k...`, or 0
+  bool rest = false;        ///< `$k...`
   std::size_t n_args = 0;
   std::string_view text;
   std::int64_t ival = 0;
   double fval = 0;
 };
 using ExpansionForm = std::vector<ExpansionStep>;
+
+/// The type of a node an expansion text makes where the construct alone fixes it: the
+/// replacement constructions of the texts whose operands are typed by code (the *_SLICE names,
+/// OpMultiOut). The other made nodes are typed when the expansion is checked.
+VT made_type(C c) {
+  switch (c) {
+    case C::Op:
+    case C::WITH_SIZE:
+    case C::WITH_TYPE:
+    case C::WITH_MULTI_OUT: return VT::op;
+    case C::AUTOSPLIT_SHAPEFN_APPLY:
+    case C::gen_Shape: return VT::shape;
+    default: return VT::none;
+  }
+}
 
 /// Appends the term of text `t` that starts at `i` to `f`, read as the C++ front end reads it
 /// (dsl/grammar.hpp's expansion_term).
@@ -62,6 +78,10 @@ void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f) {
   ExpansionStep st;
   switch (term.form) {
     case Term::operand: st.operand = term.value; break;
+    case Term::rest:
+      st.operand = term.value;
+      st.rest = true;
+      break;
     case Term::integer:
       st.kind = NodeKind::integer;
       st.type = VT::int_;
@@ -81,13 +101,24 @@ void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f) {
       st.type = VT::dtype;
       st.text = optgrammar::dtype_name(static_cast<optgrammar::DType>(term.value));
       break;
-    case Term::call:
+    case Term::function:
+      st.kind = NodeKind::name;
+      st.type = VT::function;
+      st.text = t.substr(i, term.value);
+      break;
+    case Term::call: {
+      const auto& rec = optgrammar::dsl::constructs[term.value];
       st.kind = NodeKind::call;
-      st.text = optgrammar::dsl::constructs[term.value].name;
+      st.type = made_type(rec.family);
+      st.text = rec.name;
       st.n_args = term.n;
       f.push_back(st);
-      for (std::size_t k = 0; k < term.n; ++k) read_expansion(t, term.at[k], f);
+      for (std::size_t k = 0; k < term.n; ++k) {
+        read_expansion(t, term.at[k], f);
+        if (k == 0 && rec.family == C::Op && f.back().kind == NodeKind::string) f.back().type = VT::opstring;
+      }
       return;
+    }
   }
   f.push_back(st);
 }
@@ -283,10 +314,10 @@ class Checker {
     const std::size_t got = n->args.size();
     if (got >= r.min_args && (r.max_args == optgrammar::dsl::any_count || got <= r.max_args)) return;
     if (r.max_args == optgrammar::dsl::any_count && r.min_args == 1 && got == 0) fail(n->loc, catalogue(Fault::needs_operand, n->text));
-    const std::string want = r.min_args == r.max_args ? fmt::format("{}", r.min_args)
-                             : r.max_args == optgrammar::dsl::any_count ? fmt::format("at least {}", r.min_args)
-                             : fmt::format("{} or {}", r.min_args, r.max_args);
     const bool plural = r.min_args != 1 || r.max_args != 1;
+    if (r.max_args == optgrammar::dsl::any_count)
+      fail(n->loc, catalogue(Fault::operand_count_at_least, n->text, r.min_args, plural ? "s" : "", got));
+    const std::string want = r.min_args == r.max_args ? fmt::format("{}", r.min_args) : fmt::format("{} or {}", r.min_args, r.max_args);
     fail(n->loc, catalogue(Fault::operand_count, n->text, want, plural ? "s" : "", got));
   }
 
@@ -337,7 +368,7 @@ class Checker {
     auto build = [&](auto& self) -> Node* {
       const ExpansionStep& st = form[i++];
       if (st.operand > 0) {
-        if (st.operand > n->args.size())
+        if (st.operand > n->args.size() || st.rest)
           fail(n->loc, fmt::format("internal: the expansion of '{}' names operand {}", rec.name, st.operand));
         return n->args[st.operand - 1];
       }
@@ -346,7 +377,13 @@ class Checker {
       r->ival = st.ival;
       r->fval = st.fval;
       r->args.reserve(st.n_args);
-      for (std::size_t k = 0; k < st.n_args; ++k) r->args.push_back(self(self));
+      for (std::size_t k = 0; k < st.n_args; ++k) {
+        if (form[i].rest) {  // `$k...`: the k-th written operand and all after it
+          for (std::size_t j = form[i++].operand - 1; j < n->args.size(); ++j) r->args.push_back(n->args[j]);
+          continue;
+        }
+        r->args.push_back(self(self));
+      }
       return r;
     };
     return build(build);
@@ -391,12 +428,19 @@ class Checker {
     return n;
   }
 
-  Node* opstring(Node* n) {
-    if (n->kind == NodeKind::call && n->text == "FROM_DEFAULT_PACKAGE") {
-      count_operands(n);
-      return plain_string(n->args[0], "an op name", VT::opstring);
-    }
-    return plain_string(n, "an op name", VT::opstring);
+  Node* opstring(Node* n) { return plain_string(expanded_in(n, optgrammar::dsl::in_replacement), "an op name", VT::opstring); }
+
+  /// A name defined by expansion whose family is typed by code (OPCONST, FROM_DEFAULT_PACKAGE),
+  /// written where its record allows it (`place`): its expansion, after its operand count is
+  /// checked. Anything else is returned as it is.
+  Node* expanded_in(Node* n, unsigned char place) {
+    if (n->kind != NodeKind::call) return n;
+    const Known* k = lookup(n->text);
+    if (!k || !k->rec || k->rec->expansion.empty() || !(k->rec->places & place) ||
+        optgrammar::dsl::typing_of(k->c).regular())
+      return n;
+    count_operands(n, *k);
+    return expand_record(n, *k->rec);
   }
 
   Node* function_name(Node* n, std::string_view of) {
@@ -435,7 +479,8 @@ class Checker {
 
   // ---- match --------------------------------------------------------------------------------
   Node* match_root(Node* n) {
-    if (n->kind == NodeKind::call && (n->text == "LET" || n->text == "OPCONST"))
+    n = expanded_in(n, optgrammar::dsl::in_match);
+    if (n->kind == NodeKind::call && n->text == "LET")
       fail(n->loc, catalogue(Fault::let_at_root, !n->args.empty() ? std::string_view(n->args[0]->text) : std::string_view()));
     if (n->kind != NodeKind::call || (n->text != "Op" && n->text != "OpVarIn"))
       fail(n->loc, catalogue(Fault::match_root, construct_word(n)));
@@ -476,6 +521,7 @@ class Checker {
   }
 
   Node* match_op(Node* n, std::vector<std::string_view>& lets) {
+    n = expanded_in(n, optgrammar::dsl::in_match);
     if (n->kind == NodeKind::string) {
       plain_string(n, "an operand tag", VT::tag);
       if (n->text == "*") {
@@ -495,12 +541,6 @@ class Checker {
       if (n->text == "LET") {
         count_operands(n);
         return bind_let(n, n->args[0], n->args[1], lets);
-      }
-      if (n->text == "OPCONST") {
-        count_operands(n);
-        Node* op = call("Op", VT::pattern, n->loc, {str("$Const", VT::opstring, n->loc)});
-        Node* let = call("LET", VT::pattern, n->loc, {});
-        return bind_let(let, n->args[0], op, lets);
       }
     }
     fail(n->loc, catalogue(Fault::not_in_match, construct_word(n)));
@@ -944,18 +984,6 @@ class Checker {
     return tag;
   }
 
-  Node* slice_expansion(Node* n, Node* in, Node* tag, Node* extra, std::string_view start_fn, std::string_view size_fn) {
-    const Loc at = n->loc;
-    auto apply = [&](std::string_view fn) {
-      Node* c = call("AUTOSPLIT_SHAPEFN_APPLY", VT::shape, at, {name(fn, VT::function, at), tag, in});
-      if (extra) c->args.push_back(extra);
-      return c;
-    };
-    Node* size = apply(size_fn);
-    return call("WITH_SIZE", VT::op, at,
-                {size, call("WITH_TYPE", VT::op, at, {in, call("Op", VT::op, at, {str("Slice_shape", VT::opstring, at), in, apply(start_fn), size})})});
-  }
-
   Node* rx(Node* n, RCtx ctx) {
     switch (n->kind) {
       case NodeKind::string: return use_tag(n);
@@ -1113,49 +1141,36 @@ class Checker {
         a[1] = need_int(n, 1);
         a[2] = rx_last(n, 2, ctx);
         return typed(n, VT::op);
-      case C::AUTOSPLIT_SLICE: {
-        shares_ = true;
-        Node* in = rx_existing(n, 0, false);
-        Node* start = rx(a[1], inner);
-        Node* size = rx(a[2], inner);
-        for (Node* x : {start, size})
+      // the *_SLICE names: their operands checked here, under the name written, then their
+      // record's expansion made of them
+      case C::AUTOSPLIT_SLICE:
+        a[0] = rx_existing(n, 0, false);
+        a[1] = rx(a[1], inner);
+        a[2] = rx(a[2], inner);
+        for (const Node* x : {a[1], a[2]})
           if (x->type != VT::opref && x->type != VT::shape)
             should(x->loc, fmt::format("the operands 2 and 3 of 'AUTOSPLIT_SLICE' should be existing oprefs or shape "
                                        "constructions, found {}",
                                        describe(x)));
-        const Loc at = n->loc;
-        return call("WITH_SIZE", VT::op, at,
-                    {size, call("WITH_TYPE", VT::op, at, {in, call("Op", VT::op, at, {str("Slice_shape", VT::opstring, at), in, start, size})})});
-      }
-      case C::TYPICAL_SLICE: {
-        shares_ = true;
-        Node* in = rx_existing(n, 0, false);
-        Node* tag = split_ref(a[1], n->text);
-        return slice_expansion(n, in, tag, nullptr, "simple_split_start", "simple_split_size");
-      }
-      case C::CHANGEDIM_SLICE: {
-        shares_ = true;
-        Node* in = rx_existing(n, 0, false);
-        Node* tag = split_ref(a[1], n->text);
-        Node* d = need_int(n, 2);
-        return slice_expansion(n, in, tag, d, "simpledim_split_start", "simpledim_split_size");
-      }
+        return expand_record(n, *k->rec);
+      case C::TYPICAL_SLICE:
+      case C::CHANGEDIM_SLICE:
+        a[0] = rx_existing(n, 0, false);
+        a[1] = split_ref(a[1], n->text);
+        if (a.size() == 3) a[2] = need_int(n, 2);
+        return expand_record(n, *k->rec);
       case C::TYPICAL_CONV_SLICE:
         a[0] = rx_existing(n, 0, false);
         a[1] = split_ref(a[1], n->text);
         for (std::size_t i = 2; i < a.size(); ++i) a[i] = apply_parm(a[i]);
         return typed(n, VT::op);
       case C::OpMultiOut: {
-        shares_ = true;
-        Node* cnt = need_int(n, 0);
-        Node* idx = need_int(n, 1);
-        Node* op = call("Op", VT::op, n->loc, {opstring(a[2])});
+        a[0] = need_int(n, 0);
+        a[1] = need_int(n, 1);
+        a[2] = opstring(a[2]);
         const RCtx opnd{false, true, ctx.modifier};
-        for (std::size_t i = 3; i < a.size(); ++i) op->args.push_back(rx(a[i], opnd));
-        const Loc at = n->loc;
-        return call("Op", VT::op, at,
-                    {str("$Out", VT::opstring, at), call("WITH_MULTI_OUT", VT::op, at, {cnt, op}),
-                     call("gen_Shape", VT::shape, at, {integer(0, at), integer(0, at), cnt, idx})});
+        for (std::size_t i = 3; i < a.size(); ++i) a[i] = rx(a[i], opnd);
+        return expand_record(n, *k->rec);
       }
       case C::EXPANDED: return rx(expand_record(n, *k->rec), ctx);
       default: break;

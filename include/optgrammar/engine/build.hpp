@@ -86,7 +86,7 @@ inline OpRef modifiable(const ExecState& s, OpRef r, std::string_view what) {
 
 /// Op and WrapOp/WrapOpAlways constructions: a new op over the built operands.
 template <class N>
-inline OpRef build_construction(const N& n, ExecState& s) {
+inline auto build_construction(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   Graph& g = s.g;
   if constexpr (k == Kind::Op) {
@@ -101,7 +101,7 @@ inline OpRef build_construction(const N& n, ExecState& s) {
 
 /// gen_Shape, gen_ShapeOf: a shape construction (a `$Shape` op of that shape).
 template <class N>
-inline OpRef build_shape(const N& n, ExecState& s) {
+inline auto build_shape(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   Graph& g = s.g;
   if constexpr (k == Kind::GenShape) {
@@ -119,7 +119,7 @@ inline OpRef build_shape(const N& n, ExecState& s) {
 
 /// gen_ConstScalar_*, gen_ConstArr_*: a new constant.
 template <class N>
-inline OpRef build_const(const N& n, ExecState& s) {
+inline auto build_const(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
     if constexpr (k == Kind::GenConstScalarF32) {
@@ -150,7 +150,7 @@ inline OpRef build_const(const N& n, ExecState& s) {
 /// WITH_SIZE, WITH_TYPE, WITH_SAME_OUTPUT, WITH_SAME_ID, WITH_SPLIT_HISTORY, WITH_OUTPUT_TYPE,
 /// ResizeDim, WITH_MULTI_OUT: the op their last operand builds, with its output changed.
 template <class N>
-inline OpRef build_modifier(const N& n, ExecState& s) {
+inline auto build_modifier(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   Graph& g = s.g;
   if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
@@ -203,8 +203,9 @@ inline OpRef build_modifier(const N& n, ExecState& s) {
   }
 }
 
-/// The ops of a replacement value, by the family of its construct; an existing opref is
-/// evaluated. Anything else (splits, external functions) is engine/build_split.hpp's.
+/// The ops of a replacement value: an existing opref is evaluated; a construction is built by the
+/// phase function of its family (each returns void for the kinds of other families). Anything
+/// else (splits, external functions) is engine/build_split.hpp's.
 template <class N>
 inline OpRef build(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
@@ -216,16 +217,13 @@ inline OpRef build(const N& n, ExecState& s) {
   } else if constexpr (k == Kind::Select) {
     bool c = kid<0>(n, s);
     return c ? build(hana::at_c<1>(n.kids), s) : build(hana::at_c<2>(n.kids), s);
-  } else if constexpr (in_family(k, {Kind::Op, Kind::WrapOp, Kind::WrapOpAlways})) {
+  } else if constexpr (phase_handles<decltype(build_construction(n, s))>) {
     return build_construction(n, s);
-  } else if constexpr (in_family(k, {Kind::GenShape, Kind::GenShapeOf})) {
+  } else if constexpr (phase_handles<decltype(build_shape(n, s))>) {
     return build_shape(n, s);
-  } else if constexpr (in_family(k, {Kind::GenConstScalarF32, Kind::GenConstScalarI32, Kind::GenConstArrF32,
-                                     Kind::GenConstArrI32, Kind::GenConstArrValsI32})) {
+  } else if constexpr (phase_handles<decltype(build_const(n, s))>) {
     return build_const(n, s);
-  } else if constexpr (in_family(k, {Kind::WithSize, Kind::WithType, Kind::WithSameOutput, Kind::WithSameId,
-                                     Kind::WithSplitHistory, Kind::WithOutputType, Kind::ResizeDim,
-                                     Kind::WithMultiOut})) {
+  } else if constexpr (phase_handles<decltype(build_modifier(n, s))>) {
     return build_modifier(n, s);
   } else {
     return build_more(n, s);

@@ -476,37 +476,21 @@ inline auto eval_external(const N& n, ExecState& s) {
   }
 }
 
-/// The value of a constraint expression (or of a scalar operand of a replacement), by the
-/// family of its construct.
+/// The value of a constraint expression (or of a scalar operand of a replacement): that of the
+/// phase function of its construct's family.
 template <class N>
 inline auto eval(const N& n, ExecState& s) {
-  constexpr Kind k = N::kind;
-  if constexpr (in_family(k, {Kind::Tag, Kind::Bool, Kind::Int, Kind::Size, Kind::Float, Kind::DTypeConst})) {
-    return eval_literal(n, s);
-  } else if constexpr (in_family(k, {Kind::OptionInt, Kind::OptionUint, Kind::OptionBool, Kind::OptionFloat})) {
-    return eval_option(n, s);
-  } else if constexpr (in_family(k, {Kind::CastInt, Kind::CastUint, Kind::CastFloat, Kind::CastDType})) {
-    return eval_cast(n, s);
-  } else if constexpr (in_family(k, {Kind::Not, Kind::Neg, Kind::Abs, Kind::IsPow2, Kind::Roundup, Kind::Lcm, Kind::Select,
-                                     Kind::And, Kind::Or, Kind::Xor, Kind::Add, Kind::Mul, Kind::Min, Kind::Max, Kind::Sub,
-                                     Kind::Div, Kind::Rem, Kind::Mod})) {
-    return eval_operator(n, s);
-  } else if constexpr (in_family(k, {Kind::Eq, Kind::Ne, Kind::Lt, Kind::Gt, Kind::Le, Kind::Ge})) {
-    return eval_compare(n, s);
-  } else if constexpr (in_family(k, {Kind::InputOf, Kind::OutputOf})) {
-    return eval_opref(n, s);
-  } else if constexpr (in_family(k, {Kind::RankOf, Kind::DimOf, Kind::StepsizeOf, Kind::DTypeOf, Kind::ElementsizeOf,
-                                     Kind::InputsOf, Kind::OutputsOf, Kind::ZeroOffsetOf, Kind::SameEncoding,
-                                     Kind::SameOp})) {
-    return eval_property(n, s);
-  } else if constexpr (in_family(k, {Kind::ConstvalInt, Kind::ConstvalIntValid, Kind::ConstvalFloat,
-                                     Kind::ConstvalFloatValid})) {
-    return eval_constval(n, s);
-  } else if constexpr (in_family(k, {Kind::SplitDim, Kind::SplitStart, Kind::SplitSize, Kind::IterVar, Kind::IterInputOf})) {
-    return eval_split(n, s);
-  } else if constexpr (in_family(k, {Kind::ExternalConstraint, Kind::Message, Kind::LayoutChunksize})) {
-    return eval_external(n, s);
-  } else {
+  if constexpr (phase_handles<decltype(eval_literal(n, s))>) return eval_literal(n, s);
+  else if constexpr (phase_handles<decltype(eval_option(n, s))>) return eval_option(n, s);
+  else if constexpr (phase_handles<decltype(eval_cast(n, s))>) return eval_cast(n, s);
+  else if constexpr (phase_handles<decltype(eval_operator(n, s))>) return eval_operator(n, s);
+  else if constexpr (phase_handles<decltype(eval_compare(n, s))>) return eval_compare(n, s);
+  else if constexpr (phase_handles<decltype(eval_opref(n, s))>) return eval_opref(n, s);
+  else if constexpr (phase_handles<decltype(eval_property(n, s))>) return eval_property(n, s);
+  else if constexpr (phase_handles<decltype(eval_constval(n, s))>) return eval_constval(n, s);
+  else if constexpr (phase_handles<decltype(eval_split(n, s))>) return eval_split(n, s);
+  else if constexpr (phase_handles<decltype(eval_external(n, s))>) return eval_external(n, s);
+  else {
     static_assert(N::kind == Kind::Tag, "optgrammar: construct has no value in a constraint");
     return false;
   }

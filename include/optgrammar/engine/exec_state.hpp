@@ -19,8 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <stdexcept>
+#include <type_traits>
 
 namespace optgrammar::engine {
 
@@ -28,12 +28,12 @@ using dsl::Kind;
 using dsl::VType;
 namespace hana = boost::hana;
 
-/// Whether k is one of a family of constructs (eval and build dispatch by family).
-constexpr bool in_family(Kind k, std::initializer_list<Kind> family) {
-  for (Kind f : family)
-    if (f == k) return true;
-  return false;
-}
+/// Whether a phase function (eval_* in engine/eval.hpp, build_* in engine/build.hpp) gives a
+/// node a value: each is one `if constexpr` chain over the kinds of its family, so for any other
+/// kind its result is void. eval and build dispatch on this, so a construct's kind is written
+/// only in its own phase function.
+template <class Result>
+inline constexpr bool phase_handles = !std::is_void_v<Result>;
 
 /// What the matcher needs: the rule's interned op names and its binding slots.
 struct MatchState {

@@ -9,8 +9,6 @@
 # - carry EXPECT, the message in words (g++ prints the whole catalogue text as the family's
 #   template argument; clang prints only the family and the message's subject, so for clang a
 #   case with a FAULT is checked for the family and for its subject being part of EXPECT).
-# A case whose construct is not a rule and cannot raise its error at its own line says so with a
-# `// SITE: any` line.
 # MODE=ok: the same file without OG_FAIL (the compiling twin) must compile.
 string(REPLACE "<semicolon>" ";" EXPECT "${EXPECT}")
 string(REPLACE "\\;" ";" EXPECT "${EXPECT}")  # file(STRINGS) escapes ';' in what it read
@@ -54,8 +52,7 @@ endif()
 string(REGEX MATCH "^(.*):([0-9]+):[0-9]+: error: " _ "${first}")
 set(at_file "${CMAKE_MATCH_1}")
 set(at_line "${CMAKE_MATCH_2}")
-file(STRINGS ${SRC} site_any LIMIT_COUNT 1 REGEX "^// SITE: any")
-if(NOT site_any AND (NOT at_file STREQUAL SRC OR at_line LESS from OR at_line GREATER to))
+if(NOT at_file STREQUAL SRC OR at_line LESS from OR at_line GREATER to)
   message(FATAL_ERROR "the error is not on the rule's own line (${SRC}:${from}..${to}):\n${first}")
 endif()
 

@@ -104,8 +104,11 @@ namespace detail {
 template <class Decl>
 inline constexpr PropertiesVerdict properties_verdict = check_tensor_properties(Decl::text());
 
-/// What a well-formed declaration's check names: a complete type.
-struct PropertiesAccepted {};
+/// What a well-formed declaration's check names: a complete type, made from the declaration's
+/// text.
+struct PropertiesAccepted {
+  constexpr PropertiesAccepted(const char*) {}  // NOLINT: implicit on purpose (see properties_scope)
+};
 
 /// The declaration's verdict as a type: PropertiesAccepted, or the incomplete rule_error of its
 /// fault (g++ shows the message as its argument, clang the offending name).
@@ -124,6 +127,16 @@ template <class Decl>
 struct properties_check<Decl, false> {
   using type = typename dsl::detail::found_error<properties_found<Decl>>::type;
 };
+/// The scope in which DEF_TENSOR_PROPERTIES raises an ill-formed declaration's one error where
+/// the declaration is written: `accept` takes the verdict, and the macro passes it the
+/// declaration's text as a string literal made by `#`, which both compilers place on the
+/// declaration's line. The incomplete rule_error of a fault cannot be made from it: g++ says so
+/// naming the family with its message, clang naming the family with the offending name. (Its
+/// operands are not evaluated, so a name written without quotes gets the catalogue's message too.)
+template <class Decl>
+struct properties_scope {
+  static bool accept(typename properties_check<Decl>::type);
+};
 }  // namespace detail
 }  // namespace optgrammar::package_glue
 
@@ -134,6 +147,8 @@ struct properties_check<Decl, false> {
   struct NAME {                                                                                               \
     static constexpr std::string_view text() { return OPTGRAMMAR_STRINGIFY(__VA_ARGS__); }                    \
   };                                                                                                          \
-  static_assert(sizeof(::optgrammar::package_glue::detail::properties_check<NAME>::type) > 0);                \
+  struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::package_glue::detail::properties_scope<NAME> {         \
+    static_assert(sizeof(accept(OPTGRAMMAR_STRINGIFY(__VA_ARGS__))));                                          \
+  };                                                                                                          \
   static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(NAME, _registered){             \
       OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};

@@ -1,6 +1,5 @@
 // EXPECT: Outputs(...) names the op's outputs right after Op(...), before any tensor property
 // FAULT: outputs_place
-// SITE: any (g++ places a declaration's error in the macro's definition, clang on the declaration)
 #include <optgrammar/package/properties.hpp>
 #ifdef OG_FAIL
 DEF_TENSOR_PROPERTIES(Op("Split2", "in"), Flat("in"), Outputs("lo", "hi"), MainMemory("hi"))

@@ -13,7 +13,9 @@
 #include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/output_def.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -119,8 +121,11 @@ class Graph {
   }
   /// add_op_with_id for a caller that knows what it checks: every input is alive, `outdef` is an
   /// interned index and there are at most 65535 inputs (a rule's replacement made of Op
-  /// constructions over the ops its match bound, with the root's output definition and id).
+  /// constructions over the ops its match bound, with the root's output definition and id). A
+  /// build with assertions (the asan preset) checks them all the same.
   OpRef add_op_unchecked(OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef, std::uint32_t id) {
+    assert(inputs.size() <= 0xFFFF && outdef < outdefs_.size());
+    assert(std::all_of(inputs.begin(), inputs.end(), [&](OpRef in) { return alive(in); }));
     OpRef r{static_cast<std::uint32_t>(ops_.size())};
     OpDef& d = ops_.emplace_back();
     d.name = name;

@@ -165,6 +165,23 @@ constexpr bool admits(OperandKind k, VType t) {
   return false;
 }
 
+/// The type a result rule gives whatever the operands' types (VType::Bad for `common` and `code`).
+constexpr VType fixed_result(ResultRule r) {
+  switch (r) {
+    case ResultRule::bool_: return VType::Bool;
+    case ResultRule::int_: return VType::Int;
+    case ResultRule::size: return VType::Size;
+    case ResultRule::float_: return VType::Float;
+    case ResultRule::dtype: return VType::DType;
+    case ResultRule::opref: return VType::OpRef;
+    case ResultRule::shape: return VType::Shape;
+    case ResultRule::constant: return VType::NewConst;
+    case ResultRule::common:
+    case ResultRule::code: break;
+  }
+  return VType::Bad;
+}
+
 /// The typing of a construct of a regular family from its typed operands' types (the written
 /// operands after the strings it keeps): its type, or the fault that is reported for it and the
 /// operand it is about.
@@ -206,22 +223,11 @@ constexpr TypeVerdict type_operands(const Typing& t, const VType* a, std::size_t
     }
   }
   if (ok && (!any_dtype || all_dtype)) {
-    switch (t.result) {
-      case ResultRule::bool_: v.type = VType::Bool; break;
-      case ResultRule::int_: v.type = VType::Int; break;
-      case ResultRule::size: v.type = VType::Size; break;
-      case ResultRule::float_: v.type = VType::Float; break;
-      case ResultRule::dtype: v.type = VType::DType; break;
-      case ResultRule::opref: v.type = VType::OpRef; break;
-      case ResultRule::shape: v.type = VType::Shape; break;
-      case ResultRule::constant: v.type = VType::NewConst; break;
-      case ResultRule::common: {
-        VType r = n > 0 ? a[0] : VType::Int;
-        for (std::size_t i = 1; i < n; ++i) r = promote(r, a[i]);
-        v.type = r == VType::Bool ? VType::Int : r;
-        break;
-      }
-      case ResultRule::code: break;
+    v.type = fixed_result(t.result);
+    if (t.result == ResultRule::common) {
+      VType r = n > 0 ? a[0] : VType::Int;
+      for (std::size_t i = 1; i < n; ++i) r = promote(r, a[i]);
+      v.type = r == VType::Bool ? VType::Int : r;
     }
     return v;
   }

@@ -55,17 +55,55 @@ struct ExpansionStep {
 };
 using ExpansionForm = std::vector<ExpansionStep>;
 
-/// The type of a node an expansion text makes where the construct alone fixes it: the
-/// replacement constructions of the texts whose operands are typed by code (the *_SLICE names,
-/// OpMultiOut). The other made nodes are typed when the expansion is checked.
+/// The C++ front end's value type for a type of og-parse (the shared typing of dsl/typing.hpp
+/// speaks in those).
+optgrammar::dsl::VType to_vtype(VT t) {
+  using optgrammar::dsl::VType;
+  switch (t) {
+    case VT::boolean: return VType::Bool;
+    case VT::int_: return VType::Int;
+    case VT::size: return VType::Size;
+    case VT::float_: return VType::Float;
+    case VT::dtype: return VType::DType;
+    case VT::opref: return VType::OpRef;
+    case VT::op: return VType::OpBuild;
+    case VT::shape: return VType::Shape;
+    case VT::constant: return VType::NewConst;
+    case VT::pattern: return VType::Match;
+    default: return VType::Text;
+  }
+}
+VT from_vtype(optgrammar::dsl::VType t) {
+  using optgrammar::dsl::VType;
+  switch (t) {
+    case VType::Bool: return VT::boolean;
+    case VType::Int: return VT::int_;
+    case VType::Size: return VT::size;
+    case VType::Float: return VT::float_;
+    case VType::DType: return VT::dtype;
+    case VType::OpRef: return VT::opref;
+    case VType::OpBuild: return VT::op;
+    case VType::Shape: return VT::shape;
+    case VType::NewConst: return VT::constant;
+    default: return VT::none;
+  }
+}
+
+/// The type of a node an expansion text makes where the construct alone fixes it, whatever its
+/// operands: a regular family's fixed result (EQ, DIM_OF, ..., gen_Shape), and the replacement
+/// constructions of the texts whose operands are typed by code (the *_SLICE names, OpMultiOut).
+/// Such a node is not typed again (its operands are: the written ones under the name written,
+/// the made ones by construction); the others (ADD of CEILDIV, the casts' constructions) are typed
+/// when the expansion is checked.
 VT made_type(C c) {
+  const optgrammar::dsl::Typing& t = optgrammar::dsl::typing_of(c);
+  if (t.regular()) return from_vtype(optgrammar::dsl::fixed_result(t.result));
   switch (c) {
     case C::Op:
     case C::WITH_SIZE:
     case C::WITH_TYPE:
     case C::WITH_MULTI_OUT: return VT::op;
-    case C::AUTOSPLIT_SHAPEFN_APPLY:
-    case C::gen_Shape: return VT::shape;
+    case C::AUTOSPLIT_SHAPEFN_APPLY: return VT::shape;
     default: return VT::none;
   }
 }
@@ -252,38 +290,6 @@ class Checker {
     }
   }
   static std::string describe(const Node* n) { return fmt::format("{} of type {}", spelled(n), to_string(n->type)); }
-  /// The C++ front end's value type for a type of og-parse (the shared typing of dsl/typing.hpp
-  /// speaks in those).
-  static optgrammar::dsl::VType to_vtype(VT t) {
-    using optgrammar::dsl::VType;
-    switch (t) {
-      case VT::boolean: return VType::Bool;
-      case VT::int_: return VType::Int;
-      case VT::size: return VType::Size;
-      case VT::float_: return VType::Float;
-      case VT::dtype: return VType::DType;
-      case VT::opref: return VType::OpRef;
-      case VT::op: return VType::OpBuild;
-      case VT::shape: return VType::Shape;
-      case VT::constant: return VType::NewConst;
-      case VT::pattern: return VType::Match;
-      default: return VType::Text;
-    }
-  }
-  static VT from_vtype(optgrammar::dsl::VType t) {
-    using optgrammar::dsl::VType;
-    switch (t) {
-      case VType::Bool: return VT::boolean;
-      case VType::Int: return VT::int_;
-      case VType::Size: return VT::size;
-      case VType::Float: return VT::float_;
-      case VType::DType: return VT::dtype;
-      case VType::OpRef: return VT::opref;
-      case VType::Shape: return VT::shape;
-      case VType::NewConst: return VT::constant;
-      default: return VT::none;
-    }
-  }
   /// The word for a value type in catalogue messages (the C++ front end's words).
   static std::string_view type_word(VT t) { return optgrammar::dsl::vtype_name(to_vtype(t)); }
   /// The construct a node is, in catalogue messages: its name, or what kind of constant it is.

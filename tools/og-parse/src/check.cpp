@@ -485,11 +485,13 @@ class Checker {
 
   // ---- match --------------------------------------------------------------------------------
   Node* match_root(Node* n) {
-    n = expanded_in(n, optgrammar::dsl::in_match);
     if (n->kind == NodeKind::call && n->text == "LET")
       fail(n->loc, catalogue(Fault::let_at_root, !n->args.empty() ? std::string_view(n->args[0]->text) : std::string_view()));
-    if (n->kind != NodeKind::call || (n->text != "Op" && n->text != "OpVarIn"))
+    if (n->kind != NodeKind::call || (n->text != "Op" && n->text != "OpVarIn")) {
+      // a name defined by expansion (OPCONST): what it stands for
+      if (Node* e = expanded_in(n, optgrammar::dsl::in_match); e != n) return match_root(e);
       fail(n->loc, catalogue(Fault::match_root, construct_word(n)));
+    }
     std::vector<std::string_view> lets;
     return match_op1(n, lets);
   }
@@ -527,7 +529,6 @@ class Checker {
   }
 
   Node* match_op(Node* n, std::vector<std::string_view>& lets) {
-    n = expanded_in(n, optgrammar::dsl::in_match);
     if (n->kind == NodeKind::string) {
       plain_string(n, "an operand tag", VT::tag);
       if (n->text == "*") {
@@ -548,6 +549,8 @@ class Checker {
         count_operands(n);
         return bind_let(n, n->args[0], n->args[1], lets);
       }
+      // a name defined by expansion (OPCONST, FROM_DEFAULT_PACKAGE): what it stands for
+      if (Node* e = expanded_in(n, optgrammar::dsl::in_match); e != n) return match_op(e, lets);
     }
     fail(n->loc, catalogue(Fault::not_in_match, construct_word(n)));
   }

@@ -2,6 +2,7 @@
 // annotations across files, options, and robustness against hostile input.
 #include <og_parse/og_parse.hpp>
 #include <optgrammar/dsl/grammar.hpp>
+#include <optgrammar/dsl/typing.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -361,11 +362,12 @@ TEST_CASE("CRLF line ends and a UTF-8 byte order mark", "[lexical]") {
 }
 
 TEST_CASE("the compatibility names expand as the grammar's records say", "[canonical]") {
-  // Each constraint construct defined by others, written with sample operands: og-parse's
-  // canonical text is the record's expansion with the operands put in for $1, $2.
+  // Each constraint construct defined by others (a family with a typing: IS_*, DIM_*, SAME_SHAPE,
+  // ...), written with sample operands: og-parse's canonical text is the record's expansion with
+  // the operands put in for $1, $2.
   int checked = 0;
   for (const auto& r : optgrammar::dsl::constructs) {
-    if (r.expansion.empty() || !(r.places & optgrammar::dsl::in_constraint)) continue;
+    if (r.expansion.empty() || !optgrammar::dsl::typing_of(r.family).regular()) continue;
     const bool ints = r.family == optgrammar::dsl::Family::CEILDIV;
     const bool scalar = ints || r.family == optgrammar::dsl::Family::DIM_N;
     const std::string a1 = ints ? "7" : "\"x\"", a2 = ints ? "2" : "\"*\"";

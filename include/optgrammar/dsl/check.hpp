@@ -26,7 +26,7 @@ struct Analysis {
   Message msg;            ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
   std::size_t prefix_len = 0;
   Message subject;        ///< the error's first slot: the offending tag or construct
-  Str expanding;          ///< the *_SLICE construct whose expansion is being checked, if any
+  std::string_view expanding;  ///< the *_SLICE construct whose expansion is being checked, if any
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT (needs its check's header)
   Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
@@ -104,6 +104,16 @@ constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
     }
   }
   return true;
+}
+
+/// The name a rule wrote for a node: the name defined by expansion whose top node it is (its
+/// record + 1 in `leaf.i`, which dsl/words.hpp sets for OPCONST, the *_SLICE names and OpMultiOut),
+/// or its construct's.
+template <class N>
+constexpr std::string_view written_name(const N& node) {
+  if constexpr (N::kind == Kind::Let || N::kind == Kind::WithSize || N::kind == Kind::Op)
+    if (node.leaf.i > 0) return constructs[static_cast<std::size_t>(node.leaf.i - 1)].name;
+  return kind_name(N::kind);
 }
 
 /// The message for a node whose own typing failed (its operands are well-typed).
@@ -206,6 +216,7 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
     }
     node.leaf.slot = s;
   } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
+    if (node.leaf.i > 0) return a.fail(root ? Fault::match_root : Fault::not_in_match, written_name(node));  // OpMultiOut
     if (!check_string(a, node.leaf.str, "op name")) return;
     node.leaf.index = a.name_index(node.leaf.str);
     boost::hana::for_each(node.kids, [&](auto& kid) { walk_match(kid, a, false, outer_lets, n_outer); });
@@ -239,7 +250,7 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
       node.leaf.slot = s;
     }
   } else {
-    a.fail(Fault::not_in_match, kind_name(k));
+    a.fail(Fault::not_in_match, written_name(node));
   }
 }
 
@@ -425,7 +436,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     if (node.leaf.i > 2147483647LL || node.leaf.i < -2147483647LL - 1)
       a.fail(Fault::integer_out_of_range, node.leaf.i);
   } else if constexpr (k == Kind::Let || k == Kind::OpVarIn) {
-    a.fail(Fault::match_only, kind_name(k), part);
+    a.fail(Fault::match_only, written_name(node), part);
   } else if constexpr (keeps(k, OperandKind::option_name)) {
     check_string(a, node.leaf.str, "option name");
   } else if constexpr (k == Kind::Autosplit || k == Kind::OpIter) {
@@ -461,11 +472,12 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         return;
       }
     // inside a *_SLICE expansion, the construct as written
-    a.fail(Fault::split_var_scope, a.expanding.len > 0 ? a.expanding.view() : kind_name(k), t, t);
+    a.fail(Fault::split_var_scope, !a.expanding.empty() ? a.expanding : kind_name(k), t, t);
   } else {
     if constexpr (k == Kind::Op) {
       if (w == Where::Constraint) {
-        a.fail(Fault::op_in_constraint, node.leaf.str);
+        if (node.leaf.i > 0) a.fail(Fault::replacement_only, written_name(node));  // OpMultiOut
+        else a.fail(Fault::op_in_constraint, node.leaf.str);
         return;
       }
       if (!check_string(a, node.leaf.str, "op name")) return;
@@ -477,7 +489,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     if (w == Where::Constraint && N::vtype != VType::Bad &&
         (N::vtype == VType::OpBuild || N::vtype == VType::Shape || N::vtype == VType::NewConst || is_modifier(k))) {
-      a.fail(Fault::replacement_only, kind_name(k));
+      a.fail(Fault::replacement_only, written_name(node));
       return;
     }
     if constexpr (k == Kind::ExternalReplace) {
@@ -496,8 +508,8 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       using WT = boost::mp11::mp_at_c<typename N::children, 1>;
       if constexpr (WT::kind == Kind::WithType) {
         using In = boost::mp11::mp_front<typename WT::children>;
-        if (node.leaf.str.len > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
-          a.fail(Fault::operand_type, node.leaf.str, "first", "an existing opref",
+        if (node.leaf.i > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
+          a.fail(Fault::operand_type, written_name(node), "first", "an existing opref",
                  In::vtype == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(In::vtype));
           return;
         }
@@ -508,9 +520,9 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.
     constexpr bool is_select = k == Kind::Select;
-    const Str outer = a.expanding;
+    const std::string_view outer = a.expanding;
     if constexpr (k == Kind::WithSize) {
-      if (node.leaf.str.len > 0) a.expanding = node.leaf.str;  // an AUTOSPLIT_SLICE/TYPICAL_SLICE/... expansion
+      if (node.leaf.i > 0) a.expanding = written_name(node);  // an AUTOSPLIT_SLICE/TYPICAL_SLICE/... expansion
     }
     std::size_t i = 0;
     boost::hana::for_each(node.kids, [&](auto& kid) {
@@ -748,7 +760,7 @@ constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M
     if constexpr (M::kind == Kind::Let)
       a.fail(Fault::let_at_root, out.match.leaf.str);
     else
-      a.fail(Fault::match_root, kind_name(M::kind));
+      a.fail(Fault::match_root, detail::written_name(out.match));
     return out;
   } else {
     detail::walk_match(out.match, a, true, nullptr, 0);

@@ -351,7 +351,7 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   X(MAKE_OP_FP16_AND_INSERT_CAST, EXPANDED, R, \
     "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",WITH_SIZE(\"*\",WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,$1))))") \
   X(OPCONST, OPCONST, M, "LET($1,Op(\"$Const\"))") \
-  X(FROM_DEFAULT_PACKAGE, FROM_DEFAULT_PACKAGE, MR, "$1") \
+  X(FROM_DEFAULT_PACKAGE, FROM_DEFAULT_PACKAGE, MCR, "$1") \
   X(AUTOSPLIT_SLICE, AUTOSPLIT_SLICE, R, "WITH_SIZE($3,WITH_TYPE($1,Op(\"Slice_shape\",$1,$2,$3)))") \
   X(TYPICAL_SLICE, TYPICAL_SLICE, R, \
     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simple_split_size,$2,$1),WITH_TYPE($1,Op(\"Slice_shape\",$1," \
@@ -363,7 +363,7 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
 // clang-format on
 
 namespace grammar_detail {
-constexpr unsigned char M = in_match, C = in_constraint, R = in_replacement, CR = C | R, MR = M | R;
+constexpr unsigned char M = in_match, C = in_constraint, R = in_replacement, CR = C | R, MR = M | R, MCR = M | C | R;
 constexpr unsigned char N = any_count;
 using F = Family;
 /// The record of a name of a family of regular form: its operand counts are the form's.

@@ -187,6 +187,13 @@ constexpr bool strings_fit() {
   return true;
 }
 
+/// Whether the expansion of a name of family f keeps the name written in its top node (its
+/// record + 1 in `leaf.i`), for the messages about it: the families typed by code of each front
+/// end whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut).
+constexpr bool keeps_written_name(Family f) {
+  return !typing_of(f).regular() && f != Family::EXPANDED && f != Family::FROM_DEFAULT_PACKAGE;
+}
+
 /// The node kind of a family that makes nodes.
 constexpr Kind family_kind(Family f) {
   for (std::size_t i = 0; i < sizeof(kind_families) / sizeof(kind_families[0]); ++i)
@@ -335,8 +342,8 @@ struct words {
  private:
   /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
   /// operands, or a Misapplied node when their count or types do not fit the family's typing.
-  /// The expansion of a *_SLICE name keeps the name as written (in its WITH_SIZE node), which
-  /// analysis gives in the messages about its operands.
+  /// The expansion of OPCONST, a *_SLICE name or OpMultiOut keeps the name as written (in its top
+  /// node), which analysis gives in the messages about it.
   template <std::size_t Rec, class... A>
   static constexpr auto expand_(const A&... a) {
     constexpr Construct rec = constructs[Rec];
@@ -346,11 +353,7 @@ struct words {
     if constexpr (sizeof...(A) >= rec.min_args && sizeof...(A) <= rec.max_args &&
                   (!typed || v.type != VType::Bad || v.fault == Fault::none)) {
       auto r = expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::operand_value(a)...));
-      if constexpr (rec.family == Family::AUTOSPLIT_SLICE || rec.family == Family::TYPICAL_SLICE ||
-                    rec.family == Family::CHANGEDIM_SLICE) {
-        r.leaf.str.p = rec.name.data();
-        r.leaf.str.len = rec.name.size();
-      }
+      if constexpr (expansion_detail::keeps_written_name(rec.family)) r.leaf.i = static_cast<long long>(Rec) + 1;
       return r;
     } else {
       Leaf l;

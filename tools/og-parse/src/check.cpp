@@ -645,7 +645,6 @@ class Checker {
       case C::OpVarIn:
       case C::LET:
       case C::OPCONST:
-      case C::FROM_DEFAULT_PACKAGE:
         if (!in_replacement_ && n->text == "Op")
           fail(n->loc, catalogue(Fault::op_in_constraint, !a.empty() ? std::string_view(a[0]->text) : std::string_view()));
         if (!in_replacement_) fail(n->loc, catalogue(Fault::match_only, n->text, "the constraint"));
@@ -691,6 +690,7 @@ class Checker {
         return typed(n, VT::boolean);
       }
       case C::CAST: return functional_cast(n, static_cast<VT>(k->extra));
+      case C::FROM_DEFAULT_PACKAGE:  // its string, wherever it is written
       case C::EXPANDED: return cx(expand_record(n, *k->rec));
       default: break;
     }
@@ -1181,6 +1181,7 @@ class Checker {
         for (std::size_t i = 3; i < a.size(); ++i) a[i] = rx(a[i], opnd);
         return expand_record(n, *k->rec);
       }
+      case C::FROM_DEFAULT_PACKAGE:  // its string, wherever it is written
       case C::EXPANDED: return rx(expand_record(n, *k->rec), ctx);
       default: break;
     }

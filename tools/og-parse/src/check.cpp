@@ -356,11 +356,6 @@ class Checker {
     n->text = v;
     return n;
   }
-  Node* name(std::string_view v, VT t, Loc at) {
-    Node* n = mk(NodeKind::name, t, at);
-    n->text = v;
-    return n;
-  }
 
   /// A name defined by expansion, replaced by its record's expansion text with `$1`, `$2`, ...
   /// standing for its operands (grammar.hpp): the tree is built here from the text (read once per

@@ -26,7 +26,6 @@ struct Analysis {
   Message msg;            ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
   std::size_t prefix_len = 0;
   Message subject;        ///< the error's first slot: the offending tag or construct
-  std::string_view expanding;  ///< the *_SLICE construct whose expansion is being checked, if any
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT (needs its check's header)
   Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
@@ -106,12 +105,13 @@ constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
   return true;
 }
 
-/// The name a rule wrote for a node: the name defined by expansion whose top node it is (its
-/// record + 1 in `leaf.i`, which dsl/words.hpp sets for OPCONST, the *_SLICE names and OpMultiOut),
-/// or its construct's.
+/// The name a rule wrote for a node: the name defined by expansion whose text made it (its
+/// record + 1 in `leaf.i`, which dsl/words.hpp sets on the nodes of OPCONST's, the *_SLICE
+/// names' and OpMultiOut's expansions), or its construct's.
 template <class N>
 constexpr std::string_view written_name(const N& node) {
-  if constexpr (N::kind == Kind::Let || N::kind == Kind::WithSize || N::kind == Kind::Op)
+  if constexpr (N::kind == Kind::Let || N::kind == Kind::WithSize || N::kind == Kind::Op ||
+                N::kind == Kind::AutosplitShapefnApply)
     if (node.leaf.i > 0) return constructs[static_cast<std::size_t>(node.leaf.i - 1)].name;
   return kind_name(N::kind);
 }
@@ -216,7 +216,9 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
     }
     node.leaf.slot = s;
   } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
-    if (node.leaf.i > 0) return a.fail(root ? Fault::match_root : Fault::not_in_match, written_name(node));  // OpMultiOut
+    // an op made by a name that has no place in a match (OpMultiOut; OPCONST's is in its place)
+    if (node.leaf.i > 0 && !(constructs[static_cast<std::size_t>(node.leaf.i - 1)].places & in_match))
+      return a.fail(root ? Fault::match_root : Fault::not_in_match, written_name(node));
     if (!check_string(a, node.leaf.str, "op name")) return;
     node.leaf.index = a.name_index(node.leaf.str);
     boost::hana::for_each(node.kids, [&](auto& kid) { walk_match(kid, a, false, outer_lets, n_outer); });
@@ -471,8 +473,8 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         }
         return;
       }
-    // inside a *_SLICE expansion, the construct as written
-    a.fail(Fault::split_var_scope, !a.expanding.empty() ? a.expanding : kind_name(k), t, t);
+    // (a node a *_SLICE name's expansion made is named as the rule wrote it)
+    a.fail(Fault::split_var_scope, written_name(node), t, t);
   } else {
     if constexpr (k == Kind::Op) {
       if (w == Where::Constraint) {
@@ -520,17 +522,12 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
     }
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.
     constexpr bool is_select = k == Kind::Select;
-    const std::string_view outer = a.expanding;
-    if constexpr (k == Kind::WithSize) {
-      if (node.leaf.i > 0) a.expanding = written_name(node);  // an AUTOSPLIT_SLICE/TYPICAL_SLICE/... expansion
-    }
     std::size_t i = 0;
     boost::hana::for_each(node.kids, [&](auto& kid) {
       bool branch = is_select && i > 0;
       walk_expr(kid, a, w, at_root && branch, (k == Kind::Op) || (in_op_operand && branch));
       ++i;
     });
-    a.expanding = outer;
     if (!a.ok) return;
     if constexpr (dsl::reads_outdef(k) || dsl::reads_constval(k)) {
       if constexpr (boost::mp11::mp_front<typename N::children>::kind == Kind::Tag) {

@@ -2,11 +2,12 @@
 //
 // Plain data (the standard library and core/dtype.hpp only), read by both front ends and the
 // docs: where a construct may appear, how many operands it takes, which construct family it
-// belongs to, and for the names defined as an expansion of others, the expansion (`$1`, `$2`, ...
-// stand for the operands, as the canonical form prints them) and the reader of its text. og-parse builds its name table, its operand-count
-// check and its place check from these records; the C++ front end's node kinds (dsl/node.hpp),
-// their names and its words of regular form (dsl/words.hpp) are generated from the family table
-// below; the pages of docs/grammar/ are generated from them.
+// belongs to, and for the names defined as an expansion of others, the expansion (`$1`, `$2`,
+// ... stand for the operands, as the canonical form prints them) and the reader of its text.
+// og-parse builds its name table, its operand-count check and its place check from these
+// records; the C++ front end's node kinds (dsl/node.hpp), their names and its words of regular
+// form (dsl/words.hpp) are generated from the family table below; the pages of docs/grammar/ are
+// generated from them.
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"

@@ -187,9 +187,10 @@ constexpr bool strings_fit() {
   return true;
 }
 
-/// Whether the expansion of a name of family f keeps the name written in its top node (its
-/// record + 1 in `leaf.i`), for the messages about it: the families typed by code of each front
-/// end whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut).
+/// Whether the nodes an expansion of a name of family f makes keep the name written (its record
+/// + 1 in `leaf.i`), for the messages about them: the families typed by code of each front end
+/// whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut). The operands written keep
+/// their own names.
 constexpr bool keeps_written_name(Family f) {
   return !typing_of(f).regular() && f != Family::EXPANDED && f != Family::FROM_DEFAULT_PACKAGE;
 }
@@ -342,8 +343,8 @@ struct words {
  private:
   /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
   /// operands, or a Misapplied node when their count or types do not fit the family's typing.
-  /// The expansion of OPCONST, a *_SLICE name or OpMultiOut keeps the name as written (in its top
-  /// node), which analysis gives in the messages about it.
+  /// The nodes the expansion of OPCONST, a *_SLICE name or OpMultiOut makes keep the name as
+  /// written (expansion_term_), which analysis gives in the messages about them.
   template <std::size_t Rec, class... A>
   static constexpr auto expand_(const A&... a) {
     constexpr Construct rec = constructs[Rec];
@@ -352,9 +353,7 @@ struct words {
     constexpr TypeVerdict v = typed ? type_operands(typing_of(rec.family), types, sizeof...(A)) : TypeVerdict{};
     if constexpr (sizeof...(A) >= rec.min_args && sizeof...(A) <= rec.max_args &&
                   (!typed || v.type != VType::Bad || v.fault == Fault::none)) {
-      auto r = expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::operand_value(a)...));
-      if constexpr (expansion_detail::keeps_written_name(rec.family)) r.leaf.i = static_cast<long long>(Rec) + 1;
-      return r;
+      return expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::operand_value(a)...));
     } else {
       Leaf l;
       l.str.p = rec.name.data();
@@ -381,7 +380,7 @@ struct words {
     } else if constexpr (t.form == Term::function) {
       return shape_function_<Rec, At, t.value>();
     } else if constexpr (t.form == Term::call) {
-      return [&]<std::size_t... J>(std::index_sequence<J...>) {
+      auto made = [&]<std::size_t... J>(std::index_sequence<J...>) {
         constexpr Term c = expansion_detail::term_v<Rec, At>;
         if constexpr (((expansion_detail::term_v<Rec, c.at[J]>.form == Term::rest) || ...)) {
           // `$k...` among the operands: each operand term gives a tuple, joined
@@ -391,6 +390,8 @@ struct words {
           return call_record_<c.value>(expansion_term_<Rec, c.at[J]>(ops)...);
         }
       }(std::make_index_sequence<t.n>{});
+      if constexpr (expansion_detail::keeps_written_name(constructs[Rec].family)) made.leaf.i = static_cast<long long>(Rec) + 1;
+      return made;
     } else {
       static_assert(t.form == Term::call, "`$k...` can only be an operand of a name");
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# W2 side by side: optgrammar's rewrite, its floor (one read-only pass over the same graph) and
-# MLIR 15's greedy driver with DRR rules (the MLIR peer of workload W2), each run ROUNDS times as
+# W2 side by side: optgrammar's rewrite (the DSL rules, and the same rules written by hand), its
+# floor (one read-only pass over the same graph) and MLIR 15's greedy driver with DRR rules (the MLIR peer of workload W2), each run ROUNDS times as
 # separate processes, for each package size.
 #
 #   bench/w2/compare.sh [BLOCKS] [ROUNDS] [RULES...]      defaults: 50000 5 64 256 1024
@@ -30,7 +30,7 @@ if [ ! -x "$w2" ]; then
   echo "[compare] building w2_bench_1024 with the gcc preset" >&2
   (cd "$repo" && cmake --preset gcc >/dev/null && cmake --build --preset gcc --target w2_bench_1024 >/dev/null)
 fi
-engines=(dsl floor)
+engines=(dsl handwritten floor)
 if [ -x "$mlir" ]; then
   engines+=(mlir)
   "$mlir" 1000 64 >/dev/null  # builds the peer once, outside the timed rounds
@@ -48,6 +48,7 @@ for ((r = 0; r < rounds; r++)); do
       e="${engines[$(((r + k) % n))]}"
       case "$e" in
         dsl) "$w2" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
+        handwritten) "$w2" "$blocks" "$rules" --engine handwritten 2>/dev/null | tail -n 1 ;;
         floor) "$w2" "$blocks" "$rules" --engine floor 2>/dev/null | tail -n 1 ;;
         mlir) "$mlir" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
       esac | tee -a "$out"
@@ -73,7 +74,7 @@ for r in dict.fromkeys(x["rules"] for x in rows):
             parts.append(f"{k} {med[r, e, k]:g} [{v[0]:g}-{v[-1]:g}]")
         print(f"R={r:<5d} {e:18s} " + "  ".join(parts) + f"  ({len(rs)} runs)")
 print()
-dsl, floor, mlir = "optgrammar", "optgrammar-floor", "mlir15-greedy-drr"
+dsl, hand, floor, mlir = "optgrammar", "optgrammar-handwritten", "optgrammar-floor", "mlir15-greedy-drr"
 per_op = {}
 for r in dict.fromkeys(x["rules"] for x in rows):
     ops = next(x["ops_before"] for x in rows if x["rules"] == r)
@@ -82,6 +83,8 @@ for r in dict.fromkeys(x["rules"] for x in rows):
         t = med[r, dsl, "rewrite_seconds"]
         per_op[r] = t / ops
         line += f" optgrammar rewrite {1e9 * t / ops:.1f} ns/op"
+        if (r, hand, "rewrite_seconds") in med:
+            line += f"  DSL / hand-written {t / med[r, hand, 'rewrite_seconds']:.2f}"
         if (r, floor, "rewrite_seconds") in med and med[r, floor, "rewrite_seconds"]:
             line += f"  rewrite / floor {t / med[r, floor, 'rewrite_seconds']:.1f}x"
         if (r, mlir, "rewrite_seconds") in med:

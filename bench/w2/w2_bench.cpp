@@ -1,14 +1,16 @@
 // Workload W2 (bench/w2/README.md) on optgrammar.
 //
-//   w2_bench [BLOCKS] [RULES] [--engine dsl|floor] [--repeat N]
+//   w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N]
 //
 // Builds the graph, selects the package of RULES rules (2, 64, 256 or 1024, at most the
 // W2_MAX_RULES this binary was built with) from the rules linked in, rewrites the graph to a fixed
-// point, checks the spec's expected result and prints the spec's JSON line last. `--engine floor`
+// point, checks the spec's expected result and prints the spec's JSON line last. `--engine handwritten`
+// runs the same package written by hand against core/ (w2_handwritten.hpp); `--engine floor`
 // times one read-only pass over the same graph instead (common/floor.hpp). Exit 1: wrong result;
 // 2: bad arguments.
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
+#include "w2/w2_handwritten.hpp"
 
 #include <optgrammar/dsl/str.hpp>
 #include <optgrammar/engine/driver.hpp>
@@ -19,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <string>
 
 namespace {
@@ -53,13 +56,13 @@ int main(int argc, char** argv) {
       }
       sizes[positional++] = static_cast<std::size_t>(v);
     } else {
-      std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|floor] [--repeat N]\n");
+      std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N]\n");
       return 2;
     }
   }
   const std::size_t blocks = sizes[0], n_rules = sizes[1];
-  if (engine != "dsl" && engine != "floor") {
-    std::fprintf(stderr, "w2_bench: --engine must be dsl or floor, not '%s'\n", engine.c_str());
+  if (engine != "dsl" && engine != "handwritten" && engine != "floor") {
+    std::fprintf(stderr, "w2_bench: --engine must be dsl, handwritten or floor, not '%s'\n", engine.c_str());
     return 2;
   }
   if (n_rules < 2 || n_rules > W2_MAX_RULES) {
@@ -68,7 +71,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (repeat < 1) repeat = 1;
-  const optgrammar::RuleSet rules = package(n_rules);
+  std::deque<w2::handwritten::Decoy> decoys;
+  const optgrammar::RuleSet rules =
+      engine == "handwritten" ? w2::handwritten::rules(n_rules, decoys) : package(n_rules);
   if (rules.size() != n_rules) {
     std::fprintf(stderr, "w2_bench: found %zu of the package's %zu rules\n", rules.size(), n_rules);
     return 1;
@@ -89,7 +94,7 @@ int main(int argc, char** argv) {
   bench::report_faults("w2_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
               "\"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              floor ? "optgrammar-floor" : "optgrammar", blocks, n_rules, t.before, t.after, t.best_build,
+              floor ? "optgrammar-floor" : engine == "dsl" ? "optgrammar" : "optgrammar-handwritten", blocks, n_rules, t.before, t.after, t.best_build,
               t.best_rewrite, bench::peak_rss_kb());
   return 0;
 }

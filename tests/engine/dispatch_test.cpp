@@ -1,6 +1,7 @@
-// The driver's merged dispatch (PassDispatch, engine/rule.hpp): rules rooted on one op are looked
-// up by the name of the op in one input slot. Results, rule order, firing order and the matched
-// and fired counters must be exactly those of trying every rule of the root name in rule order.
+// The driver's merged dispatch (PassDispatch, engine/rule_set.hpp): rules rooted on one op are
+// looked up by the name of the op in one input slot, then by a dimension that several of them
+// guard. Results, rule order, firing order and the matched and fired counters must be exactly
+// those of trying every rule of the root name in rule order.
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/rules.hpp>
 
@@ -8,6 +9,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 // Many rules rooted on X_Root, guarded on slot 0 by different inner names, interleaved with rules
 // that look at slot 1 only or at no inner op at all, some with constraints that fail.
@@ -25,6 +27,16 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", LET("o", Op("X_Other", "z"))),
                          Op("X_Dim", "x", "o"))
 // The products are rewritten again in a second step (new ops are dispatched too).
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_FromC", "x", "y"), "z"), OK, Op("X_CC", "x", "y", "z"))
+// The dimension term of rules 1 and 3 (path 0, dimension 3) once more, with rule 1's value; and
+// a second X_B rule on rule 0's term: in the X_B list the term of three rules decides, the other
+// keeps its guard.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", "y"), EQ(DIM_OF("x", 3), 5), Op("X_Five", "x", "y"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_B", "x"), "y"), EQ(DIM_OF("x", 3), 6), Op("X_BSix", "x", "y"))
+
+// Rules that differ only in the value of one guarded dimension, as a large package's often do.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Y_Root", Op("Y_In", "x")), EQ(DIM_OF("x", 3), 3), Op("Y_Three", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Y_Root", Op("Y_In", "x")), EQ(DIM_OF("x", 3), 4), Op("Y_Four", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Y_Root", Op("Y_In", "x")), EQ(DIM_OF("x", 3), 100), Op("Y_Hundred", "x"))
 
 namespace {
 using namespace optgrammar;
@@ -76,7 +88,7 @@ Graph sample(unsigned seed) {
 
 TEST_CASE("input guards are read from the rule's structure") {
   RuleSet set = this_file();
-  REQUIRE(set.size() == 10);
+  REQUIRE(set.size() == 15);
   const auto& rules = set.rules();
   auto guards = [&](std::size_t k) {
     std::ostringstream os;
@@ -114,6 +126,53 @@ TEST_CASE("input guards are read from the rule's structure") {
   CHECK(dims(4) == "-");
   CHECK(dims(8) == "path 1 0 dim 2 = 2");
   CHECK(dims(9) == "-");
+  CHECK(dims(10) == "path 0 dim 3 = 5");
+  CHECK(dims(11) == "path 0 0 dim 3 = 6");
+  CHECK(dims(14) == "path 0 0 dim 3 = 100");
+}
+
+TEST_CASE("rules guarding one dimension are picked by its value read once") {
+  RuleSet set = this_file();
+  REQUIRE(set.dispatch().size() == 1);
+  const PassDispatch& pass = set.dispatch()[0];
+  // X_Root: the lists of X_B and of the other names each split by (path 0, dimension 3); Y_Root:
+  // one list split by (path 0 0, dimension 3).
+  CHECK(pass.dimension_decisions() >= 3);
+  Graph g;
+  std::vector<OpRef> roots;
+  for (std::size_t d : {3, 4, 5, 4}) {
+    const OutputDef def = OutputDef::make(DType::Float32, {1, 2, 2, d});
+    OpRef x = g.add_input(def);
+    roots.push_back(g.add_op("Y_Root", {g.add_op("Y_In", {x}, def)}, def));
+    g.add_output(roots.back());
+  }
+  // What the driver is handed for each root: only the rule of that value, its guard checked.
+  auto made_by = [&](OpRef root) {
+    const PassDispatch::Candidates c = pass.candidates(g, root, g.name_id(root));
+    std::string s;
+    for (std::size_t k = 0; k < c.size; ++k)
+      s += c.rules[k].rule->canonical.substr(c.rules[k].rule->canonical.rfind("Op(\"Y_")) + (c.rules[k].guard ? " guarded;" : ";");
+    return s;
+  };
+  CHECK(made_by(roots[0]) == "Op(\"Y_Three\",\"x\"));");
+  CHECK(made_by(roots[1]) == "Op(\"Y_Four\",\"x\"));");
+  CHECK(made_by(roots[2]).empty());
+  RunReport rep = run_rules(g, set);
+  auto stats = [&](std::string_view made) {
+    for (std::size_t k = 0; k < rep.rules.size(); ++k)
+      if (rep.rules[k]->canonical.find(made) != std::string::npos) return rep.stats[k];
+    FAIL("no rule makes " << made);
+    return RuleStats{};
+  };
+  CHECK(rep.rewrites == 3);
+  CHECK(stats("Y_Three").tried == 1);
+  CHECK(stats("Y_Three").fired == 1);
+  CHECK(stats("Y_Four").tried == 2);
+  CHECK(stats("Y_Four").fired == 2);
+  CHECK(stats("Y_Hundred").tried == 0);  // no op has the value: never called
+  std::size_t made = 0;
+  for (OpRef r : g.live_ops()) made += g.name(r) == "Y_Three" || g.name(r) == "Y_Four";
+  CHECK(made == 3);
 }
 
 TEST_CASE("the merged dispatch gives the results, order and counters of trying every rule") {

@@ -154,8 +154,9 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
       const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
       if (cands.size == 0) continue;  // no rule of this pass has this op's name as root
       for (std::size_t c = 0; c < cands.size; ++c) {
-        if (!cands.guards[c].admits(g, r)) continue;  // its constraint cannot hold here
-        const RuleInfo* rule = cands.rules[c];
+        const PassDispatch::Candidate& cand = cands.rules[c];
+        if (cand.guard && !cand.guard->admits(g, r)) continue;  // its constraint cannot hold here
+        const RuleInfo* rule = cand.rule;
         if (rule->flag_bits & flags_off) continue;  // waits for a graph option that is off
         if (!check_rules) {
           if (rule->apply(rw, *rule, r)) break;

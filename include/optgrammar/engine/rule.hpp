@@ -42,12 +42,26 @@ struct DimGuard {
   /// False only when the op at `path` exists and its dimension differs: the rule cannot fire.
   bool admits(const Graph& g, OpRef root) const noexcept {
     if (!active) return true;
+    std::size_t v = 0;
+    return !read(g, root, v) || v == value;
+  }
+  /// Reads dimension `dim` of the op at `path` from `root` into `out`; false when the path
+  /// leaves the graph (an input slot the op does not have: the matcher will say no).
+  bool read(const Graph& g, OpRef root, std::size_t& out) const noexcept {
     OpRef o = root;
     for (std::uint32_t d = 0; d < depth; ++d) {
-      if (path[d] >= g.n_inputs(o)) return true;  // the matcher will say no
+      if (path[d] >= g.n_inputs(o)) return false;
       o = g.input(o, path[d]);
     }
-    return g.outdef_at(g.output_index(o)).dim(dim) == value;
+    out = g.outdef_at(g.output_index(o)).dim(dim);
+    return true;
+  }
+  /// Whether `o` reads the same dimension of the same op (its value aside).
+  bool same_term(const DimGuard& o) const noexcept {
+    if (active != o.active || depth != o.depth || dim != o.dim) return false;
+    for (std::uint32_t d = 0; d < depth; ++d)
+      if (path[d] != o.path[d]) return false;
+    return true;
   }
 };
 

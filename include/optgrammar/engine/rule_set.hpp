@@ -28,11 +28,14 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
 }
 
 
-/// The rules of one pass as the driver looks them up: by the root op's name, then by the name of
-/// the op in one input slot (the slot most of the root's rules look at). Each list keeps rule
-/// order and holds exactly the rules whose guards on that slot admit the name, so a rule is
-/// skipped only where its matcher would fail; each rule of a list carries its DimGuard, which
-/// the driver checks before calling the rule.
+/// The rules of one pass as the driver looks them up, a decision in up to three levels built when
+/// the set is frozen: the root op's name; then the name of the op in one input slot (the slot
+/// most of the root's rules look at); then, where two or more rules of the list so found guard
+/// the same dimension of the same matched op (their DimGuards differ only in the value), that
+/// dimension, read once, selects the rules whose value it is. Each list keeps rule order and
+/// holds exactly the rules whose guards admit what was read, so a rule is skipped only where its
+/// match or constraint would fail; each rule of a list carries its remaining DimGuard (none for
+/// a guard the third level already checked), which the driver checks before calling the rule.
 class PassDispatch {
  public:
   PassDispatch(std::span<const RuleInfo* const> rules) {
@@ -46,10 +49,11 @@ class PassDispatch {
     n_roots_ = static_cast<std::uint32_t>(roots_.size());
     rooted_.resize(by_root.size());
     for (std::size_t root = 0; root < by_root.size(); ++root) rooted_[root] = !by_root[root].empty();
-    for (Root& e : roots_) {
-      e.fallback_begin = lists_[e.fallback].first;
-      e.fallback_size = lists_[e.fallback].second;
-    }
+    for (Root& e : roots_)
+      if (!(e.fallback & decided)) {
+        e.fallback_begin = lists_[e.fallback].first;
+        e.fallback_size = lists_[e.fallback].second;
+      }
   }
 
   /// Whether some rule of the pass has `name` as its root name (else an op so named is skipped).
@@ -62,32 +66,46 @@ class PassDispatch {
   };
   Rooted rooted() const noexcept { return {rooted_.data(), n_roots_}; }
 
-  /// The rules to try on `op`, whose name is `name`, in rule order, with their dimension guards.
+  /// A rule to try and the dimension guard it still has to pass (null: none).
+  struct Candidate {
+    const RuleInfo* rule = nullptr;
+    const DimGuard* guard = nullptr;
+  };
+  /// The rules to try on `op`, whose name is `name`, in rule order.
   struct Candidates {
-    const RuleInfo* const* rules = nullptr;
-    const DimGuard* guards = nullptr;
+    const Candidate* rules = nullptr;
     std::size_t size = 0;
   };
   Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
     if (name >= n_roots_) return {};
     const Root& e = roots_[name];
-    if (e.slot == no_slot || e.slot >= g.n_inputs(op))
-      return {flat_.data() + e.fallback_begin, flat_guards_.data() + e.fallback_begin, e.fallback_size};
     std::uint32_t list = e.fallback;
-    const OpNameId in = g.name_id(g.input(op, e.slot));
-    if (in - e.base < e.table_size) {
-      list = table_[e.table_begin + (in - e.base)];
-    } else if (e.sparse_size) {  // names too far apart for a table: binary search
-      const auto* b = sparse_.data() + e.sparse_begin;
-      const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
-      if (it != b + e.sparse_size && it->first == in) list = it->second;
+    if (e.slot == no_slot || e.slot >= g.n_inputs(op)) {
+      if (!(list & decided)) [[likely]]
+        return {flat_.data() + e.fallback_begin, e.fallback_size};
+    } else {
+      const OpNameId in = g.name_id(g.input(op, e.slot));
+      if (in - e.base < e.table_size) {
+        list = table_[e.table_begin + (in - e.base)];
+      } else if (e.sparse_size) {  // names too far apart for a table: binary search
+        const auto* b = sparse_.data() + e.sparse_begin;
+        const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
+        if (it != b + e.sparse_size && it->first == in) list = it->second;
+      }
     }
+    if (list & decided) [[unlikely]]
+      list = decide(decisions_[list & ~decided], g, op);
     const auto [b, n] = lists_[list];
-    return {flat_.data() + b, flat_guards_.data() + b, n};
+    return {flat_.data() + b, n};
   }
+
+  /// How many lists are split by a shared dimension (the third level), for tests and reports.
+  std::size_t dimension_decisions() const noexcept { return decisions_.size(); }
 
  private:
   static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
+  /// A list id with this bit is a decision's index (decisions_): its list splits once more.
+  static constexpr std::uint32_t decided = 0x80000000u;
   struct Root {
     std::uint32_t slot = no_slot;   // the input slot looked at; no_slot: one list for all
     std::uint32_t fallback = 0;     // list for an op whose slot names no guard's op
@@ -96,11 +114,66 @@ class PassDispatch {
     std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
     std::uint32_t fallback_begin = 0, fallback_size = 0;  // the fallback list's run of flat_
   };
-  std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
+  /// A list's third level: the dimension `term` reads (its value unused) selects the list of
+  /// the rules guarded by that value (sorted (value, list) pairs in values_), else `other`.
+  /// When the term's path leaves the graph, the whole list (`all`) is tried, guards and all.
+  struct Decision {
+    DimGuard term;
+    std::uint32_t values_begin = 0, values_size = 0;
+    std::uint32_t other = 0, all = 0;
+  };
+  /// The plain list `d` picks for `op`: one read of the dimension its rules share.
+  std::uint32_t decide(const Decision& d, const Graph& g, OpRef op) const noexcept {
+    std::size_t v = 0;
+    if (!d.term.read(g, op, v)) return d.all;
+    const auto* b = values_.data() + d.values_begin;
+    const auto* it = std::lower_bound(b, b + d.values_size, std::pair<std::size_t, std::uint32_t>(v, 0));
+    return it != b + d.values_size && it->first == v ? it->second : d.other;
+  }
+  /// Appends the rules `v` in order, each with its dimension guard unless `checked(rule)` (the
+  /// list's decision has checked it).
+  template <class Checked>
+  std::uint32_t append_list(const std::vector<const RuleInfo*>& v, Checked checked) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
-    flat_.insert(flat_.end(), v.begin(), v.end());
-    for (const RuleInfo* r : v) flat_guards_.push_back(r->dim_guard);
+    for (const RuleInfo* r : v)
+      flat_.push_back({r, r->dim_guard.active && !checked(r) ? &r->dim_guard : nullptr});
     return static_cast<std::uint32_t>(lists_.size() - 1);
+  }
+  /// Adds the list `v` and, where two or more of its rules guard one dimension term, the
+  /// decision on that term; returns the list's id, or the decision's with `decided` set.
+  std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
+    const std::uint32_t id = append_list(v, [](const RuleInfo*) { return false; });
+    // The term most rules of the list guard (the first such in rule order on a tie).
+    const DimGuard* term = nullptr;
+    std::size_t best = 1;
+    for (const RuleInfo* r : v) {
+      if (!r->dim_guard.active) continue;
+      std::size_t n = 0;
+      for (const RuleInfo* o : v) n += r->dim_guard.same_term(o->dim_guard);
+      if (n > best) term = &r->dim_guard, best = n;
+    }
+    if (!term) return id;
+    std::vector<std::size_t> values;
+    for (const RuleInfo* r : v)
+      if (term->same_term(r->dim_guard)) values.push_back(r->dim_guard.value);
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    const DimGuard t = *term;
+    auto for_value = [&](const std::size_t* value) {
+      std::vector<const RuleInfo*> sub;
+      for (const RuleInfo* r : v)
+        if (!t.same_term(r->dim_guard) || (value && r->dim_guard.value == *value)) sub.push_back(r);
+      return append_list(sub, [&](const RuleInfo* r) { return t.same_term(r->dim_guard); });
+    };
+    Decision d;
+    d.term = t;
+    d.all = id;
+    d.other = for_value(nullptr);
+    d.values_begin = static_cast<std::uint32_t>(values_.size());
+    d.values_size = static_cast<std::uint32_t>(values.size());
+    for (const std::size_t& value : values) values_.emplace_back(value, for_value(&value));
+    decisions_.push_back(d);
+    return static_cast<std::uint32_t>(decisions_.size() - 1) | decided;
   }
   void build_root(Root& e, const std::vector<const RuleInfo*>& rules) {
     std::vector<std::vector<InputGuard>> guards;
@@ -155,8 +228,9 @@ class PassDispatch {
   std::vector<std::uint32_t> table_;                         // list ids by inner name
   std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
-  std::vector<const RuleInfo*> flat_;
-  std::vector<DimGuard> flat_guards_;  // parallel to flat_
+  std::vector<Decision> decisions_;                          // the lists' third levels
+  std::vector<std::pair<std::size_t, std::uint32_t>> values_;  // (dimension value, list id), sorted per decision
+  std::vector<Candidate> flat_;  // the lists' runs; guards point into the rules (RuleSet keeps them in place)
 };
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.

@@ -38,6 +38,12 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Y_Root", Op("Y_In", "x")), EQ(DIM_OF("x", 3)
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Y_Root", Op("Y_In", "x")), EQ(DIM_OF("x", 3), 4), Op("Y_Four", "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Y_Root", Op("Y_In", "x")), EQ(DIM_OF("x", 3), 100), Op("Y_Hundred", "x"))
 
+// Rules guarded by an operand's dtype (IS_* expand to EQ(DTYPE_OF(...), DType::...)) or rank.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), IS_FLOAT16("x"), Op("Z_Half", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), EQ(RANK_OF("x"), 2), Op("Z_Rank2", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), AND(IS_FLOAT32("x"), GT(RANK_OF("x"), 3)), Op("Z_Single", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), AND(GT(DIM_OF("x", 0), 1), IS_QUINT8("x")), Op("Z_Quant", "x"))
+
 namespace {
 using namespace optgrammar;
 
@@ -51,7 +57,7 @@ RuleSet unguarded(const RuleSet& set) {
   for (const RuleInfo* r : set.rules()) {
     RuleInfo c = *r;
     c.guards.clear();
-    c.dim_guard = DimGuard{};
+    c.term_guard = TermGuard{};
     out.add(std::move(c));
   }
   return out;
@@ -88,7 +94,7 @@ Graph sample(unsigned seed) {
 
 TEST_CASE("input guards are read from the rule's structure") {
   RuleSet set = this_file();
-  REQUIRE(set.size() == 15);
+  REQUIRE(set.size() == 19);
   const auto& rules = set.rules();
   auto guards = [&](std::size_t k) {
     std::ostringstream os;
@@ -108,15 +114,18 @@ TEST_CASE("input guards are read from the rule's structure") {
   // A hand-made rule has none unless it sets them.
   RuleInfo hand;
   CHECK(hand.guards.empty());
-  CHECK(!hand.dim_guard.active);
-  // Dimension guards: EQ(DIM_OF(tag, N), K) with the tag's path in the match.
+  CHECK(!hand.term_guard.active);
+  // Term guards: EQ(DIM_OF(tag, N), K), EQ(RANK_OF(tag), K), EQ(DTYPE_OF(tag), K) with the tag's
+  // path in the match.
   auto dims = [&](std::size_t k) {
-    const DimGuard d = rules[k]->dim_guard;
+    const TermGuard d = rules[k]->term_guard;
     if (!d.active) return std::string("-");
     std::ostringstream os;
     os << "path";
     for (std::uint32_t i = 0; i < d.depth; ++i) os << " " << d.path[i];
-    os << " dim " << d.dim << " = " << d.value;
+    if (d.of == TermGuard::Of::dim) os << " dim " << d.dim;
+    else os << (d.of == TermGuard::Of::rank ? " rank" : " dtype");
+    os << " = " << d.value;
     return os.str();
   };
   CHECK(dims(0) == "path 0 0 dim 3 = 999");
@@ -129,6 +138,50 @@ TEST_CASE("input guards are read from the rule's structure") {
   CHECK(dims(10) == "path 0 dim 3 = 5");
   CHECK(dims(11) == "path 0 0 dim 3 = 6");
   CHECK(dims(14) == "path 0 0 dim 3 = 100");
+  CHECK(dims(15) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::Float16)));
+  CHECK(dims(16) == "path 0 rank = 2");
+  CHECK(dims(17) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::Float32)));
+  CHECK(dims(18) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::QUInt8)));  // the first conjunct that fits
+}
+
+TEST_CASE("rules guarded by an operand's dtype or rank give the results of trying every rule") {
+  RuleSet set = this_file();
+  RuleSet ref = unguarded(set);
+  auto sample_z = [] {
+    Graph g;
+    const DType types[] = {DType::Float16, DType::Float32, DType::QUInt8, DType::Int32};
+    for (unsigned i = 0; i < 48; ++i) {
+      const DType t = types[i % 4];
+      const std::size_t d = 1 + i % 3;
+      const OutputDef def = (i / 4) % 4 == 0   ? OutputDef::make(t, {d})
+                            : (i / 4) % 4 == 1 ? OutputDef::make(t, {d, d})
+                            : (i / 4) % 4 == 2 ? OutputDef::make(t, {d, d, d})
+                                               : OutputDef::make(t, {d, d, d, d});
+      OpRef x = g.add_input(def);
+      g.add_output(g.add_op("Z_Root", {x}, def));
+    }
+    return g;
+  };
+  Graph a = sample_z(), b = sample_z();
+  std::ostringstream ta, tb;
+  DriverOptions oa, ob;
+  oa.trace = &ta;
+  ob.trace = &tb;
+  RunReport ra = run_rules(a, set, oa), rb = run_rules(b, ref, ob);
+  CHECK(ra.rewrites == rb.rewrites);
+  CHECK(ra.rewrites >= 12);
+  CHECK(ta.str() == tb.str());
+  CHECK(dump(a) == dump(b));
+  std::uint64_t tried_a = 0, tried_b = 0;
+  for (std::size_t k = 0; k < ra.rules.size(); ++k) {
+    CHECK(ra.stats[k].fired == rb.stats[k].fired);
+    tried_a += ra.stats[k].tried;
+    tried_b += rb.stats[k].tried;
+  }
+  CHECK(tried_a < tried_b);
+  // Each rule fired somewhere, so each value its guard names was met.
+  for (std::size_t k = 0; k < ra.rules.size(); ++k)
+    if (ra.rules[k]->canonical.find("Z_") != std::string::npos) CHECK(ra.stats[k].fired > 0);
 }
 
 TEST_CASE("rules guarding one dimension are picked by its value read once") {
@@ -137,7 +190,7 @@ TEST_CASE("rules guarding one dimension are picked by its value read once") {
   const PassDispatch& pass = set.dispatch()[0];
   // X_Root: the lists of X_B and of the other names each split by (path 0, dimension 3); Y_Root:
   // one list split by (path 0 0, dimension 3).
-  CHECK(pass.dimension_decisions() >= 3);
+  CHECK(pass.term_decisions() >= 3);
   Graph g;
   std::vector<OpRef> roots;
   for (std::size_t d : {3, 4, 5, 4}) {
@@ -195,7 +248,7 @@ TEST_CASE("the merged dispatch gives the results, order and counters of trying e
     for (std::size_t k = 0; k < ra.rules.size(); ++k) {
       CHECK(ra.rules[k]->name == rb.rules[k]->name);
       // A rule skipped by its dimension guard is not called, so not counted as matched either.
-      if (ra.rules[k]->dim_guard.active)
+      if (ra.rules[k]->term_guard.active)
         CHECK(ra.stats[k].matched <= rb.stats[k].matched);
       else
         CHECK(ra.stats[k].matched == rb.stats[k].matched);

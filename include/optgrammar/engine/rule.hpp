@@ -29,36 +29,48 @@ struct InputGuard {
   OpNameId name = 0;
 };
 
-/// A necessary condition of a rule's constraint: the constraint is `EQ(DIM_OF("t", N), K)` (or has
-/// it as a conjunct of its top-level AND), K a constant >= 0, and tag t is bound by the match at
-/// `path` (input slots followed from the root). Checked by the driver before it calls
-/// the rule: reading one dimension costs less than a call that binds and evaluates.
-struct DimGuard {
+/// A necessary condition of a rule's constraint, as a term and the value it must have: the
+/// constraint is `EQ(P, K)` (or has it as a conjunct of its top-level AND), K a constant, and P
+/// one property of an op the match binds: `DIM_OF("t", N)` (K >= 0), `RANK_OF("t")` (K >= 0) or
+/// `DTYPE_OF("t")` (K a DType; IS_FLOAT32("t") and the other IS_* names expand to this), tag t
+/// found at `path` (input slots followed from the root). Checked by the driver before it calls
+/// the rule: reading one property costs less than a call that binds and evaluates; where several
+/// rules of a root guard the same term, the driver reads it once for all of them
+/// (engine/rule_set.hpp).
+struct TermGuard {
   static constexpr std::size_t max_depth = 4;
+  /// The property read: dimension `dim`, the rank, or the dtype (as its enumerator's value).
+  enum class Of : std::uint8_t { dim, rank, dtype };
   std::uint32_t depth = 0;
   std::uint32_t path[max_depth] = {};
   std::size_t dim = 0, value = 0;
+  Of of = Of::dim;
   bool active = false;
-  /// False only when the op at `path` exists and its dimension differs: the rule cannot fire.
+  /// False only when the op at `path` exists and its property differs: the rule cannot fire.
   bool admits(const Graph& g, OpRef root) const noexcept {
     if (!active) return true;
     std::size_t v = 0;
     return !read(g, root, v) || v == value;
   }
-  /// Reads dimension `dim` of the op at `path` from `root` into `out`; false when the path
-  /// leaves the graph (an input slot the op does not have: the matcher will say no).
+  /// Reads the property of the op at `path` from `root` into `out`, as the constraint's term
+  /// evaluates it; false when the path leaves the graph (an input slot the op does not have:
+  /// the matcher will say no).
   bool read(const Graph& g, OpRef root, std::size_t& out) const noexcept {
     OpRef o = root;
     for (std::uint32_t d = 0; d < depth; ++d) {
       if (path[d] >= g.n_inputs(o)) return false;
       o = g.input(o, path[d]);
     }
-    out = g.outdef_at(g.output_index(o)).dim(dim);
+    const OutputDef& def = g.outdef_at(g.output_index(o));
+    out = of == Of::dim ? def.dim(dim) : other_property(def);
     return true;
   }
-  /// Whether `o` reads the same dimension of the same op (its value aside).
-  bool same_term(const DimGuard& o) const noexcept {
-    if (active != o.active || depth != o.depth || dim != o.dim) return false;
+  [[gnu::noinline]] std::size_t other_property(const OutputDef& def) const noexcept {
+    return of == Of::rank ? def.rank : static_cast<std::size_t>(def.dtype);
+  }
+  /// Whether `o` reads the same property of the same op (its value aside).
+  bool same_term(const TermGuard& o) const noexcept {
+    if (active != o.active || depth != o.depth || of != o.of || dim != o.dim) return false;
     for (std::uint32_t d = 0; d < depth; ++d)
       if (path[d] != o.path[d]) return false;
     return true;
@@ -83,7 +95,7 @@ struct RuleInfo {
   const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
-  DimGuard dim_guard;              ///< a dimension the constraint fixes, if any (for DSL rules)
+  TermGuard term_guard;            ///< a property the constraint fixes, if any (for DSL rules)
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 
@@ -100,7 +112,7 @@ inline std::vector<RuleInfo>& pending_rules() {
 
 // The names programs and rule authors use, from the engine's namespace.
 namespace optgrammar {
-using engine::DimGuard;
+using engine::TermGuard;
 using engine::InputGuard;
 using engine::Rewriter;
 using engine::RuleInfo;

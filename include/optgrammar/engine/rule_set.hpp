@@ -31,10 +31,10 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
 /// The rules of one pass as the driver looks them up, a decision in up to three levels built when
 /// the set is frozen: the root op's name; then the name of the op in one input slot (the slot
 /// most of the root's rules look at); then, where two or more rules of the list so found guard
-/// the same dimension of the same matched op (their DimGuards differ only in the value), that
+/// the same dimension of the same matched op (their TermGuards differ only in the value), that
 /// dimension, read once, selects the rules whose value it is. Each list keeps rule order and
 /// holds exactly the rules whose guards admit what was read, so a rule is skipped only where its
-/// match or constraint would fail; each rule of a list carries its remaining DimGuard (none for
+/// match or constraint would fail; each rule of a list carries its remaining TermGuard (none for
 /// a guard the third level already checked), which the driver checks before calling the rule.
 class PassDispatch {
  public:
@@ -69,7 +69,7 @@ class PassDispatch {
   /// A rule to try and the dimension guard it still has to pass (null: none).
   struct Candidate {
     const RuleInfo* rule = nullptr;
-    const DimGuard* guard = nullptr;
+    const TermGuard* guard = nullptr;
   };
   /// The rules to try on `op`, whose name is `name`, in rule order.
   struct Candidates {
@@ -100,7 +100,7 @@ class PassDispatch {
   }
 
   /// How many lists are split by a shared dimension (the third level), for tests and reports.
-  std::size_t dimension_decisions() const noexcept { return decisions_.size(); }
+  std::size_t term_decisions() const noexcept { return decisions_.size(); }
 
  private:
   static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
@@ -118,7 +118,7 @@ class PassDispatch {
   /// the rules guarded by that value (sorted (value, list) pairs in values_), else `other`.
   /// When the term's path leaves the graph, the whole list (`all`) is tried, guards and all.
   struct Decision {
-    DimGuard term;
+    TermGuard term;
     std::uint32_t values_begin = 0, values_size = 0;
     std::uint32_t other = 0, all = 0;
   };
@@ -136,7 +136,7 @@ class PassDispatch {
   std::uint32_t append_list(const std::vector<const RuleInfo*>& v, Checked checked) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
     for (const RuleInfo* r : v)
-      flat_.push_back({r, r->dim_guard.active && !checked(r) ? &r->dim_guard : nullptr});
+      flat_.push_back({r, r->term_guard.active && !checked(r) ? &r->term_guard : nullptr});
     return static_cast<std::uint32_t>(lists_.size() - 1);
   }
   /// Adds the list `v` and, where two or more of its rules guard one dimension term, the
@@ -144,26 +144,26 @@ class PassDispatch {
   std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
     const std::uint32_t id = append_list(v, [](const RuleInfo*) { return false; });
     // The term most rules of the list guard (the first such in rule order on a tie).
-    const DimGuard* term = nullptr;
+    const TermGuard* term = nullptr;
     std::size_t best = 1;
     for (const RuleInfo* r : v) {
-      if (!r->dim_guard.active) continue;
+      if (!r->term_guard.active) continue;
       std::size_t n = 0;
-      for (const RuleInfo* o : v) n += r->dim_guard.same_term(o->dim_guard);
-      if (n > best) term = &r->dim_guard, best = n;
+      for (const RuleInfo* o : v) n += r->term_guard.same_term(o->term_guard);
+      if (n > best) term = &r->term_guard, best = n;
     }
     if (!term) return id;
     std::vector<std::size_t> values;
     for (const RuleInfo* r : v)
-      if (term->same_term(r->dim_guard)) values.push_back(r->dim_guard.value);
+      if (term->same_term(r->term_guard)) values.push_back(r->term_guard.value);
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
-    const DimGuard t = *term;
+    const TermGuard t = *term;
     auto for_value = [&](const std::size_t* value) {
       std::vector<const RuleInfo*> sub;
       for (const RuleInfo* r : v)
-        if (!t.same_term(r->dim_guard) || (value && r->dim_guard.value == *value)) sub.push_back(r);
-      return append_list(sub, [&](const RuleInfo* r) { return t.same_term(r->dim_guard); });
+        if (!t.same_term(r->term_guard) || (value && r->term_guard.value == *value)) sub.push_back(r);
+      return append_list(sub, [&](const RuleInfo* r) { return t.same_term(r->term_guard); });
     };
     Decision d;
     d.term = t;

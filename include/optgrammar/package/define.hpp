@@ -124,7 +124,7 @@ using dsl::max_tags;
 
 namespace detail {
 /// The guards the driver checks before it calls a rule (engine/rule.hpp's InputGuard and
-/// DimGuard), computed from the rule's analyzed trees at compile time; op names are indices into
+/// TermGuard), computed from the rule's analyzed trees at compile time; op names are indices into
 /// the rule's name table until registration interns them.
 struct StaticGuards {
   struct Input {
@@ -133,11 +133,12 @@ struct StaticGuards {
   };
   Input inputs[max_tags]{};
   int n_inputs = 0;
-  std::uint32_t path[max_tags][DimGuard::max_depth]{};  ///< where the match binds each tag slot
+  std::uint32_t path[max_tags][TermGuard::max_depth]{};  ///< where the match binds each tag slot
   std::uint32_t depth[max_tags]{};
   bool placed[max_tags]{};
-  bool dim_active = false;
-  int dim_slot = 0;
+  bool term_active = false;  ///< the TermGuard: tag slot, property and value
+  int term_slot = 0;
+  TermGuard::Of of = TermGuard::Of::dim;
   std::size_t dim = 0, value = 0;
 };
 
@@ -155,8 +156,8 @@ constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path
   } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
     std::uint32_t i = 0;
     boost::hana::for_each(n.kids, [&](const auto& kid) {
-      if (depth < DimGuard::max_depth) {
-        std::uint32_t inner[DimGuard::max_depth]{};
+      if (depth < TermGuard::max_depth) {
+        std::uint32_t inner[TermGuard::max_depth]{};
         for (std::uint32_t d = 0; d < depth; ++d) inner[d] = path[d];
         inner[depth] = i;
         place_tags(kid, g, inner, depth + 1);
@@ -166,22 +167,32 @@ constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path
   }
 }
 
-/// `EQ(DIM_OF(tag, N), K)` with N and K constants >= 0 and the tag placed by the match.
+/// The guard of `EQ(P, K)`: P is `DIM_OF(tag, N)` or `RANK_OF(tag)` with N and K integer
+/// constants >= 0, or `DTYPE_OF(tag)` with K a DType; the tag is placed by the match.
 template <class N>
-constexpr bool dim_term(const N& n, StaticGuards& g) {
+constexpr bool guard_term(const N& n, StaticGuards& g) {
   if constexpr (N::kind == Kind::Eq && N::arity == 2) {
-    using D = boost::mp11::mp_at_c<typename N::children, 0>;
+    using P = boost::mp11::mp_at_c<typename N::children, 0>;
     using K = boost::mp11::mp_at_c<typename N::children, 1>;
-    if constexpr (D::kind == Kind::DimOf && (K::kind == Kind::Int || K::kind == Kind::Size)) {
-      using T = boost::mp11::mp_at_c<typename D::children, 0>;
-      using I = boost::mp11::mp_at_c<typename D::children, 1>;
-      if constexpr (T::kind == Kind::Tag && (I::kind == Kind::Int || I::kind == Kind::Size)) {
-        const auto& d = boost::hana::at_c<0>(n.kids);
-        const int s = boost::hana::at_c<0>(d.kids).leaf.slot;
-        const long long dim = boost::hana::at_c<1>(d.kids).leaf.i, value = boost::hana::at_c<1>(n.kids).leaf.i;
+    constexpr bool integral_k = K::kind == Kind::Int || K::kind == Kind::Size;
+    constexpr bool fits = (P::kind == Kind::DimOf && integral_k) || (P::kind == Kind::RankOf && integral_k) ||
+                          (P::kind == Kind::DTypeOf && K::kind == Kind::DTypeConst);
+    if constexpr (fits) {
+      using T = boost::mp11::mp_at_c<typename P::children, 0>;
+      const auto& p = boost::hana::at_c<0>(n.kids);
+      long long dim = 0;
+      if constexpr (P::kind == Kind::DimOf) {
+        using I = boost::mp11::mp_at_c<typename P::children, 1>;
+        if constexpr (I::kind == Kind::Int || I::kind == Kind::Size) dim = boost::hana::at_c<1>(p.kids).leaf.i;
+        else return false;
+      }
+      if constexpr (T::kind == Kind::Tag) {
+        const int s = boost::hana::at_c<0>(p.kids).leaf.slot;
+        const long long value = boost::hana::at_c<1>(n.kids).leaf.i;
         if (s >= 0 && s < max_tags && (s == 0 || g.placed[s]) && dim >= 0 && value >= 0) {
-          g.dim_active = true;
-          g.dim_slot = s;
+          g.term_active = true;
+          g.term_slot = s;
+          g.of = P::kind == Kind::DimOf ? TermGuard::Of::dim : P::kind == Kind::RankOf ? TermGuard::Of::rank : TermGuard::Of::dtype;
           g.dim = static_cast<std::size_t>(dim);
           g.value = static_cast<std::size_t>(value);
           return true;
@@ -209,16 +220,16 @@ constexpr StaticGuards static_guards() {
     }
     ++slot;
   });
-  // the dimension guard: the constraint, or the first fitting conjunct of its top-level AND
+  // the term guard: the constraint, or the first fitting conjunct of its top-level AND
   place_tags(a.match, g, nullptr, 0);
   using C = std::remove_cvref_t<decltype(a.constraint)>;
   if constexpr (C::kind == Kind::And) {
     bool found = false;
     boost::hana::for_each(a.constraint.kids, [&](const auto& term) {
-      if (!found) found = dim_term(term, g);
+      if (!found) found = guard_term(term, g);
     });
   } else {
-    dim_term(a.constraint, g);
+    guard_term(a.constraint, g);
   }
   return g;
 }
@@ -273,12 +284,13 @@ struct RuleSource {
   const detail::StaticGuards& guards = *src.guards;
   for (int i = 0; i < guards.n_inputs; ++i)
     info.guards.push_back({guards.inputs[i].slot, info.names[static_cast<std::size_t>(guards.inputs[i].name)]});
-  if (guards.dim_active) {
-    info.dim_guard.active = true;
-    info.dim_guard.depth = guards.depth[guards.dim_slot];
-    for (std::uint32_t d = 0; d < info.dim_guard.depth; ++d) info.dim_guard.path[d] = guards.path[guards.dim_slot][d];
-    info.dim_guard.dim = guards.dim;
-    info.dim_guard.value = guards.value;
+  if (guards.term_active) {
+    info.term_guard.active = true;
+    info.term_guard.of = guards.of;
+    info.term_guard.depth = guards.depth[guards.term_slot];
+    for (std::uint32_t d = 0; d < info.term_guard.depth; ++d) info.term_guard.path[d] = guards.path[guards.term_slot][d];
+    info.term_guard.dim = guards.dim;
+    info.term_guard.value = guards.value;
   }
   info.flags = src.flags;
   info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);

@@ -9,6 +9,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 // Many rules rooted on X_Root, guarded on slot 0 by different inner names, interleaved with rules
@@ -70,6 +71,20 @@ std::string dump(const Graph& g) {
     os << "\n";
   }
   return os.str();
+}
+/// Runs `set` on `g` and `ref` on a copy; checks that both made the same rewrites (the same rules
+/// fired on the same ops in the same order) and the same graph, and returns both reports.
+std::pair<RunReport, RunReport> run_both(const Graph& g, const RuleSet& set, const RuleSet& ref) {
+  Graph a = g, b = g;
+  std::ostringstream ta, tb;
+  DriverOptions oa, ob;
+  oa.trace = &ta;
+  ob.trace = &tb;
+  RunReport ra = run_rules(a, set, oa), rb = run_rules(b, ref, ob);
+  CHECK(ra.rewrites == rb.rewrites);
+  CHECK(ta.str() == tb.str());
+  CHECK(dump(a) == dump(b));
+  return {std::move(ra), std::move(rb)};
 }
 /// A graph where X_Root ops read every kind of inner op in slot 0, with one or two inputs.
 Graph sample(unsigned seed) {
@@ -162,16 +177,8 @@ TEST_CASE("rules guarded by an operand's dtype or rank give the results of tryin
     }
     return g;
   };
-  Graph a = sample_z(), b = sample_z();
-  std::ostringstream ta, tb;
-  DriverOptions oa, ob;
-  oa.trace = &ta;
-  ob.trace = &tb;
-  RunReport ra = run_rules(a, set, oa), rb = run_rules(b, ref, ob);
-  CHECK(ra.rewrites == rb.rewrites);
+  const auto [ra, rb] = run_both(sample_z(), set, ref);
   CHECK(ra.rewrites >= 12);
-  CHECK(ta.str() == tb.str());
-  CHECK(dump(a) == dump(b));
   std::uint64_t tried_a = 0, tried_b = 0;
   for (std::size_t k = 0; k < ra.rules.size(); ++k) {
     CHECK(ra.stats[k].fired == rb.stats[k].fired);
@@ -232,22 +239,14 @@ TEST_CASE("the merged dispatch gives the results, order and counters of trying e
   RuleSet set = this_file();
   RuleSet ref = unguarded(set);
   for (unsigned seed : {1u, 7u, 42u, 1234u, 99991u}) {
-    Graph a = sample(seed), b = sample(seed);
-    std::ostringstream ta, tb;
-    DriverOptions oa, ob;
-    oa.trace = &ta;
-    ob.trace = &tb;
-    RunReport ra = run_rules(a, set, oa), rb = run_rules(b, ref, ob);
     INFO("seed " << seed);
-    CHECK(ra.rewrites == rb.rewrites);
+    const auto [ra, rb] = run_both(sample(seed), set, ref);
     CHECK(ra.rewrites > 0);
-    CHECK(ta.str() == tb.str());  // the same rules fired on the same ops in the same order
-    CHECK(dump(a) == dump(b));
     REQUIRE(ra.rules.size() == rb.rules.size());
     std::uint64_t tried_a = 0, tried_b = 0;
     for (std::size_t k = 0; k < ra.rules.size(); ++k) {
       CHECK(ra.rules[k]->name == rb.rules[k]->name);
-      // A rule skipped by its dimension guard is not called, so not counted as matched either.
+      // A rule skipped by its term guard is not called, so not counted as matched either.
       if (ra.rules[k]->term_guard.active)
         CHECK(ra.stats[k].matched <= rb.stats[k].matched);
       else

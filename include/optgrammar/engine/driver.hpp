@@ -3,7 +3,7 @@
 // Order: passes in ascending priority; inside a pass, a FIFO worklist that starts with every live
 // op in index order (inputs before users for a freshly built graph); for each op, the rules whose
 // root is that op's name, in rule order (rule_set.hpp), until one fires. Rules whose input or
-// dimension guards cannot hold for the op are skipped without a call (PassDispatch, rule_set.hpp). Every edit goes through
+// term guards cannot hold for the op are skipped without a call (PassDispatch, rule_set.hpp). Every edit goes through
 // Rewriter::replace, which re-enqueues what it touched and removes what became dead.
 #pragma once
 

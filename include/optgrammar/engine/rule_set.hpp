@@ -31,8 +31,8 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
 /// The rules of one pass as the driver looks them up, a decision in up to three levels built when
 /// the set is frozen: the root op's name; then the name of the op in one input slot (the slot
 /// most of the root's rules look at); then, where two or more rules of the list so found guard
-/// the same dimension of the same matched op (their TermGuards differ only in the value), that
-/// dimension, read once, selects the rules whose value it is. Each list keeps rule order and
+/// the same term (a property of the same matched op; their TermGuards differ only in the
+/// value), that property, read once, selects the rules whose value it is. Each list keeps rule order and
 /// holds exactly the rules whose guards admit what was read, so a rule is skipped only where its
 /// match or constraint would fail; each rule of a list carries its remaining TermGuard (none for
 /// a guard the third level already checked), which the driver checks before calling the rule.
@@ -66,7 +66,7 @@ class PassDispatch {
   };
   Rooted rooted() const noexcept { return {rooted_.data(), n_roots_}; }
 
-  /// A rule to try and the dimension guard it still has to pass (null: none).
+  /// A rule to try and the term guard it still has to pass (null: none).
   struct Candidate {
     const RuleInfo* rule = nullptr;
     const TermGuard* guard = nullptr;
@@ -99,7 +99,7 @@ class PassDispatch {
     return {flat_.data() + b, n};
   }
 
-  /// How many lists are split by a shared dimension (the third level), for tests and reports.
+  /// How many lists are split by a shared term (the third level), for tests and reports.
   std::size_t term_decisions() const noexcept { return decisions_.size(); }
 
  private:
@@ -114,7 +114,7 @@ class PassDispatch {
     std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
     std::uint32_t fallback_begin = 0, fallback_size = 0;  // the fallback list's run of flat_
   };
-  /// A list's third level: the dimension `term` reads (its value unused) selects the list of
+  /// A list's third level: the property `term` reads (its value unused) selects the list of
   /// the rules guarded by that value (sorted (value, list) pairs in values_), else `other`.
   /// When the term's path leaves the graph, the whole list (`all`) is tried, guards and all.
   struct Decision {
@@ -122,7 +122,7 @@ class PassDispatch {
     std::uint32_t values_begin = 0, values_size = 0;
     std::uint32_t other = 0, all = 0;
   };
-  /// The plain list `d` picks for `op`: one read of the dimension its rules share.
+  /// The plain list `d` picks for `op`: one read of the property its rules share.
   std::uint32_t decide(const Decision& d, const Graph& g, OpRef op) const noexcept {
     std::size_t v = 0;
     if (!d.term.read(g, op, v)) return d.all;
@@ -130,7 +130,7 @@ class PassDispatch {
     const auto* it = std::lower_bound(b, b + d.values_size, std::pair<std::size_t, std::uint32_t>(v, 0));
     return it != b + d.values_size && it->first == v ? it->second : d.other;
   }
-  /// Appends the rules `v` in order, each with its dimension guard unless `checked(rule)` (the
+  /// Appends the rules `v` in order, each with its term guard unless `checked(rule)` (the
   /// list's decision has checked it).
   template <class Checked>
   std::uint32_t append_list(const std::vector<const RuleInfo*>& v, Checked checked) {
@@ -139,7 +139,7 @@ class PassDispatch {
       flat_.push_back({r, r->term_guard.active && !checked(r) ? &r->term_guard : nullptr});
     return static_cast<std::uint32_t>(lists_.size() - 1);
   }
-  /// Adds the list `v` and, where two or more of its rules guard one dimension term, the
+  /// Adds the list `v` and, where two or more of its rules guard one term, the
   /// decision on that term; returns the list's id, or the decision's with `decided` set.
   std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
     const std::uint32_t id = append_list(v, [](const RuleInfo*) { return false; });
@@ -229,7 +229,7 @@ class PassDispatch {
   std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
   std::vector<Decision> decisions_;                          // the lists' third levels
-  std::vector<std::pair<std::size_t, std::uint32_t>> values_;  // (dimension value, list id), sorted per decision
+  std::vector<std::pair<std::size_t, std::uint32_t>> values_;  // (term value, list id), sorted per decision
   std::vector<Candidate> flat_;  // the lists' runs; guards point into the rules (RuleSet keeps them in place)
 };
 

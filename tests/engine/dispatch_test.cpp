@@ -191,6 +191,34 @@ TEST_CASE("rules guarded by an operand's dtype or rank give the results of tryin
     if (ra.rules[k]->canonical.find("Z_") != std::string::npos) CHECK(ra.stats[k].fired > 0);
 }
 
+TEST_CASE("a hand-made term guard whose path is longer than a guard holds is not checked") {
+  RuleSet set;
+  RuleInfo r;
+  r.name = "hand:1";
+  r.file = "hand.cpp";
+  r.line = 1;
+  r.pass_name = "EARLY";
+  r.root = intern_op_name("H_Root");
+  r.term_guard.active = true;
+  r.term_guard.depth = TermGuard::max_depth + 5;  // no path of the driver's is this long
+  r.term_guard.value = 12345;
+  static int calls = 0;
+  r.apply = [](Rewriter& rw, const RuleInfo& self, OpRef) {
+    ++rw.stats(self).tried;
+    ++calls;
+    return false;
+  };
+  set.add(std::move(r));
+  Graph g;
+  const OutputDef def = OutputDef::make(DType::Float32, {1, 2});
+  g.add_output(g.add_op("H_Root", {g.add_input(def)}, def));
+  calls = 0;
+  const RunReport rep = run_rules(g, set);
+  CHECK(calls == 1);
+  CHECK(rep.stats[0].tried == 1);
+  CHECK(set.dispatch()[0].term_decisions() == 0);
+}
+
 TEST_CASE("rules guarding one dimension are picked by its value read once") {
   RuleSet set = this_file();
   REQUIRE(set.dispatch().size() == 1);

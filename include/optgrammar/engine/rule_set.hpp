@@ -130,13 +130,18 @@ class PassDispatch {
     const auto* it = std::lower_bound(b, b + d.values_size, std::pair<std::size_t, std::uint32_t>(v, 0));
     return it != b + d.values_size && it->first == v ? it->second : d.other;
   }
+  /// Whether the driver checks r's term guard: it is active and its path fits (a hand-made
+  /// RuleInfo may set a longer one; that rule is then tried without it).
+  static bool guarded(const RuleInfo& r) noexcept {
+    return r.term_guard.active && r.term_guard.depth <= TermGuard::max_depth;
+  }
   /// Appends the rules `v` in order, each with its term guard unless `checked(rule)` (the
   /// list's decision has checked it).
   template <class Checked>
   std::uint32_t append_list(const std::vector<const RuleInfo*>& v, Checked checked) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
     for (const RuleInfo* r : v)
-      flat_.push_back({r, r->term_guard.active && !checked(r) ? &r->term_guard : nullptr});
+      flat_.push_back({r, guarded(*r) && !checked(r) ? &r->term_guard : nullptr});
     return static_cast<std::uint32_t>(lists_.size() - 1);
   }
   /// Adds the list `v` and, where two or more of its rules guard one term, the
@@ -147,7 +152,7 @@ class PassDispatch {
     const TermGuard* term = nullptr;
     std::size_t best = 1;
     for (const RuleInfo* r : v) {
-      if (!r->term_guard.active) continue;
+      if (!guarded(*r)) continue;
       std::size_t n = 0;
       for (const RuleInfo* o : v) n += r->term_guard.same_term(o->term_guard);
       if (n > best) term = &r->term_guard, best = n;

@@ -21,7 +21,7 @@
 namespace optgrammar::plugin {
 
 /// Bumped when a registry's layout or the meaning of this struct changes.
-inline constexpr std::uint32_t abi_version = 1;
+inline constexpr std::uint32_t abi_version = 2;  // 2: RuleInfo's TermGuard (was DimGuard)
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

@@ -1,4 +1,6 @@
-// Google Benchmark cases for W1: build and rewrite, DSL and hand-written rules.
+// Google Benchmark cases for W1: build and rewrite, DSL and hand-written rules, and the floor (one
+// read-only pass over the same graph: common/floor.hpp).
+#include "common/floor.hpp"
 #include "w1/w1_graph.hpp"
 #include "w1/w1_handwritten.hpp"
 
@@ -28,7 +30,12 @@ static void BM_w1_build(benchmark::State& st) {
     benchmark::DoNotOptimize(g.live_count());
   }
 }
+static void BM_w1_floor(benchmark::State& st) {
+  const optgrammar::Graph g = w1::build(static_cast<std::size_t>(st.range(0)));
+  for (auto _ : st) benchmark::DoNotOptimize(bench::floor_pass(g));
+}
 BENCHMARK(BM_w1_build)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_w1_rewrite_dsl)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_w1_rewrite_handwritten)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_w1_floor)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -10,9 +10,8 @@
 // 2: bad arguments.
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
-#include "w2/w2_handwritten.hpp"
+#include "w2/w2_package.hpp"
 
-#include <optgrammar/dsl/str.hpp>
 #include <optgrammar/engine/driver.hpp>
 
 #include <sys/resource.h>
@@ -23,20 +22,6 @@
 #include <cstdlib>
 #include <deque>
 #include <string>
-
-namespace {
-
-/// The package of `rules` rules: F1, F2 and the decoys D_j, j < rules - 2. A decoy's j is its
-/// line in its generated file minus W2_DECOY_FIRST_LINE (gen_w2_rules.py).
-optgrammar::RuleSet package(std::size_t rules) {
-  return optgrammar::RuleSet::global().select([rules](const optgrammar::RuleInfo& r) {
-    if (optgrammar::dsl::file_base_name(r.file).starts_with("w2_decoys_"))
-      return r.line >= W2_DECOY_FIRST_LINE && static_cast<std::size_t>(r.line - W2_DECOY_FIRST_LINE) + 2 < rules;
-    return true;
-  });
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::size_t sizes[2] = {50000, 256};
@@ -73,7 +58,7 @@ int main(int argc, char** argv) {
   if (repeat < 1) repeat = 1;
   std::deque<w2::handwritten::Decoy> decoys;
   const optgrammar::RuleSet rules =
-      engine == "handwritten" ? w2::handwritten::rules(n_rules, decoys) : package(n_rules);
+      engine == "handwritten" ? w2::handwritten::rules(n_rules, decoys) : w2::dsl_package(n_rules);
   if (rules.size() != n_rules) {
     std::fprintf(stderr, "w2_bench: found %zu of the package's %zu rules\n", rules.size(), n_rules);
     return 1;

@@ -47,8 +47,9 @@ struct TermGuard {
   Of of = Of::dim;
   bool active = false;
   /// False only when the op at `path` exists and its property differs: the rule cannot fire.
-  bool admits(const Graph& g, OpRef root) const noexcept {
-    if (!active) return true;
+  bool admits(const Graph& g, OpRef root) const noexcept { return !active || holds(g, root); }
+  /// admits() of an active guard (what the driver is handed: PassDispatch keeps no other).
+  bool holds(const Graph& g, OpRef root) const noexcept {
     std::size_t v = 0;
     return !read(g, root, v) || v == value;
   }
@@ -62,11 +63,8 @@ struct TermGuard {
       o = g.input(o, path[d]);
     }
     const OutputDef& def = g.outdef_at(g.output_index(o));
-    out = of == Of::dim ? def.dim(dim) : other_property(def);
+    out = of == Of::dim ? def.dim(dim) : of == Of::rank ? def.rank : static_cast<std::size_t>(def.dtype);
     return true;
-  }
-  [[gnu::noinline]] std::size_t other_property(const OutputDef& def) const noexcept {
-    return of == Of::rank ? def.rank : static_cast<std::size_t>(def.dtype);
   }
   /// Whether `o` reads the same property of the same op (its value aside).
   bool same_term(const TermGuard& o) const noexcept {

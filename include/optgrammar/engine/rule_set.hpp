@@ -32,10 +32,11 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
 /// the set is frozen: the root op's name; then the name of the op in one input slot (the slot
 /// most of the root's rules look at); then, where two or more rules of the list so found guard
 /// the same term (a property of the same matched op; their TermGuards differ only in the
-/// value), that property, read once, selects the rules whose value it is. Each list keeps rule order and
-/// holds exactly the rules whose guards admit what was read, so a rule is skipped only where its
-/// match or constraint would fail; each rule of a list carries its remaining TermGuard (none for
-/// a guard the third level already checked), which the driver checks before calling the rule.
+/// value), that property, read once, selects the rules whose value it is. Each list keeps rule
+/// order and holds exactly the rules whose guards admit what was read, so a rule is skipped only
+/// where its match or constraint would fail; each rule of a list carries its remaining TermGuard
+/// (none for a guard the third level already checked), which the driver checks before calling
+/// the rule.
 class PassDispatch {
  public:
   PassDispatch(std::span<const RuleInfo* const> rules) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # W2 side by side: optgrammar's rewrite (the DSL rules, and the same rules written by hand), its
-# floor (one read-only pass over the same graph) and MLIR 15's greedy driver with DRR rules (the MLIR peer of workload W2), each run ROUNDS times as
-# separate processes, for each package size.
+# floor (one read-only pass over the same graph) and MLIR 15's greedy driver with DRR rules (the
+# MLIR peer of workload W2), each run ROUNDS times as separate processes, for each package size.
 #
 #   bench/w2/compare.sh [BLOCKS] [ROUNDS] [RULES...]      defaults: 50000 5 64 256 1024
 #

@@ -4,10 +4,11 @@
 //
 // Builds the graph, selects the package of RULES rules (2, 64, 256 or 1024, at most the
 // W2_MAX_RULES this binary was built with) from the rules linked in, rewrites the graph to a fixed
-// point, checks the spec's expected result and prints the spec's JSON line last. `--engine handwritten`
-// runs the same package written by hand against core/ (w2_handwritten.hpp); `--engine floor`
-// times one read-only pass over the same graph instead (common/floor.hpp). Exit 1: wrong result;
-// 2: bad arguments.
+// point, checks the spec's expected result and prints the spec's JSON line last.
+// `--engine handwritten` runs the same package written by hand against core/ (w2_handwritten.hpp;
+// its rules' guards are first compared with the DSL rules'); `--engine floor` times one
+// read-only pass over the same graph instead (common/floor.hpp). Exit 1: wrong result; 2: bad
+// arguments.
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
 #include "w2/w2_package.hpp"
@@ -63,6 +64,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "w2_bench: found %zu of the package's %zu rules\n", rules.size(), n_rules);
     return 1;
   }
+  if (engine == "handwritten") {
+    if (const std::string diff = w2::guards_differ(rules, w2::dsl_package(n_rules)); !diff.empty()) {
+      std::fprintf(stderr, "w2_bench: the hand-written package is not the DSL one: %s\n", diff.c_str());
+      return 1;
+    }
+  }
   (void)rules.dispatch();  // rule order and dispatch tables settled before the clock starts
   const bool floor = engine == "floor";
   const bench::Timed t = bench::timed_runs(
@@ -79,7 +86,7 @@ int main(int argc, char** argv) {
   bench::report_faults("w2_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
               "\"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              floor ? "optgrammar-floor" : engine == "dsl" ? "optgrammar" : "optgrammar-handwritten", blocks, n_rules, t.before, t.after, t.best_build,
-              t.best_rewrite, bench::peak_rss_kb());
+              floor ? "optgrammar-floor" : engine == "dsl" ? "optgrammar" : "optgrammar-handwritten", blocks,
+              n_rules, t.before, t.after, t.best_build, t.best_rewrite, bench::peak_rss_kb());
   return 0;
 }

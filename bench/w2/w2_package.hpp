@@ -9,6 +9,7 @@
 #include <optgrammar/engine/driver.hpp>
 
 #include <cstddef>
+#include <string>
 
 namespace w2 {
 
@@ -20,6 +21,25 @@ inline optgrammar::RuleSet dsl_package(std::size_t rules) {
       return r.line >= W2_DECOY_FIRST_LINE && static_cast<std::size_t>(r.line - W2_DECOY_FIRST_LINE) + 2 < rules;
     return true;
   });
+}
+
+/// Where the hand-written package `hand` differs from the DSL package `dsl` of the same size in
+/// what the dispatch reads of each rule (rule order, root, input guards, term guard); empty when
+/// they agree. The hand-written decoys derive a, b and k from the spec's formula on their own;
+/// this checks them against the generated DSL rules.
+inline std::string guards_differ(const optgrammar::RuleSet& hand, const optgrammar::RuleSet& dsl) {
+  if (hand.size() != dsl.size()) return "the packages differ in size";
+  for (std::size_t k = 0; k < hand.size(); ++k) {
+    const optgrammar::RuleInfo& h = *hand.rules()[k];
+    const optgrammar::RuleInfo& d = *dsl.rules()[k];
+    const optgrammar::TermGuard &ht = h.term_guard, &dt = d.term_guard;
+    bool same = h.root == d.root && h.guards.size() == d.guards.size() && ht.same_term(dt) &&
+                (!ht.active || ht.value == dt.value);
+    for (std::size_t i = 0; same && i < h.guards.size(); ++i)
+      same = h.guards[i].slot == d.guards[i].slot && h.guards[i].name == d.guards[i].name;
+    if (!same) return "rule " + std::to_string(k) + " (" + h.name + ") differs from " + d.name;
+  }
+  return {};
 }
 
 }  // namespace w2

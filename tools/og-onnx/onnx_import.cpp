@@ -188,6 +188,7 @@ class Importer {
       for (auto d : it->second) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(d));
     }
     infer();
+    reserve(gp);
     for (const auto& t : gp.initializer()) add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'", nullptr));
     for (const auto& in : gp.input()) {
       if (is_init.count(in.name())) continue;
@@ -438,6 +439,20 @@ class Importer {
     } else {
       fail(Kind::unsupported_type, where + ": Constant attribute '" + a.name() + "' is not imported");
     }
+  }
+
+  /// Sizes the graph's storage for the model (Graph::reserve): an op per initializer, input and
+  /// node, plus one per operand a node's attributes become, and a quarter more for rewriting.
+  void reserve(const onnx::GraphProto& gp) {
+    std::size_t ops = static_cast<std::size_t>(gp.initializer_size()) + static_cast<std::size_t>(gp.input_size());
+    std::size_t inputs = static_cast<std::size_t>(gp.output_size());
+    for (const auto& n : gp.node()) {
+      const ops::onnx::OpSpec* spec = ops::onnx::find(n.op_type());
+      const std::size_t attrs = spec ? spec->attrs.size() : 0;
+      ops += 1 + attrs;
+      inputs += static_cast<std::size_t>(n.input_size()) + attrs;
+    }
+    g_.reserve(ops + ops / 4, inputs + inputs / 4);
   }
 
   OpRef value(const std::string& name, const std::string& where) {

@@ -93,6 +93,10 @@ class Graph {
   }
 
   // ---- building ---------------------------------------------------------------------------
+  /// Room for `ops` op records and `inputs` input records. Called first on a new graph, it makes
+  /// each kind's head block that size: every record in it is read with one compare and one add, and
+  /// records past it live in chunks (core/chunked_vector.hpp). Count the ops rewriting will add
+  /// too. Only address space is taken until records are written.
   void reserve(std::size_t ops, std::size_t inputs) {
     ops_.reserve(ops);
     uses_.reserve(inputs);
@@ -205,7 +209,7 @@ class Graph {
   /// outdef_at(i).element_count(), computed once when the definition was interned.
   std::size_t element_count_at(std::uint32_t i) const noexcept { return outdef_counts_[i]; }
   std::uint32_t n_inputs(OpRef r) const noexcept { return ops_[r.index].n_inputs; }
-  OpRef input(OpRef r, std::uint32_t i) const noexcept {
+  [[gnu::always_inline]] OpRef input(OpRef r, std::uint32_t i) const noexcept {
     return uses_[ops_[r.index].first_input + i].value;
   }
   std::uint32_t n_uses(OpRef r) const noexcept { return ops_[r.index].n_uses; }

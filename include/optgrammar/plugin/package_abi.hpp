@@ -20,8 +20,10 @@
 
 namespace optgrammar::plugin {
 
-/// Bumped when a registry's layout or the meaning of this struct changes.
-inline constexpr std::uint32_t abi_version = 2;  // 2: RuleInfo's TermGuard (was DimGuard)
+/// Bumped when a registry's layout, a layout that a package's inline code reads (the Graph's) or the
+/// meaning of this struct changes.
+/// 2: RuleInfo's TermGuard (was DimGuard). 3: the Graph's record storage has a head block.
+inline constexpr std::uint32_t abi_version = 3;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

@@ -95,11 +95,12 @@ inline RuleSet rules(std::size_t n_rules, std::deque<Decoy>& decoys) {
     RuleInfo r = add(1000 + static_cast<int>(j), n.u[a], decoy);
     r.rule = &decoys.back();
     r.guards = {{0, n.u[b]}};
-    r.term_guard.active = true;
-    r.term_guard.depth = 2;
-    r.term_guard.path[0] = r.term_guard.path[1] = 0;
-    r.term_guard.dim = 3;
-    r.term_guard.value = 100 + j;
+    TermGuard& t = r.term_guards.emplace_back();
+    t.active = true;
+    t.depth = 2;
+    t.path[0] = t.path[1] = 0;
+    t.dim = 3;
+    t.value = 100 + j;
     s.add(std::move(r));
   }
   RuleInfo r1 = add(1, n.top, f1);

@@ -24,7 +24,7 @@ inline optgrammar::RuleSet dsl_package(std::size_t rules) {
 }
 
 /// Where the hand-written package `hand` differs from the DSL package `dsl` of the same size in
-/// what the dispatch reads of each rule (rule order, root, input guards, term guard); empty when
+/// what the dispatch reads of each rule (rule order, root, input guards, term guards); empty when
 /// they agree. The hand-written decoys derive a, b and k from the spec's formula on their own;
 /// this checks them against the generated DSL rules.
 inline std::string guards_differ(const optgrammar::RuleSet& hand, const optgrammar::RuleSet& dsl) {
@@ -32,11 +32,14 @@ inline std::string guards_differ(const optgrammar::RuleSet& hand, const optgramm
   for (std::size_t k = 0; k < hand.size(); ++k) {
     const optgrammar::RuleInfo& h = *hand.rules()[k];
     const optgrammar::RuleInfo& d = *dsl.rules()[k];
-    const optgrammar::TermGuard &ht = h.term_guard, &dt = d.term_guard;
-    bool same = h.root == d.root && h.guards.size() == d.guards.size() && ht.same_term(dt) &&
-                (!ht.active || ht.value == dt.value);
+    bool same = h.root == d.root && h.guards.size() == d.guards.size() &&
+                h.term_guards.size() == d.term_guards.size();
     for (std::size_t i = 0; same && i < h.guards.size(); ++i)
       same = h.guards[i].slot == d.guards[i].slot && h.guards[i].name == d.guards[i].name;
+    for (std::size_t i = 0; same && i < h.term_guards.size(); ++i) {
+      const optgrammar::TermGuard &ht = h.term_guards[i], &dt = d.term_guards[i];
+      same = ht.same_term(dt) && ht.value == dt.value;
+    }
     if (!same) return "rule " + std::to_string(k) + " (" + h.name + ") differs from " + d.name;
   }
   return {};

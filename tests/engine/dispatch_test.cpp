@@ -1,7 +1,7 @@
 // The driver's merged dispatch (PassDispatch, engine/rule_set.hpp): rules rooted on one op are
-// looked up by the name of the op in one input slot, then by a dimension that several of them
-// guard. Results, rule order, firing order and the matched and fired counters must be exactly
-// those of trying every rule of the root name in rule order.
+// looked up by the name of the op in one input slot, then by the terms (a dimension, the rank, the
+// dtype of a matched op) that several of them guard. Results, rule order, firing order and the
+// fired counters must be exactly those of trying every rule of the root name in rule order.
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/rules.hpp>
 
@@ -45,6 +45,18 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), EQ(RANK_OF("x"), 2), Op("Z_Ra
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), AND(IS_FLOAT32("x"), GT(RANK_OF("x"), 3)), Op("Z_Single", "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Z_Root", "x"), AND(GT(DIM_OF("x", 0), 1), IS_QUINT8("x")), Op("Z_Quant", "x"))
 
+// Rules with several term guards (every conjunct of AND that fits): their list splits by the term
+// most of them guard (dimension 1 of x), and the list of value 2 once more by the dtype.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), AND(IS_FLOAT32("x"), EQ(DIM_OF("x", 1), 2)), Op("W_F2", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), AND(IS_FLOAT32("x"), EQ(DIM_OF("x", 1), 3)), Op("W_F3", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), AND(EQ(DIM_OF("x", 1), 2), IS_QUINT8("x")), Op("W_Q2", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), EQ(DIM_OF("x", 1), 3), Op("W_Any3", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"),
+                         AND(IS_FLOAT32("x"), EQ(RANK_OF("x"), 2), GT(DIM_OF("x", 0), 0), EQ(DIM_OF("x", 1), 2)),
+                         Op("W_F2Rank2", "x"))
+// Two guards of one term that cannot both hold: in no value's list.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), AND(EQ(DIM_OF("x", 1), 2), EQ(DIM_OF("x", 1), 3)), Op("W_Never", "x"))
+
 namespace {
 using namespace optgrammar;
 
@@ -58,7 +70,7 @@ RuleSet unguarded(const RuleSet& set) {
   for (const RuleInfo* r : set.rules()) {
     RuleInfo c = *r;
     c.guards.clear();
-    c.term_guard = TermGuard{};
+    c.term_guards.clear();
     out.add(std::move(c));
   }
   return out;
@@ -109,7 +121,7 @@ Graph sample(unsigned seed) {
 
 TEST_CASE("input guards are read from the rule's structure") {
   RuleSet set = this_file();
-  REQUIRE(set.size() == 19);
+  REQUIRE(set.size() == 25);
   const auto& rules = set.rules();
   auto guards = [&](std::size_t k) {
     std::ostringstream os;
@@ -129,18 +141,21 @@ TEST_CASE("input guards are read from the rule's structure") {
   // A hand-made rule has none unless it sets them.
   RuleInfo hand;
   CHECK(hand.guards.empty());
-  CHECK(!hand.term_guard.active);
+  CHECK(hand.term_guards.empty());
   // Term guards: EQ(DIM_OF(tag, N), K), EQ(RANK_OF(tag), K), EQ(DTYPE_OF(tag), K) with the tag's
   // path in the match.
   auto dims = [&](std::size_t k) {
-    const TermGuard d = rules[k]->term_guard;
-    if (!d.active) return std::string("-");
+    if (rules[k]->term_guards.empty()) return std::string("-");
     std::ostringstream os;
-    os << "path";
-    for (std::uint32_t i = 0; i < d.depth; ++i) os << " " << d.path[i];
-    if (d.of == TermGuard::Of::dim) os << " dim " << d.dim;
-    else os << (d.of == TermGuard::Of::rank ? " rank" : " dtype");
-    os << " = " << d.value;
+    for (const TermGuard& d : rules[k]->term_guards) {
+      if (&d != &rules[k]->term_guards.front()) os << "; ";
+      CHECK(d.active);
+      os << "path";
+      for (std::uint32_t i = 0; i < d.depth; ++i) os << " " << d.path[i];
+      if (d.of == TermGuard::Of::dim) os << " dim " << d.dim;
+      else os << (d.of == TermGuard::Of::rank ? " rank" : " dtype");
+      os << " = " << d.value;
+    }
     return os.str();
   };
   CHECK(dims(0) == "path 0 0 dim 3 = 999");
@@ -156,7 +171,57 @@ TEST_CASE("input guards are read from the rule's structure") {
   CHECK(dims(15) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::Float16)));
   CHECK(dims(16) == "path 0 rank = 2");
   CHECK(dims(17) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::Float32)));
-  CHECK(dims(18) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::QUInt8)));  // the first conjunct that fits
+  CHECK(dims(18) == "path 0 dtype = " + std::to_string(static_cast<int>(DType::QUInt8)));  // the conjunct that fits
+  const std::string f32 = std::to_string(static_cast<int>(DType::Float32));
+  CHECK(dims(19) == "path 0 dtype = " + f32 + "; path 0 dim 1 = 2");
+  CHECK(dims(21) == "path 0 dim 1 = 2; path 0 dtype = " + std::to_string(static_cast<int>(DType::QUInt8)));
+  CHECK(dims(22) == "path 0 dim 1 = 3");
+  CHECK(dims(23) == "path 0 dtype = " + f32 + "; path 0 rank = 2; path 0 dim 1 = 2");  // GT is no guard
+  CHECK(dims(24) == "path 0 dim 1 = 2; path 0 dim 1 = 3");
+}
+
+TEST_CASE("rules with several term guards are picked by one term after another") {
+  RuleSet set = this_file();
+  const PassDispatch& pass = set.dispatch()[0];
+  Graph g;
+  auto root = [&](DType t, std::initializer_list<std::size_t> dims) {
+    const OutputDef def = OutputDef::make(t, dims);
+    const OpRef r = g.add_op("W_Root", {g.add_input(def)}, def);
+    g.add_output(r);
+    return r;
+  };
+  // What the driver is handed: the rules left after each term read, with the guards left to check.
+  auto handed = [&](OpRef r) {
+    const PassDispatch::Candidates c = pass.candidates(g, r, g.name_id(r));
+    std::string s;
+    for (std::size_t k = 0; k < c.size; ++k) {
+      const std::string& text = c.rules[k].rule->canonical;  // the name of the op it makes
+      const std::size_t at = text.rfind("Op(\"W_") + 4;
+      s += text.substr(at, text.find('"', at) - at);
+      std::size_t n = 0;
+      if (c.rules[k].guard)
+        for (const TermGuard* t = c.rules[k].guard; t->active; ++t) ++n;
+      s += n ? " +" + std::to_string(n) + ";" : ";";
+    }
+    return s;
+  };
+  CHECK(handed(root(DType::Float32, {4, 2})) == "W_F2;W_F2Rank2 +1;");
+  CHECK(handed(root(DType::QUInt8, {4, 2})) == "W_Q2;");
+  CHECK(handed(root(DType::Float16, {4, 2})).empty());
+  CHECK(handed(root(DType::Float32, {4, 3})) == "W_F3 +1;W_Any3;");
+  CHECK(handed(root(DType::Float16, {4, 3, 1})) == "W_F3 +1;W_Any3;");
+  CHECK(handed(root(DType::Float32, {4, 4})).empty());
+  RuleSet ref = unguarded(set);
+  const auto [ra, rb] = run_both(g, set, ref);
+  std::uint64_t tried_a = 0, tried_b = 0;
+  for (std::size_t k = 0; k < ra.rules.size(); ++k) {
+    CHECK(ra.stats[k].fired == rb.stats[k].fired);
+    tried_a += ra.stats[k].tried;
+    tried_b += rb.stats[k].tried;
+  }
+  CHECK(ra.rewrites == 4);  // W_F2, W_Q2, W_F3 and W_Any3 (float16 of dimension 3)
+  CHECK(tried_a == 4);      // each called once: W_F2Rank2 comes after W_F2, which fired
+  CHECK(tried_b > tried_a);
 }
 
 TEST_CASE("rules guarded by an operand's dtype or rank give the results of trying every rule") {
@@ -199,9 +264,10 @@ TEST_CASE("a hand-made term guard whose path is longer than a guard holds is not
   r.line = 1;
   r.pass_name = "EARLY";
   r.root = intern_op_name("H_Root");
-  r.term_guard.active = true;
-  r.term_guard.depth = TermGuard::max_depth + 5;  // no path of the driver's is this long
-  r.term_guard.value = 12345;
+  TermGuard& t = r.term_guards.emplace_back();
+  t.active = true;
+  t.depth = TermGuard::max_depth + 5;  // no path of the driver's is this long
+  t.value = 12345;
   static int calls = 0;
   r.apply = [](Rewriter& rw, const RuleInfo& self, OpRef) {
     ++rw.stats(self).tried;
@@ -280,7 +346,7 @@ TEST_CASE("the merged dispatch gives the results, order and counters of trying e
     for (std::size_t k = 0; k < ra.rules.size(); ++k) {
       CHECK(ra.rules[k]->name == rb.rules[k]->name);
       // A rule skipped by its term guard is not called, so not counted as matched either.
-      if (ra.rules[k]->term_guard.active)
+      if (!ra.rules[k]->term_guards.empty())
         CHECK(ra.stats[k].matched <= rb.stats[k].matched);
       else
         CHECK(ra.stats[k].matched == rb.stats[k].matched);

@@ -155,7 +155,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
       if (cands.size == 0) continue;  // no rule of this pass has this op's name as root
       for (std::size_t c = 0; c < cands.size; ++c) {
         const PassDispatch::Candidate& cand = cands.rules[c];
-        if (cand.guard && !cand.guard->holds(g, r)) continue;  // its constraint cannot hold here
+        if (cand.guard && !cand.admits(g, r)) continue;  // its constraint cannot hold here
         const RuleInfo* rule = cand.rule;
         if (rule->flag_bits & flags_off) continue;  // waits for a graph option that is off
         if (!check_rules) {

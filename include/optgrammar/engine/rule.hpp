@@ -30,7 +30,7 @@ struct InputGuard {
 };
 
 /// A necessary condition of a rule's constraint, as a term and the value it must have: the
-/// constraint is `EQ(P, K)` (or has it as a conjunct of its top-level AND), K a constant, and P
+/// constraint is `EQ(P, K)` (or has it among the conjuncts of its top-level AND), K a constant, and P
 /// one property of an op the match binds: `DIM_OF("t", N)` (K >= 0), `RANK_OF("t")` (K >= 0) or
 /// `DTYPE_OF("t")` (K a DType; IS_FLOAT32("t") and the other IS_* names expand to this), tag t
 /// found at `path` (input slots followed from the root). Checked by the driver before it calls
@@ -39,6 +39,8 @@ struct InputGuard {
 /// (engine/rule_set.hpp).
 struct TermGuard {
   static constexpr std::size_t max_depth = 4;
+  /// The most a DSL rule gets: its constraint's first fitting conjuncts.
+  static constexpr std::size_t max_per_rule = 4;
   /// The property read: dimension `dim`, the rank, or the dtype (as its enumerator's value).
   enum class Of : std::uint8_t { dim, rank, dtype };
   std::uint32_t depth = 0;
@@ -93,7 +95,7 @@ struct RuleInfo {
   const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
-  TermGuard term_guard;            ///< a property the constraint fixes, if any (for DSL rules)
+  std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 

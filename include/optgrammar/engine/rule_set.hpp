@@ -28,17 +28,20 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
 }
 
 
-/// The rules of one pass as the driver looks them up, a decision in up to three levels built when
-/// the set is frozen: the root op's name; then the name of the op in one input slot (the slot
-/// most of the root's rules look at); then, where two or more rules of the list so found guard
-/// the same term (a property of the same matched op; their TermGuards differ only in the
-/// value), that property, read once, selects the rules whose value it is. Each list keeps rule
-/// order and holds exactly the rules whose guards admit what was read, so a rule is skipped only
-/// where its match or constraint would fail; each rule of a list carries its remaining TermGuard
-/// (none for a guard the third level already checked), which the driver checks before calling
-/// the rule.
+/// The rules of one pass as the driver looks them up: a decision built when the set is frozen.
+/// First the root op's name; then the name of the op in one input slot (the slot most of the
+/// root's rules look at); then, where two or more rules of the list so found guard the same term
+/// (a property of the same matched op; their TermGuards differ only in the value), that
+/// property, read once, selects the rules whose value it is; and so on, in the list so selected,
+/// for another term two or more of its rules guard (up to max_term_levels terms). Each list keeps
+/// rule order and holds exactly the rules whose guards admit what was read, so a rule is skipped
+/// only where its match or constraint would fail; each rule of a list carries the term guards
+/// the list's decisions have not checked, which the driver checks before calling the rule.
 class PassDispatch {
  public:
+  /// Terms decided one after another on a path through the decision, at most.
+  static constexpr std::size_t max_term_levels = 3;
+
   PassDispatch(std::span<const RuleInfo* const> rules) {
     std::vector<std::vector<const RuleInfo*>> by_root;
     for (const RuleInfo* r : rules) {
@@ -55,7 +58,16 @@ class PassDispatch {
         e.fallback_begin = lists_[e.fallback].first;
         e.fallback_size = lists_[e.fallback].second;
       }
+    // guards_ is complete: the candidates' guard runs can be pointed at.
+    for (std::size_t k = 0; k < flat_.size(); ++k)
+      flat_[k].guard = guard_at_[k] == no_guards ? nullptr : guards_.data() + guard_at_[k];
+    guard_at_ = {};
   }
+  // The candidates point into guards_: a copy would point into the original.
+  PassDispatch(const PassDispatch&) = delete;
+  PassDispatch& operator=(const PassDispatch&) = delete;
+  PassDispatch(PassDispatch&&) noexcept = default;
+  PassDispatch& operator=(PassDispatch&&) noexcept = default;
 
   /// Whether some rule of the pass has `name` as its root name (else an op so named is skipped).
   bool roots(OpNameId name) const noexcept { return name < n_roots_ && rooted_[name]; }
@@ -67,10 +79,17 @@ class PassDispatch {
   };
   Rooted rooted() const noexcept { return {rooted_.data(), n_roots_}; }
 
-  /// A rule to try and the term guard it still has to pass (null: none).
+  /// A rule to try and the term guards it still has to pass: a run ended by an inactive guard
+  /// (null: none).
   struct Candidate {
     const RuleInfo* rule = nullptr;
     const TermGuard* guard = nullptr;
+    /// Whether every guard of the run holds for `op` (see TermGuard::holds).
+    bool admits(const Graph& g, OpRef op) const noexcept {
+      for (const TermGuard* t = guard; t->active; ++t)
+        if (!t->holds(g, op)) return false;
+      return true;
+    }
   };
   /// The rules to try on `op`, whose name is `name`, in rule order.
   struct Candidates {
@@ -94,13 +113,13 @@ class PassDispatch {
         if (it != b + e.sparse_size && it->first == in) list = it->second;
       }
     }
-    if (list & decided) [[unlikely]]
+    while (list & decided) [[unlikely]]
       list = decide(decisions_[list & ~decided], g, op);
     const auto [b, n] = lists_[list];
     return {flat_.data() + b, n};
   }
 
-  /// How many lists are split by a shared term (the third level), for tests and reports.
+  /// How many lists are split by a shared term (the third level and below), for tests and reports.
   std::size_t term_decisions() const noexcept { return decisions_.size(); }
 
  private:
@@ -115,7 +134,7 @@ class PassDispatch {
     std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
     std::uint32_t fallback_begin = 0, fallback_size = 0;  // the fallback list's run of flat_
   };
-  /// A list's third level: the property `term` reads (its value unused) selects the list of
+  /// A list's split by one term: the property `term` reads (its value unused) selects the list of
   /// the rules guarded by that value (sorted (value, list) pairs in values_), else `other`.
   /// When the term's path leaves the graph, the whole list (`all`) is tried, guards and all.
   struct Decision {
@@ -123,7 +142,8 @@ class PassDispatch {
     std::uint32_t values_begin = 0, values_size = 0;
     std::uint32_t other = 0, all = 0;
   };
-  /// The plain list `d` picks for `op`: one read of the property its rules share.
+  /// The list `d` picks for `op` (itself decided, when it splits by a further term): one read of
+  /// the property its rules share.
   std::uint32_t decide(const Decision& d, const Graph& g, OpRef op) const noexcept {
     std::size_t v = 0;
     if (!d.term.read(g, op, v)) return d.all;
@@ -131,53 +151,86 @@ class PassDispatch {
     const auto* it = std::lower_bound(b, b + d.values_size, std::pair<std::size_t, std::uint32_t>(v, 0));
     return it != b + d.values_size && it->first == v ? it->second : d.other;
   }
-  /// Whether the driver checks r's term guard: it is active and its path fits (a hand-made
-  /// RuleInfo may set a longer one; that rule is then tried without it).
-  static bool guarded(const RuleInfo& r) noexcept {
-    return r.term_guard.active && r.term_guard.depth <= TermGuard::max_depth;
+  /// Whether the driver checks term guard t: it is active and its path fits (a hand-made
+  /// RuleInfo may set a longer one; that guard is then not checked and the rule is tried).
+  static bool usable(const TermGuard& t) noexcept { return t.active && t.depth <= TermGuard::max_depth; }
+  /// Whether r has a usable guard of t's term not among `checked`; `all_equal` then says whether
+  /// every such guard names t's value.
+  static bool guards_term(const RuleInfo& r, const TermGuard& t, bool* all_equal = nullptr) {
+    bool any = false, equal = true;
+    for (const TermGuard& o : r.term_guards)
+      if (usable(o) && o.same_term(t)) {
+        any = true;
+        equal = equal && o.value == t.value;
+      }
+    if (all_equal) *all_equal = equal;
+    return any;
   }
-  /// Appends the rules `v` in order, each with its term guard unless `checked(rule)` (the
-  /// list's decision has checked it).
-  template <class Checked>
-  std::uint32_t append_list(const std::vector<const RuleInfo*>& v, Checked checked) {
+  static bool is_checked(const TermGuard& t, const std::vector<TermGuard>& checked) {
+    return std::any_of(checked.begin(), checked.end(), [&](const TermGuard& c) { return c.same_term(t); });
+  }
+  /// Appends the rules `v` in order, each with its usable term guards but those of the terms
+  /// `checked` (the decisions that lead to the list have checked them).
+  std::uint32_t append_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked) {
     lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
-    for (const RuleInfo* r : v)
-      flat_.push_back({r, guarded(*r) && !checked(r) ? &r->term_guard : nullptr});
+    for (const RuleInfo* r : v) {
+      std::uint32_t at = no_guards;
+      for (const TermGuard& t : r->term_guards) {
+        if (!usable(t) || is_checked(t, checked)) continue;
+        if (at == no_guards) at = static_cast<std::uint32_t>(guards_.size());
+        guards_.push_back(t);
+      }
+      if (at != no_guards) guards_.emplace_back();  // the run's end: an inactive guard
+      flat_.push_back({r, nullptr});
+      guard_at_.push_back(at);
+    }
     return static_cast<std::uint32_t>(lists_.size() - 1);
   }
-  /// Adds the list `v` and, where two or more of its rules guard one term, the
+  /// Adds the list `v` and, where two or more of its rules guard one term not `checked`, the
   /// decision on that term; returns the list's id, or the decision's with `decided` set.
-  std::uint32_t add_list(const std::vector<const RuleInfo*>& v) {
-    const std::uint32_t id = append_list(v, [](const RuleInfo*) { return false; });
-    // The term most rules of the list guard (the first such in rule order on a tie).
+  std::uint32_t add_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked = {}) {
+    const std::uint32_t id = append_list(v, checked);
+    if (checked.size() >= max_term_levels) return id;
+    // The term most rules of the list guard (the first such in rule and conjunct order on a tie).
     const TermGuard* term = nullptr;
     std::size_t best = 1;
-    for (const RuleInfo* r : v) {
-      if (!guarded(*r)) continue;
-      std::size_t n = 0;
-      for (const RuleInfo* o : v) n += r->term_guard.same_term(o->term_guard);
-      if (n > best) term = &r->term_guard, best = n;
-    }
+    for (const RuleInfo* r : v)
+      for (const TermGuard& t : r->term_guards) {
+        if (!usable(t) || is_checked(t, checked)) continue;
+        std::size_t n = 0;
+        for (const RuleInfo* o : v) n += guards_term(*o, t);
+        if (n > best) term = &t, best = n;
+      }
     if (!term) return id;
+    const TermGuard t = *term;
     std::vector<std::size_t> values;
     for (const RuleInfo* r : v)
-      if (term->same_term(r->term_guard)) values.push_back(r->term_guard.value);
+      for (const TermGuard& o : r->term_guards)
+        if (usable(o) && o.same_term(t)) values.push_back(o.value);
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
-    const TermGuard t = *term;
+    std::vector<TermGuard> deeper = checked;
+    deeper.push_back(t);
+    // The rules that do not guard the term, and those whose every guard of it names `value`.
     auto for_value = [&](const std::size_t* value) {
       std::vector<const RuleInfo*> sub;
-      for (const RuleInfo* r : v)
-        if (!t.same_term(r->term_guard) || (value && r->term_guard.value == *value)) sub.push_back(r);
-      return append_list(sub, [&](const RuleInfo* r) { return t.same_term(r->term_guard); });
+      for (const RuleInfo* r : v) {
+        TermGuard named = t;
+        if (value) named.value = *value;
+        bool all_equal = false;
+        if (!guards_term(*r, named, &all_equal) || (value && all_equal)) sub.push_back(r);
+      }
+      return add_list(sub, deeper);
     };
     Decision d;
     d.term = t;
     d.all = id;
     d.other = for_value(nullptr);
+    std::vector<std::pair<std::size_t, std::uint32_t>> picked;
+    for (const std::size_t& value : values) picked.emplace_back(value, for_value(&value));
     d.values_begin = static_cast<std::uint32_t>(values_.size());
-    d.values_size = static_cast<std::uint32_t>(values.size());
-    for (const std::size_t& value : values) values_.emplace_back(value, for_value(&value));
+    d.values_size = static_cast<std::uint32_t>(picked.size());
+    values_.insert(values_.end(), picked.begin(), picked.end());
     decisions_.push_back(d);
     return static_cast<std::uint32_t>(decisions_.size() - 1) | decided;
   }
@@ -236,7 +289,10 @@ class PassDispatch {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
   std::vector<Decision> decisions_;                          // the lists' third levels
   std::vector<std::pair<std::size_t, std::uint32_t>> values_;  // (term value, list id), sorted per decision
-  std::vector<Candidate> flat_;  // the lists' runs; guards point into the rules (RuleSet keeps them in place)
+  std::vector<Candidate> flat_;  // the lists' runs; guards point into guards_
+  std::vector<TermGuard> guards_;  // the candidates' guard runs, each ended by an inactive guard
+  static constexpr std::uint32_t no_guards = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> guard_at_;  // while building: flat_[k]'s run in guards_, or no_guards
 };
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.

@@ -136,10 +136,13 @@ struct StaticGuards {
   std::uint32_t path[max_tags][TermGuard::max_depth]{};  ///< where the match binds each tag slot
   std::uint32_t depth[max_tags]{};
   bool placed[max_tags]{};
-  bool term_active = false;  ///< the TermGuard: tag slot, property and value
-  int term_slot = 0;
-  TermGuard::Of of = TermGuard::Of::dim;
-  std::size_t dim = 0, value = 0;
+  struct Term {  ///< a TermGuard: tag slot, property and value
+    int slot = 0;
+    TermGuard::Of of = TermGuard::Of::dim;
+    std::size_t dim = 0, value = 0;
+  };
+  Term terms[TermGuard::max_per_rule]{};
+  std::size_t n_terms = 0;
 };
 
 template <class N>
@@ -167,10 +170,11 @@ constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path
   }
 }
 
-/// The guard of `EQ(P, K)`: P is `DIM_OF(tag, N)` or `RANK_OF(tag)` with N and K integer
-/// constants >= 0, or `DTYPE_OF(tag)` with K a DType; the tag is placed by the match.
+/// Adds the guard of `EQ(P, K)`, if it is one and there is room: P is `DIM_OF(tag, N)` or
+/// `RANK_OF(tag)` with N and K integer constants >= 0, or `DTYPE_OF(tag)` with K a DType; the tag
+/// is placed by the match.
 template <class N>
-constexpr bool guard_term(const N& n, StaticGuards& g) {
+constexpr void guard_term(const N& n, StaticGuards& g) {
   if constexpr (N::kind == Kind::Eq && N::arity == 2) {
     using P = boost::mp11::mp_at_c<typename N::children, 0>;
     using K = boost::mp11::mp_at_c<typename N::children, 1>;
@@ -184,23 +188,22 @@ constexpr bool guard_term(const N& n, StaticGuards& g) {
       if constexpr (P::kind == Kind::DimOf) {
         using I = boost::mp11::mp_at_c<typename P::children, 1>;
         if constexpr (I::kind == Kind::Int || I::kind == Kind::Size) dim = boost::hana::at_c<1>(p.kids).leaf.i;
-        else return false;
+        else return;
       }
       if constexpr (T::kind == Kind::Tag) {
         const int s = boost::hana::at_c<0>(p.kids).leaf.slot;
         const long long value = boost::hana::at_c<1>(n.kids).leaf.i;
-        if (s >= 0 && s < max_tags && (s == 0 || g.placed[s]) && dim >= 0 && value >= 0) {
-          g.term_active = true;
-          g.term_slot = s;
-          g.of = P::kind == Kind::DimOf ? TermGuard::Of::dim : P::kind == Kind::RankOf ? TermGuard::Of::rank : TermGuard::Of::dtype;
-          g.dim = static_cast<std::size_t>(dim);
-          g.value = static_cast<std::size_t>(value);
-          return true;
+        if (s >= 0 && s < max_tags && (s == 0 || g.placed[s]) && dim >= 0 && value >= 0 &&
+            g.n_terms < TermGuard::max_per_rule) {
+          StaticGuards::Term& t = g.terms[g.n_terms++];
+          t.slot = s;
+          t.of = P::kind == Kind::DimOf ? TermGuard::Of::dim : P::kind == Kind::RankOf ? TermGuard::Of::rank : TermGuard::Of::dtype;
+          t.dim = static_cast<std::size_t>(dim);
+          t.value = static_cast<std::size_t>(value);
         }
       }
     }
   }
-  return false;
 }
 
 template <class Rule>
@@ -220,14 +223,11 @@ constexpr StaticGuards static_guards() {
     }
     ++slot;
   });
-  // the term guard: the constraint, or the first fitting conjunct of its top-level AND
+  // the term guards: the constraint, or the fitting conjuncts of its top-level AND
   place_tags(a.match, g, nullptr, 0);
   using C = std::remove_cvref_t<decltype(a.constraint)>;
   if constexpr (C::kind == Kind::And) {
-    bool found = false;
-    boost::hana::for_each(a.constraint.kids, [&](const auto& term) {
-      if (!found) found = guard_term(term, g);
-    });
+    boost::hana::for_each(a.constraint.kids, [&](const auto& term) { guard_term(term, g); });
   } else {
     guard_term(a.constraint, g);
   }
@@ -284,13 +284,15 @@ struct RuleSource {
   const detail::StaticGuards& guards = *src.guards;
   for (int i = 0; i < guards.n_inputs; ++i)
     info.guards.push_back({guards.inputs[i].slot, info.names[static_cast<std::size_t>(guards.inputs[i].name)]});
-  if (guards.term_active) {
-    info.term_guard.active = true;
-    info.term_guard.of = guards.of;
-    info.term_guard.depth = guards.depth[guards.term_slot];
-    for (std::uint32_t d = 0; d < info.term_guard.depth; ++d) info.term_guard.path[d] = guards.path[guards.term_slot][d];
-    info.term_guard.dim = guards.dim;
-    info.term_guard.value = guards.value;
+  for (std::size_t k = 0; k < guards.n_terms; ++k) {
+    const detail::StaticGuards::Term& t = guards.terms[k];
+    TermGuard& tg = info.term_guards.emplace_back();
+    tg.active = true;
+    tg.of = t.of;
+    tg.depth = guards.depth[t.slot];
+    for (std::uint32_t d = 0; d < tg.depth; ++d) tg.path[d] = guards.path[t.slot][d];
+    tg.dim = t.dim;
+    tg.value = t.value;
   }
   info.flags = src.flags;
   info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);

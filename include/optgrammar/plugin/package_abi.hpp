@@ -23,7 +23,8 @@ namespace optgrammar::plugin {
 /// Bumped when a registry's layout, a layout that a package's inline code reads (the Graph's) or the
 /// meaning of this struct changes.
 /// 2: RuleInfo's TermGuard (was DimGuard). 3: the Graph's record storage has a head block.
-inline constexpr std::uint32_t abi_version = 3;
+/// 4: RuleInfo::term_guards (was one term_guard).
+inline constexpr std::uint32_t abi_version = 4;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -254,6 +256,71 @@ TEST_CASE("rules guarded by an operand's dtype or rank give the results of tryin
   // Each rule fired somewhere, so each value its guard names was met.
   for (std::size_t k = 0; k < ra.rules.size(); ++k)
     if (ra.rules[k]->canonical.find("Z_") != std::string::npos) CHECK(ra.stats[k].fired > 0);
+}
+
+TEST_CASE("random term guards: each op is handed exactly the rules whose guards all hold, in order") {
+  // 240 hand-made rules on one root, each guarding a random subset of three terms of its operand
+  // (dimension 0, dtype, rank) in random order, some twice. Deep splits would copy the many
+  // rules without a term into every value's list; the split budget stops them.
+  static std::vector<std::pair<std::uint32_t, int>> calls;  // (op, rule line), as called
+  std::mt19937 rng(2026);
+  RuleSet set;
+  const DType types[] = {DType::Float32, DType::Float16, DType::QUInt8};
+  for (int k = 0; k < 240; ++k) {
+    RuleInfo r;
+    r.file = "random_guards.cpp";
+    r.line = k + 1;
+    r.name = "random_guards.cpp:" + std::to_string(k + 1);
+    r.pass_name = "EARLY";
+    r.root = intern_op_name("V_Root");
+    r.apply = [](Rewriter& rw, const RuleInfo& self, OpRef root) {
+      ++rw.stats(self).tried;
+      calls.emplace_back(root.index, self.line);
+      return false;
+    };
+    std::vector<TermGuard> gs;
+    auto guard = [&](TermGuard::Of of, std::size_t value) {
+      TermGuard& t = gs.emplace_back();
+      t.active = true;
+      t.depth = 1;
+      t.of = of;
+      t.value = value;
+    };
+    if (rng() % 2) guard(TermGuard::Of::dim, 1 + rng() % 24);
+    if (rng() % 2) guard(TermGuard::Of::dtype, static_cast<std::size_t>(types[rng() % 3]));
+    if (rng() % 3) guard(TermGuard::Of::rank, 1 + rng() % 4);
+    if (!gs.empty() && rng() % 8 == 0) gs.push_back(gs[rng() % gs.size()]);  // a term guarded twice
+    if (!gs.empty() && rng() % 16 == 0) {  // twice, with two values: the rule never holds
+      gs.push_back(gs.front());
+      gs.back().value += 1;
+    }
+    std::shuffle(gs.begin(), gs.end(), rng);
+    r.term_guards = gs;
+    set.add(std::move(r));
+  }
+  Graph g;
+  for (int i = 0; i < 400; ++i) {
+    OutputDef def = OutputDef::make(types[rng() % 3], {1 + rng() % 26, 2, 2, 2});
+    def.rank = 1 + static_cast<std::uint32_t>(rng() % 4);
+    for (std::uint32_t d = def.rank; d < 4; ++d) def.dims[d] = 0;  // past the rank, dims are 0
+    g.add_output(g.add_op(intern_op_name("V_Root"), {g.add_input(def)}, def));
+  }
+  const PassDispatch& pass = set.dispatch()[0];
+  CHECK(pass.term_decisions() > 30);                            // split by several terms in turn
+  CHECK(pass.stored_candidates() > pass.split_budget());        // and the budget was reached
+  std::vector<std::pair<std::uint32_t, int>> expected;
+  for (OpRef op : g.live_ops())
+    if (g.name(op) == "V_Root")
+      for (const RuleInfo* r : set.rules())
+        if (std::all_of(r->term_guards.begin(), r->term_guards.end(), [&](const TermGuard& t) { return t.admits(g, op); }))
+          expected.emplace_back(op.index, r->line);
+  calls.clear();
+  const RunReport rep = run_rules(g, set);
+  CHECK(rep.rewrites == 0);
+  std::stable_sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  CHECK(calls.size() == expected.size());
+  CHECK(calls == expected);
+  CHECK(expected.size() < 400 * 240 / 4);  // the guards skipped most rules
 }
 
 TEST_CASE("a hand-made term guard whose path is longer than a guard holds is not checked") {

@@ -48,6 +48,7 @@ class PassDispatch {
       if (r->root >= by_root.size()) by_root.resize(r->root + 1);
       by_root[r->root].push_back(r);
     }
+    split_budget_ = 16 * rules.size() + 4096;
     roots_.resize(by_root.size());
     for (std::size_t root = 0; root < by_root.size(); ++root) build_root(roots_[root], by_root[root]);
     n_roots_ = static_cast<std::uint32_t>(roots_.size());
@@ -121,6 +122,11 @@ class PassDispatch {
 
   /// How many lists are split by a shared term (the third level and below), for tests and reports.
   std::size_t term_decisions() const noexcept { return decisions_.size(); }
+  /// How many rule entries all lists hold together (a rule is in several), for tests and reports.
+  std::size_t stored_candidates() const noexcept { return flat_.size(); }
+  /// stored_candidates() past which lists split by one term only (no deeper): 16 per rule and
+  /// 4,096 more.
+  std::size_t split_budget() const noexcept { return split_budget_; }
 
  private:
   static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
@@ -169,6 +175,42 @@ class PassDispatch {
   static bool is_checked(const TermGuard& t, const std::vector<TermGuard>& checked) {
     return std::any_of(checked.begin(), checked.end(), [&](const TermGuard& c) { return c.same_term(t); });
   }
+  /// Orders terms (a guard's value aside); equal under it means same_term.
+  static bool term_less(const TermGuard& a, const TermGuard& b) noexcept {
+    if (a.depth != b.depth) return a.depth < b.depth;
+    for (std::uint32_t d = 0; d < a.depth; ++d)
+      if (a.path[d] != b.path[d]) return a.path[d] < b.path[d];
+    if (a.of != b.of) return a.of < b.of;
+    return a.dim < b.dim;
+  }
+  /// The term, not among `checked`, that most rules of `v` guard, if two or more do (the first
+  /// such in rule and conjunct order on a tie): one sort of the list's guards.
+  static const TermGuard* most_guarded(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked) {
+    struct Seen {
+      const TermGuard* t;
+      std::size_t rule, order;  // the rule's place in v; the guard's in rule and conjunct order
+    };
+    std::vector<Seen> seen;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      for (const TermGuard& t : v[i]->term_guards)
+        if (usable(t) && !is_checked(t, checked)) seen.push_back({&t, i, seen.size()});
+    std::stable_sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return term_less(*a.t, *b.t); });
+    const TermGuard* best = nullptr;
+    std::size_t best_rules = 1, best_order = 0;
+    // [i, j): the guards of one term, in their first order (the sort is stable), so seen[i] is
+    // the term's first appearance and a rule's guards of it are adjacent.
+    for (std::size_t i = 0, j = 0; i < seen.size(); i = j) {
+      std::size_t rules = 0;
+      for (j = i; j < seen.size() && !term_less(*seen[i].t, *seen[j].t); ++j)
+        rules += j == i || seen[j].rule != seen[j - 1].rule;
+      if (rules > best_rules || (rules == best_rules && best && seen[i].order < best_order)) {
+        best_rules = rules;
+        best_order = seen[i].order;
+        best = seen[i].t;
+      }
+    }
+    return best;
+  }
   /// Appends the rules `v` in order, each with its usable term guards but those of the terms
   /// `checked` (the decisions that lead to the list have checked them).
   std::uint32_t append_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked) {
@@ -190,17 +232,10 @@ class PassDispatch {
   /// decision on that term; returns the list's id, or the decision's with `decided` set.
   std::uint32_t add_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked = {}) {
     const std::uint32_t id = append_list(v, checked);
-    if (checked.size() >= max_term_levels) return id;
-    // The term most rules of the list guard (the first such in rule and conjunct order on a tie).
-    const TermGuard* term = nullptr;
-    std::size_t best = 1;
-    for (const RuleInfo* r : v)
-      for (const TermGuard& t : r->term_guards) {
-        if (!usable(t) || is_checked(t, checked)) continue;
-        std::size_t n = 0;
-        for (const RuleInfo* o : v) n += guards_term(*o, t);
-        if (n > best) term = &t, best = n;
-      }
+    // Deeper splits copy the rules that do not guard a term into every value's list: past a
+    // budget in the size of the package, a list is left to its guards.
+    if (checked.size() >= max_term_levels || (!checked.empty() && flat_.size() > split_budget_)) return id;
+    const TermGuard* term = most_guarded(v, checked);
     if (!term) return id;
     const TermGuard t = *term;
     std::vector<std::size_t> values;
@@ -293,6 +328,7 @@ class PassDispatch {
   std::vector<TermGuard> guards_;  // the candidates' guard runs, each ended by an inactive guard
   static constexpr std::uint32_t no_guards = 0xFFFFFFFFu;
   std::vector<std::uint32_t> guard_at_;  // while building: flat_[k]'s run in guards_, or no_guards
+  std::size_t split_budget_ = 0;         // flat_'s size past which lists split by one term only
 };
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.

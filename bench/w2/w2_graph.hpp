@@ -40,8 +40,7 @@ inline optgrammar::Graph build(std::size_t blocks) {
   using namespace optgrammar;
   const Names& n = names();
   Graph g;
-  // Room in one block for the graph and for the Fused op F1 adds per block.
-  g.reserve((ops_per_block + 1) * blocks + 2, 7 * blocks + 1);
+  g.reserve(ops_per_block * blocks + 2, 7 * blocks + 1);
   const std::uint32_t act = g.intern_output(OutputDef::make(DType::Float32, {1, 16, 16, 32}));
   const std::uint32_t cdef = g.intern_output(OutputDef::make(DType::Float32, {1, 1, 1, 1}));
   auto op = [&g, act](OpNameId name, std::initializer_list<OpRef> in) {

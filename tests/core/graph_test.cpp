@@ -67,6 +67,18 @@ TEST_CASE("dtype element sizes and names") {
   CHECK_FALSE(is_quantized(DType::Int32));
 }
 
+TEST_CASE("reserve sizes the head block for the graph and a quarter more for rewriting") {
+  Graph g;
+  CHECK(g.op_head_capacity() == 0);
+  g.reserve(100, 40);
+  CHECK(g.op_head_capacity() == 125);
+  g.reserve(1000, 400);  // a later reserve adds chunks; the head stays
+  CHECK(g.op_head_capacity() == 125);
+  Graph h;  // nothing reserved: the head is the first chunk
+  h.add_input(OutputDef::make(DType::Float32, {1}));
+  CHECK(h.op_head_capacity() == 16384);
+}
+
 TEST_CASE("graph keeps use lists in step with inputs") {
   Small s;
   CHECK(s.g.live_count() == 5);

@@ -307,7 +307,8 @@ TEST_CASE("random term guards: each op is handed exactly the rules whose guards 
   }
   const PassDispatch& pass = set.dispatch()[0];
   CHECK(pass.term_decisions() > 30);                            // split by several terms in turn
-  CHECK(pass.stored_candidates() > pass.split_budget());        // and the budget was reached
+  CHECK(pass.stored_candidates() > pass.split_budget());        // and the budget was reached:
+  CHECK(pass.stored_candidates() < 2 * pass.split_budget());    // 9,203 entries; 34,191 without it
   std::vector<std::pair<std::uint32_t, int>> expected;
   for (OpRef op : g.live_ops())
     if (g.name(op) == "V_Root")

@@ -442,7 +442,7 @@ class Importer {
   }
 
   /// Sizes the graph's storage for the model (Graph::reserve): an op per initializer, input and
-  /// node, plus one per operand a node's attributes become, and a quarter more for rewriting.
+  /// node, plus one per operand a node's attributes become.
   void reserve(const onnx::GraphProto& gp) {
     std::size_t ops = static_cast<std::size_t>(gp.initializer_size()) + static_cast<std::size_t>(gp.input_size());
     std::size_t inputs = static_cast<std::size_t>(gp.output_size());
@@ -452,7 +452,7 @@ class Importer {
       ops += 1 + attrs;
       inputs += static_cast<std::size_t>(n.input_size()) + attrs;
     }
-    g_.reserve(ops + ops / 4, inputs + inputs / 4);
+    g_.reserve(ops, inputs);
   }
 
   OpRef value(const std::string& name, const std::string& where) {

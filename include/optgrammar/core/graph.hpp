@@ -93,14 +93,16 @@ class Graph {
   }
 
   // ---- building ---------------------------------------------------------------------------
-  /// Room for `ops` op records and `inputs` input records. Called first on a new graph, it makes
-  /// each kind's head block that size: every record in it is read with one compare and one add, and
-  /// records past it live in chunks (core/chunked_vector.hpp). Count the ops rewriting will add
-  /// too. Only address space is taken until records are written.
+  /// Room for a graph of `ops` ops with `inputs` inputs in all, and a quarter more of each for
+  /// what rewriting adds. Called first on a new graph, it sizes each kind's head block: every
+  /// record in it is read with one compare and one add, and records past it live in chunks
+  /// (core/chunked_vector.hpp). Only address space is taken until records are written.
   void reserve(std::size_t ops, std::size_t inputs) {
-    ops_.reserve(ops);
-    uses_.reserve(inputs);
+    ops_.reserve(ops + ops / 4);
+    uses_.reserve(inputs + inputs / 4);
   }
+  /// Op slots that fit in the head block (the first reserve's room, or one chunk).
+  std::size_t op_head_capacity() const noexcept { return ops_.head_capacity(); }
 
   /// add_op("Conv2d", {x, w}, OutputDef::make(DType::Float32, {1, 32, 32, 16})).
   OpRef add_op(OpNameId name, std::span<const OpRef> inputs, const OutputDef& out) {

@@ -69,11 +69,15 @@ struct TermGuard {
     return true;
   }
   /// Whether `o` reads the same property of the same op (its value aside).
-  bool same_term(const TermGuard& o) const noexcept {
-    if (active != o.active || depth != o.depth || of != o.of || dim != o.dim) return false;
+  bool same_term(const TermGuard& o) const noexcept { return !term_before(o) && !o.term_before(*this); }
+  /// An order of terms (values aside), for sorting guards by what they read.
+  bool term_before(const TermGuard& o) const noexcept {
+    if (active != o.active) return active < o.active;
+    if (depth != o.depth) return depth < o.depth;
     for (std::uint32_t d = 0; d < depth; ++d)
-      if (path[d] != o.path[d]) return false;
-    return true;
+      if (path[d] != o.path[d]) return path[d] < o.path[d];
+    if (of != o.of) return of < o.of;
+    return dim < o.dim;
   }
 };
 

@@ -175,14 +175,6 @@ class PassDispatch {
   static bool is_checked(const TermGuard& t, const std::vector<TermGuard>& checked) {
     return std::any_of(checked.begin(), checked.end(), [&](const TermGuard& c) { return c.same_term(t); });
   }
-  /// Orders terms (a guard's value aside); equal under it means same_term.
-  static bool term_less(const TermGuard& a, const TermGuard& b) noexcept {
-    if (a.depth != b.depth) return a.depth < b.depth;
-    for (std::uint32_t d = 0; d < a.depth; ++d)
-      if (a.path[d] != b.path[d]) return a.path[d] < b.path[d];
-    if (a.of != b.of) return a.of < b.of;
-    return a.dim < b.dim;
-  }
   /// The term, not among `checked`, that most rules of `v` guard, if two or more do (the first
   /// such in rule and conjunct order on a tie): one sort of the list's guards.
   static const TermGuard* most_guarded(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked) {
@@ -194,14 +186,14 @@ class PassDispatch {
     for (std::size_t i = 0; i < v.size(); ++i)
       for (const TermGuard& t : v[i]->term_guards)
         if (usable(t) && !is_checked(t, checked)) seen.push_back({&t, i, seen.size()});
-    std::stable_sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return term_less(*a.t, *b.t); });
+    std::stable_sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return a.t->term_before(*b.t); });
     const TermGuard* best = nullptr;
     std::size_t best_rules = 1, best_order = 0;
     // [i, j): the guards of one term, in their first order (the sort is stable), so seen[i] is
     // the term's first appearance and a rule's guards of it are adjacent.
     for (std::size_t i = 0, j = 0; i < seen.size(); i = j) {
       std::size_t rules = 0;
-      for (j = i; j < seen.size() && !term_less(*seen[i].t, *seen[j].t); ++j)
+      for (j = i; j < seen.size() && !seen[i].t->term_before(*seen[j].t); ++j)
         rules += j == i || seen[j].rule != seen[j - 1].rule;
       if (rules > best_rules || (rules == best_rules && best && seen[i].order < best_order)) {
         best_rules = rules;

@@ -71,4 +71,12 @@ inline void report_faults(const char* who, const Timed& t, bool floor) {
   std::fprintf(stderr, "\n");
 }
 
+/// The JSON line's engine name: "optgrammar" (DSL rules), "optgrammar-handwritten" or
+/// "optgrammar-floor", with "-in-place" for a run with DriverOptions::rewrite_in_place.
+inline std::string engine_name(const std::string& engine, bool in_place) {
+  std::string n = engine == "dsl" ? "optgrammar" : "optgrammar-" + engine;
+  if (in_place && engine != "floor") n += "-in-place";
+  return n;
+}
+
 }  // namespace bench

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# W1 side by side: optgrammar's DSL rules, the same rules hand-written, the floor (one read-only
+# W1 side by side: optgrammar's DSL rules, the same rules hand-written (each appending the ops it
+# makes and, with --in-place, putting them in their roots' slots), the floor (one read-only
 # pass over the same graph, bench/common/floor.hpp) and MLIR 15's greedy driver
 # (the MLIR peer of workload W1), each run ROUNDS times as separate processes.
 #
@@ -28,7 +29,7 @@ if [ ! -x "$w1" ]; then
   echo "[compare] building w1_bench with the gcc preset" >&2
   (cd "$repo" && cmake --preset gcc >/dev/null && cmake --build --preset gcc --target w1_bench >/dev/null)
 fi
-engines=(dsl handwritten floor)
+engines=(dsl dsl-in-place handwritten handwritten-in-place floor)
 if [ -x "$mlir" ]; then
   engines+=(mlir)
   "$mlir" 1000 >/dev/null  # builds the peer once, outside the timed rounds
@@ -45,7 +46,9 @@ for ((r = 0; r < rounds; r++)); do
     e="${engines[$(((r + k) % n))]}"
     case "$e" in
       dsl) "$w1" "$blocks" 2>/dev/null | tail -n 1 ;;
+      dsl-in-place) "$w1" "$blocks" --in-place 2>/dev/null | tail -n 1 ;;
       handwritten) "$w1" "$blocks" --engine handwritten 2>/dev/null | tail -n 1 ;;
+      handwritten-in-place) "$w1" "$blocks" --engine handwritten --in-place 2>/dev/null | tail -n 1 ;;
       floor) "$w1" "$blocks" --engine floor 2>/dev/null | tail -n 1 ;;
       mlir) "$mlir" "$blocks" 2>/dev/null | tail -n 1 ;;
     esac | tee -a "$out"
@@ -69,12 +72,18 @@ for e in dict.fromkeys(r["engine"] for r in rows):
     print(f"{e:24s} " + "  ".join(parts) + f"  ({len(rs)} runs)")
 def ratio(a, b, k):
     return med[a, k] / med[b, k] if (a, k) in med and (b, k) in med and med[b, k] else None
-dsl, hand, floor, mlir = "optgrammar", "optgrammar-handwritten", "optgrammar-floor", "mlir15-greedy-drr"
-print()
-print(f"DSL / hand-written rewrite time: {ratio(dsl, hand, 'rewrite_seconds'):.3f} (target <= 1.05)")
-print(f"DSL rewrite / floor:             {ratio(dsl, floor, 'rewrite_seconds'):.1f}x (target <= 4x)")
-if ratio(mlir, dsl, "rewrite_seconds"):
-    print(f"MLIR / DSL rewrite time:         {ratio(mlir, dsl, 'rewrite_seconds'):.1f}x (target >= 40x)")
-    print(f"MLIR / DSL build time:           {ratio(mlir, dsl, 'build_seconds'):.1f}x (target >= 5x)")
-    print(f"DSL / MLIR peak RSS:             {ratio(dsl, mlir, 'peak_rss_kb'):.2f} (target <= 0.5)")
+floor, mlir = "optgrammar-floor", "mlir15-greedy-drr"
+# Each variant: appending made ops (the default) and DriverOptions::rewrite_in_place.
+for suffix, what in (("", "DSL"), ("-in-place", "DSL in place")):
+    dsl, hand = "optgrammar" + suffix, "optgrammar-handwritten" + suffix
+    if (dsl, "rewrite_seconds") not in med:
+        continue
+    print()
+    if ratio(dsl, hand, "rewrite_seconds"):
+        print(f"{what} / hand-written rewrite time: {ratio(dsl, hand, 'rewrite_seconds'):.3f} (target <= 1.05)")
+    print(f"{what} rewrite / floor: {ratio(dsl, floor, 'rewrite_seconds'):.1f}x (target <= 4x)")
+    if ratio(mlir, dsl, "rewrite_seconds"):
+        print(f"MLIR / {what} rewrite time: {ratio(mlir, dsl, 'rewrite_seconds'):.1f}x (target >= 40x)")
+        print(f"MLIR / {what} build time: {ratio(mlir, dsl, 'build_seconds'):.1f}x (target >= 5x)")
+        print(f"{what} / MLIR peak RSS: {ratio(dsl, mlir, 'peak_rss_kb'):.2f} (target <= 0.5)")
 EOF

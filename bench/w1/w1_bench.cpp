@@ -1,11 +1,12 @@
 // Workload W1 (examples/w1/w1_graph.hpp) on optgrammar.
 //
-//   w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N]
+//   w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]
 //
 // Builds the graph, rewrites it to a fixed point with R1-R6 (the DSL rules of
 // examples/w1/w1_rules.cpp, or the same rules hand-written against core/), checks the spec's
 // expected result and prints the spec's JSON line last. `--engine floor` times one read-only
 // pass over the same graph instead (bench/common/floor.hpp): the cost no engine can beat.
+// `--in-place` lets a rewrite put its one new op in its root's slot (DriverOptions::rewrite_in_place).
 // stderr reports the minor page faults during the rewrite (getrusage). Exit 1: wrong result;
 // 2: bad arguments.
 #include "common/timed_runs.hpp"
@@ -25,11 +26,13 @@
 int main(int argc, char** argv) {
   std::size_t blocks = 12500;
   std::string engine = "dsl";
+  optgrammar::DriverOptions opt;
   int repeat = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--engine" && i + 1 < argc) engine = argv[++i];
     else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else if (a == "--in-place") opt.rewrite_in_place = true;
     else if (!a.empty() && a[0] != '-') {
       char* end = nullptr;
       long long v = std::strtoll(a.c_str(), &end, 10);
@@ -39,7 +42,7 @@ int main(int argc, char** argv) {
       }
       blocks = static_cast<std::size_t>(v);
     } else {
-      std::fprintf(stderr, "usage: w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N]\n");
+      std::fprintf(stderr, "usage: w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]\n");
       return 2;
     }
   }
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
   const bench::Timed t = bench::timed_runs(
       repeat, floor, [&] { return w1::build(blocks); },
       [&](optgrammar::Graph& g, std::chrono::steady_clock::time_point& done) {
-        optgrammar::run_rules(g, rules);
+        optgrammar::run_rules(g, rules, opt);
         done = std::chrono::steady_clock::now();
         return w1::check(g, blocks);
       });
@@ -65,7 +68,7 @@ int main(int argc, char** argv) {
   bench::report_faults("w1_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, \"build_seconds\": %.6f, "
               "\"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              engine == "dsl" ? "optgrammar" : floor ? "optgrammar-floor" : "optgrammar-handwritten", blocks, t.before,
+              bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, t.before,
               t.after, t.best_build, t.best_rewrite, bench::peak_rss_kb());
   return 0;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# W2 side by side: optgrammar's rewrite (the DSL rules, and the same rules written by hand), its
+# W2 side by side: optgrammar's rewrite (the DSL rules, and the same rules written by hand; each
+# appending the ops it makes and, with --in-place, putting them in their roots' slots), its
 # floor (one read-only pass over the same graph) and MLIR 15's greedy driver with DRR rules (the
 # MLIR peer of workload W2), each run ROUNDS times as separate processes, for each package size.
 #
@@ -30,7 +31,7 @@ if [ ! -x "$w2" ]; then
   echo "[compare] building w2_bench_1024 with the gcc preset" >&2
   (cd "$repo" && cmake --preset gcc >/dev/null && cmake --build --preset gcc --target w2_bench_1024 >/dev/null)
 fi
-engines=(dsl handwritten floor)
+engines=(dsl dsl-in-place handwritten handwritten-in-place floor)
 if [ -x "$mlir" ]; then
   engines+=(mlir)
   "$mlir" 1000 64 >/dev/null  # builds the peer once, outside the timed rounds
@@ -48,7 +49,9 @@ for ((r = 0; r < rounds; r++)); do
       e="${engines[$(((r + k) % n))]}"
       case "$e" in
         dsl) "$w2" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
+        dsl-in-place) "$w2" "$blocks" "$rules" --in-place 2>/dev/null | tail -n 1 ;;
         handwritten) "$w2" "$blocks" "$rules" --engine handwritten 2>/dev/null | tail -n 1 ;;
+        handwritten-in-place) "$w2" "$blocks" "$rules" --engine handwritten --in-place 2>/dev/null | tail -n 1 ;;
         floor) "$w2" "$blocks" "$rules" --engine floor 2>/dev/null | tail -n 1 ;;
         mlir) "$mlir" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
       esac | tee -a "$out"
@@ -74,22 +77,25 @@ for r in dict.fromkeys(x["rules"] for x in rows):
             parts.append(f"{k} {med[r, e, k]:g} [{v[0]:g}-{v[-1]:g}]")
         print(f"R={r:<5d} {e:18s} " + "  ".join(parts) + f"  ({len(rs)} runs)")
 print()
-dsl, hand, floor, mlir = "optgrammar", "optgrammar-handwritten", "optgrammar-floor", "mlir15-greedy-drr"
-per_op = {}
-for r in dict.fromkeys(x["rules"] for x in rows):
-    ops = next(x["ops_before"] for x in rows if x["rules"] == r)
-    line = f"R={r:<5d}"
-    if (r, dsl, "rewrite_seconds") in med:
+floor, mlir = "optgrammar-floor", "mlir15-greedy-drr"
+# Each variant: appending made ops (the default) and DriverOptions::rewrite_in_place.
+for suffix in ("", "-in-place"):
+    dsl, hand = "optgrammar" + suffix, "optgrammar-handwritten" + suffix
+    per_op = {}
+    for r in dict.fromkeys(x["rules"] for x in rows):
+        ops = next(x["ops_before"] for x in rows if x["rules"] == r)
+        if (r, dsl, "rewrite_seconds") not in med:
+            continue
         t = med[r, dsl, "rewrite_seconds"]
         per_op[r] = t / ops
-        line += f" optgrammar rewrite {1e9 * t / ops:.1f} ns/op"
+        line = f"R={r:<5d} {dsl} rewrite {1e9 * t / ops:.1f} ns/op"
         if (r, hand, "rewrite_seconds") in med:
             line += f"  DSL / hand-written {t / med[r, hand, 'rewrite_seconds']:.2f}"
         if (r, floor, "rewrite_seconds") in med and med[r, floor, "rewrite_seconds"]:
             line += f"  rewrite / floor {t / med[r, floor, 'rewrite_seconds']:.1f}x"
         if (r, mlir, "rewrite_seconds") in med:
             line += f"  MLIR / optgrammar rewrite {med[r, mlir, 'rewrite_seconds'] / t:.1f}x (target >= 25x)"
-    print(line)
-if 64 in per_op and 1024 in per_op:
-    print(f"rewrite time per op, R=1024 / R=64: {per_op[1024] / per_op[64]:.2f} (target <= 1.5)")
+        print(line)
+    if 64 in per_op and 1024 in per_op:
+        print(f"{dsl}: rewrite time per op, R=1024 / R=64: {per_op[1024] / per_op[64]:.2f} (target <= 1.5)")
 PY

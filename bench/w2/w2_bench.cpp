@@ -1,13 +1,14 @@
 // Workload W2 (bench/w2/README.md) on optgrammar.
 //
-//   w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N]
+//   w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]
 //
 // Builds the graph, selects the package of RULES rules (2, 64, 256 or 1024, at most the
 // W2_MAX_RULES this binary was built with) from the rules linked in, rewrites the graph to a fixed
 // point, checks the spec's expected result and prints the spec's JSON line last.
 // `--engine handwritten` runs the same package written by hand against core/ (w2_handwritten.hpp;
 // its rules' guards are first compared with the DSL rules'); `--engine floor` times one
-// read-only pass over the same graph instead (common/floor.hpp). Exit 1: wrong result; 2: bad
+// read-only pass over the same graph instead (common/floor.hpp). `--in-place` lets a rewrite put
+// its one new op in its root's slot (DriverOptions::rewrite_in_place). Exit 1: wrong result; 2: bad
 // arguments.
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
@@ -28,11 +29,13 @@ int main(int argc, char** argv) {
   std::size_t sizes[2] = {50000, 256};
   int positional = 0;
   std::string engine = "dsl";
+  optgrammar::DriverOptions opt;
   int repeat = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--engine" && i + 1 < argc) engine = argv[++i];
     else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else if (a == "--in-place") opt.rewrite_in_place = true;
     else if (!a.empty() && a[0] != '-' && positional < 2) {
       char* end = nullptr;
       long long v = std::strtoll(a.c_str(), &end, 10);
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
       }
       sizes[positional++] = static_cast<std::size_t>(v);
     } else {
-      std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N]\n");
+      std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]\n");
       return 2;
     }
   }
@@ -75,7 +78,7 @@ int main(int argc, char** argv) {
   const bench::Timed t = bench::timed_runs(
       repeat, floor, [&] { return w2::build(blocks); },
       [&](optgrammar::Graph& g, std::chrono::steady_clock::time_point& done) {
-        const optgrammar::RunReport rep = optgrammar::run_rules(g, rules);
+        const optgrammar::RunReport rep = optgrammar::run_rules(g, rules, opt);
         done = std::chrono::steady_clock::now();
         return w2::check(g, blocks, rep.rewrites);
       });
@@ -86,7 +89,7 @@ int main(int argc, char** argv) {
   bench::report_faults("w2_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
               "\"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              floor ? "optgrammar-floor" : engine == "dsl" ? "optgrammar" : "optgrammar-handwritten", blocks,
+              bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks,
               n_rules, t.before, t.after, t.best_build, t.best_rewrite, bench::peak_rss_kb());
   return 0;
 }

@@ -33,10 +33,9 @@ inline bool f1(Rewriter& rw, const RuleInfo& self, OpRef root) {
   if (g.name_id(b) != names().bottom || g.n_inputs(b) != 1) return false;
   ++rw.stats(self).matched;
   const OpRef x = g.input(b, 0);
-  const OpRef made = g.add_op_with_id(names().fused, std::span<const OpRef>(&x, 1), g.output_index(root), g.op_id(root));
   ++rw.stats(self).fired;
-  rw.notify_inserted(made);
-  rw.replace(root, made);
+  rw.replace_by_new(root, names().fused, std::span<const OpRef>(&x, 1), g.output_index(root),
+                    static_cast<std::uint32_t>(g.op_id(root)));
   return true;
 }
 

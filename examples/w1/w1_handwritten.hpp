@@ -4,6 +4,7 @@
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/rule.hpp>
 
+#include <cstdint>
 #include <cstring>
 
 namespace w1::handwritten {
@@ -82,10 +83,8 @@ inline bool r5(Rewriter& rw, const RuleInfo& self, OpRef root) {
   if (g.name_id(c) != names().conv || g.n_inputs(c) != 2) return false;
   ++rw.stats(self).matched;
   OpRef in[3] = {g.input(c, 0), g.input(c, 1), g.input(b, 1)};
-  OpRef n = g.add_op_with_id(names().cbr, in, g.output_index(root), g.op_id(root));
   ++rw.stats(self).fired;
-  rw.notify_inserted(n);
-  rw.replace(root, n);
+  rw.replace_by_new(root, names().cbr, in, g.output_index(root), static_cast<std::uint32_t>(g.op_id(root)));
   return true;
 }
 inline bool r6(Rewriter& rw, const RuleInfo& self, OpRef root) {

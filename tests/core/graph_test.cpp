@@ -518,3 +518,121 @@ TEST_CASE("random edits with record reuse keep the graph consistent") {
   for (const auto& m : made_with) inputs_made += m.size();
   CHECK(g.use_records() < inputs_made);
 }
+
+TEST_CASE("reform turns an op into a new one in its own slot and erases what it no longer reads") {
+  Graph g;
+  const OutputDef t = f32({1, 2, 2, 1});
+  OpRef x = g.add_input(t);
+  OpRef w = g.add_const(f32({1, 1, 1, 1}), {2.0f});
+  OpRef b = g.add_const(f32({1, 1, 1, 1}), {1.0f});
+  OpRef conv = g.add_op("Conv2d", {x, w}, t);
+  OpRef bias = g.add_op("BiasAdd", {conv, b}, t);
+  OpRef relu = g.add_op("Relu", {bias}, t);
+  g.set_op_id(relu, 77);
+  OpRef out = g.add_output(relu);
+  const std::size_t slots = g.size(), records = g.use_records(), live = g.live_count();
+  const OpRef in[] = {x, w, b};
+  const OpNameId cbr = intern_op_name("ConvBiasRelu");
+  REQUIRE(g.can_reform(relu, cbr, in));
+  CHECK(g.reform(relu, cbr, in, g.output_index(relu), 77) == 2);  // bias, then conv
+  CHECK(g.size() == slots);
+  CHECK(g.alive(relu));
+  CHECK(g.name(relu) == "ConvBiasRelu");
+  CHECK(g.op_id(relu) == 77);
+  CHECK(g.n_inputs(relu) == 3);
+  CHECK((g.input(relu, 0) == x && g.input(relu, 1) == w && g.input(relu, 2) == b));
+  CHECK_FALSE(g.alive(bias));
+  CHECK_FALSE(g.alive(conv));
+  CHECK(g.live_count() == live - 2);
+  CHECK(g.users(relu) == std::vector<OpRef>{out});  // the reader kept its record
+  CHECK(g.users(w) == std::vector<OpRef>{relu});
+  CHECK(g.users(x) == std::vector<OpRef>{relu});
+  CHECK(verify(g).empty());
+  CHECK(g.remove_dead() == 0);
+  // The three new records were appended (nothing was free yet); the five the old ops read
+  // through are one free run now, and a new op takes its records from it.
+  CHECK(g.use_records() == records + 3);
+  OpRef later = g.add_op("Concat", {relu, x, w, b, relu}, t);
+  CHECK(g.use_records() == records + 3);
+  CHECK(g.input(later, 4) == relu);
+  CHECK(verify(g).empty());
+}
+
+TEST_CASE("reform is refused where it would break topological order, a checkpoint or the interface") {
+  Small s;
+  const OpNameId neg = intern_op_name("Neg");
+  const OpRef x[] = {s.x}, self[] = {s.r}, after[] = {s.out};
+  CHECK(s.g.can_reform(s.r, neg, x));
+  CHECK_FALSE(s.g.can_reform(s.r, neg, self));   // r cannot read itself
+  CHECK_FALSE(s.g.can_reform(s.r, neg, after));  // an input after r
+  CHECK_FALSE(s.g.can_reform(s.r, op_names::output, x));  // a graph output is never made in place
+  CHECK_FALSE(s.g.can_reform(s.out, neg, x));             // nor a graph output turned into an op
+  auto cp = s.g.checkpoint();
+  CHECK_FALSE(s.g.can_reform(s.r, neg, x));  // rollback could not undo it
+  s.g.commit(cp);
+  CHECK(s.g.can_reform(s.r, neg, x));
+}
+
+TEST_CASE("random reforms keep the graph consistent and erase exactly what they leave unread") {
+  // A random graph; random ops are turned into new ops over random earlier live ops. After each
+  // step the verifier checks use lists against input slots, every op reads what it was last
+  // made with, and an op that was read before the step and is not now is erased.
+  std::uint64_t st = 777;
+  auto rnd = [&](std::uint64_t n) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    return (st >> 33) % n;
+  };
+  const OutputDef t = f32({1, 2, 2, 1});
+  Graph g;
+  std::vector<std::vector<OpRef>> made_with(1);
+  g.add_input(t);
+  for (int i = 0; i < 400; ++i) {
+    std::vector<OpRef> in;
+    for (std::uint64_t k = 0, n = 1 + rnd(3); k < n; ++k) {
+      OpRef v{static_cast<std::uint32_t>(rnd(g.size()))};
+      in.push_back(v);
+    }
+    bool all_alive = true;
+    for (OpRef v : in) all_alive = all_alive && g.alive(v);
+    if (!all_alive) continue;
+    OpRef r = g.add_op(intern_op_name("Op"), std::span<const OpRef>(in), t);
+    made_with.resize(r.index + 1);
+    made_with[r.index] = in;
+  }
+  std::size_t reformed = 0, erased = 0;
+  for (int step = 0; step < 2000; ++step) {
+    const OpRef r{static_cast<std::uint32_t>(1 + rnd(g.size() - 1))};
+    if (!g.alive(r) || r.index < 2) continue;
+    std::vector<OpRef> in;
+    for (std::uint64_t k = 0, n = rnd(4); k < n; ++k) {
+      const OpRef v{static_cast<std::uint32_t>(rnd(r.index))};
+      if (g.alive(v)) in.push_back(v);
+    }
+    std::vector<bool> read_before(g.size()), alive_before(g.size());
+    for (std::uint32_t i = 0; i < g.size(); ++i) {
+      alive_before[i] = g.alive(OpRef{i});
+      read_before[i] = alive_before[i] && g.n_uses(OpRef{i}) > 0;
+    }
+    const std::size_t live = g.live_count();
+    const OpNameId name = intern_op_name(rnd(2) ? "Op" : "Other");
+    REQUIRE(g.can_reform(r, name, in));
+    const std::size_t n = g.reform(r, name, in, g.output_index(r), static_cast<std::uint32_t>(g.op_id(r)));
+    ++reformed;
+    erased += n;
+    made_with[r.index] = in;
+    REQUIRE(g.live_count() == live - n);
+    REQUIRE(g.alive(r));
+    REQUIRE(g.name_id(r) == name);
+    REQUIRE(verify(g).empty());
+    for (std::uint32_t i = 0; i < g.size(); ++i) {
+      const OpRef o{i};
+      if (read_before[i] && !g.is_root(o)) REQUIRE((g.n_uses(o) > 0 || !g.alive(o)));
+      if (alive_before[i] && !g.alive(o)) REQUIRE(read_before[i]);  // only what lost its readers goes
+      if (!g.alive(o) || i >= made_with.size() || made_with[i].empty()) continue;
+      REQUIRE(g.n_inputs(o) == made_with[i].size());
+      for (std::uint32_t k = 0; k < g.n_inputs(o); ++k) REQUIRE(g.input(o, k) == made_with[i][k]);
+    }
+  }
+  CHECK(reformed > 500);
+  CHECK(erased > 50);
+}

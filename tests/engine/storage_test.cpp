@@ -10,6 +10,11 @@
 #include <catch2/catch.hpp>
 
 #include <initializer_list>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
 
 using namespace optgrammar;
 
@@ -30,4 +35,84 @@ TEST_CASE("a W1 rewrite takes its new ops' input records from erased ops") {
       CHECK(g.size() == slots + blocks);
       CHECK(g.size() <= g.op_head_capacity());
     }
+}
+
+namespace {
+/// A rewritten graph by op id (ids are inherited by replacements, so they do not depend on where
+/// an op is stored): each live op's name, output definition and inputs' ids.
+std::map<std::uint64_t, std::tuple<std::string, std::uint32_t, std::vector<std::uint64_t>>> by_id(const Graph& g) {
+  std::map<std::uint64_t, std::tuple<std::string, std::uint32_t, std::vector<std::uint64_t>>> m;
+  for (OpRef r : g.live_ops()) {
+    std::vector<std::uint64_t> in;
+    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) in.push_back(g.op_id(g.input(r, k)));
+    m[g.op_id(r)] = {std::string(g.name(r)), g.output_index(r), in};
+  }
+  return m;
+}
+}  // namespace
+
+TEST_CASE("rewriting W1 in place puts each ConvBiasRelu in its Relu's slot: no op record is added") {
+  const RuleSet hand = w1::handwritten::rules();
+  for (const RuleSet* rules : std::initializer_list<const RuleSet*>{&RuleSet::global(), &hand})
+    for (std::size_t blocks : {1, 2, 50, 300}) {
+      CAPTURE(blocks, rules == &hand);
+      Graph appended = w1::build(blocks);
+      run_rules(appended, *rules);
+      Graph g = w1::build(blocks);
+      // The Relu that reads each block's BiasAdd, by index: its slot is where the fusion goes.
+      std::vector<OpRef> first_relus;
+      for (OpRef r : g.live_ops())
+        if (g.name(r) == "Relu" && g.name(g.input(r, 0)) == "BiasAdd") first_relus.push_back(r);
+      const std::size_t records = g.use_records(), slots = g.size();
+      std::ostringstream trace;
+      DriverOptions opt;
+      opt.rewrite_in_place = true;
+      opt.check_rules = true;  // a root replaced in place stays alive: the check knows it
+      opt.trace = &trace;
+      const RunReport rep = run_rules(g, *rules, opt);
+      REQUIRE(w1::check(g, blocks).empty());
+      CHECK(rep.rewrites == 5 * blocks);
+      CHECK(verify(g).empty());
+      CHECK(g.size() == slots);  // nothing appended
+      CHECK(g.use_records() == records + 3);  // the first fusion's records; the rest reuse
+      REQUIRE(first_relus.size() == blocks);
+      for (OpRef r : first_relus) CHECK(g.name(r) == "ConvBiasRelu");
+      // The same graph as the appending run, op for op by id.
+      CHECK(by_id(g) == by_id(appended));
+      if (rules == &RuleSet::global()) {
+        const std::string line = " %" + std::to_string(first_relus[0].index) + "(Relu) -> %" +
+                                 std::to_string(first_relus[0].index) + "(ConvBiasRelu)\n";
+        CHECK(trace.str().find(line) != std::string::npos);
+      }
+    }
+}
+
+TEST_CASE("a fusion whose inputs come after its root is appended, in place or not") {
+  // Index order is topological only as far as the graph keeps it: here the root reads an op made
+  // after it (set_input), so putting the fusion in the root's slot would put it before its
+  // inputs. The driver appends it instead.
+  Graph g;
+  const OutputDef t = OutputDef::make(DType::Float32, {1, 32, 32, 16});
+  const OpRef x = g.add_input(t);
+  const float bias[16] = {};
+  const OpRef b = g.add_const(OutputDef::make(DType::Float32, {1, 1, 1, 16}), std::span<const float>(bias, 16));
+  const OpRef relu = g.add_op("Relu", {x}, t);
+  const float weights[256] = {};
+  const OpRef w = g.add_const(OutputDef::make(DType::Float32, {1, 1, 16, 16}), std::span<const float>(weights, 256));
+  const OpRef conv = g.add_op("Conv2d", {x, w}, t);
+  const OpRef add = g.add_op("BiasAdd", {conv, b}, t);
+  g.set_input(relu, 0, add);
+  g.add_output(relu);
+  const std::size_t slots = g.size();
+  DriverOptions opt;
+  opt.rewrite_in_place = true;
+  opt.check_rules = true;
+  const RunReport rep = run_rules(g, RuleSet::global(), opt);
+  CHECK(rep.rewrites == 1);
+  CHECK_FALSE(g.alive(relu));
+  CHECK(g.size() == slots + 1);
+  const OpRef made{static_cast<std::uint32_t>(slots)};
+  CHECK(g.name(made) == "ConvBiasRelu");
+  CHECK(g.input(made, 1) == w);
+  CHECK(verify(g).empty());
 }

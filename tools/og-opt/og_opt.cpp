@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   std::string input, out_text, out_dot, trace_file;
   std::size_t blocks = 4;
   bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false,
-       no_verify = false, relaxed_precision = false;
+       no_verify = false, relaxed_precision = false, in_place = false;
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
   app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)");
@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
       ->capture_default_str();
   app.add_flag("--verify-each", verify_each, "Verify the graph after every rewrite");
+  app.add_flag("--in-place", in_place,
+               "Let a rewrite whose result is one new op over matched ops put it in its root's slot (less fresh memory)");
   app.add_flag("--no-fold", no_fold, "Do not fold constants in the rewrite loop");
   app.add_option("--fold-max-elements", fold_max, "Largest fold (output elements); larger ones are skipped and counted")
       ->capture_default_str();
@@ -350,6 +352,7 @@ int main(int argc, char** argv) {
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = budget;
   opt.verify_each_rewrite = verify_each;
+  opt.rewrite_in_place = in_place;
   if (!trace_file.empty()) opt.trace = &trace_out.stream();
   optgrammar::engine::ConstantFolder folder({.max_elements = fold_max});
   optgrammar::engine::Cse cse({.merge_constants = cse_constants});

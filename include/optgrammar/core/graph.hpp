@@ -144,19 +144,7 @@ class Graph {
     d.n_inputs = static_cast<std::uint16_t>(n_in);
     d.kept = kept_name(name);
     if (!d.kept) ++unread_;
-    for (std::uint32_t k = 0; k < n_in; ++k) {
-      const OpRef in = inputs[k];
-      const std::uint32_t u = first + k;
-      Use& use = uses_[u];
-      use.value = in;
-      use.user = r;
-      use.prev = no_index;
-      OpDef& v = ops_[in.index];
-      use.next = v.first_use;
-      if (v.first_use != no_index) uses_[v.first_use].prev = u;
-      v.first_use = u;
-      if (v.n_uses++ == 0 && !v.kept) --unread_;
-    }
+    for (std::uint32_t k = 0; k < n_in; ++k) link_new_use(first + k, inputs[k], r);
     ++live_;
     return r;
   }
@@ -309,6 +297,50 @@ class Graph {
     if (f.kept) return 0;
     --unread_;
     return erase_chain(from);
+  }
+  /// Whether reform(r, name, inputs, ...) may turn `r` into that op in its own slot: no checkpoint
+  /// is open (rollback could not take it back), neither r nor the new op is a graph input or
+  /// output, and every input comes before r (so index order stays topological; r cannot read
+  /// itself). `r` and the inputs must be alive.
+  bool can_reform(OpRef r, OpNameId name, std::span<const OpRef> inputs) const noexcept {
+    if (open_checkpoints_ != 0 || ops_[r.index].kept || kept_name(name)) return false;
+    for (OpRef in : inputs)
+      if (in.index >= r.index) return false;
+    return true;
+  }
+  /// A rewrite's edit without a new slot: the live op `r` becomes the op `name(inputs)` with the
+  /// interned output definition `outdef` and op id `id`, where can_reform allows it. r's readers
+  /// keep reading r, which is now the new op; the inputs r read before lose that use, and those
+  /// that nothing reads any more are erased with what dies with them. Returns how many ops were
+  /// erased. What r's readers read changed: the caller revisits them.
+  std::size_t reform(OpRef r, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef, std::uint32_t id) {
+    assert(can_reform(r, name, inputs) && alive(r) && outdef < outdefs_.size() && inputs.size() <= 0xFFFF);
+    OpDef& d = ops_[r.index];
+    const std::uint32_t old_first = d.first_input, old_end = old_first + d.n_inputs;
+    // The new inputs are linked first: an op read before and after keeps a use and stays.
+    const auto n_in = static_cast<std::uint32_t>(inputs.size());
+    const std::uint32_t first = take_run(n_in);
+    for (std::uint32_t k = 0; k < n_in; ++k) link_new_use(first + k, inputs[k], r);
+    d.name = name;
+    d.output = outdef;
+    d.id = id;
+    if (id >= next_id_) next_id_ = std::uint64_t{id} + 1;
+    d.first_input = first;
+    d.n_inputs = static_cast<std::uint16_t>(n_in);
+    std::size_t erased = 0;
+    for (std::uint32_t u = old_first; u < old_end; ++u) {
+      const Use& use = uses_[u];
+      const OpRef v = use.value;
+      OpDef& vd = ops_[v.index];
+      if (--vd.n_uses != 0) {
+        splice_out(use, vd);
+      } else {
+        vd.first_use = no_index;
+        if (!vd.kept) erased += erase_chain(v);  // v turned unread and goes: unread_ is unchanged
+      }
+    }
+    if (old_end != old_first) free_run(old_first, old_end - old_first);
+    return erased;
   }
   void set_input(OpRef user, std::uint32_t slot, OpRef value) {
     check(user);
@@ -507,6 +539,18 @@ class Graph {
     t.n_uses += f.n_uses;
     f.first_use = no_index;
     f.n_uses = 0;
+  }
+  /// Fills the free record u: `user` reads `in` there, at the head of in's use list.
+  [[gnu::always_inline]] void link_new_use(std::uint32_t u, OpRef in, OpRef user) {
+    Use& use = uses_[u];
+    use.value = in;
+    use.user = user;
+    use.prev = no_index;
+    OpDef& v = ops_[in.index];
+    use.next = v.first_use;
+    if (v.first_use != no_index) uses_[v.first_use].prev = u;
+    v.first_use = u;
+    if (v.n_uses++ == 0 && !v.kept) --unread_;
   }
   void link_use(std::uint32_t u) {
     OpDef& v = ops_[uses_[u].value.index];

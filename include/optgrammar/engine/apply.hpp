@@ -42,6 +42,26 @@ constexpr bool plain_build() {
   }
 }
 
+/// A plain replacement that makes one op: an Op construction whose operands are all tags
+/// (Rewriter::replace_by_new, which may put it in the root's slot).
+template <class N>
+constexpr bool tag_node() {
+  if constexpr (dsl::is_node<N>::value) return N::kind == Kind::Tag;
+  else return false;
+}
+template <class N>
+using is_tag_node = std::bool_constant<tag_node<N>()>;
+template <class N>
+constexpr bool one_op_build() {
+  if constexpr (!dsl::is_node<N>::value) {
+    return false;
+  } else if constexpr (N::kind != Kind::Op) {
+    return false;
+  } else {
+    return boost::mp11::mp_all_of<typename N::children, is_tag_node>::value;
+  }
+}
+
 /// What the apply function needs of a rule as constants: its numbers of tags and splits, and
 /// the slots whose facts the constraint reads. Rules of the same node types and layout share
 /// one apply function (apply_shared).
@@ -86,10 +106,11 @@ struct shared_rule {
   const A& operator()() const { return *rule; }
 };
 
-/// Trace line of one rewrite.
-[[gnu::noinline]] inline void trace_rewrite(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root, OpRef result) {
+/// Trace line of one rewrite: the root (named `root_name` before the rewrite) and its result.
+[[gnu::noinline]] inline void trace_rewrite(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root,
+                                            OpNameId root_name, OpRef result) {
   rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
-           << g.name(root) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
+           << op_name_of(root_name) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
 }
 
 /// One trace line for a replacement that failed and was rolled back, with the reason.
@@ -132,6 +153,22 @@ template <RuleLayout L, class A, class Check>
       return false;
     }
     if (result == root) return false;
+  } else if constexpr (one_op_build<Rep>()) {
+    // One new op over tags the match bound: made and put in the root's place in one step, in the
+    // root's own slot when the run allows it (Rewriter::replace_by_new). Output definition and op
+    // id are the root's, as build_plain gives them.
+    OpRef in[Rep::arity + 1];
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((in[I] = slots[hana::at_c<I>(rule.replacement.kids).leaf.slot]), ...);
+    }(std::make_index_sequence<Rep::arity>{});
+    const OpDef& was = g.op_at(root.index);
+    const OpNameId root_name = was.name;
+    ++st.fired;
+    result = rw.replace_by_new(root, self.names[rule.replacement.leaf.index],
+                               std::span<const OpRef>(in, Rep::arity), was.output, was.id);
+    if (rw.trace) [[unlikely]]
+      trace_rewrite(rw, self, g, root, root_name, result);
+    return true;
   } else if constexpr (plain_build<Rep>()) {
     Split_Context none[1];
     ExecState s(g, m, root, none);
@@ -164,7 +201,7 @@ template <RuleLayout L, class A, class Check>
   }
   ++st.fired;
   if (rw.trace) [[unlikely]]
-    trace_rewrite(rw, self, g, root, result);
+    trace_rewrite(rw, self, g, root, g.name_id(root), result);
   // The rewrite stands: the Rewriter learns what it made and replaced, and enqueues what that touched.
   if constexpr (Rep::kind != Kind::Tag) rw.notify_inserted_since(first_new);  // (a tag makes nothing)
   if constexpr (Rep::vtype == VType::OpRef || plain_build<Rep>())

@@ -73,6 +73,13 @@ struct DriverOptions {
 #else
   bool check_rules = true;
 #endif
+  /// Let a rewrite whose result is one new op over ops the match bound put it in its root's slot
+  /// (Rewriter::replace_by_new; DSL rules with such a replacement, as W1's and W2's fusions):
+  /// nothing is appended and the root's readers keep their records, so a run needs less fresh
+  /// memory. The root's OpRef then names its replacement (which has the root's op id and output
+  /// definition) and stays alive; index order stays topological. Off: every made op is appended
+  /// and an erased op's OpRef never names another op (docs/engine.md).
+  bool rewrite_in_place = false;
   /// Called on every visited op before its rules (constant folding plugs in here). Returns
   /// true when it replaced the op (through rw.replace), which then counts as a rewrite.
   std::function<bool(Rewriter&, OpRef)> visit;
@@ -120,6 +127,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   const double t_run = detail::now_seconds();
   Rewriter rw(g, rep.stats);
   rw.trace = opt.trace;
+  rw.in_place = opt.rewrite_in_place;
   rep.dead_removed += g.remove_dead();
 
   if (opt.between_passes) opt.between_passes(rw);
@@ -168,7 +176,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
         if (opt.check_rules) {
           if (!fired && (g.size() != size0 || g.live_count() != live0 || rw.rewrites() != rw0))
             throw std::logic_error("rule " + rule->name + " did not fire but changed the graph");
-          if (fired && (rw.rewrites() == rw0 || g.alive(r)))
+          if (fired && (rw.rewrites() == rw0 || (g.alive(r) && rw.last_reformed() != r)))
             throw std::logic_error("rule " + rule->name + " reported firing but did not replace its root");
         }
         if (fired) {

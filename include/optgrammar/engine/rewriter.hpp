@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,32 @@ class Rewriter {
   /// replace() for a caller that knows both ops are alive: the root the driver handed to a rule
   /// and a result the rule has checked or just made (the DSL rules' apply function).
   [[gnu::always_inline]] void replace_alive(OpRef root, OpRef with) { replace_ops<false>(root, with); }
+  /// The rewrite's result is one new op, `name(inputs)` with the interned output definition
+  /// `outdef` and op id `id`, made and put in root's place; returns it. With `in_place` on and
+  /// Graph::can_reform allowing it, the new op takes root's slot (Graph::reform): nothing is
+  /// appended and root's readers keep their use records. Otherwise it is appended and replaces
+  /// root as replace() does. Root and the inputs must be alive, as for Graph::add_op_unchecked.
+  /// A root with a split history gives it to the new op either way.
+  [[gnu::always_inline]] OpRef replace_by_new(OpRef root, OpNameId name, std::span<const OpRef> inputs,
+                                              std::uint32_t outdef, std::uint32_t id) {
+    if (in_place && g_.can_reform(root, name, inputs)) {
+      reform(root, name, inputs, outdef, id);
+      return root;
+    }
+    const OpRef made = g_.add_op_unchecked(name, inputs, outdef, id);
+    if (g_.op_at(root.index).has_split_history) [[unlikely]]
+      g_.copy_split_history(made, root);
+    push(made);
+    replace_ops<false>(root, made);
+    erase_unused(made);  // when root had no readers
+    return made;
+  }
+  /// Whether replace_by_new may put the new op in its root's slot (run_rules sets it from
+  /// DriverOptions::rewrite_in_place).
+  bool in_place = false;
+  /// The last root replace_by_new turned into its result in place (the driver's checks: that
+  /// root stays alive).
+  OpRef last_reformed() const noexcept { return last_reformed_; }
   /// `r` was made by the current rewrite: it may match rules of this pass in turn, so it is
   /// enqueued.
   void notify_inserted(OpRef r) { push(r); }
@@ -143,6 +170,17 @@ class Rewriter {
     push(with);
     ++rewrites_;
   }
+  [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
+                                std::uint32_t id) {
+    dead_ += g_.reform(root, name, inputs, outdef, id);
+    // Root is a new op now, and its readers read it: each may match a rule in turn.
+    g_.for_each_use(root, [this](OpRef user, std::uint32_t) { push(user); });
+    push(root);
+    if (!g_.n_uses(root) && !g_.is_root(root)) [[unlikely]]
+      erase_dead(root);  // nothing read root: its replacement goes as a made op nothing reads would
+    last_reformed_ = root;
+    ++rewrites_;
+  }
   /// Adds an op to the worklist (no-op when already pending).
   [[gnu::always_inline]] void push(OpRef r) {
     if (sweep_pending(r.index)) return;
@@ -196,6 +234,7 @@ class Rewriter {
   }
   std::uint64_t rewrites_ = 0;
   std::uint64_t dead_ = 0;
+  OpRef last_reformed_;
 };
 
 }  // namespace optgrammar::engine

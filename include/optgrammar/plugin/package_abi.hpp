@@ -23,8 +23,9 @@ namespace optgrammar::plugin {
 /// Bumped when a registry's layout, a layout that a package's inline code reads (the Graph's) or the
 /// meaning of this struct changes.
 /// 2: RuleInfo's TermGuard (was DimGuard). 3: the Graph's record storage has a head block.
-/// 4: RuleInfo::term_guards (was one term_guard).
-inline constexpr std::uint32_t abi_version = 4;
+/// 4: RuleInfo::term_guards (was one term_guard). 5: the Rewriter rewrites in place
+/// (Rewriter::replace_by_new).
+inline constexpr std::uint32_t abi_version = 5;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

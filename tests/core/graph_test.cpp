@@ -28,6 +28,15 @@ struct Small {
   }
 };
 
+/// A reproducible random number below n, from a 64-bit LCG.
+struct Lcg {
+  std::uint64_t st;
+  std::uint64_t operator()(std::uint64_t n) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    return (st >> 33) % n;
+  }
+};
+
 int impl_plain(int a) { return a; }
 template <class T>
 int impl_template(T a) { return static_cast<int>(a); }
@@ -437,11 +446,7 @@ TEST_CASE("random edits with record reuse keep the graph consistent") {
   // Ops are added with random inputs, bypassed and erased, some steps inside a checkpoint that
   // is rolled back or committed; after every step the verifier checks use lists against input
   // slots, and every op still reads the inputs it was made with.
-  std::uint64_t st = 12345;
-  auto rnd = [&](std::uint64_t n) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    return (st >> 33) % n;
-  };
+  Lcg rnd{12345};
   const OutputDef t = f32({1, 2, 2, 1});
   Graph g;
   std::vector<OpRef> live{g.add_input(t)};
@@ -577,11 +582,7 @@ TEST_CASE("random reforms keep the graph consistent and erase exactly what they 
   // A random graph; random ops are turned into new ops over random earlier live ops. After each
   // step the verifier checks use lists against input slots, every op reads what it was last
   // made with, and an op that was read before the step and is not now is erased.
-  std::uint64_t st = 777;
-  auto rnd = [&](std::uint64_t n) {
-    st = st * 6364136223846793005ull + 1442695040888963407ull;
-    return (st >> 33) % n;
-  };
+  Lcg rnd{777};
   const OutputDef t = f32({1, 2, 2, 1});
   Graph g;
   std::vector<std::vector<OpRef>> made_with(1);

@@ -328,17 +328,9 @@ class Graph {
     d.first_input = first;
     d.n_inputs = static_cast<std::uint16_t>(n_in);
     std::size_t erased = 0;
-    for (std::uint32_t u = old_first; u < old_end; ++u) {
-      const Use& use = uses_[u];
-      const OpRef v = use.value;
-      OpDef& vd = ops_[v.index];
-      if (--vd.n_uses != 0) {
-        splice_out(use, vd);
-      } else {
-        vd.first_use = no_index;
-        if (!vd.kept) erased += erase_chain(v);  // v turned unread and goes: unread_ is unchanged
-      }
-    }
+    for (std::uint32_t u = old_first; u < old_end; ++u)
+      if (const OpRef v = release_use(uses_[u]); v.valid())
+        erased += erase_chain(v);  // v turned unread and goes: unread_ is unchanged
     if (old_end != old_first) free_run(old_first, old_end - old_first);
     return erased;
   }
@@ -620,6 +612,21 @@ class Graph {
     --unread_;
     return erase_chain(r);
   }
+  /// Takes the input record `use` of an op that goes (or is re-formed) out of its value's use
+  /// list, without logging. Returns the value when this was its last use and it is not a graph
+  /// input or output: it is unread now, and the caller erases it. Nothing of the record is
+  /// cleared: nothing reads a free record before take_run sets it, and rollback reads only
+  /// records appended after its checkpoint.
+  [[gnu::always_inline]] OpRef release_use(const Use& use) {
+    const OpRef v = use.value;
+    OpDef& vd = ops_[v.index];
+    if (--vd.n_uses != 0) {
+      splice_out(use, vd);
+      return OpRef{};
+    }
+    vd.first_use = no_index;  // the value's only use: its list is empty now
+    return vd.kept ? OpRef{} : v;
+  }
   /// erase_dead's work without a checkpoint, but for the unread count. Nothing is logged and
   /// every freed input run can be reused. The next op to erase is held in `x`; only an op that
   /// releases two or more inputs puts the earlier ones on the stack.
@@ -631,22 +638,12 @@ class Graph {
       const std::uint32_t first = d.first_input, end = first + d.n_inputs;
       OpRef next{};
       for (std::uint32_t u = first; u < end; ++u) {
-        const Use& use = uses_[u];
-        const OpRef v = use.value;
-        OpDef& vd = ops_[v.index];
-        // (Nothing of the record is cleared: nothing reads a free record before take_run sets
-        // it, and rollback reads only records appended after its checkpoint.)
-        if (--vd.n_uses != 0) {
-          splice_out(use, vd);
-        } else {
-          vd.first_use = no_index;  // the value's only use: its list is empty now
-          if (!vd.kept) {           // a graph input or output read no more stays
-            if (next.valid()) [[unlikely]] {
-              dead_stack_.push_back(OpRef{next.index});  // (a copy: `next` stays in a register)
-              ++stacked;
-            }
-            next = v;
+        if (const OpRef v = release_use(uses_[u]); v.valid()) {
+          if (next.valid()) [[unlikely]] {
+            dead_stack_.push_back(OpRef{next.index});  // (a copy: `next` stays in a register)
+            ++stacked;
           }
+          next = v;
         }
       }
       d.alive = false;

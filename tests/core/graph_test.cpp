@@ -250,6 +250,28 @@ TEST_CASE("text format writes a rewritten graph in topological order") {
   CHECK(to_text(back) == to_text(s.g));
 }
 
+TEST_CASE("a graph read from text is sized by its lines: its ops sit in the head block") {
+  // Past the first chunk (16,384 ops), a graph that reserved nothing continues in chunks.
+  Graph g;
+  const OutputDef t = f32({1, 2, 2, 1});
+  OpRef x = g.add_input(t);
+  for (int i = 0; i < 20000; ++i) x = g.add_op("Relu", {x}, t);
+  g.add_output(x);
+  REQUIRE(g.op_head_capacity() < g.size());
+  const std::string text = to_text(g);
+  Graph back = from_text(text);
+  CHECK(back.size() == g.size());
+  CHECK(back.op_head_capacity() >= back.size());
+  CHECK(to_text(back) == text);
+  // The stream is read from where it stands, and only that part is counted.
+  std::istringstream is("not a graph\n" + text);
+  std::string skipped;
+  std::getline(is, skipped);
+  Graph rest = read_graph_text(is);
+  CHECK(to_text(rest) == text);
+  CHECK(rest.op_head_capacity() >= rest.size());
+}
+
 TEST_CASE("bad graph text gives file:line:col errors") {
   auto error_of = [](const std::string& text) {
     try {

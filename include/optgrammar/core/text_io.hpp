@@ -270,13 +270,37 @@ inline void store(std::vector<std::byte>& out, DType t, Cursor& c) {
 }
 }  // namespace text_detail
 
+namespace text_detail {
+/// Room the graph text ahead in `is` needs, read ahead when the stream can go back (a file or a
+/// string; not a pipe): at most one op per line and one input per '%'. Returns false, reading
+/// nothing, when the stream cannot seek.
+inline bool count_ahead(std::istream& is, std::size_t& lines, std::size_t& refs) {
+  const std::istream::pos_type start = is.tellg();
+  if (start == std::istream::pos_type(-1)) return false;
+  lines = 1;
+  refs = 0;
+  char buf[1 << 16];
+  while (is.read(buf, sizeof buf) || is.gcount() > 0) {
+    const std::streamsize n = is.gcount();
+    lines += static_cast<std::size_t>(std::count(buf, buf + n, '\n'));
+    refs += static_cast<std::size_t>(std::count(buf, buf + n, '%'));
+  }
+  is.clear();
+  if (!is.seekg(start)) throw TextError("the graph text's stream cannot go back to where it started");
+  return true;
+}
+}  // namespace text_detail
+
 /// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages.
+/// A stream that can seek (a file, a string) is read twice: first to count its lines, which
+/// sizes the graph's head blocks (Graph::reserve), then to parse it.
 /// When `op_lines` is given, it receives the line defining each op (by op index), so that
 /// problems found later can point at "file:line:1".
 inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>",
                              std::vector<int>* op_lines = nullptr) {
   using text_detail::Cursor;
   Graph g;
+  if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve(lines, refs);
   std::unordered_map<std::string, OpRef> ids;
   std::string line;
   int lineno = 0;

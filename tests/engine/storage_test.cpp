@@ -10,7 +10,9 @@
 #include <catch2/catch.hpp>
 
 #include <initializer_list>
+#include <algorithm>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -57,7 +59,10 @@ TEST_CASE("rewriting W1 in place puts each ConvBiasRelu in its Relu's slot: no o
     for (std::size_t blocks : {1, 2, 50, 300}) {
       CAPTURE(blocks, rules == &hand);
       Graph appended = w1::build(blocks);
-      run_rules(appended, *rules);
+      std::ostringstream appended_trace;
+      DriverOptions append_opt;
+      append_opt.trace = &appended_trace;
+      run_rules(appended, *rules, append_opt);
       Graph g = w1::build(blocks);
       // The Relu that reads each block's BiasAdd, by index: its slot is where the fusion goes.
       std::vector<OpRef> first_relus;
@@ -83,6 +88,11 @@ TEST_CASE("rewriting W1 in place puts each ConvBiasRelu in its Relu's slot: no o
         const std::string line = " %" + std::to_string(first_relus[0].index) + "(Relu) -> %" +
                                  std::to_string(first_relus[0].index) + "(ConvBiasRelu)\n";
         CHECK(trace.str().find(line) != std::string::npos);
+        // The same rewrites in the same order: the traces differ only in the made ops' indices.
+        const std::regex index("%[0-9]+");
+        CHECK(std::regex_replace(trace.str(), index, "%") == std::regex_replace(appended_trace.str(), index, "%"));
+        const std::string lines = trace.str();
+        CHECK(std::count(lines.begin(), lines.end(), '\n') == static_cast<long>(5 * blocks));
       }
     }
 }

@@ -173,9 +173,11 @@ class Rewriter {
   [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
                                 std::uint32_t id) {
     dead_ += g_.reform(root, name, inputs, outdef, id);
-    // Root is a new op now, and its readers read it: each may match a rule in turn.
-    g_.for_each_use(root, [this](OpRef user, std::uint32_t) { push(user); });
+    // Root is a new op now, and its readers read it: each may match a rule in turn. They are
+    // enqueued in the appending path's order (the made op, then the readers in use-list order),
+    // so both modes visit the same ops in the same order.
     push(root);
+    g_.for_each_use(root, [this](OpRef user, std::uint32_t) { push(user); });
     if (!g_.n_uses(root) && !g_.is_root(root)) [[unlikely]]
       erase_dead(root);  // nothing read root: its replacement goes as a made op nothing reads would
     last_reformed_ = root;

@@ -268,9 +268,7 @@ inline void store(std::vector<std::byte>& out, DType t, Cursor& c) {
     case DType::Int32: put(static_cast<std::int32_t>(ranged(INT32_MIN, INT32_MAX))); break;
   }
 }
-}  // namespace text_detail
 
-namespace text_detail {
 /// Room the graph text ahead in `is` needs, read ahead when the stream can go back (a file or a
 /// string; not a pipe): at most one op per line and one input per '%'. Returns false, reading
 /// nothing, when the stream cannot seek.

@@ -42,8 +42,7 @@ constexpr bool plain_build() {
   }
 }
 
-/// A plain replacement that makes one op: an Op construction whose operands are all tags
-/// (Rewriter::replace_by_new, which may put it in the root's slot).
+/// A tag (a node the match bound).
 template <class N>
 constexpr bool tag_node() {
   if constexpr (dsl::is_node<N>::value) return N::kind == Kind::Tag;
@@ -51,6 +50,8 @@ constexpr bool tag_node() {
 }
 template <class N>
 using is_tag_node = std::bool_constant<tag_node<N>()>;
+/// A plain replacement that makes one op: an Op construction whose operands are all tags
+/// (Rewriter::replace_by_new, which may put it in the root's slot).
 template <class N>
 constexpr bool one_op_build() {
   if constexpr (!dsl::is_node<N>::value) {

@@ -34,8 +34,8 @@ inline bool f1(Rewriter& rw, const RuleInfo& self, OpRef root) {
   ++rw.stats(self).matched;
   const OpRef x = g.input(b, 0);
   ++rw.stats(self).fired;
-  rw.replace_by_new(root, names().fused, std::span<const OpRef>(&x, 1), g.output_index(root),
-                    static_cast<std::uint32_t>(g.op_id(root)));
+  const OpDef& was = g.op_at(root.index);
+  rw.replace_by_new(root, names().fused, std::span<const OpRef>(&x, 1), was.output, was.id);
   return true;
 }
 

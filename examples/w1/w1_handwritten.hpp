@@ -4,7 +4,6 @@
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/rule.hpp>
 
-#include <cstdint>
 #include <cstring>
 
 namespace w1::handwritten {
@@ -84,7 +83,8 @@ inline bool r5(Rewriter& rw, const RuleInfo& self, OpRef root) {
   ++rw.stats(self).matched;
   OpRef in[3] = {g.input(c, 0), g.input(c, 1), g.input(b, 1)};
   ++rw.stats(self).fired;
-  rw.replace_by_new(root, names().cbr, in, g.output_index(root), static_cast<std::uint32_t>(g.op_id(root)));
+  const OpDef& was = g.op_at(root.index);
+  rw.replace_by_new(root, names().cbr, in, was.output, was.id);
   return true;
 }
 inline bool r6(Rewriter& rw, const RuleInfo& self, OpRef root) {

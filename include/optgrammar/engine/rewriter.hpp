@@ -178,7 +178,7 @@ class Rewriter {
     // so both modes visit the same ops in the same order.
     push(root);
     g_.for_each_use(root, [this](OpRef user, std::uint32_t) { push(user); });
-    if (!g_.n_uses(root) && !g_.is_root(root)) [[unlikely]]
+    if (g_.n_uses(root) == 0) [[unlikely]]  // (can_reform refused a graph input or output)
       erase_dead(root);  // nothing read root: its replacement goes as a made op nothing reads would
     last_reformed_ = root;
     ++rewrites_;

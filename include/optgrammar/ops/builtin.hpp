@@ -651,11 +651,13 @@ inline void add_builtins(Definitions& t) {
 
 }  // namespace detail
 
-/// The definitions table with the builtin ops in it (added on first use).
-inline Definitions& definitions() {
+namespace detail {
+/// Fills the definitions table on first use. Its code holds every op's eval function, hence every
+/// folding kernel for every element type: most of the compile cost of a file that reaches it.
+inline Definitions& make_definitions() {
   static Definitions& t = [] () -> Definitions& {
     Definitions& d = Definitions::instance();
-    detail::add_builtins(d);
+    add_builtins(d);
     onnx::add_definitions(d);
     layer::add_definitions(d);
     d.mark_builtin();
@@ -663,6 +665,19 @@ inline Definitions& definitions() {
   }();
   return t;
 }
+}  // namespace detail
+
+/// The definitions table with the builtin ops in it (added on first use).
+///
+/// With OPTGRAMMAR_SEPARATE_OP_DEFINITIONS defined for a whole program, this is only declared
+/// here, and exactly one of its files includes <optgrammar/ops/definitions_impl.hpp>: the
+/// kernels are then compiled once instead of in every file that verifies, folds or interprets
+/// (docs/embedding.md, "Compile the kernels once").
+#ifdef OPTGRAMMAR_SEPARATE_OP_DEFINITIONS
+Definitions& definitions();
+#else
+inline Definitions& definitions() { return detail::make_definitions(); }
+#endif
 
 /// The definition an op name resolves to (docs/packages.md, "Op names"): a definition a package
 /// added; else, unless a package registered an implementation of that name (DEF_PACKAGE_OP*: the

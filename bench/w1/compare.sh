@@ -10,13 +10,14 @@
 # the gcc preset when missing), MLIR_RUN (the peer's run.sh; by default the W1 peer in the folder
 # beside the repository, as below; MLIR is left out when it is not there).
 #
-# The order of the engines rotates every round: on a small VM the process that runs right
-# after MLIR (which frees 400 MB on exit) is sometimes slower, and rotating spreads that over all
-# of them. Prints every JSON line, then per engine the median and range of build and rewrite time
+# The order of the engines changes every round (bench/common/round_order.sh): on a small VM the
+# process that runs right after MLIR (which frees 400 MB on exit) is sometimes slower, and each of
+# ours takes that place in turn. Prints every JSON line, then per engine the median and range of build and rewrite time
 # and peak RSS, and the ratios the core issue's targets are stated in.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$repo/bench/common/round_order.sh"
 blocks="${1:-125000}"
 rounds="${2:-7}"
 w1="${W1_BENCH:-$repo/build/gcc/bench/w1/w1_bench}"
@@ -39,11 +40,9 @@ fi
 
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-n=${#engines[@]}
 echo "[compare] load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)" >&2
 for ((r = 0; r < rounds; r++)); do
-  for ((k = 0; k < n; k++)); do
-    e="${engines[$(((r + k) % n))]}"
+  for e in $(round_order "$r" mlir "${engines[@]}"); do
     case "$e" in
       dsl) "$w1" "$blocks" 2>/dev/null | tail -n 1 ;;
       dsl-in-place) "$w1" "$blocks" --in-place 2>/dev/null | tail -n 1 ;;

@@ -11,12 +11,14 @@
 # run.sh; by default the W2 peer in the folder beside the repository, as below; MLIR is left out
 # when it is not there).
 #
-# The order of the engines rotates every round (as in bench/w1/compare.sh). Prints every JSON
+# The order of the engines changes from one package size and round to the next
+# (bench/common/round_order.sh, as in bench/w1/compare.sh). Prints every JSON
 # line, then per package size and engine the median and range of build and rewrite time and
 # peak RSS, and the ratios the targets are stated in.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$repo/bench/common/round_order.sh"
 blocks="${1:-50000}"
 rounds="${2:-5}"
 shift $(($# < 2 ? $# : 2))
@@ -41,12 +43,11 @@ fi
 
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-n=${#engines[@]}
+order=0  # counts the groups (one round of one package size) run so far
 echo "[compare] load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)" >&2
 for ((r = 0; r < rounds; r++)); do
   for rules in "${sizes[@]}"; do
-    for ((k = 0; k < n; k++)); do
-      e="${engines[$(((r + k) % n))]}"
+    for e in $(round_order "$order" mlir "${engines[@]}"); do
       case "$e" in
         dsl) "$w2" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
         dsl-in-place) "$w2" "$blocks" "$rules" --in-place 2>/dev/null | tail -n 1 ;;
@@ -56,6 +57,7 @@ for ((r = 0; r < rounds; r++)); do
         mlir) "$mlir" "$blocks" "$rules" 2>/dev/null | tail -n 1 ;;
       esac | tee -a "$out"
     done
+    order=$((order + 1))
   done
 done
 echo "[compare] load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -12,8 +12,8 @@
 #
 # The order of the engines changes every round (bench/common/round_order.sh): on a small VM the
 # process that runs right after MLIR (which frees 400 MB on exit) is sometimes slower, and each of
-# ours takes that place in turn. Prints every JSON line, then per engine the median and range of build and rewrite time
-# and peak RSS, and the ratios the core issue's targets are stated in.
+# ours takes that place in turn. Prints every JSON line, then per engine the median and range of
+# build and rewrite time and peak RSS, and the ratios the core issue's targets are stated in.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

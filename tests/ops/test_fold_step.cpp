@@ -6,8 +6,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <sstream>
 
 // One pass that never fires, so that the driver visits every op (visit runs per pass).
@@ -41,6 +43,19 @@ std::size_t count(const Graph& g, std::string_view name) {
   for (OpRef r : g.live_ops()) n += g.name(r) == name;
   return n;
 }
+/// Input x, a chain Relu(Neg(Mul(Add(c1, c2), c3))) of constants, Output(Add(x, chain)): four
+/// folds leave one constant. Returns the Relu.
+OpRef constant_chain(Graph& g) {
+  auto x = g.add_input(f32({2, 4}));
+  auto c1 = constant<float>(g, f32({4}), {1.5f, -2.0f, 0.25f, 8.0f});
+  auto c2 = constant<float>(g, f32({1}), {0.5f});
+  auto c3 = constant<float>(g, f32({2, 1}), {3.0f, -1.0f});
+  auto s = g.add_op("Add", {c1, c2}, f32({4}));
+  auto m = g.add_op("Mul", {s, c3}, f32({2, 4}));
+  auto r = g.add_op("Relu", {g.add_op("Neg", {m}, f32({2, 4}))}, f32({2, 4}));
+  g.add_output(g.add_op("Add", {x, r}, f32({2, 4})));
+  return r;
+}
 RunReport run_folding(Graph& g, engine::ConstantFolder& f, const RuleSet& rules) {
   DriverOptions opt;
   opt.visit = f.visitor();
@@ -50,14 +65,7 @@ RunReport run_folding(Graph& g, engine::ConstantFolder& f, const RuleSet& rules)
 
 TEST_CASE("constant subgraphs fold to one constant inside the driver, results do not change") {
   Graph g;
-  auto x = g.add_input(f32({2, 4}));
-  auto c1 = constant<float>(g, f32({4}), {1.5f, -2.0f, 0.25f, 8.0f});
-  auto c2 = constant<float>(g, f32({1}), {0.5f});
-  auto c3 = constant<float>(g, f32({2, 1}), {3.0f, -1.0f});
-  auto s = g.add_op("Add", {c1, c2}, f32({4}));
-  auto m = g.add_op("Mul", {s, c3}, f32({2, 4}));
-  auto r = g.add_op("Relu", {g.add_op("Neg", {m}, f32({2, 4}))}, f32({2, 4}));
-  g.add_output(g.add_op("Add", {x, r}, f32({2, 4})));
+  constant_chain(g);
   const auto ins = engine::random_inputs(g, 1);
   const auto before = engine::interpret(g, ins);
 
@@ -200,4 +208,76 @@ TEST_CASE("the folder runs outside the driver too, to a fixed point") {
   engine::ConstantFolder folder;
   CHECK(folder.run(g) == 10);
   CHECK(g.live_count() == 2);
+}
+
+TEST_CASE("with rewrite_in_place each folded constant takes its op's slot and the result is the appending run's") {
+  // The graph of the first test case, twice: folded appending, and folded in place.
+  Graph a, b;
+  constant_chain(a);
+  const OpRef relu = constant_chain(b);
+  const auto ins = engine::random_inputs(a, 1);
+  const auto before = engine::interpret(a, ins);
+  const std::uint32_t relu_id = static_cast<std::uint32_t>(b.op_id(relu));
+
+  engine::ConstantFolder fa, fb;
+  auto ra = run_folding(a, fa, never());
+  DriverOptions opt;
+  opt.visit = fb.visitor();
+  opt.rewrite_in_place = true;
+  std::ostringstream trace;
+  opt.trace = &trace;
+  const std::size_t size0 = b.size(), records0 = b.use_records();
+  auto rb = run_rules(b, never(), opt);
+
+  CHECK(fb.stats().folded == fa.stats().folded);
+  CHECK(rb.rewrites == ra.rewrites);
+  CHECK(b.size() == size0);               // no op appended
+  CHECK(b.use_records() == records0);     // no input record either
+  CHECK(a.size() == size0 + 4);           // the appending run made four constants
+  // The last fold turned the Relu into the one constant left, in the Relu's slot, with its op id.
+  REQUIRE(b.alive(relu));
+  CHECK(b.name(relu) == "$Const");
+  CHECK(b.is_const(relu));
+  CHECK(b.op_id(relu) == relu_id);
+  CHECK(trace.str().find("fold %" + std::to_string(relu.index) + "(Relu) -> %" + std::to_string(relu.index) + "($Const)") !=
+        std::string::npos);
+  CHECK(b.live_count() == a.live_count());
+  CHECK(count(b, "$Const") == 1);
+  CHECK(engine::interpret(b, ins) == before);
+  CHECK(engine::interpret(a, ins) == before);
+  CHECK(verify(b).empty());
+  CHECK(o::verify_ops(b, {true}).empty());
+}
+
+TEST_CASE("an op turned into a constant in place holds its data and an op made in place over a constant holds none") {
+  Graph g;
+  auto c1 = constant<float>(g, f32({2}), {1.0f, 2.0f});
+  auto c2 = constant<float>(g, f32({2}), {3.0f, 4.0f});
+  auto s = g.add_op("Add", {c1, c2}, f32({2}));
+  g.add_output(s);
+  const std::array<float, 2> sum{4.0f, 6.0f};
+  REQUIRE(g.can_reform(s, op_names::const_op, {}));
+  CHECK(g.reform_const(s, std::as_bytes(std::span(sum))) == 2);  // c1 and c2 lost their reader
+  CHECK(g.is_const(s));
+  CHECK(g.n_inputs(s) == 0);
+  REQUIRE(g.payload(s).size() == sizeof sum);
+  CHECK(std::memcmp(g.payload(s).data(), sum.data(), sizeof sum) == 0);
+  CHECK_FALSE(g.alive(c1));
+  CHECK_FALSE(g.alive(c2));
+  CHECK(verify(g).empty());
+  // Data that does not fill the output definition is refused before anything changes.
+  const std::array<float, 1> one{1.0f};
+  CHECK_THROWS_AS(g.reform_const(s, std::as_bytes(std::span(one))), GraphError);
+  CHECK(g.payload(s).size() == sizeof sum);
+
+  // A constant's slot reformed into another op leaves no data behind.
+  Graph h;
+  auto x = h.add_input(f32({2}));
+  auto k = constant<float>(h, f32({2}), {1.0f, 2.0f});
+  auto n = h.add_op("Neg", {k}, f32({2}));
+  h.add_output(h.add_op("Add", {x, n}, f32({2})));
+  REQUIRE(h.can_reform(k, intern_op_name("Abs"), {}));
+  h.reform(k, intern_op_name("Abs"), {}, h.output_index(k), static_cast<std::uint32_t>(h.op_id(k)));
+  CHECK_FALSE(h.is_const(k));
+  CHECK(h.payload(k).empty());
 }

@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--verify-each", verify_each, "Verify the graph after every rewrite");
   app.add_flag("--in-place", in_place,
-               "Let a rewrite whose result is one new op over matched ops put it in its root's slot (less fresh memory)");
+               "Let a rewrite whose result is one new op over matched ops, and each constant fold, put it in its "
+               "root's slot (less fresh memory)");
   app.add_flag("--no-fold", no_fold, "Do not fold constants in the rewrite loop");
   app.add_option("--fold-max-elements", fold_max, "Largest fold (output elements); larger ones are skipped and counted")
       ->capture_default_str();

@@ -156,11 +156,7 @@ class Graph {
   /// The same with an interned output definition (intern_output), for bulk building.
   OpRef add_const(std::uint32_t outdef, std::span<const std::byte> data) {
     if (outdef >= outdefs_.size()) throw GraphError("add_const: unknown output definition index");
-    const OutputDef& out = outdefs_[outdef];
-    if (data.size() != out.byte_size())
-      throw GraphError(std::string("constant data has ").append(std::to_string(data.size()))
-                           .append(" bytes, its shape needs ")
-                           .append(std::to_string(out.byte_size())));
+    check_const_size(outdef, data);
     OpRef r = add_op_with_id(op_names::const_op, std::span<const OpRef>{}, outdef, next_id_++);
     ops_[r.index].payload = intern_payload(data);
     return r;
@@ -324,6 +320,7 @@ class Graph {
     d.name = name;
     d.output = outdef;
     d.id = id;
+    d.payload = no_index;  // the new op is no constant (reform_const gives it its data after)
     if (id >= next_id_) next_id_ = std::uint64_t{id} + 1;
     d.first_input = first;
     d.n_inputs = static_cast<std::uint16_t>(n_in);
@@ -332,6 +329,17 @@ class Graph {
       if (const OpRef v = release_use(uses_[u]); v.valid())
         erased += erase_chain(v);  // v turned unread and goes: unread_ is unchanged
     if (old_end != old_first) free_run(old_first, old_end - old_first);
+    return erased;
+  }
+  /// reform() into a `$Const` holding `data`, with r's output definition and op id (constant
+  /// folding in place). r keeps no split history, as a constant added in its place would not.
+  std::size_t reform_const(OpRef r, std::span<const std::byte> data) {
+    const OpDef& d = ops_[r.index];
+    check_const_size(d.output, data);
+    const std::size_t erased = reform(r, op_names::const_op, std::span<const OpRef>{}, d.output, d.id);
+    ops_[r.index].payload = intern_payload(data);
+    if (ops_[r.index].has_split_history) [[unlikely]]
+      set_split_history(r, {});
     return erased;
   }
   void set_input(OpRef user, std::uint32_t slot, OpRef value) {
@@ -737,6 +745,14 @@ class Graph {
       return static_cast<std::size_t>(r);
     }
   };
+  /// Constant data must fill its output definition exactly.
+  void check_const_size(std::uint32_t outdef, std::span<const std::byte> data) const {
+    const std::size_t need = outdefs_[outdef].byte_size();
+    if (data.size() != need)
+      throw GraphError(std::string("constant data has ").append(std::to_string(data.size()))
+                           .append(" bytes, its shape needs ")
+                           .append(std::to_string(need)));
+  }
   std::uint32_t intern_payload(std::span<const std::byte> data) {
     // Builders often pass the same buffer again: a small cache by buffer address, confirmed by
     // comparing the bytes, skips hashing. A miss (or changed contents) takes the hash path.

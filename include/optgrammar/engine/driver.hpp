@@ -74,14 +74,16 @@ struct DriverOptions {
   bool check_rules = true;
 #endif
   /// Let a rewrite whose result is one new op over ops the match bound put it in its root's slot
-  /// (Rewriter::replace_by_new; DSL rules with such a replacement, as W1's and W2's fusions):
+  /// (Rewriter::replace_by_new; DSL rules with such a replacement, as W1's and W2's fusions),
+  /// and constant folding put each constant in the folded op's slot (Rewriter::fold_in_place):
   /// nothing is appended and the root's readers keep their records, so a run needs less fresh
   /// memory. The root's OpRef then names its replacement (which has the root's op id and output
   /// definition) and stays alive; index order stays topological. Off: every made op is appended
   /// and an erased op's OpRef never names another op (docs/engine.md).
   bool rewrite_in_place = false;
   /// Called on every visited op before its rules (constant folding plugs in here). Returns
-  /// true when it replaced the op (through rw.replace), which then counts as a rewrite.
+  /// true when it replaced the op (through rw.replace, or rw.fold_in_place), which then counts
+  /// as a rewrite.
   std::function<bool(Rewriter&, OpRef)> visit;
   /// Called before the first pass and after every pass (common-subexpression elimination
   /// plugs in here). Edits go through the Rewriter.

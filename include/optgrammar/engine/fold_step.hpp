@@ -12,7 +12,9 @@
 // constant-like, has at least one input and only constant inputs, and whose registry flags
 // (OpRegistry::flags, default IS_CONST) have IS_CONST without INHIBIT_CONST_PROP. A fold larger
 // than max_elements output elements is skipped and counted (never attempted, so never a stall).
-// The new constant has the op's declared output definition and inherits its op id.
+// The new constant has the op's declared output definition and inherits its op id. With
+// DriverOptions::rewrite_in_place it takes the folded op's slot (Rewriter::fold_in_place) where
+// the graph allows it; otherwise it is appended and replaces the op.
 #pragma once
 
 #include "optgrammar/engine/driver.hpp"
@@ -61,52 +63,24 @@ class ConstantFolder {
 
   /// Folds r into a new constant (not yet wired in); an invalid ref when it does not fold.
   OpRef fold(Graph& g, OpRef r) {
-    if (!candidate(g, r)) return OpRef{};
-    const ops::OpDefinition* def = ops::find_definition(g.name_id(r));
-    if (def && (def->has(ops::Trait::side_effecting) || def->has(ops::Trait::constant_like))) return OpRef{};
-    const std::uint32_t flags = OpRegistry::instance().flags(g.name_id(r));
-    if (!(flags & Flags::IS_CONST) || (flags & Flags::INHIBIT_CONST_PROP)) {
-      ++stats_.inhibited;
-      return OpRef{};
-    }
-    if (!def || !def->eval) {
-      ++stats_.no_kernel;
-      return OpRef{};
-    }
-    // A kernel trusts its operands to fit the definition (counts, shapes): an op that breaks it
-    // (a graph loaded without verification) is left alone rather than read out of bounds.
-    problems_.clear();
-    ops::verify_op(g, r, *def, problems_, views_);
-    if (!problems_.empty()) {
-      ++stats_.invalid;
-      return OpRef{};
-    }
-    const OutputDef out = g.output(r);
-    if (out.element_count() > opt_.max_elements) {
-      ++stats_.skipped_too_large;
-      return OpRef{};
-    }
-    buf_.assign(out.byte_size(), std::byte{0});
-    if (!def->eval(ops::op_view(g, r, views_), std::span<std::byte>(buf_), opt_.backend)) {
-      ++stats_.no_kernel;
-      return OpRef{};
-    }
-    OpRef c = g.add_const(out, std::span<const std::byte>(buf_));
-    g.set_op_id(c, g.op_id(r));
-    ++stats_.folded;
-    stats_.bytes_out += buf_.size();
-    return c;
+    if (!compute(g, r)) return OpRef{};
+    return add_folded(g, r);
   }
 
-  /// The DriverOptions::visit hook: replaces r by its folded constant. True when it did.
+  /// The DriverOptions::visit hook: replaces r by its folded constant (in r's slot when the
+  /// Rewriter may: Rewriter::can_fold_in_place). True when it did.
   bool visit(Rewriter& rw, OpRef r) {
     Graph& g = rw.graph();
-    OpRef c = fold(g, r);
-    if (!c.valid()) return false;
+    if (!compute(g, r)) return false;
+    const bool here = rw.can_fold_in_place(r);
+    const OpRef c = here ? r : add_folded(g, r);
     if (rw.trace)
       rw.trace << (rw.pass_name ? *rw.pass_name : std::string("-")) << " fold %" << r.index << "(" << g.name(r)
                << ") -> %" << c.index << "($Const)\n";
-    rw.replace(r, c);
+    if (here)
+      rw.fold_in_place(r, std::span<const std::byte>(buf_));
+    else
+      rw.replace(r, c);
     return true;
   }
   std::function<bool(Rewriter&, OpRef)> visitor() {
@@ -124,6 +98,50 @@ class ConstantFolder {
   }
 
  private:
+  /// Computes r's value into buf_ and counts the fold; false (counting why, where it is one of
+  /// FoldStats' reasons) when r does not fold.
+  bool compute(Graph& g, OpRef r) {
+    if (!candidate(g, r)) return false;
+    const ops::OpDefinition* def = ops::find_definition(g.name_id(r));
+    if (def && (def->has(ops::Trait::side_effecting) || def->has(ops::Trait::constant_like))) return false;
+    const std::uint32_t flags = OpRegistry::instance().flags(g.name_id(r));
+    if (!(flags & Flags::IS_CONST) || (flags & Flags::INHIBIT_CONST_PROP)) {
+      ++stats_.inhibited;
+      return false;
+    }
+    if (!def || !def->eval) {
+      ++stats_.no_kernel;
+      return false;
+    }
+    // A kernel trusts its operands to fit the definition (counts, shapes): an op that breaks it
+    // (a graph loaded without verification) is left alone rather than read out of bounds.
+    problems_.clear();
+    ops::verify_op(g, r, *def, problems_, views_);
+    if (!problems_.empty()) {
+      ++stats_.invalid;
+      return false;
+    }
+    const OutputDef out = g.output(r);
+    if (out.element_count() > opt_.max_elements) {
+      ++stats_.skipped_too_large;
+      return false;
+    }
+    buf_.assign(out.byte_size(), std::byte{0});
+    if (!def->eval(ops::op_view(g, r, views_), std::span<std::byte>(buf_), opt_.backend)) {
+      ++stats_.no_kernel;
+      return false;
+    }
+    ++stats_.folded;
+    stats_.bytes_out += buf_.size();
+    return true;
+  }
+  /// Appends the constant compute() left in buf_, with r's output definition and op id.
+  OpRef add_folded(Graph& g, OpRef r) {
+    const OpRef c = g.add_const(g.output_index(r), std::span<const std::byte>(buf_));
+    g.set_op_id(c, g.op_id(r));
+    return c;
+  }
+
   FoldOptions opt_;
   FoldStats stats_;
   std::vector<std::byte> buf_;

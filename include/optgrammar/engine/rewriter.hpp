@@ -56,6 +56,17 @@ class Rewriter {
   /// Whether replace_by_new may put the new op in its root's slot (run_rules sets it from
   /// DriverOptions::rewrite_in_place).
   bool in_place = false;
+  /// Whether constant folding may turn `root` into its constant in its own slot (in_place on and
+  /// Graph::can_reform allowing it); else the constant is appended and replaces root.
+  bool can_fold_in_place(OpRef root) const noexcept {
+    return in_place && g_.can_reform(root, op_names::const_op, std::span<const OpRef>{});
+  }
+  /// Constant folding's edit where can_fold_in_place(root): root becomes a `$Const` holding
+  /// `data` (Graph::reform_const), and counts as a rewrite as replace() does.
+  void fold_in_place(OpRef root, std::span<const std::byte> data) {
+    dead_ += g_.reform_const(root, data);
+    reformed(root);
+  }
   /// The last root replace_by_new turned into its result in place (the driver's checks: that
   /// root stays alive).
   OpRef last_reformed() const noexcept { return last_reformed_; }
@@ -173,6 +184,10 @@ class Rewriter {
   [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
                                 std::uint32_t id) {
     dead_ += g_.reform(root, name, inputs, outdef, id);
+    reformed(root);
+  }
+  /// After root turned into another op in its own slot.
+  void reformed(OpRef root) {
     // Root is a new op now, and its readers read it: each may match a rule in turn. They are
     // enqueued in the appending path's order (the made op, then the readers in use-list order),
     // so both modes visit the same ops in the same order.

@@ -187,7 +187,7 @@ class Rewriter {
     reformed(root);
   }
   /// After root turned into another op in its own slot.
-  void reformed(OpRef root) {
+  [[gnu::always_inline]] void reformed(OpRef root) {
     // Root is a new op now, and its readers read it: each may match a rule in turn. They are
     // enqueued in the appending path's order (the made op, then the readers in use-list order),
     // so both modes visit the same ops in the same order.

@@ -4,7 +4,7 @@
 # pass over the same graph, bench/common/floor.hpp) and MLIR 15's greedy driver
 # (the MLIR peer of workload W1), each run ROUNDS times as separate processes.
 #
-#   bench/w1/compare.sh [BLOCKS] [ROUNDS]        defaults: 125000 7
+#   bench/w1/compare.sh [BLOCKS] [ROUNDS]        defaults: 125000 9 (the target's nine rounds)
 #
 # Environment: W1_BENCH (our w1_bench binary; default build/gcc/bench/w1/w1_bench, built with
 # the gcc preset when missing), MLIR_RUN (the peer's run.sh; by default the W1 peer in the folder
@@ -19,7 +19,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/bench/common/round_order.sh"
 blocks="${1:-125000}"
-rounds="${2:-7}"
+rounds="${2:-9}"
 w1="${W1_BENCH:-$repo/build/gcc/bench/w1/w1_bench}"
 mlir="${MLIR_RUN:-$repo/../shared/peers/mlir-w1/run.sh}"
 

@@ -4,7 +4,7 @@
 # floor (one read-only pass over the same graph) and MLIR 15's greedy driver with DRR rules (the
 # MLIR peer of workload W2), each run ROUNDS times as separate processes, for each package size.
 #
-#   bench/w2/compare.sh [BLOCKS] [ROUNDS] [RULES...]      defaults: 50000 5 64 256 1024
+#   bench/w2/compare.sh [BLOCKS] [ROUNDS] [RULES...]      defaults: 50000 9 64 256 1024
 #
 # Environment: W2_BENCH (our w2_bench_1024 binary, which holds every package size; default
 # build/gcc/bench/w2/w2_bench_1024, built with the gcc preset when missing), MLIR_RUN (the peer's
@@ -20,7 +20,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/bench/common/round_order.sh"
 blocks="${1:-50000}"
-rounds="${2:-5}"
+rounds="${2:-9}"
 shift $(($# < 2 ? $# : 2))
 sizes=("$@"); [ ${#sizes[@]} -eq 0 ] && sizes=(64 256 1024)
 w2="${W2_BENCH:-$repo/build/gcc/bench/w2/w2_bench_1024}"

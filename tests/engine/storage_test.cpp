@@ -33,9 +33,10 @@ TEST_CASE("a W1 rewrite takes its new ops' input records from erased ops") {
       CHECK(verify(g).empty());
       // Only the first block's ConvBiasRelu finds no erased op's records yet.
       CHECK(g.use_records() == records + 3);
-      // Op slots are not reused: one new op per block, within the head block W1's reserve made.
+      // Op slots are not reused: one new op per block, within the room W1's reserve made (so
+      // the records did not move).
       CHECK(g.size() == slots + blocks);
-      CHECK(g.size() <= g.op_head_capacity());
+      CHECK(g.size() <= g.op_capacity());
     }
 }
 

@@ -47,6 +47,30 @@ static OpRef to_negate(Replacement& rpx, OpDef const& old) {
   (void)old;
   return rpx.op("T_Negated", {in});
 }
+// An external function holds the OpDef of ops made for it, and of the replaced op, while it makes
+// enough ops to move the graph's records (with OPTGRAMMAR_CHECK_RECORD_MOVES, as the asan preset
+// builds, every one of them moves them): it must read what the ops were when it was called.
+struct SeenDefs {
+  OpNameId a_name = 0, b_name = 0;
+  std::uint32_t root_output = no_index;
+  std::uint64_t root_id = 0;
+};
+static SeenDefs seen;
+// :::EXTERNAL_SHAPEFN::: { OpRef both_after_many(Replacement&, OpDef const&, OpDef const&); }
+static OpRef both_after_many(Replacement& rpx, OpDef const& a, OpDef const& b) {
+  OpRef x = rpx.graph().input(rpx.root(), 0);
+  for (int i = 0; i < 300; ++i) x = rpx.op("T_Link", {x});
+  seen.a_name = a.name;
+  seen.b_name = b.name;
+  return x;
+}
+static OpRef grows_then_reads(Replacement& rpx, OpDef const& old) {
+  OpRef x = rpx.graph().input(rpx.root(), 0);
+  for (int i = 0; i < 300; ++i) x = rpx.op("T_Link", {x});
+  seen.root_output = old.output;
+  seen.root_id = old.id;
+  return x;
+}
 // Fault injection.
 static OpRef throws_midway(Replacement& rpx, OpDef const&) {
   rpx.op("T_Leftover", {rpx.graph().input(rpx.root(), 0)});  // made, then the function fails
@@ -107,6 +131,9 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Null", "x"), OK, EXTERNAL_REPLACE(keep_old
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Chunk", "x"),
                          AND(EQ(LAYOUT_CHUNKSIZE(Crouton, 3000), 4096U), EQ(LAYOUT_CHUNKSIZE(Flat, 3), 3U)), Op("T_Chunked", "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_NoClass", "x"), EQ(LAYOUT_CHUNKSIZE(NoSuchClass, 3), 3U), Op("T_Chunked", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Two", "x"), OK,
+                         Op("T_Both", SHAPEFN_APPLY(both_after_many, Op("T_A", "x"), Op("T_B", "x"))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Grow", "x"), OK, EXTERNAL_REPLACE(grows_then_reads))
 // Faults.
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Throw", "x"), OK, EXTERNAL_REPLACE(throws_midway))
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Ref", "x"), OK, Op("F_Out", Op("F_Mid", "x"), SHAPEFN_APPLY(nonsense_ref, "x")))
@@ -339,6 +366,28 @@ TEST_CASE("external constraint, shape functions, EXTERNAL_REPLACE, MESSAGE write
   std::string before = to_text(g2);
   run_rules(g2, this_file());
   CHECK(to_text(g2) == before);
+}
+
+TEST_CASE("external functions read their OpDef arguments right while the graph's records move") {
+  Graph g;
+  const OpRef x = g.add_input(f32({1, 2, 2, 4}));
+  g.add_output(g.add_op("T_Two", {x}, f32({1, 2, 2, 4})));
+  const OpRef grow = g.add_op("T_Grow", {x}, f32({1, 2, 2, 4}));
+  g.add_output(grow);
+  const std::uint64_t grow_id = g.op_id(grow);
+  const std::uint32_t grow_output = g.output_index(grow);
+  const std::size_t capacity = g.op_capacity();
+  seen = {};
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  CHECK(g.op_capacity() > capacity);  // the records moved, in every build
+  CHECK(seen.a_name == intern_op_name("T_A"));
+  CHECK(seen.b_name == intern_op_name("T_B"));
+  CHECK(seen.root_id == grow_id);
+  CHECK(seen.root_output == grow_output);
+  CHECK(named(g, "T_Link").size() == 600);
+  CHECK(named(g, "T_Both").size() == 1);
+  CHECK(named(g, "T_A").empty());  // made for the function only: dead after the rewrite
 }
 
 TEST_CASE("fault injection: a rule failing part-way leaves the graph exactly as it was") {

@@ -1,8 +1,10 @@
 // A vector of trivially copyable records that never moves what it stores: growing neither copies
-// (no 2× peak while a large graph grows) nor invalidates an element's address. The records live
-// in one contiguous head block, sized by the first reserve() (or one chunk when nothing was
-// reserved), then in fixed-size chunks. Blocks are allocated but not touched until used, so
-// reserving for a large graph costs address space, not memory.
+// (no 2× peak while it grows) nor invalidates an element's address; the price is a compare on
+// every access. The rewriter's worklist FIFO uses it (engine/rewriter.hpp); the graph's records
+// live in plain vectors, where that compare cost more than it saved (docs/engine.md). The
+// records live in one contiguous head block, sized by the first reserve() (or one chunk when
+// nothing was reserved), then in fixed-size chunks. Blocks are allocated but not touched until
+// used, so reserving a large capacity costs address space, not memory.
 #pragma once
 
 #include <cstddef>

@@ -66,7 +66,8 @@ class Replacement {
   Graph& graph() noexcept { return g_; }
   const Graph& graph() const noexcept { return g_; }
   OpRef root() const noexcept { return root_; }
-  const OpDef& root_def() const { return g_.op(root_); }
+  /// A copy of the replaced op's record (making ops may move the graph's records).
+  OpDef root_def() const { return g_.op(root_); }
 
   /// A new op with the replaced op's output definition and op id.
   OpRef op(std::string_view name, std::span<const OpRef> inputs) {

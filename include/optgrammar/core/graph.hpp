@@ -5,16 +5,19 @@
 // Output definitions and constant payloads are interned (equal ones stored once), so a graph of a
 // million ops with a handful of distinct shapes costs about 60 bytes an op. Erased ops keep their
 // index (dead slots) so that OpRefs stay valid while rules run; their input records are reused
-// by the ops made after them (free_run), so rewriting needs little fresh memory.
+// by the ops made after them (free_run), so rewriting needs little fresh memory. The two vectors
+// move when they grow past their capacity, as any vector does: an OpRef stays good, a reference
+// to an op or use record does not (build with OPTGRAMMAR_CHECK_RECORD_MOVES to find one kept
+// across growth: every growth step then moves the records, and ASan reports the stale read).
 #pragma once
 
-#include "optgrammar/core/chunked_vector.hpp"
 #include "optgrammar/core/dtype.hpp"
 #include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/output_def.hpp"
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -94,15 +97,15 @@ class Graph {
 
   // ---- building ---------------------------------------------------------------------------
   /// Room for a graph of `ops` ops with `inputs` inputs in all, and a quarter more of each for
-  /// what rewriting adds. Called first on a new graph, it sizes each kind's head block: every
-  /// record in it is read with one compare and one add, and records past it live in chunks
-  /// (core/chunked_vector.hpp). Only address space is taken until records are written.
+  /// what rewriting adds, so that neither building nor rewriting moves the records (a graph that
+  /// outgrows it moves them, copying each vector once per doubling). Only address space is taken
+  /// until records are written.
   void reserve(std::size_t ops, std::size_t inputs) {
     ops_.reserve(ops + ops / 4);
     uses_.reserve(inputs + inputs / 4);
   }
-  /// Op slots that fit in the head block (the first reserve's room, or one chunk).
-  std::size_t op_head_capacity() const noexcept { return ops_.head_capacity(); }
+  /// Op slots that fit before the op records move.
+  std::size_t op_capacity() const noexcept { return ops_.capacity(); }
 
   /// add_op("Conv2d", {x, w}, OutputDef::make(DType::Float32, {1, 32, 32, 16})).
   OpRef add_op(OpNameId name, std::span<const OpRef> inputs, const OutputDef& out) {
@@ -133,6 +136,7 @@ class Graph {
     assert(inputs.size() <= 0xFFFF && outdef < outdefs_.size());
     assert(std::all_of(inputs.begin(), inputs.end(), [&](OpRef in) { return alive(in); }));
     OpRef r{static_cast<std::uint32_t>(ops_.size())};
+    check_moves(ops_);
     OpDef& d = ops_.emplace_back();
     d.name = name;
     d.output = outdef;
@@ -469,8 +473,8 @@ class Graph {
       if (uses_[u].value.valid()) unlink_use(static_cast<std::uint32_t>(u));
     for (std::size_t i = cp.ops; i < ops_.size(); ++i)
       if (ops_[i].has_split_history) history_of_.erase(static_cast<std::uint32_t>(i));
-    uses_.truncate(cp.uses);
-    ops_.truncate(cp.ops);
+    uses_.resize(cp.uses);
+    ops_.resize(cp.ops);
     live_ = cp.live;
     unread_ = cp.unread;
     next_id_ = cp.next_id;
@@ -712,8 +716,24 @@ class Graph {
       return f;
     }
     const auto first = static_cast<std::uint32_t>(uses_.size());
-    for (std::uint32_t k = 0; k < n; ++k) uses_.emplace_back();
+    check_moves(uses_);
+    uses_.resize(uses_.size() + n);
     return first;
+  }
+  /// With OPTGRAMMAR_CHECK_RECORD_MOVES (the asan preset): the records move to a new block before
+  /// growing, every time while the vector holds fewer than 2,048, and after that four times
+  /// between one power of two and the next (so that a graph of n records copies about 12 n in
+  /// all), so that a reference to a record kept across growth reads freed memory, which ASan
+  /// reports. Without the macro nothing happens.
+  template <class V>
+  static void check_moves([[maybe_unused]] V& v) {
+#if defined(OPTGRAMMAR_CHECK_RECORD_MOVES)
+    if (v.size() >= 2048 && v.size() % (std::bit_floor(v.size()) / 4) != 0) return;
+    V moved;
+    moved.reserve(v.capacity() > v.size() ? v.capacity() : v.size() + 1);
+    moved.assign(v.begin(), v.end());
+    v.swap(moved);
+#endif
   }
 
   struct BytesHash {
@@ -811,8 +831,8 @@ class Graph {
     std::uint32_t id = 0;
   };
   std::array<RecentPayload, 64> recent_payloads_{};
-  ChunkedVector<OpDef> ops_;
-  ChunkedVector<Use> uses_;
+  std::vector<OpDef> ops_;
+  std::vector<Use> uses_;
   std::uint32_t hole_begin_ = 0, hole_end_ = 0;  // unused use records, reused first (free_run)
   std::size_t live_ = 0;
   std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)

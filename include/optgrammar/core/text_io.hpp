@@ -291,7 +291,7 @@ inline bool count_ahead(std::istream& is, std::size_t& lines, std::size_t& refs)
 
 /// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages.
 /// A stream that can seek (a file, a string) is read twice: first to count its lines, which
-/// sizes the graph's head blocks (Graph::reserve), then to parse it.
+/// sizes the graph (Graph::reserve: its records do not move while it is read), then to parse it.
 /// When `op_lines` is given, it receives the line defining each op (by op index), so that
 /// problems found later can point at "file:line:1".
 inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>",

@@ -45,10 +45,10 @@ template <class N, std::size_t... I>
 inline OpRef build_plain_op(const N& n, ExecState& s, std::index_sequence<I...>) {
   OpRef in[sizeof...(I) + 1] = {build_plain(hana::at_c<I>(n.kids), s)..., OpRef{}};
   Graph& g = s.g;
-  const OpDef& root = g.op_at(s.root.index);
+  const OpDef root = g.op_at(s.root.index);  // a copy: adding the op may move the records
   const OpRef r = g.add_op_unchecked(s.ids[n.leaf.index], std::span<const OpRef>(in, sizeof...(I)),
                                      s.out_def != no_index ? s.out_def : root.output, root.id);
-  if (root.has_split_history) g.copy_split_history(r, s.root);  // (op records do not move)
+  if (root.has_split_history) g.copy_split_history(r, s.root);
   return r;
 }
 template <class N>

@@ -15,10 +15,11 @@
 
 namespace optgrammar::engine {
 
-/// How a parameter of an external function is passed: OpRef by value, OpDef by reference,
-/// scalars converted to the parameter's type.
+/// How an argument of an external function is held until the call: OpRef by value, an OpDef as
+/// a copy of the op's record (the function takes it by const reference; operands built after it
+/// may move the graph's records), scalars converted to the parameter's type.
 template <class P>
-using ext_arg_t = std::conditional_t<dsl::param_kind<P>() == dsl::ParamKind::OpDef, const OpDef&, std::remove_cvref_t<P>>;
+using ext_arg_t = std::conditional_t<dsl::param_kind<P>() == dsl::ParamKind::OpDef, OpDef, std::remove_cvref_t<P>>;
 
 template <class P, class A>
 inline ext_arg_t<P> ext_arg(const A& a, ExecState& s) {

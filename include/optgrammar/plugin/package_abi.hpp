@@ -24,8 +24,8 @@ namespace optgrammar::plugin {
 /// meaning of this struct changes.
 /// 2: RuleInfo's TermGuard (was DimGuard). 3: the Graph's record storage has a head block.
 /// 4: RuleInfo::term_guards (was one term_guard). 5: the Rewriter rewrites in place
-/// (Rewriter::replace_by_new).
-inline constexpr std::uint32_t abi_version = 5;
+/// (Rewriter::replace_by_new). 6: the Graph's records in plain vectors, which move as they grow.
+inline constexpr std::uint32_t abi_version = 6;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

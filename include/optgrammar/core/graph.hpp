@@ -8,7 +8,7 @@
 // by the ops made after them (free_run), so rewriting needs little fresh memory. The two vectors
 // move when they grow past their capacity, as any vector does: an OpRef stays good, a reference
 // to an op or use record does not (build with OPTGRAMMAR_CHECK_RECORD_MOVES to find one kept
-// across growth: every growth step then moves the records, and ASan reports the stale read).
+// across growth: appends then move the records, and ASan reports the stale read).
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"

@@ -132,9 +132,7 @@ inline OpRef build_more(const N& n, ExecState& s) {
   } else if constexpr (k == Kind::ExternalReplace) {
     Replacement rpx(g, s.root);
     const auto fn = hana::at_c<0>(n.kids).fn;
-    // The function gets a copy of the root's record: the ops it makes may move the graph's.
-    const OpDef root = g.op(s.root);
-    OpRef r = fn(rpx, root);
+    OpRef r = fn(rpx, rpx.root_def());  // a copy: the ops it makes may move the graph's records
     if (r == s.root) return r;
     return external_result(s, r, hana::at_c<0>(n.kids).leaf.str.view());
   } else if constexpr (k == Kind::TypicalConvSlice) {

@@ -77,7 +77,7 @@ TEST_CASE("dtype element sizes and names") {
   CHECK_FALSE(is_quantized(DType::Int32));
 }
 
-TEST_CASE("reserve sizes the graph and a quarter more for rewriting; growing past it moves the records") {
+TEST_CASE("reserve sizes the graph and a quarter more for rewriting, and growing past it moves the records") {
   Graph g;
   CHECK(g.op_capacity() == 0);
   g.reserve(100, 40);

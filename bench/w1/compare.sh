@@ -59,7 +59,7 @@ echo "[compare] load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 python3 - "$out" <<'EOF'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-med = {}
+med, fastest = {}, {}
 print()
 for e in dict.fromkeys(r["engine"] for r in rows):
     rs = [r for r in rows if r["engine"] == e]
@@ -67,6 +67,7 @@ for e in dict.fromkeys(r["engine"] for r in rows):
     for k in ("build_seconds", "rewrite_seconds", "peak_rss_kb"):
         v = sorted(r[k] for r in rs)
         med[e, k] = statistics.median(v)
+        fastest[e, k] = v[0]
         parts.append(f"{k} {med[e, k]:g} [{v[0]:g}-{v[-1]:g}]")
     print(f"{e:24s} " + "  ".join(parts) + f"  ({len(rs)} runs)")
 def ratio(a, b, k):
@@ -80,7 +81,11 @@ for suffix, what in (("", "DSL"), ("-in-place", "DSL in place")):
     print()
     if ratio(dsl, hand, "rewrite_seconds"):
         print(f"{what} / hand-written rewrite time: {ratio(dsl, hand, 'rewrite_seconds'):.3f} (target <= 1.05)")
-    print(f"{what} rewrite / floor: {ratio(dsl, floor, 'rewrite_seconds'):.1f}x (target <= 4x)")
+    print(f"{what} rewrite / floor: {ratio(dsl, floor, 'rewrite_seconds'):.1f}x (target <= 4x)", end="")
+    # The medians of both swing with the VM's hour; the fastest runs of each swing much less.
+    if (floor, "rewrite_seconds") in fastest and fastest[floor, "rewrite_seconds"]:
+        print(f"; fastest run / fastest run {fastest[dsl, 'rewrite_seconds'] / fastest[floor, 'rewrite_seconds']:.1f}x", end="")
+    print()
     if ratio(mlir, dsl, "rewrite_seconds"):
         print(f"MLIR / {what} rewrite time: {ratio(mlir, dsl, 'rewrite_seconds'):.1f}x (target >= 40x)")
         print(f"MLIR / {what} build time: {ratio(mlir, dsl, 'build_seconds'):.1f}x (target >= 5x)")

@@ -37,8 +37,14 @@
 
 namespace {
 
-/// An output file written under a temporary name next to it and renamed when complete, so that
-/// an error or a crash never leaves an empty or partial file under the real name; or stdout ("-").
+/// An output file, or stdout ("-"). A plain file (or a path where nothing is yet) is written under
+/// a temporary name next to it and renamed when complete, so that an error or a crash never leaves
+/// an empty or partial file under the real name; the file replaced keeps its permission bits, and a
+/// symbolic link stays while the file it points to is replaced. Anything else that exists there (a
+/// device such as /dev/null, a FIFO, a socket, a link that points nowhere yet) is opened and
+/// written where it is: renaming a file over it would put a plain file in its place. So is any path
+/// under /dev or /proc (/dev/stdout, /dev/fd/N): they name a file the shell opened, which a rename
+/// would unlink from under it.
 class OutputFile {
  public:
   OutputFile(std::string path, const char* what) : path_(std::move(path)), what_(what) {}
@@ -48,22 +54,37 @@ class OutputFile {
 
   bool to_stdout() const { return path_ == "-"; }
   const std::string& path() const { return path_; }
-  /// Opens the temporary file; on failure prints the path and the reason.
+  /// Opens the temporary file, or the path itself where it is no plain file; on failure prints
+  /// the path and the reason.
   bool open() {
+    namespace fs = std::filesystem;
     if (to_stdout()) return true;
-    tmp_ = path_ + ".tmp." + std::to_string(::getpid());
-    errno = 0;
-    file_.open(tmp_, std::ios::binary | std::ios::trunc);
-    if (!file_) {
-      std::cerr << "og-opt: cannot write the " << what_ << " " << path_ << ": "
-                << (errno ? std::strerror(errno) : "cannot open") << "\n";
+    std::error_code ec;
+    const fs::file_status st = fs::status(path_, ec);  // follows symbolic links
+    if (fs::is_directory(st)) {
+      std::cerr << "og-opt: cannot write the " << what_ << " " << path_ << ": it is a directory\n";
+      return false;
+    }
+    std::string target = path_;
+    if ((fs::exists(st) && !fs::is_regular_file(st)) || under_dev_or_proc()) {
+      direct_ = true;
+    } else if (fs::is_symlink(fs::symlink_status(path_, ec))) {
+      const fs::path resolved = fs::exists(st) ? fs::canonical(path_, ec) : fs::path();
+      if (resolved.empty() || ec) direct_ = true;  // (a link to nothing yet: opening creates its file)
+      else target = resolved.string();
+    }
+    if (direct_) return open_stream(path_);
+    tmp_ = target + ".tmp." + std::to_string(::getpid());
+    if (!open_stream(tmp_)) {
       tmp_.clear();
       return false;
     }
+    target_ = target;
+    if (fs::is_regular_file(st)) fs::permissions(tmp_, st.permissions(), ec);  // (best effort)
     return true;
   }
   std::ostream& stream() { return to_stdout() ? std::cout : static_cast<std::ostream&>(file_); }
-  /// Flushes and renames the temporary file to the real name; false (with a message) on failure.
+  /// Flushes, and renames the temporary file to the real name; false (with a message) on failure.
   bool commit() {
     if (to_stdout()) {
       std::cout.flush();
@@ -79,17 +100,19 @@ class OutputFile {
       discard();
       return false;
     }
+    if (direct_) return true;
     std::error_code ec;
-    std::filesystem::rename(tmp_, path_, ec);
+    std::filesystem::rename(tmp_, target_, ec);
     if (ec) {
-      std::cerr << "og-opt: cannot rename " << tmp_ << " to " << path_ << ": " << ec.message() << "\n";
+      std::cerr << "og-opt: cannot rename " << tmp_ << " to " << target_ << ": " << ec.message() << "\n";
       discard();
       return false;
     }
     tmp_.clear();
     return true;
   }
-  /// Removes the temporary file (nothing is left under either name).
+  /// Removes the temporary file (nothing is left under either name). What was written straight
+  /// to a device or a pipe cannot be taken back.
   void discard() {
     if (tmp_.empty()) return;
     file_.close();
@@ -99,8 +122,26 @@ class OutputFile {
   }
 
  private:
-  std::string path_, tmp_;
+  bool under_dev_or_proc() const {
+    const std::filesystem::path p = std::filesystem::absolute(path_).lexically_normal();
+    auto it = p.begin();
+    if (it == p.end() || ++it == p.end()) return false;  // past the root
+    return *it == "dev" || *it == "proc";
+  }
+  bool open_stream(const std::string& name) {
+    errno = 0;
+    file_.open(name, std::ios::binary | std::ios::trunc);
+    if (!file_) {
+      std::cerr << "og-opt: cannot write the " << what_ << " " << path_ << ": "
+                << (errno ? std::strerror(errno) : "cannot open") << "\n";
+      return false;
+    }
+    return true;
+  }
+
+  std::string path_, tmp_, target_;  // target_: the plain file the temporary one is renamed onto
   const char* what_;
+  bool direct_ = false;  // written at path_ itself (no plain file there)
   std::ofstream file_;
 };
 

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,15 +30,10 @@ int main(int argc, char** argv) {
     } else if (a == "--runs" && i + 1 < argc) {
       runs = std::max(1, std::stoi(argv[++i]));
     } else if (a == "--input-shape" && i + 1 < argc) {
-      const std::string s = argv[++i];
-      const auto eq = s.find('=');
-      if (eq == std::string::npos) {
-        std::fprintf(stderr, "--input-shape wants NAME=D0,D1,...\n");
+      if (!opt.add_input_shape(argv[++i])) {
+        std::fprintf(stderr, "--input-shape wants NAME=D0,D1,... (dims: integers >= 0): %s\n", argv[i]);
         return 2;
       }
-      auto& dims = opt.input_shapes[s.substr(0, eq)];
-      std::stringstream ds(s.substr(eq + 1));
-      for (std::string d; std::getline(ds, d, ',');) dims.push_back(std::stoul(d));
     } else {
       models.push_back(a);
     }

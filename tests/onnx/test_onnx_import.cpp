@@ -83,6 +83,48 @@ TEST_CASE("opsets above 17 are refused") {
   CHECK_THROWS_WITH(oi::import_file(save(m, "opset18")), Catch::Contains("opset 18"));
 }
 
+TEST_CASE("input shapes: NAME=D0,D1,... is parsed strictly, and a name that is no input is an error") {
+  oi::ImportOptions io;
+  CHECK(io.add_input_shape("x=1,3,0,224"));
+  CHECK(io.input_shapes.at("x") == std::vector<std::size_t>{1, 3, 0, 224});
+  CHECK(io.add_input_shape("x=5"));  // the last one given counts
+  CHECK(io.input_shapes.at("x") == std::vector<std::size_t>{5});
+  for (const char* bad : {"x", "=3", "x=", "x=3,", "x=,3", "x=3,,4", "x=-1", "x=a", "x=3a", "x= 3", "x=99999999999999999999999"}) {
+    INFO(bad);
+    oi::ImportOptions none;
+    CHECK_FALSE(none.add_input_shape(bad));
+    CHECK(none.input_shapes.empty());
+  }
+
+  // A model whose input x has a symbolic dim: fixed by a shape for x; a shape for y (its output)
+  // is refused with the model's inputs named.
+  auto m = model(13);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "x", {2});
+  g->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("n");
+  auto* n = g->add_node();
+  n->set_op_type("Relu");
+  n->add_input("x");
+  n->add_output("y");
+  typed(g->add_output(), "y", {2});
+  g->mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("n");
+  const std::string path = save(m, "symbolic_input");
+  CHECK_THROWS_WITH(oi::import_file(path), Catch::Contains("input 'x' has no fixed shape"));
+  oi::ImportOptions fixed;
+  REQUIRE(fixed.add_input_shape("x=4"));
+  const auto im = oi::import_file(path, fixed);
+  CHECK(im.graph.output(optgrammar::OpRef{0}).element_count() == 4);
+  oi::ImportOptions wrong;
+  REQUIRE(wrong.add_input_shape("y=4"));
+  try {
+    oi::import_file(path, wrong);
+    FAIL("no error");
+  } catch (const oi::ImportError& e) {
+    CHECK(e.kind == oi::ImportError::Kind::invalid);
+    CHECK_THAT(e.what(), Catch::Contains("a shape is given for 'y', which is no input of the model (its inputs: x)"));
+  }
+}
+
 TEST_CASE("Constant nodes become constants, attributes constant operands, and the interpreter runs them") {
   auto m = model(13);
   auto* g = m.mutable_graph();

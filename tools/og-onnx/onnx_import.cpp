@@ -7,7 +7,9 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -180,6 +182,15 @@ class Importer {
     // Fixed input shapes where asked, then ONNX shape inference.
     std::unordered_map<std::string, bool> is_init;
     for (const auto& t : gp.initializer()) is_init[t.name()] = true;
+    for (const auto& [name, dims] : opt_.input_shapes) {
+      const auto& ins = gp.input();
+      if (std::none_of(ins.begin(), ins.end(), [&n = name](const auto& in) { return in.name() == n; })) {
+        std::string names;
+        for (const auto& in : ins)
+          if (!is_init.count(in.name())) names += (names.empty() ? "" : ", ") + in.name();
+        fail(Kind::invalid, "a shape is given for '" + name + "', which is no input of the model (its inputs: " + names + ")");
+      }
+    }
     for (auto& in : *gp.mutable_input()) {
       auto it = opt_.input_shapes.find(in.name());
       if (it == opt_.input_shapes.end() || !in.type().has_tensor_type()) continue;
@@ -543,6 +554,23 @@ class Importer {
 };
 
 }  // namespace
+
+bool ImportOptions::add_input_shape(std::string_view spec) {
+  const auto eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  std::vector<std::size_t> dims;
+  for (std::size_t at = eq + 1;;) {
+    const std::size_t comma = std::min(spec.find(',', at), spec.size());
+    std::size_t v = 0;
+    const auto [end, ec] = std::from_chars(spec.data() + at, spec.data() + comma, v);
+    if (comma == at || ec != std::errc{} || end != spec.data() + comma) return false;
+    dims.push_back(v);
+    if (comma == spec.size()) break;
+    at = comma + 1;
+  }
+  input_shapes[std::string(spec.substr(0, eq))] = std::move(dims);
+  return true;
+}
 
 Imported import_file(const std::string& path, const ImportOptions& options) {
   std::ifstream is(path, std::ios::binary);

@@ -31,8 +31,13 @@ class ImportError : public std::runtime_error {
 };
 
 struct ImportOptions {
-  /// Dims for graph inputs whose model shape has symbolic or unknown dims.
+  /// Dims for graph inputs whose model shape has symbolic or unknown dims. A name that is no
+  /// input of the model makes the import fail (ImportError, invalid).
   std::map<std::string, std::vector<std::size_t>> input_shapes;
+  /// Adds one `NAME=D0,D1,...` (the tools' --input-shape) to input_shapes. Returns false, adding
+  /// nothing, when it is not of that form: an empty name, a missing or empty dim, a dim that is
+  /// no integer >= 0.
+  bool add_input_shape(std::string_view spec);
 };
 
 struct Imported {

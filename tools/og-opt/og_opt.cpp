@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -173,8 +174,21 @@ int main(int argc, char** argv) {
   app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)");
   std::size_t check_n = 0;
   double check_tolerance = 1e-4;
-  app.add_option("--check", check_n, "Interpret the graph on N random inputs before and after rewriting and compare the outputs");
-  app.add_option("--check-tolerance", check_tolerance, "Relative tolerance of --check")->capture_default_str();
+  // Unsigned options get a range: CLI11 would take "-1" as 2^64 - 1 and a number too large for the
+  // type as its largest value, and run with that.
+  app.add_option("--check", check_n, "Interpret the graph on N random inputs before and after rewriting and compare the outputs")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
+  app.add_option("--check-tolerance", check_tolerance, "Relative tolerance of --check")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            double d = 0;
+            const char* end = v.data() + v.size();
+            if (std::from_chars(v.data(), end, d).ptr != end || !std::isfinite(d) || d < 0)
+              return "Value " + v + " is not a finite number >= 0";
+            return {};
+          },
+          "NUMBER >= 0"))
+      ->capture_default_str();
   std::vector<std::string> input_shapes;
   app.add_option("--input-shape", input_shapes, "Shape of an ONNX input with symbolic dims: NAME=D0,D1,... (repeatable)");
   app.add_option("--blocks", blocks, "Blocks of the built-in W1 graph")->check(CLI::Range(1, 10000000))->capture_default_str();
@@ -190,6 +204,7 @@ int main(int argc, char** argv) {
                "root's slot (less fresh memory)");
   app.add_flag("--no-fold", no_fold, "Do not fold constants in the rewrite loop");
   app.add_option("--fold-max-elements", fold_max, "Largest fold (output elements); larger ones are skipped and counted")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40))
       ->capture_default_str();
   app.add_flag("--no-cse", no_cse, "Do not merge common subexpressions between passes");
   app.add_flag("--cse-constants", cse_constants,
@@ -220,6 +235,7 @@ int main(int argc, char** argv) {
   app.add_option("--svg-max-ops", svg_max_ops,
                  "A graph with more ops than N is pictured by its changed region only (the ops the rewriting "
                  "removed or created and their neighbours), at most N ops; 0: always the whole graph")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}))
       ->capture_default_str();
   app.add_option("--svg-context", svg_context, "Producer/consumer steps around the changed ops in a region picture")
       ->check(CLI::Range(0u, 64u))
@@ -229,6 +245,8 @@ int main(int argc, char** argv) {
                  "Write the report to FILE.md (Markdown) or FILE.html (one self-contained HTML file, pictures "
                  "inline): counts, the pass and rule tables, fold/CSE, --check's differences, the --svg pictures");
   CLI11_PARSE(app, argc, argv);
+  if (!input_shapes.empty() && !input.ends_with(".onnx"))
+    std::cerr << "og-opt: warning: --input-shape applies to ONNX models (.onnx) only; ignored\n";
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,
   // the built-in package chosen with --rules. Op registrations of the packages apply either way.
@@ -288,13 +306,9 @@ int main(int argc, char** argv) {
         return 1;
       }
       optgrammar::onnx_import::ImportOptions io;
-      for (const auto& s : input_shapes) {  // NAME=D0,D1,...
-        const auto eq = s.find('=');
-        if (eq == std::string::npos) throw std::runtime_error("--input-shape wants NAME=D0,D1,...: " + s);
-        auto& dims = io.input_shapes[s.substr(0, eq)];
-        std::stringstream ds(s.substr(eq + 1));
-        for (std::string d; std::getline(ds, d, ',');) dims.push_back(std::stoul(d));
-      }
+      for (const auto& s : input_shapes)
+        if (!io.add_input_shape(s))
+          throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
       auto m = optgrammar::onnx_import::import_file(input, io);
       g = std::move(m.graph);
       stem = input.substr(0, input.rfind('.'));
@@ -332,7 +346,7 @@ int main(int argc, char** argv) {
     const auto eq = o.find('=');
     std::uint64_t v = 0;
     const char* end = o.data() + o.size();
-    if (eq == std::string::npos || std::from_chars(o.data() + eq + 1, end, v).ptr != end || eq + 1 == o.size()) {
+    if (eq == std::string::npos || eq == 0 || std::from_chars(o.data() + eq + 1, end, v).ptr != end || eq + 1 == o.size()) {
       std::cerr << "og-opt: --option wants NAME=UNSIGNED: " << o << "\n";
       return 1;
     }

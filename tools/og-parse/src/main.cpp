@@ -2,11 +2,14 @@
 // 2 usage errors.
 #include <og_parse/og_parse.hpp>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -38,24 +41,61 @@ int main(int argc, char** argv) {
 
   og_parse::Session s({.strict = strict, .lint = !no_lint, .include_dirs = include_dirs});
   bool io_error = false;
+  const auto fail = [&io_error](const std::string& msg) {
+    std::cerr << "og-parse: error: " << msg << "\n";
+    io_error = true;
+  };
+  // A folder stands for the translation units under it (the headers are read where they are
+  // included), in name order.
+  std::vector<std::string> inputs;
   for (const auto& f : files) {
+    std::error_code ec;
+    if (f == "-" || !std::filesystem::is_directory(f, ec)) {
+      inputs.push_back(f);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (std::filesystem::recursive_directory_iterator it(f, ec), end; !ec && it != end; it.increment(ec)) {
+      const auto ext = it->path().extension().string();
+      if ((ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c") && it->is_regular_file(ec))
+        found.push_back(it->path().string());
+    }
+    if (ec) fail(fmt::format("cannot read the folder '{}': {}", f, ec.message()));
+    else if (found.empty()) fail(fmt::format("no source file (.cpp, .cc, .cxx, .c) under the folder '{}'", f));
+    std::sort(found.begin(), found.end());
+    inputs.insert(inputs.end(), found.begin(), found.end());
+  }
+  constexpr std::size_t most = 0xFFFFFFFEu;  // source offsets are 32 bits
+  for (const auto& f : inputs) {
     std::string text;
-    if (f == "-") {
-      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      std::ifstream in(f, std::ios::binary);
-      if (!in) {
-        std::cerr << fmt::format("og-parse: error: cannot open '{}'\n", f);
-        io_error = true;
+    std::ifstream file;
+    if (f != "-") {
+      std::error_code ec;
+      const auto st = std::filesystem::status(f, ec);
+      if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) && !std::filesystem::is_fifo(st)) {
+        fail(fmt::format("'{}' is not a file (a device or a socket)", f));
         continue;
       }
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text = std::move(ss).str();
+      errno = 0;
+      file.open(f, std::ios::binary);
+      if (!file) {
+        fail(fmt::format("cannot open '{}'{}", f, errno ? std::string(": ") + std::strerror(errno) : std::string()));
+        continue;
+      }
     }
-    if (text.size() > 0xFFFFFFFEu) {  // source offsets are 32 bits
-      std::cerr << fmt::format("og-parse: error: '{}' is larger than 4 GiB - 2 bytes, the most a source can be\n", f);
-      io_error = true;
+    std::istream& in = f == "-" ? std::cin : file;
+    // Read in blocks, and stop at the most a source can hold (a pipe may never end).
+    char block[1 << 16];
+    while (in.read(block, sizeof block) || in.gcount() > 0) {
+      text.append(block, static_cast<std::size_t>(in.gcount()));
+      if (text.size() > most) break;
+    }
+    if (in.bad()) {
+      fail(fmt::format("reading '{}' failed", f));
+      continue;
+    }
+    if (text.size() > most) {
+      fail(fmt::format("'{}' is larger than 4 GiB - 2 bytes, the most a source can be", f));
       continue;
     }
     std::string name = f == "-" ? std::string("<stdin>") : f;

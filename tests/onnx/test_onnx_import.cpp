@@ -77,6 +77,13 @@ TEST_CASE("an op type the importer does not claim is an error naming the op type
   }
 }
 
+TEST_CASE("bytes that parse but hold no model are refused: no IR version, no graph") {
+  // An empty file parses as an empty ModelProto.
+  CHECK_THROWS_WITH(oi::import_bytes("", "empty.onnx"), Catch::Contains("empty.onnx: not an ONNX model: it states no IR version"));
+  const std::string no_graph = model(13).SerializeAsString();
+  CHECK_THROWS_WITH(oi::import_bytes(no_graph, "no_graph.onnx"), Catch::Contains("no_graph.onnx: not an ONNX model: it has no graph"));
+}
+
 TEST_CASE("opsets above 17 are refused") {
   auto m = model(18);
   typed(m.mutable_graph()->add_input(), "x", {1});

@@ -174,6 +174,10 @@ class Importer {
 
   Imported run() {
     Imported out;
+    // Every ONNX model states its IR version and holds a graph; bytes without them (an empty
+    // file parses as an empty message) are no model.
+    if (model_.ir_version() <= 0) fail(Kind::invalid, "not an ONNX model: it states no IR version");
+    if (!model_.has_graph()) fail(Kind::invalid, "not an ONNX model: it has no graph");
     for (const auto& op : model_.opset_import())
       if (op.domain().empty() || op.domain() == "ai.onnx") out.opset = static_cast<int>(op.version());
     opset_ = out.opset;

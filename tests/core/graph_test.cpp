@@ -260,6 +260,24 @@ TEST_CASE("text format round-trips") {
   CHECK(back.live_count() == s.g.live_count());
 }
 
+TEST_CASE("graph text from other editors: CR LF line ends and a UTF-8 byte order mark read as the same graph") {
+  Small s;
+  const std::string text = to_text(s.g);
+  std::string crlf;
+  for (char ch : text) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  CHECK(to_text(from_text(crlf)) == text);
+  CHECK(to_text(from_text("\xEF\xBB\xBF" + text)) == text);
+  CHECK(to_text(from_text("\xEF\xBB\xBF" + crlf)) == text);
+  // Columns count from after the mark; a mark anywhere else is text (and an error here).
+  try {
+    from_text("\xEF\xBB\xBF%0 = Input() : f64[1]\n", "bom.ogt");
+    FAIL("no error");
+  } catch (const TextError& e) {
+    CHECK(std::string(e.what()) == "bom.ogt:1:16: error: unknown dtype 'f64' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32)");
+  }
+  CHECK_THROWS_AS(from_text(text + "\xEF\xBB\xBF\n"), TextError);
+}
+
 TEST_CASE("text format writes a rewritten graph in topological order") {
   Small s;
   auto late = s.g.add_op("Neg", {s.c}, f32({1, 4, 4, 2}));

@@ -304,6 +304,8 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
   int lineno = 0;
   while (std::getline(is, line)) {
     ++lineno;
+    // A UTF-8 byte order mark, which some editors put at the start of a file, is no text.
+    if (lineno == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
     Cursor c{file, lineno, line};
     if (c.at_end()) continue;
     std::size_t start = c.pos;

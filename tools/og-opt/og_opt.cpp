@@ -402,6 +402,15 @@ int main(int argc, char** argv) {
       check = og_opt::check_before(g, check_n);
     } catch (const std::exception& e) {
       std::cerr << "og-opt: --check: the interpreter cannot run the input graph: " << e.what() << "\n";
+      // Random values suit data, not indices, axes or sizes: say which inputs may be such.
+      std::string ints;
+      for (optgrammar::OpRef r : g.live_ops())
+        if (g.name_id(r) == optgrammar::op_names::input &&
+            (g.output(r).dtype == optgrammar::DType::Int32 || g.output(r).dtype == optgrammar::DType::QInt32))
+          ints += (ints.empty() ? "%" : ", %") + std::to_string(r.index);
+      if (!ints.empty())
+        std::cerr << "og-opt: note: --check fills the graph inputs with random values; the integer input(s) " << ints
+                  << " may hold indices, axes or sizes, which random values put out of range\n";
       return 1;
     }
   if (relaxed_precision) g.set_option("relaxed_precision_flag", true);

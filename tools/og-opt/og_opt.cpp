@@ -254,6 +254,14 @@ int main(int argc, char** argv) {
   for (const auto& path : package_paths) try {
       packages.push_back(og_opt::load_package(path));
       const auto& p = packages.back();
+      // The same package twice (or a copy of it: the dynamic loader takes a library whose name
+      // it has loaded for that one) registers nothing the second time.
+      const auto same = std::find_if(packages.begin(), packages.end() - 1, [&p](const auto& q) { return q.name == p.name; });
+      if (same != packages.end() - 1 && p.rules.empty() && p.ops == 0) {
+        std::cerr << "og-opt: error: the package " << path << " (" << p.name << ") is loaded already, from "
+                  << same->path << ": give each package once\n";
+        return 1;
+      }
       if (p.rules.empty())
         std::cerr << "og-opt: warning: the package " << path << " (" << p.name << ") registers no rule\n";
     } catch (const std::exception& e) {

@@ -39,9 +39,9 @@ struct Timed {
 /// `build()` returns the graph; `rewrite(g)` rewrites it and returns the check's finding ("" when
 /// the result is right). With `floor`, the floor pass stands in for the rewrite.
 template <class Build, class Rewrite>
-Timed timed_runs(int repeat, bool floor, Build build, Rewrite rewrite) {
+Timed timed_runs(std::size_t repeat, bool floor, Build build, Rewrite rewrite) {
   Timed t;
-  for (int r = 0; r < std::max(repeat, 1); ++r) {
+  for (std::size_t r = 0; r < std::max<std::size_t>(repeat, 1); ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     optgrammar::Graph g = build();
     t.before = g.live_count();

@@ -9,6 +9,7 @@
 // `--in-place` lets a rewrite put its one new op in its root's slot (DriverOptions::rewrite_in_place).
 // stderr reports the minor page faults during the rewrite (getrusage). Exit 1: wrong result;
 // 2: bad arguments.
+#include "common/args.hpp"
 #include "common/timed_runs.hpp"
 #include "w1/w1_graph.hpp"
 #include "w1/w1_handwritten.hpp"
@@ -27,20 +28,16 @@ int main(int argc, char** argv) {
   std::size_t blocks = 12500;
   std::string engine = "dsl";
   optgrammar::DriverOptions opt;
-  int repeat = 1;
+  std::size_t repeat = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--engine" && i + 1 < argc) engine = argv[++i];
-    else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else if (a == "--repeat" && i + 1 < argc) {
+      if (!bench::parse_count("w1_bench", "--repeat", argv[++i], bench::most_repeats, repeat)) return 2;
+    }
     else if (a == "--in-place") opt.rewrite_in_place = true;
     else if (!a.empty() && a[0] != '-') {
-      char* end = nullptr;
-      long long v = std::strtoll(a.c_str(), &end, 10);
-      if (*end || v <= 0) {
-        std::fprintf(stderr, "w1_bench: BLOCKS must be a positive integer, not '%s'\n", a.c_str());
-        return 2;
-      }
-      blocks = static_cast<std::size_t>(v);
+      if (!bench::parse_count("w1_bench", "BLOCKS", a, bench::most_blocks, blocks)) return 2;
     } else {
       std::fprintf(stderr, "usage: w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]\n");
       return 2;
@@ -50,7 +47,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "w1_bench: --engine must be dsl, handwritten or floor, not '%s'\n", engine.c_str());
     return 2;
   }
-  if (repeat < 1) repeat = 1;
   optgrammar::RuleSet hand = w1::handwritten::rules();
   const optgrammar::RuleSet& rules = engine == "dsl" ? optgrammar::RuleSet::global() : hand;
   const bool floor = engine == "floor";

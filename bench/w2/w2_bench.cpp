@@ -10,6 +10,7 @@
 // read-only pass over the same graph instead (common/floor.hpp). `--in-place` lets a rewrite put
 // its one new op in its root's slot (DriverOptions::rewrite_in_place). Exit 1: wrong result; 2: bad
 // arguments.
+#include "common/args.hpp"
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
 #include "w2/w2_package.hpp"
@@ -30,20 +31,18 @@ int main(int argc, char** argv) {
   int positional = 0;
   std::string engine = "dsl";
   optgrammar::DriverOptions opt;
-  int repeat = 1;
+  std::size_t repeat = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--engine" && i + 1 < argc) engine = argv[++i];
-    else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else if (a == "--repeat" && i + 1 < argc) {
+      if (!bench::parse_count("w2_bench", "--repeat", argv[++i], bench::most_repeats, repeat)) return 2;
+    }
     else if (a == "--in-place") opt.rewrite_in_place = true;
     else if (!a.empty() && a[0] != '-' && positional < 2) {
-      char* end = nullptr;
-      long long v = std::strtoll(a.c_str(), &end, 10);
-      if (*end || v <= 0) {
-        std::fprintf(stderr, "w2_bench: BLOCKS and RULES must be positive integers, not '%s'\n", a.c_str());
+      if (!bench::parse_count("w2_bench", positional == 0 ? "BLOCKS" : "RULES", a, bench::most_blocks, sizes[positional]))
         return 2;
-      }
-      sizes[positional++] = static_cast<std::size_t>(v);
+      ++positional;
     } else {
       std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]\n");
       return 2;
@@ -59,7 +58,6 @@ int main(int argc, char** argv) {
                  W2_MAX_RULES);
     return 2;
   }
-  if (repeat < 1) repeat = 1;
   std::deque<w2::handwritten::Decoy> decoys;
   const optgrammar::RuleSet rules =
       engine == "handwritten" ? w2::handwritten::rules(n_rules, decoys) : w2::dsl_package(n_rules);

@@ -4,6 +4,7 @@
 // --lower, each run also applies the lowering package (examples/htp_lowering) with constant
 // folding and CSE, as `og-opt --rules htp_lowering` does, and the time is import plus lowering;
 // the op counts are then those after lowering.
+#include "common/args.hpp"
 #include "onnx_import.hpp"
 
 #include <optgrammar/engine/cse.hpp>
@@ -19,7 +20,7 @@
 
 int main(int argc, char** argv) {
   namespace oi = optgrammar::onnx_import;
-  int runs = 11;
+  std::size_t runs = 11;
   oi::ImportOptions opt;
   std::vector<std::string> models;
   bool lower = false;
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
     if (a == "--lower") {
       lower = true;
     } else if (a == "--runs" && i + 1 < argc) {
-      runs = std::max(1, std::stoi(argv[++i]));
+      if (!bench::parse_count("onnx_import_bench", "--runs", argv[++i], bench::most_repeats, runs)) return 2;
     } else if (a == "--input-shape" && i + 1 < argc) {
       if (!opt.add_input_shape(argv[++i])) {
         std::fprintf(stderr, "--input-shape wants NAME=D0,D1,... (dims: integers >= 0): %s\n", argv[i]);
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
     std::vector<double> ms;
     std::size_t nodes = 0, ops = 0, non_const = 0;
     try {
-      for (int r = 0; r < runs; ++r) {
+      for (std::size_t r = 0; r < runs; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         auto im = oi::import_file(m, opt);
         if (lower) {
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::sort(ms.begin(), ms.end());
-    std::printf("%s: %zu nodes, %zu graph ops (%zu not constants), %s median %.2f ms, min %.2f ms over %d runs\n",
+    std::printf("%s: %zu nodes, %zu graph ops (%zu not constants), %s median %.2f ms, min %.2f ms over %zu runs\n",
                 m.c_str(), nodes, ops, non_const, lower ? "import+lowering" : "import", ms[ms.size() / 2], ms.front(), runs);
   }
   return 0;

@@ -146,6 +146,20 @@ class OutputFile {
   std::ofstream file_;
 };
 
+/// Whether `path` names something og-opt can read a graph or model from: a file, or a pipe or
+/// device (/dev/stdin, a FIFO); prints why not (no such file, a folder, a socket).
+bool readable_input(const std::string& path, const char* what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  const char* why = !fs::exists(st)           ? "no such file"
+                    : fs::is_directory(st)    ? "it is a directory"
+                    : fs::is_regular_file(st) || fs::is_fifo(st) || fs::is_character_file(st) ? nullptr
+                                              : "not a file, a pipe or a device";
+  if (why) std::cerr << "og-opt: cannot read the " << what << " " << path << ": " << why << "\n";
+  return !why;
+}
+
 /// Prints graph problems in the GCC form, at the line that defined the op when the graph came
 /// from a file; at most 20, then how many more.
 void print_problems(const std::vector<std::string>& problems, const std::vector<optgrammar::OpRef>& where,
@@ -171,7 +185,9 @@ int main(int argc, char** argv) {
        no_verify = false, relaxed_precision = false, in_place = false;
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
-  app.add_option("graph", input, "Graph in the optgrammar text format, or an ONNX model (.onnx) (default: the built-in W1 graph)");
+  app.add_option("graph", input,
+                 "Graph in the optgrammar text format ('-': standard input), or an ONNX model (.onnx) (default: the "
+                 "built-in W1 graph)");
   std::size_t check_n = 0;
   double check_tolerance = 1e-4;
   // Unsigned options get a range: CLI11 would take "-1" as 2^64 - 1 and a number too large for the
@@ -306,13 +322,13 @@ int main(int argc, char** argv) {
       g = w1::build(blocks);
       stem = "w1";
       fmt::print(report, "graph: built-in W1 redundant conv chain, {} blocks\n", blocks);
+    } else if (input == "-") {
+      g = optgrammar::read_graph_text(std::cin, "<stdin>", &op_lines);
+      stem = "stdin";
+      fmt::print(report, "graph: <stdin>\n");
+    } else if (!readable_input(input, input.ends_with(".onnx") ? "model" : "graph")) {
+      return 1;
     } else if (input.ends_with(".onnx")) {
-      std::error_code ec;
-      if (!std::filesystem::is_regular_file(input, ec)) {
-        std::cerr << "og-opt: cannot read the model " << input << ": "
-                  << (std::filesystem::exists(input, ec) ? "not a regular file" : "no such file") << "\n";
-        return 1;
-      }
       optgrammar::onnx_import::ImportOptions io;
       for (const auto& s : input_shapes)
         if (!io.add_input_shape(s))
@@ -322,12 +338,6 @@ int main(int argc, char** argv) {
       stem = input.substr(0, input.rfind('.'));
       fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", input, m.opset, m.nodes);
     } else {
-      std::error_code ec;
-      if (!std::filesystem::is_regular_file(input, ec)) {
-        std::cerr << "og-opt: cannot read the graph " << input << ": "
-                  << (std::filesystem::exists(input, ec) ? "not a regular file" : "no such file") << "\n";
-        return 1;
-      }
       std::ifstream is(input, std::ios::binary);
       if (!is) {
         std::cerr << "og-opt: cannot read the graph " << input << ": " << std::strerror(errno) << "\n";

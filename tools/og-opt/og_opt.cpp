@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -146,16 +147,24 @@ class OutputFile {
   std::ofstream file_;
 };
 
-/// Whether `path` names something og-opt can read a graph or model from: a file, or a pipe or
-/// device (/dev/stdin, a FIFO); prints why not (no such file, a folder, a socket).
+/// Whether `path` names something og-opt can read a graph or model from: a file, a pipe (a FIFO,
+/// /dev/stdin on a pipe) or a terminal; prints why not (no such file, a folder, a socket, a
+/// device such as /dev/zero, which would never end).
 bool readable_input(const std::string& path, const char* what) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  const char* why = !fs::exists(st)           ? "no such file"
-                    : fs::is_directory(st)    ? "it is a directory"
-                    : fs::is_regular_file(st) || fs::is_fifo(st) || fs::is_character_file(st) ? nullptr
-                                              : "not a file, a pipe or a device";
+  const auto terminal = [&path] {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK);
+    const bool tty = fd >= 0 && ::isatty(fd);
+    if (fd >= 0) ::close(fd);
+    return tty;
+  };
+  const char* why = !fs::exists(st)                             ? "no such file"
+                    : fs::is_directory(st)                      ? "it is a directory"
+                    : fs::is_regular_file(st) || fs::is_fifo(st) ? nullptr
+                    : fs::is_character_file(st)                 ? (terminal() ? nullptr : "a device that is no terminal")
+                                                                : "not a file, a pipe or a terminal";
   if (why) std::cerr << "og-opt: cannot read the " << what << " " << path << ": " << why << "\n";
   return !why;
 }

@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -167,6 +168,20 @@ bool readable_input(const std::string& path, const char* what) {
                                                                 : "not a file, a pipe or a terminal";
   if (why) std::cerr << "og-opt: cannot read the " << what << " " << path << ": " << why << "\n";
   return !why;
+}
+
+/// Why a file cannot be written at `path` by another program (Graphviz's dot for --svg), or "".
+std::string unwritable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "it is a directory";
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec)) return "there is no folder " + dir.string();
+  errno = 0;
+  if (::access(dir.c_str(), W_OK) != 0 && !(fs::exists(path, ec) && ::access(path.c_str(), W_OK) == 0))
+    return std::strerror(errno ? errno : EACCES);
+  return {};
 }
 
 /// Prints graph problems in the GCC form, at the line that defined the op when the graph came
@@ -417,11 +432,23 @@ int main(int argc, char** argv) {
     const bool wrote = std::fwrite(dot_text.data(), 1, dot_text.size(), p) == dot_text.size();
     return ::pclose(p) == 0 && wrote;
   };
+  const std::string before_svg = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
+                                                            : svg_file + ".before.svg";
   if (!svg_file.empty()) {
+    // Checked before the run, as the other outputs are: dot writes the pictures itself, after it.
     if (svg_file.find('\'') != std::string::npos) {
       std::cerr << "og-opt: --svg: a path with a quote is not supported\n";
       return 1;
     }
+    if (std::system("command -v dot >/dev/null 2>&1") != 0) {
+      std::cerr << "og-opt: --svg needs Graphviz's dot, which is not installed (apt-get install graphviz)\n";
+      return 1;
+    }
+    for (const std::string* pic : {&before_svg, static_cast<const std::string*>(&svg_file)})
+      if (const std::string why = unwritable(*pic); !why.empty()) {
+        std::cerr << "og-opt: cannot write the picture " << *pic << ": " << why << "\n";
+        return 1;
+      }
     before_graph = g;
   }
   og_opt::CheckRun check;
@@ -540,8 +567,6 @@ int main(int argc, char** argv) {
   fmt::print(report, "\nwrote {} and {}\n", text_stdout ? "stdout" : out_text, dot_stdout ? "stdout" : out_dot);
   // The pictures: a graph of at most --svg-max-ops ops whole; a larger one by the region that
   // changed (docs/og-opt.md). Each caption says what is shown.
-  const std::string before_svg = svg_file.ends_with(".svg") ? svg_file.substr(0, svg_file.size() - 4) + ".before.svg"
-                                                            : svg_file + ".before.svg";
   std::string before_caption, after_caption;
   if (!svg_file.empty()) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -567,7 +592,7 @@ int main(int argc, char** argv) {
     const std::string dot_before = picture(before_graph, changes.removed, stem + " (before)", before_caption);
     const std::string dot_after = picture(g, changes.created, stem, after_caption);
     if (!render_svg(dot_before, before_svg) || !render_svg(dot_after, svg_file)) {
-      std::cerr << "og-opt: --svg: Graphviz's dot failed or is not installed (apt-get install graphviz)\n";
+      std::cerr << "og-opt: --svg: Graphviz's dot could not draw the pictures (its own message, if it gave one, is above)\n";
       return 1;
     }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -126,7 +126,9 @@ class OutputFile {
 
  private:
   bool under_dev_or_proc() const {
-    const std::filesystem::path p = std::filesystem::absolute(path_).lexically_normal();
+    std::error_code ec;  // (no current folder: the path is taken as given)
+    std::filesystem::path p = std::filesystem::absolute(path_, ec);
+    p = (ec ? std::filesystem::path(path_) : p).lexically_normal();
     auto it = p.begin();
     if (it == p.end() || ++it == p.end()) return false;  // past the root
     return *it == "dev" || *it == "proc";

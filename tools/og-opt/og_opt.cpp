@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -320,7 +321,12 @@ int main(int argc, char** argv) {
       return std::filesystem::path(r.file).parent_path().filename() == builtin_rules;
     });
     if (rules.size() == 0) {
-      std::cerr << "og-opt: no rules in a built-in package named '" << builtin_rules << "'\n";
+      std::set<std::string> names;  // the folders the linked-in rules come from
+      for (const optgrammar::RuleInfo* r : optgrammar::RuleSet::global().rules())
+        names.insert(std::filesystem::path(r->file).parent_path().filename().string());
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      std::cerr << "og-opt: no rules in a built-in package named '" << builtin_rules << "' (built in: " << known << ")\n";
       return 1;
     }
   }

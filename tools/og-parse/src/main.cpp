@@ -39,6 +39,11 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // As a compiler does, a folder that is not there is no error; it is worth a word, though: a
+  // mistyped -I leaves the includes it was for unread.
+  for (const auto& dir : include_dirs)
+    if (std::error_code ec; !std::filesystem::is_directory(dir, ec) && !quiet)
+      std::cerr << fmt::format("og-parse: warning: -I {}: no such folder\n", dir);
   og_parse::Session s({.strict = strict, .lint = !no_lint, .include_dirs = include_dirs});
   bool io_error = false;
   const auto fail = [&io_error](const std::string& msg) {

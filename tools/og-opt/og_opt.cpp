@@ -181,10 +181,10 @@ std::string unwritable(const std::string& path) {
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec)) return "there is no folder " + dir.string();
-  errno = 0;
-  if (::access(dir.c_str(), W_OK) != 0 && !(fs::exists(path, ec) && ::access(path.c_str(), W_OK) == 0))
-    return std::strerror(errno ? errno : EACCES);
-  return {};
+  if (::access(dir.c_str(), W_OK) == 0) return {};
+  const int why = errno;  // (the checks below may set errno too)
+  if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) == 0) return {};
+  return std::strerror(why);
 }
 
 /// Prints graph problems in the GCC form, at the line that defined the op when the graph came
@@ -452,9 +452,9 @@ int main(int argc, char** argv) {
       std::cerr << "og-opt: --svg needs Graphviz's dot, which is not installed (apt-get install graphviz)\n";
       return 1;
     }
-    for (const std::string* pic : {&before_svg, static_cast<const std::string*>(&svg_file)})
-      if (const std::string why = unwritable(*pic); !why.empty()) {
-        std::cerr << "og-opt: cannot write the picture " << *pic << ": " << why << "\n";
+    for (const std::string& pic : {before_svg, svg_file})
+      if (const std::string why = unwritable(pic); !why.empty()) {
+        std::cerr << "og-opt: cannot write the picture " << pic << ": " << why << "\n";
         return 1;
       }
     before_graph = g;

@@ -2,6 +2,7 @@
 // front end builds a node for is a record of the grammar, under the same name, allowed where the
 // C++ front end allows it.
 #include "analyzed.hpp"
+#include "expansion_text.hpp"
 
 #include <optgrammar/dsl/grammar.hpp>
 
@@ -82,26 +83,6 @@ Sample sample(std::string_view name, const N& built, const A&... args) {
   return Sample{name, text_of(built), {text_of(args)...}};
 }
 
-std::string substituted(std::string_view expansion, const std::vector<std::string>& args) {
-  std::string out;
-  for (std::size_t i = 0; i < expansion.size(); ++i) {
-    if (expansion[i] != '$' || i + 1 >= expansion.size() || expansion[i + 1] < '1' || expansion[i + 1] > '9') {
-      out += expansion[i];
-      continue;
-    }
-    const auto k = static_cast<std::size_t>(expansion[++i] - '1');
-    if (expansion.substr(i + 1, 3) == "...") {
-      for (std::size_t j = k; j < args.size(); ++j) out += (j > k ? "," : "") + args[j];
-      i += 3;
-    } else if (k < args.size()) {
-      out += args[k];
-    } else {
-      out += "<missing operand>";
-    }
-  }
-  return out;
-}
-
 std::vector<Sample> samples() {
   using w = words;
   using optgrammar::DType;
@@ -130,6 +111,31 @@ std::vector<Sample> samples() {
       sample("IS_QUANT_TYPE", w::IS_QUANT_TYPE("a"), "a"),
       sample("SAME_QUANT", w::SAME_QUANT("a", "b"), "a", "b"),
       sample("CEILDIV", w::CEILDIV(7, 3U), 7, 3U),
+      sample("IS_NOT_SCALAR", w::IS_NOT_SCALAR("a"), "a"),
+      sample("IS_SHAPE_1x1x1xd", w::IS_SHAPE_1x1x1xd("a"), "a"),
+      sample("IS_SHAPE_1x1x1x1xc", w::IS_SHAPE_1x1x1x1xc("a"), "a"),
+      sample("SAME_DTYPE_QUANT", w::SAME_DTYPE_QUANT("a", "b"), "a", "b"),
+      sample("IS_BINARY_FP16", w::IS_BINARY_FP16("a", "b", "c"), "a", "b", "c"),
+      sample("IS_BINARY_FP32", w::IS_BINARY_FP32("a", "b", "c"), "a", "b", "c"),
+      sample("FLAT_TENSOR_SIZE", w::FLAT_TENSOR_SIZE("a"), "a"),
+      sample("ESTIMATE_TENSOR_SIZE", w::ESTIMATE_TENSOR_SIZE("a"), "a"),
+      sample("ELEMWISE_TILE_SIZE", w::ELEMWISE_TILE_SIZE("a"), "a"),
+      sample("ELEMWISE_TOOBIG", w::ELEMWISE_TOOBIG("a", "b", "c"), "a", "b", "c"),
+      sample("MAX_CHANNEL_SIZE", w::MAX_CHANNEL_SIZE("a"), "a"),
+      sample("WEIGHT_STORAGE", w::WEIGHT_STORAGE("w", 32), "w", 32),
+      sample("ACT_STORAGE_EST", w::ACT_STORAGE_EST("w", "a", 32), "w", "a", 32),
+      sample("GOOD_WEIGHTS", w::GOOD_WEIGHTS("w", "a", 32), "w", "a", 32),
+      sample("SMART_CHANNEL_SIZE", w::SMART_CHANNEL_SIZE("w", "a"), "w", "a"),
+      sample("ESTIMATE_SIZE", w::ESTIMATE_SIZE("a", "w", "o"), "a", "w", "o"),
+      sample("CONST_ZERO_OFF", w::CONST_ZERO_OFF("a"), "a"),
+      sample("SHAPE_FROM_W1", w::SHAPE_FROM_W1("a"), "a"),
+      sample("SHAPE_FROM_H1", w::SHAPE_FROM_H1("a"), "a"),
+      sample("REARRANGE_FROM_W1", w::REARRANGE_FROM_W1("a"), "a"),
+      sample("REARRANGE_TO_W1", w::REARRANGE_TO_W1(w::Op("X", "a")), w::Op("X", "a")),
+      sample("REARRANGE_FROM_H1", w::REARRANGE_FROM_H1("a"), "a"),
+      sample("REARRANGE_TO_H1", w::REARRANGE_TO_H1(w::Op("X", "a")), w::Op("X", "a")),
+      sample("FP16_CONST_CAST", w::FP16_CONST_CAST("c", "a"), "c", "a"),
+      sample("FP16_CONST_CASTSLICE", w::FP16_CONST_CASTSLICE("c", "d", "a"), "c", "d", "a"),
       sample("AUTOSPLIT_SLICE", w::AUTOSPLIT_SLICE("a", "b", "c"), "a", "b", "c"),
       sample("TYPICAL_SLICE", w::TYPICAL_SLICE("a", "I"), "a", "I"),
       sample("CHANGEDIM_SLICE", w::CHANGEDIM_SLICE("a", "I", 2), "a", "I", 2),
@@ -149,7 +155,7 @@ TEST_CASE("every expansion of the records is what the C++ front end builds for t
     const auto it = std::find_if(all.begin(), all.end(), [&](const Sample& s) { return s.name == rec.name; });
     REQUIRE(it != all.end());
     CHECK(it->args.size() >= rec.min_args);
-    CHECK(it->built == substituted(rec.expansion, it->args));
+    CHECK(it->built == expansion_text::fully_expanded(expansion_text::substituted(rec.expansion, it->args)));
   }
   for (const auto& s : all) {
     INFO(s.name);

@@ -1,5 +1,7 @@
 // Unit tests of og-parse's library: constants and the canonical form, JSON, declarations,
 // annotations across files, options, and robustness against hostile input.
+#include "../dsl/expansion_text.hpp"
+
 #include <og_parse/og_parse.hpp>
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/typing.hpp>
@@ -369,12 +371,14 @@ TEST_CASE("the compatibility names expand as the grammar's records say", "[canon
   for (const auto& r : optgrammar::dsl::constructs) {
     if (r.expansion.empty() || !optgrammar::dsl::typing_of(r.family).regular()) continue;
     const bool ints = r.family == optgrammar::dsl::Family::CEILDIV;
-    const bool scalar = ints || r.family == optgrammar::dsl::Family::DIM_N;
-    const std::string a1 = ints ? "7" : "\"x\"", a2 = ints ? "2" : "\"*\"";
-    std::string use = std::string(r.name) + "(" + a1 + (r.min_args == 2 ? "," + a2 : "") + ")";
-    std::string want(r.expansion);
-    for (std::size_t p; (p = want.find("$1")) != std::string::npos;) want.replace(p, 2, a1);
-    for (std::size_t p; (p = want.find("$2")) != std::string::npos;) want.replace(p, 2, a2);
+    const bool scalar = ints || r.family == optgrammar::dsl::Family::DIM_N || r.family == optgrammar::dsl::Family::SHAPE_SIZE;
+    const std::vector<std::string> args = ints ? std::vector<std::string>{"7", "2"}
+                                               : std::vector<std::string>{"\"x\"", "\"*\"", "\"x\""};
+    std::string use = std::string(r.name) + "(";
+    for (std::size_t k = 0; k < r.min_args; ++k) use += (k ? "," : "") + args[k];
+    use += ")";
+    // (a name used in the text of another is expanded too)
+    std::string want = expansion_text::fully_expanded(expansion_text::substituted(r.expansion, args));
     if (scalar) {
       use = "GT(" + use + ",0)";
       want = "GT(" + want + ",0)";

@@ -119,6 +119,8 @@ enum Place : unsigned char {
   X(IS_QUANT_TYPE, compat, none, unary, typed(bool_, opref)) \
   X(SAME_QUANT, compat, none, binary, typed(bool_, opref, opref)) \
   X(CEILDIV, compat, none, binary, typed(common, number, number)) \
+  X(SHAPE_SIZE, compat, none, unary, typed(size, opref)) \
+  X(BINARY_TEST, compat, none, fixed3, typed(bool_, opref, opref, opref)) \
   X(CAST, constants, none, own, code) \
   X(Operand, replacement, none, own, code) \
   X(WrapOp, replacement, node(WrapOp), own, code) \
@@ -343,9 +345,53 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   X(DIM_NFILTS, DIM_N, CR, "DIM_OF($1,3)") \
   X(SAME_SHAPE, SAME_SHAPE, CR, "AND(EQ(DIM_OF($1,3),DIM_OF($2,3)),EQ(DIM_OF($1,2),DIM_OF($2,2)),EQ(DIM_OF($1,1),DIM_OF($2,1)),EQ(DIM_OF($1,0),DIM_OF($2,0)))") \
   X(IS_SCALAR, IS_SCALAR, CR, "AND(EQ(DIM_OF($1,0),1),EQ(DIM_OF($1,1),1),EQ(DIM_OF($1,2),1),EQ(DIM_OF($1,3),1))") \
+  X(IS_NOT_SCALAR, IS_SCALAR, CR, "OR(NE(DIM_OF($1,0),1),NE(DIM_OF($1,1),1),NE(DIM_OF($1,2),1),NE(DIM_OF($1,3),1))") \
+  X(IS_SHAPE_1x1x1xd, IS_SCALAR, CR, "AND(EQ(DIM_OF($1,0),1),EQ(DIM_OF($1,1),1),EQ(DIM_OF($1,2),1),NE(RANK_OF($1),5))") \
+  X(IS_SHAPE_1x1x1x1xc, IS_SCALAR, CR, \
+    "AND(EQ(RANK_OF($1),5),EQ(DIM_OF($1,0),1),EQ(DIM_OF($1,1),1),EQ(DIM_OF($1,2),1),EQ(DIM_OF($1,3),1))") \
   X(IS_QUANT_TYPE, IS_QUANT_TYPE, CR, "OR(EQ(DTYPE_OF($1),DType::QUInt8),EQ(DTYPE_OF($1),DType::QInt8),EQ(DTYPE_OF($1),DType::QUInt16),EQ(DTYPE_OF($1),DType::QInt16),EQ(DTYPE_OF($1),DType::QInt32))") \
-  X(SAME_QUANT, SAME_QUANT, CR, "AND(EQ(ZERO_OFFSET_OF($1),ZERO_OFFSET_OF($2)),EQ(STEPSIZE_OF($1),STEPSIZE_OF($2)))") \
+  X(SAME_QUANT, SAME_QUANT, CR, \
+    "OR(AND(EQ(STEPSIZE_OF($1),STEPSIZE_OF($2)),EQ(ZERO_OFFSET_OF($1),ZERO_OFFSET_OF($2)))," \
+    "AND(EQ(DTYPE_OF($1),DType::Float16),EQ(DTYPE_OF($2),DType::Float16))," \
+    "AND(EQ(DTYPE_OF($1),DType::Float32),EQ(DTYPE_OF($2),DType::Float32)))") \
+  X(SAME_DTYPE_QUANT, SAME_QUANT, CR, \
+    "AND(EQ(DTYPE_OF($1),DTYPE_OF($2)),EQ(STEPSIZE_OF($1),STEPSIZE_OF($2)),EQ(ZERO_OFFSET_OF($1),ZERO_OFFSET_OF($2)))") \
+  X(IS_BINARY_FP16, BINARY_TEST, CR, \
+    "AND(EQ(DTYPE_OF($1),DType::Float16),EQ(DTYPE_OF($2),DType::Float16),EQ(DTYPE_OF($3),DType::Float16))") \
+  X(IS_BINARY_FP32, BINARY_TEST, CR, \
+    "AND(EQ(DTYPE_OF($1),DType::Float32),EQ(DTYPE_OF($2),DType::Float32),EQ(DTYPE_OF($3),DType::Float32))") \
   X(CEILDIV, CEILDIV, CR, "DIV(SUB(ADD($1,$2),1),$2)") \
+  X(FLAT_TENSOR_SIZE, SHAPE_SIZE, CR, "MUL(ELEMENTSIZE_OF($1),DIM_OF($1,0),DIM_OF($1,1),DIM_OF($1,2),DIM_OF($1,3))") \
+  X(ESTIMATE_TENSOR_SIZE, SHAPE_SIZE, CR, \
+    "MUL(ELEMENTSIZE_OF($1),DIM_OF($1,0),ROUNDUP(DIM_OF($1,1),OPTION_UINT(\"tile_height\"))," \
+    "ROUNDUP(DIM_OF($1,2),DIV(OPTION_UINT(\"tile_height\"),ELEMENTSIZE_OF($1))),ROUNDUP(DIM_OF($1,3),32))") \
+  X(ELEMWISE_TILE_SIZE, SHAPE_SIZE, CR, \
+    "MUL(OPTION_UINT(\"tile_height\"),ROUNDUP(DIM_OF($1,2),DIV(8,ELEMENTSIZE_OF($1))),ROUNDUP(MIN(256,DIM_OF($1,3)),32),ELEMENTSIZE_OF($1))") \
+  X(ELEMWISE_TOOBIG, BINARY_TEST, CR, \
+    "GT(ADD(ELEMWISE_TILE_SIZE($1),ELEMWISE_TILE_SIZE($2),ELEMWISE_TILE_SIZE($3)),OPTION_UINT(\"tcm_size_for_tiling\"))") \
+  X(MAX_CHANNEL_SIZE, SHAPE_SIZE, CR, \
+    "ROUNDUP(MAX(1,DIV(DIV(OPTION_UINT(\"tcm_size_for_tiling\"),2),MUL(ELEMENTSIZE_OF($1),ROUNDUP(DIM_OF($1,1),8),ROUNDUP(DIM_OF($1,2),8)))),32)") \
+  X(WEIGHT_STORAGE, EXPANDED, CR, "MUL(DIM_OF($1,0),DIM_OF($1,1),DIM_OF($1,2),MIN($2,DIM_OF($1,3)))") \
+  X(ACT_STORAGE_EST, EXPANDED, CR, \
+    "ADD(MUL(ELEMENTSIZE_OF($2),ROUNDUP(ADD(7,DIM_OF($1,0)),8),ROUNDUP(DIM_OF($2,2),8),ROUNDUP(DIM_OF($2,3),32))," \
+    "MUL(ELEMENTSIZE_OF(\"*\"),8,ROUNDUP(DIM_OF(\"*\",2),8),$3))") \
+  X(GOOD_WEIGHTS, EXPANDED, CR, "LT(ADD(WEIGHT_STORAGE($1,$3),ACT_STORAGE_EST($1,$2,$3)),DIV(OPTION_UINT(\"tcm_size_for_tiling\"),2))") \
+  X(SMART_CHANNEL_SIZE, EXPANDED, CR, \
+    "SELECT(GOOD_WEIGHTS($1,$2,256),256,SELECT(GOOD_WEIGHTS($1,$2,128),128,SELECT(GOOD_WEIGHTS($1,$2,64),64,32)))") \
+  X(ESTIMATE_SIZE, EXPANDED, CR, \
+    "ADD(ROUNDUP(WEIGHT_STORAGE($2,DIM_OF($2,3)),2048),ESTIMATE_TENSOR_SIZE($1),ESTIMATE_TENSOR_SIZE($3)," \
+    "ROUNDUP(MUL(8,ROUNDUP(DIM_OF($3,3),32)),2048))") \
+  X(CONST_ZERO_OFF, EXPANDED, R, "gen_ConstScalar_i32(ZERO_OFFSET_OF($1))") \
+  X(SHAPE_FROM_W1, EXPANDED, R, "gen_Shape(DIM_OF($1,0),DIV(ADD(DIM_OF($1,1),7),8),8,DIM_OF($1,3))") \
+  X(SHAPE_FROM_H1, EXPANDED, R, \
+    "gen_Shape(DIM_OF($1,0),MIN(8,DIV(ADD(DIM_OF($1,2),7),8)),MUL(DIV(ADD(DIM_OF($1,2),63),64),8),DIM_OF($1,3))") \
+  X(REARRANGE_FROM_W1, EXPANDED, R, "WITH_SIZE(SHAPE_FROM_W1($1),WITH_TYPE($1,Op(\"space_rearrange\",$1)))") \
+  X(REARRANGE_TO_W1, EXPANDED, R, "Op(\"space_rearrange\",WITH_SIZE(SHAPE_FROM_W1(\"*\"),WITH_TYPE(\"*\",$1)))") \
+  X(REARRANGE_FROM_H1, EXPANDED, R, "WITH_SIZE(SHAPE_FROM_H1($1),WITH_TYPE($1,Op(\"space_rearrange\",$1)))") \
+  X(REARRANGE_TO_H1, EXPANDED, R, "Op(\"space_rearrange\",WITH_SIZE(SHAPE_FROM_H1(\"*\"),WITH_TYPE(\"*\",$1)))") \
+  X(FP16_CONST_CAST, EXPANDED, M, "LET($1,Op(\"Cast_fp32_to_fp16_plain\",$2))") \
+  X(FP16_CONST_CASTSLICE, EXPANDED, M, \
+    "LET($1,Op(\"SlicePad_shape_inplace\",LET($2,Op(\"Cast_fp32_to_fp16_plain\",$3)),\"Before\",\"Start\",\"Out\",\"Zero\"))") \
   X(CAST_TO_DTYPE, EXPANDED, R, "WITH_OUTPUT_TYPE($2,0,1.0f,Op(\"QNN_Cast\",$1))") \
   X(CAST_TO_FP16, EXPANDED, R, "WITH_SIZE($1,WITH_OUTPUT_TYPE(DType::Float16,0,1.0f,Op(\"QNN_Cast\",$1)))") \
   X(CAST_TO_FP32, EXPANDED, R, "WITH_OUTPUT_TYPE(DType::Float32,0,1.0f,Op(\"QNN_Cast\",$1))") \

@@ -264,6 +264,11 @@ struct words {
 
   /// The option the framework names TILE_HEIGHT.
   static constexpr auto TILE_HEIGHT = Node<Kind::OptionUint>{detail::leaf_of(Str("tile_height"))};
+  /// The option the framework names TCM_MAXTENSOR_SIZE (the tiling size of TCM), and its half.
+  static constexpr auto TCM_MAXTENSOR_SIZE = Node<Kind::OptionUint>{detail::leaf_of(Str("tcm_size_for_tiling"))};
+  static constexpr auto TCM_MAXTENSOR_HALF_SIZE = detail::make<Kind::Div>(TCM_MAXTENSOR_SIZE, 2);
+  /// The narrowest output tile the framework's width estimates give.
+  static constexpr int MIN_WIDTH = 8;
 
   // ---- names defined by expansion (dsl/grammar.hpp's OPTGRAMMAR_EXPANSION_RECORDS), OPCONST,
   // FROM_DEFAULT_PACKAGE, the *_SLICE names and OpMultiOut among them: each checks its written
@@ -437,12 +442,14 @@ struct words {
       return Op(a...);
     } else if constexpr (f == Family::LET) {
       return LET(a...);
+    } else if constexpr (word_form(f) == WordForm::named) {
+      return Node<expansion_detail::family_kind(f)>{detail::leaf_of(a...)};  // OPTION_UINT("tile_height")
     } else if constexpr (f == Family::AUTOSPLIT_SHAPEFN_APPLY) {
       return [](const auto& fn, Str tag, const auto&... rest) {
         return AUTOSPLIT_SHAPEFN_APPLY_(fn.leaf.str, fn.fn, tag, rest...);
       }(a...);
     } else {
-      static_assert(word_form(f) != WordForm::own && word_form(f) != WordForm::named,
+      static_assert(word_form(f) != WordForm::own,
                     "an expansion text may only name Op, LET, AUTOSPLIT_SHAPEFN_APPLY and constructs of a regular form");
       return detail::make<expansion_detail::family_kind(f)>(a...);
     }

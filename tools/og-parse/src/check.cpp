@@ -110,7 +110,10 @@ VT made_type(C c) {
 
 /// Appends the term of text `t` that starts at `i` to `f`, read as the C++ front end reads it
 /// (dsl/grammar.hpp's expansion_term).
-void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f) {
+/// `checked`: the text is of the EXPANDED family, whose written operands are checked where its
+/// expansion puts them: a made node above a written operand is left untyped, for the checker to
+/// reach it.
+void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f, bool checked) {
   using Term = optgrammar::dsl::ExpansionTerm;
   const Term term = optgrammar::dsl::expansion_term(t, i);
   ExpansionStep st;
@@ -147,14 +150,24 @@ void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f) {
     case Term::call: {
       const auto& rec = optgrammar::dsl::constructs[term.value];
       st.kind = NodeKind::call;
-      st.type = made_type(rec.family);
+      // A name defined by expansion inside another's text (ESTIMATE_TENSOR_SIZE in ESTIMATE_SIZE)
+      // is left untyped, so that the checker expands it as it expands a written one.
+      st.type = rec.expansion.empty() ? made_type(rec.family) : VT::none;
       st.text = rec.name;
       st.n_args = term.n;
+      const std::size_t at = f.size();
       f.push_back(st);
       for (std::size_t k = 0; k < term.n; ++k) {
-        read_expansion(t, term.at[k], f);
+        read_expansion(t, term.at[k], f, checked);
         if (k == 0 && rec.family == C::Op && f.back().kind == NodeKind::string) f.back().type = VT::opstring;
       }
+      // The checker passes over a typed node's operands: one above such a name is left untyped
+      // too, so that the checker reaches it.
+      for (std::size_t k = at + 1; k < f.size(); ++k)
+        if ((checked && f[k].operand > 0) ||
+            (f[k].kind == NodeKind::call && f[k].type == VT::none && f[k].n_args > 0 &&
+             !optgrammar::dsl::find_construct(f[k].text)->expansion.empty()))
+          f[at].type = VT::none;
       return;
     }
   }
@@ -167,7 +180,7 @@ const ExpansionForm& expansion_form(std::size_t record) {
   static const std::vector<ExpansionForm> forms = [] {
     std::vector<ExpansionForm> v(std::size(optgrammar::dsl::constructs));
 #define OG_PARSE_READ_EXPANSION_(N, F, PLACES, TEXT) \
-    read_expansion(TEXT, 0, v[optgrammar::dsl::record_index(#N)]);
+    read_expansion(TEXT, 0, v[optgrammar::dsl::record_index(#N)], optgrammar::dsl::Family::F == optgrammar::dsl::Family::EXPANDED);
     OPTGRAMMAR_EXPANSION_RECORDS(OG_PARSE_READ_EXPANSION_)
 #undef OG_PARSE_READ_EXPANSION_
     return v;
@@ -606,6 +619,11 @@ class Checker {
     if (t == "CHANNEL_SPLIT_SIZE") return integer(256, n->loc);
     if (t == "MIN_CHANNEL_SPLIT_SIZE") return integer(32, n->loc);
     if (t == "TILE_HEIGHT") return call("OPTION_UINT", VT::size, n->loc, {str("tile_height", VT::option, n->loc)});
+    if (t == "TCM_MAXTENSOR_SIZE" || t == "TCM_MAXTENSOR_HALF_SIZE") {
+      Node* tcm = call("OPTION_UINT", VT::size, n->loc, {str("tcm_size_for_tiling", VT::option, n->loc)});
+      return t == "TCM_MAXTENSOR_SIZE" ? tcm : call("DIV", VT::size, n->loc, {tcm, integer(2, n->loc)});
+    }
+    if (t == "MIN_WIDTH") return integer(8, n->loc);
     fail(n->loc, fmt::format("unknown name '{}' in a constraint expression", t));
   }
 

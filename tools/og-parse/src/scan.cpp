@@ -63,13 +63,18 @@ constexpr bool is_one_of(char c, std::string_view set) noexcept {
 
 bool is_rule_kind(ItemKind k) noexcept { return k == ItemKind::rule || k == ItemKind::rule_with_flags; }
 
-/// Spelled like a macro: capitals, digits and '_', with a capital.
+/// Spelled like a macro: capitals, digits and '_', with a capital; or, starting with a capital,
+/// words joined by '_' with some small letters in them, as the framework spells a few of its
+/// macros (IS_SHAPE_1x1x1xd).
 bool macro_like(std::string_view name) noexcept {
-  bool letter = false;
+  bool letter = false, small = false, underscore = false;
   for (char c : name) {
     if (c >= 'A' && c <= 'Z') letter = true;
-    else if (!(c == '_' || (c >= '0' && c <= '9'))) return false;
+    else if (c >= 'a' && c <= 'z') small = true;
+    else if (c == '_') underscore = true;
+    else if (!(c >= '0' && c <= '9')) return false;
   }
+  if (small) return underscore && name[0] >= 'A' && name[0] <= 'Z';
   return letter && name.size() > 1;
 }
 

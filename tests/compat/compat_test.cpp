@@ -72,6 +72,17 @@ TEST_CASE("a framework-style package source: its rules run") {
   CHECK(gen->of_output(0) == std::vector<std::string>{"Flat"});
   CHECK(gen->of_output(1) == std::vector<std::string>{"Flat", "MainMemory"});
   CHECK(gen->of_input(0).empty());
+  // A property naming "..." when the Op has none: the inputs no other property singles out (Flat
+  // names every input, so it singles out none; Tcm singles out the query).
+  const TensorProperties* attn = TensorPropertyRegistry::instance().find("CompatAttn");
+  REQUIRE(attn);
+  CHECK(attn->of_input(0) == std::vector<std::string>{"Flat", "Tcm"});
+  CHECK(attn->of_input(1) == std::vector<std::string>{"Flat", "MainMemory"});
+  CHECK(attn->of_input(2) == std::vector<std::string>{"Flat", "MainMemory"});
+  CHECK(attn->of_input(3).empty());
+  CHECK(attn->of_output(0) == std::vector<std::string>{"Flat", "Tcm"});
+  // With the Op's own "...", a property naming "..." keeps to the inputs from there on.
+  CHECK(cat->of_input(0) == std::vector<std::string>{"MainMemory"});
   Graph g;
   auto x = g.add_input(OutputDef::make(DType::Float32, {1, 2, 2, 4}));
   auto r = g.add_op("CompatRelu", {g.add_op("CompatRelu", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},
@@ -102,6 +113,7 @@ static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("lo", "hi"), Flat
 static_assert(check_tensor_properties(R"(Op("G", "a"), Flat("lo"))").fault == dsl::Fault::properties_unknown_name);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Flat("lo"))").subject.view() == "lo");
 static_assert(check_tensor_properties(R"(Op("G", "...", "a"), Flat("a"))").fault == dsl::Fault::properties_ellipsis);
+static_assert(check_tensor_properties(R"(Op("G", "a", "b"), Tcm("a"), MainMemory("..."))").ok());
 static_assert(check_tensor_properties(R"(Op("G", "a"), Flat("a"), Outputs("lo"))").fault == dsl::Fault::outputs_place);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("lo", "lo"))").fault == dsl::Fault::outputs_name);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("a"))").fault == dsl::Fault::outputs_name);

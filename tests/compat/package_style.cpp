@@ -40,6 +40,9 @@ DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(compatClipImpl<false>, "CompatClipF", compat
 DEF_TENSOR_PROPERTIES(Op("CompatRelu", "in"), Flat("*", "in"))
 DEF_TENSOR_PROPERTIES(Op("CompatCat", "axis", "..."), Flat("*", "..."), MainMemory("axis"))
 DEF_TENSOR_PROPERTIES(Op("CompatGen", "in0"), Outputs("out0", "out1"), Flat("out0", "out1"), MainMemory("out1"))
+// "..." in a property of an Op without one, as public packages write it: the inputs left over.
+DEF_TENSOR_PROPERTIES(Op("CompatAttn", "query", "key", "value"), Flat("*", "query", "key", "value"), Tcm("*", "query"),
+                      MainMemory("..."))
 
 // :::EXTERNAL_SHAPEFN::: { QuickShape compat_same(Replacement&, OpRef const&); }
 API_EXPORT QuickShape compat_same(Replacement& rpx, OpRef const& x) {

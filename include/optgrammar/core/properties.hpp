@@ -8,6 +8,7 @@
 
 #include "optgrammar/core/registry.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -55,10 +56,36 @@ struct TensorProperties {
     if (!operands.empty() && operands.back() == "..." && i + 1 >= operands.size()) return operands.back();
     return {};
   }
-  /// The properties of input `i` (through "..." for the inputs it covers).
+  /// The properties of input `i` (through "..." for the inputs it covers). When the Op has no
+  /// "...", a property naming "..." applies to the inputs that no other property singles out: a
+  /// property singles out the inputs it names unless it names all of them. So with
+  /// `Op("A", "q", "k")`, `Flat("*", "q", "k"), Tcm("*", "q"), MainMemory("...")`, q is Flat and
+  /// Tcm, k is Flat and MainMemory.
   std::vector<std::string> of_input(std::size_t i) const {
     const std::string_view n = input_name(i);
-    return n.empty() ? std::vector<std::string>{} : of(n);
+    if (n.empty()) return {};
+    std::vector<std::string> r = of(n);
+    if (n == "..." || (!operands.empty() && operands.back() == "...")) return r;  // the Op's own "..."
+    bool singled_out = false;
+    for (const auto& p : properties) {
+      bool names_it = false, names_all = true, names_rest = false;
+      for (const auto& in : operands) {
+        bool named = false;
+        for (const auto& o : p.operands) named = named || o == in;
+        names_all = names_all && named;
+        names_it = names_it || (named && in == n);
+      }
+      for (const auto& o : p.operands) names_rest = names_rest || o == "...";
+      singled_out = singled_out || (names_it && !names_all && !names_rest);
+    }
+    if (singled_out) return r;
+    for (const auto& p : properties)
+      for (const auto& o : p.operands)
+        if (o == "..." && std::find(r.begin(), r.end(), p.name) == r.end()) {
+          r.push_back(p.name);
+          break;
+        }
+    return r;
   }
   /// The properties of output `i`: those naming "*" and those naming its Outputs(...) name.
   std::vector<std::string> of_output(std::size_t i) const {

@@ -39,7 +39,8 @@ struct PropertiesVerdict {
 /// Checks the text of a declaration (the macro's arguments as written): `Op("op", operands...)`,
 /// then properties `Name("operand", ...)` naming operands of the Op, "*" (every output), or the
 /// names an `Outputs(...)` right after the Op gives the outputs. A "..." operand stands for itself
-/// and every later input, so it can only come last. Names are non-empty and printable, without
+/// and every later input, so it can only come last. A property may name "..." also when the Op has
+/// none: the inputs that no other property singles out (TensorProperties::of_input). Names are non-empty and printable, without
 /// spaces, quotes or escapes. Faults are reported in source order, as og-parse finds them.
 constexpr PropertiesVerdict check_tensor_properties(std::string_view text) {
   using dsl::Fault;
@@ -77,7 +78,7 @@ constexpr PropertiesVerdict check_tensor_properties(std::string_view text) {
       bool seen = false;
       for (std::size_t k = 0; k < n; ++k) seen = seen || known[k] == s;
       if (name != "Outputs") {
-        if (!seen && s != "*") {
+        if (!seen && s != "*" && s != "...") {  // ("..." without one in the Op: the inputs left over)
           f = Fault::properties_unknown_name;
           who = s;
         }

@@ -553,7 +553,8 @@ class Parser {
             std::string nm = name_arg();
             if (outputs && (nm == "*" || nm == "..." || named(tp.operands, nm) || named(names, nm)))
               fail(at.loc, catalogue(Fault::outputs_name, nm));
-            if (!outputs && nm != "*" && !named(tp.operands, nm) && !named(tp.outputs, nm))
+            // ("..." without one in the Op: the inputs no other property singles out)
+            if (!outputs && nm != "*" && nm != "..." && !named(tp.operands, nm) && !named(tp.outputs, nm))
               fail(at.loc, catalogue(Fault::properties_unknown_name, nm, tp.op));
             names.push_back(std::move(nm));
             if (peek().kind != Tok::comma) break;

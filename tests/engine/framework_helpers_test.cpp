@@ -3,6 +3,10 @@
 // probe's expected values are worked out by hand from the definitions in docs/grammar/compat.md
 // for the shapes below. og-parse reads the same rules (its cross-check links this file), so both
 // front ends are held to one expansion.
+// A package's own definition of a helper, before any include, as a package header copied from
+// the framework's may give it: it comes first, and the library's headers still compile.
+#define IS_NOT_SCALAR(X) OR(NE(DIM_BATCHES(X), 1), NE(DIM_HEIGHT(X), 1), NE(DIM_WIDTH(X), 1), NE(DIM_DEPTH(X), 1))
+
 #include "probe.hpp"
 
 #include <catch2/catch.hpp>

@@ -274,10 +274,13 @@ struct words {
   // FROM_DEFAULT_PACKAGE, the *_SLICE names and OpMultiOut among them: each checks its written
   // operands against its family's typing, if it has one, then builds its record's expansion text.
   // A string literal must be written where the expansion takes a string (an op name, a tag).
+  // The name is declared in parentheses: a package that defines one of these names as a macro of
+  // its own (the framework's headers do) before including this header must not have its macro
+  // expand here.
 #define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                              \
   template <class... A>                                                             \
     requires(expansion_detail::strings_fit<record_index(#N), A...>())               \
-  static constexpr auto N(const A&... a) {                                          \
+  static constexpr auto(N)(const A&... a) {                                         \
     return expand_<record_index(#N)>(a...);                                        \
   }
   OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_WORD_)

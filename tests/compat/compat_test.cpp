@@ -81,8 +81,12 @@ TEST_CASE("a framework-style package source: its rules run") {
   CHECK(attn->of_input(2) == std::vector<std::string>{"Flat", "MainMemory"});
   CHECK(attn->of_input(3).empty());
   CHECK(attn->of_output(0) == std::vector<std::string>{"Flat", "Tcm"});
-  // With the Op's own "...", a property naming "..." keeps to the inputs from there on.
-  CHECK(cat->of_input(0) == std::vector<std::string>{"MainMemory"});
+  // With the Op's own "...", a property naming "..." keeps to the inputs from there on (a named
+  // input that no property singles out does not get it).
+  const TensorProperties* mixed = TensorPropertyRegistry::instance().find("CompatMixed");
+  REQUIRE(mixed);
+  CHECK(mixed->of_input(0) == std::vector<std::string>{"Flat"});
+  CHECK(mixed->of_input(2) == std::vector<std::string>{"Flat", "MainMemory"});
   Graph g;
   auto x = g.add_input(OutputDef::make(DType::Float32, {1, 2, 2, 4}));
   auto r = g.add_op("CompatRelu", {g.add_op("CompatRelu", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},

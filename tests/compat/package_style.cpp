@@ -43,6 +43,7 @@ DEF_TENSOR_PROPERTIES(Op("CompatGen", "in0"), Outputs("out0", "out1"), Flat("out
 // "..." in a property of an Op without one, as public packages write it: the inputs left over.
 DEF_TENSOR_PROPERTIES(Op("CompatAttn", "query", "key", "value"), Flat("*", "query", "key", "value"), Tcm("*", "query"),
                       MainMemory("..."))
+DEF_TENSOR_PROPERTIES(Op("CompatMixed", "axis", "..."), Flat("*", "axis", "..."), MainMemory("..."))
 
 // :::EXTERNAL_SHAPEFN::: { QuickShape compat_same(Replacement&, OpRef const&); }
 API_EXPORT QuickShape compat_same(Replacement& rpx, OpRef const& x) {

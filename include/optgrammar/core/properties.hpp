@@ -66,25 +66,14 @@ struct TensorProperties {
     if (n.empty()) return {};
     std::vector<std::string> r = of(n);
     if (n == "..." || (!operands.empty() && operands.back() == "...")) return r;  // the Op's own "..."
-    bool singled_out = false;
-    for (const auto& p : properties) {
-      bool names_it = false, names_all = true, names_rest = false;
-      for (const auto& in : operands) {
-        bool named = false;
-        for (const auto& o : p.operands) named = named || o == in;
-        names_all = names_all && named;
-        names_it = names_it || (named && in == n);
-      }
-      for (const auto& o : p.operands) names_rest = names_rest || o == "...";
-      singled_out = singled_out || (names_it && !names_all && !names_rest);
-    }
+    auto names = [](const TensorProperty& p, std::string_view o) { return std::ranges::find(p.operands, o) != p.operands.end(); };
+    const bool singled_out = std::ranges::any_of(properties, [&](const TensorProperty& p) {
+      return names(p, n) && !names(p, "...") &&
+             !std::ranges::all_of(operands, [&](const std::string& in) { return names(p, in); });
+    });
     if (singled_out) return r;
     for (const auto& p : properties)
-      for (const auto& o : p.operands)
-        if (o == "..." && std::find(r.begin(), r.end(), p.name) == r.end()) {
-          r.push_back(p.name);
-          break;
-        }
+      if (names(p, "...") && std::ranges::find(r, p.name) == r.end()) r.push_back(p.name);
     return r;
   }
   /// The properties of output `i`: those naming "*" and those naming its Outputs(...) name.

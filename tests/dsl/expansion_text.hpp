@@ -33,8 +33,8 @@ inline std::string substituted(std::string_view text, const std::vector<std::str
 }
 
 /// `text` with every call of another name defined by expansion (one record's text may use
-/// another's name: ESTIMATE_SIZE uses ESTIMATE_TENSOR_SIZE) replaced by that record's text, until
-/// none is left: the text both front ends print. Strings in quotes are passed over.
+/// another's name: ESTIMATE_SIZE uses ESTIMATE_TENSOR_SIZE) and every named value
+/// (TCM_MAXTENSOR_SIZE) replaced by that record's text, until none is left: the text both front ends print. Strings in quotes are passed over.
 inline std::string fully_expanded(std::string text) {
   using optgrammar::dsl::expansion_name_char;
   for (std::size_t i = 0; i < text.size();) {
@@ -49,6 +49,10 @@ inline std::string fully_expanded(std::string text) {
       continue;
     }
     const optgrammar::dsl::Construct* rec = optgrammar::dsl::find_construct(std::string_view(text).substr(i, e - i));
+    if (rec && rec->family == optgrammar::dsl::Family::NAMED_VALUE) {  // a named value: its text
+      text.replace(i, e - i, rec->expansion);
+      continue;
+    }
     if (!rec || rec->expansion.empty() || e >= text.size() || text[e] != '(') {
       i = e;
       continue;

@@ -141,6 +141,12 @@ std::vector<Sample> samples() {
       sample("CAST_TO_FP16", w::CAST_TO_FP16("a"), "a"),
       sample("CAST_TO_FP32", w::CAST_TO_FP32("a"), "a"),
       sample("MAKE_OP_FP16_AND_INSERT_CAST", w::MAKE_OP_FP16_AND_INSERT_CAST(w::Op("X", "a")), w::Op("X", "a")),
+      sample("CHANNEL_SPLIT_SIZE", w::CHANNEL_SPLIT_SIZE),
+      sample("MIN_CHANNEL_SPLIT_SIZE", w::MIN_CHANNEL_SPLIT_SIZE),
+      sample("MIN_WIDTH", w::MIN_WIDTH),
+      sample("TILE_HEIGHT", w::TILE_HEIGHT),
+      sample("TCM_MAXTENSOR_SIZE", w::TCM_MAXTENSOR_SIZE),
+      sample("TCM_MAXTENSOR_HALF_SIZE", w::TCM_MAXTENSOR_HALF_SIZE),
   };
 }
 

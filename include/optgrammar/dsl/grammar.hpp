@@ -151,6 +151,7 @@ enum Place : unsigned char {
   X(CHANGEDIM_SLICE, splitting, none, own, code) \
   X(TYPICAL_CONV_SLICE, splitting, node(TypicalConvSlice), own, code) \
   X(OpMultiOut, replacement, none, own, code) \
+  X(NAMED_VALUE, compat, none, own, code) \
   X(EXPANDED, compat, none, own, code)
 // clang-format on
 
@@ -240,11 +241,15 @@ struct Construct {
 /// `$k` (the k-th written operand), `$k...` (the k-th written operand and all after it, as
 /// operands of the enclosing name), a decimal integer, a decimal float (`1.0f`), a string in
 /// double quotes (no escapes), `DType::Name`, a function's name (the framework's shape
-/// functions), or a name of a record followed by its operands in parentheses, separated by
-/// commas.
+/// functions), a name of a record followed by its operands in parentheses, separated by
+/// commas, or a named value's name alone (OPTGRAMMAR_NAMED_VALUES).
 
 /// The index of a name's record in `constructs` (defined after it).
 constexpr std::size_t record_index(std::string_view name);
+/// The record of a written name, or nullptr (defined after `constructs`).
+constexpr const Construct* find_construct(std::string_view name) noexcept;
+/// Whether `name` is one of OPTGRAMMAR_NAMED_VALUES (written without operands).
+constexpr bool named_value(std::string_view name) noexcept;
 
 /// One term of an expansion text.
 struct ExpansionTerm {
@@ -295,6 +300,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
     return r;
   }
   if (e >= t.size() || t[e] != '(') {
+    if (named_value(name)) {  // TCM_MAXTENSOR_SIZE: a call of no operands
+      r.form = ExpansionTerm::call;
+      r.value = record_index(name);
+      return r;
+    }
     r.form = ExpansionTerm::function;
     r.value = name.size();
     return r;
@@ -365,12 +375,12 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   X(CEILDIV, CEILDIV, CR, "DIV(SUB(ADD($1,$2),1),$2)") \
   X(FLAT_TENSOR_SIZE, SHAPE_SIZE, CR, "MUL(ELEMENTSIZE_OF($1),DIM_OF($1,0),DIM_OF($1,1),DIM_OF($1,2),DIM_OF($1,3))") \
   X(ESTIMATE_TENSOR_SIZE, SHAPE_SIZE, CR, \
-    "MUL(DIM_OF($1,0),ROUNDUP(DIM_OF($1,1),OPTION_UINT(\"tile_height\")),ROUNDUP(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),8),ROUNDUP(DIM_OF($1,3),32))") \
-  X(ELEMWISE_TILE_SIZE, SHAPE_SIZE, CR, "MUL(OPTION_UINT(\"tile_height\"),ROUNDUP(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),8),ROUNDUP(MIN(256,DIM_OF($1,3)),32))") \
+    "MUL(DIM_OF($1,0),ROUNDUP(DIM_OF($1,1),TILE_HEIGHT),ROUNDUP(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),8),ROUNDUP(DIM_OF($1,3),32))") \
+  X(ELEMWISE_TILE_SIZE, SHAPE_SIZE, CR, "MUL(TILE_HEIGHT,ROUNDUP(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),8),ROUNDUP(MIN(256,DIM_OF($1,3)),32))") \
   X(ELEMWISE_TOOBIG, BINARY_TEST, CR, \
-    "GT(ADD(ELEMWISE_TILE_SIZE($1),ELEMWISE_TILE_SIZE($2),ELEMWISE_TILE_SIZE($3)),OPTION_UINT(\"tcm_size_for_tiling\"))") \
+    "GT(ADD(ELEMWISE_TILE_SIZE($1),ELEMWISE_TILE_SIZE($2),ELEMWISE_TILE_SIZE($3)),TCM_MAXTENSOR_SIZE)") \
   X(MAX_CHANNEL_SIZE, SHAPE_SIZE, CR, \
-    "ROUNDUP(MAX(1,DIV(DIV(OPTION_UINT(\"tcm_size_for_tiling\"),2),MUL(ROUNDUP(DIM_OF($1,1),8),ROUNDUP(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),8)))),32)") \
+    "ROUNDUP(MAX(1,DIV(TCM_MAXTENSOR_HALF_SIZE,MUL(ROUNDUP(DIM_OF($1,1),8),ROUNDUP(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),8)))),32)") \
   X(MIN_WIDTH_OF, EXPANDED, CR, "SELECT(EQ(ELEMENTSIZE_OF($1),1),8,SELECT(EQ(ELEMENTSIZE_OF($1),2),4,2))") \
   X(SUBS, EXPANDED, CR, "SELECT(GT($1,$2),SUB($1,$2),0)") \
   X(WEIGHT_STORAGE, EXPANDED, CR, "MUL(ELEMENTSIZE_OF($1),DIM_OF($1,0),DIM_OF($1,1),DIM_OF($1,2),MIN($2,DIM_OF($1,3)))") \
@@ -379,11 +389,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
     "MUL(8,ROUNDUP(MUL(DIM_OF(\"*\",2),ELEMENTSIZE_OF(\"*\")),8),$3))") \
   X(GOOD_WEIGHTS, EXPANDED, CR, \
     "LT(ADD(WEIGHT_STORAGE($1,$3),ACT_STORAGE_EST($1,$2,$3))," \
-    "SELECT(EQ(ELEMENTSIZE_OF($1),1),DIV(OPTION_UINT(\"tcm_size_for_tiling\"),2),MUL(DIV(OPTION_UINT(\"tcm_size_for_tiling\"),2048),1041)))") \
+    "SELECT(EQ(ELEMENTSIZE_OF($1),1),TCM_MAXTENSOR_HALF_SIZE,MUL(DIV(TCM_MAXTENSOR_SIZE,2048),1041)))") \
   X(SMART_CHANNEL_SIZE, EXPANDED, CR, \
     "SELECT(GOOD_WEIGHTS($1,$2,256),256,SELECT(GOOD_WEIGHTS($1,$2,128),128,SELECT(GOOD_WEIGHTS($1,$2,64),64,32)))") \
   X(ESTIMATE_SIZE, EXPANDED, CR, \
-    "ADD(MUL(DIM_OF($1,0),ROUNDUP(ADD(DIM_OF($1,1),SELECT(EQ(DIM_OF($2,0),1),0,8)),OPTION_UINT(\"tile_height\"))," \
+    "ADD(MUL(DIM_OF($1,0),ROUNDUP(ADD(DIM_OF($1,1),SELECT(EQ(DIM_OF($2,0),1),0,8)),TILE_HEIGHT)," \
     "ROUNDUP(ADD(MUL(DIM_OF($1,2),ELEMENTSIZE_OF($1)),SELECT(EQ(DIM_OF($2,1),1),0,8)),8),ROUNDUP(DIM_OF($1,3),32))," \
     "ROUNDUP(WEIGHT_STORAGE($2,DIM_OF($2,3)),2048),ESTIMATE_TENSOR_SIZE($3),ROUNDUP(MUL(8,ROUNDUP(DIM_OF($3,3),32)),2048))") \
   X(CONST_ZERO_OFF, EXPANDED, R, "gen_ConstScalar_i32(ZERO_OFFSET_OF($1))") \
@@ -405,6 +415,20 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3),WITH_TYPE($1,Op(\"Slice_shape\",$1," \
     "AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_start,$2,$1,$3),AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3))))") \
   X(OpMultiOut, OpMultiOut, R, "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))")
+// clang-format on
+
+/// The names a rule writes without operands for a value (packages take them from the framework's
+/// headers): `X(name, expansion)`, the expansion an expansion text without operands, which both
+/// front ends build where the name is written, as for the names above. Their records are of the
+/// family NAMED_VALUE; an expansion text may name them too.
+// clang-format off
+#define OPTGRAMMAR_NAMED_VALUES(X) \
+  X(CHANNEL_SPLIT_SIZE, "256") \
+  X(MIN_CHANNEL_SPLIT_SIZE, "32") \
+  X(MIN_WIDTH, "8") \
+  X(TILE_HEIGHT, "OPTION_UINT(\"tile_height\")") \
+  X(TCM_MAXTENSOR_SIZE, "OPTION_UINT(\"tcm_size_for_tiling\")") \
+  X(TCM_MAXTENSOR_HALF_SIZE, "DIV(TCM_MAXTENSOR_SIZE,2)")
 // clang-format on
 
 namespace grammar_detail {
@@ -515,6 +539,10 @@ inline constexpr Construct constructs[] = {
     grammar_detail::expansion(#N, grammar_detail::F::FAM, grammar_detail::PLACES, TEXT),
     OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_RECORD_)
 #undef OPTGRAMMAR_EXPANSION_RECORD_
+#define OPTGRAMMAR_NAMED_VALUE_RECORD_(N, TEXT) \
+    grammar_detail::expansion(#N, grammar_detail::F::NAMED_VALUE, grammar_detail::CR, TEXT),
+    OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_RECORD_)
+#undef OPTGRAMMAR_NAMED_VALUE_RECORD_
     // functional casts of constants: size_t(256)
     {"size_t", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
     {"unsigned", grammar_detail::F::CAST, grammar_detail::CR, 1, 1, 's'},
@@ -660,6 +688,11 @@ constexpr const Construct* find_construct(std::string_view name) noexcept {
   for (const auto& c : constructs)
     if (c.name == name) return &c;
   return nullptr;
+}
+
+constexpr bool named_value(std::string_view name) noexcept {
+  const Construct* c = find_construct(name);
+  return c && c->family == Family::NAMED_VALUE;
 }
 
 /// The family's name as written (the first record's, for the families of several names).

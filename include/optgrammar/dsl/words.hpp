@@ -192,7 +192,8 @@ constexpr bool strings_fit() {
 /// whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut). The operands written keep
 /// their own names.
 constexpr bool keeps_written_name(Family f) {
-  return !typing_of(f).regular() && f != Family::EXPANDED && f != Family::FROM_DEFAULT_PACKAGE;
+  return !typing_of(f).regular() && f != Family::EXPANDED && f != Family::FROM_DEFAULT_PACKAGE &&
+         f != Family::NAMED_VALUE;
 }
 
 /// The node kind of a family that makes nodes.
@@ -203,9 +204,9 @@ constexpr Kind family_kind(Family f) {
 }
 }  // namespace expansion_detail
 
-/// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
-/// the grammar reference in docs/ says what each construct means.
-struct words {
+/// The words of the vocabulary that take operands (and the constants of the language); `words`
+/// adds the named values.
+struct word_functions {
   using DType = ::optgrammar::DType;
   using Flags = ::optgrammar::Flags;
 
@@ -213,8 +214,6 @@ struct words {
   static constexpr bool OK = true;
   static constexpr float INF = std::numeric_limits<float>::infinity();
   static constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
-  static constexpr int CHANNEL_SPLIT_SIZE = 256;
-  static constexpr int MIN_CHANNEL_SPLIT_SIZE = 32;
 
   // ---- match -------------------------------------------------------------------------------
   /// Op("Relu", "x"): an op named Relu with exactly the listed inputs (also an Op construction
@@ -261,14 +260,6 @@ struct words {
 #undef OPTGRAMMAR_WORD_fixed4
 #undef OPTGRAMMAR_WORD_nary
 #undef OPTGRAMMAR_WORD_variadic
-
-  /// The option the framework names TILE_HEIGHT.
-  static constexpr auto TILE_HEIGHT = Node<Kind::OptionUint>{detail::leaf_of(Str("tile_height"))};
-  /// The option the framework names TCM_MAXTENSOR_SIZE (the tiling size of TCM), and its half.
-  static constexpr auto TCM_MAXTENSOR_SIZE = Node<Kind::OptionUint>{detail::leaf_of(Str("tcm_size_for_tiling"))};
-  static constexpr auto TCM_MAXTENSOR_HALF_SIZE = detail::make<Kind::Div>(TCM_MAXTENSOR_SIZE, 2);
-  /// The narrowest output tile the framework's width estimates give.
-  static constexpr int MIN_WIDTH = 8;
 
   // ---- names defined by expansion (dsl/grammar.hpp's OPTGRAMMAR_EXPANSION_RECORDS), OPCONST,
   // FROM_DEFAULT_PACKAGE, the *_SLICE names and OpMultiOut among them: each checks its written
@@ -348,7 +339,7 @@ struct words {
     return detail::make<Kind::Message>(Leaf{}, t, a...);
   }
 
- private:
+ protected:
   /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
   /// operands, or a Misapplied node when their count or types do not fit the family's typing.
   /// The nodes the expansion of OPCONST, a *_SLICE name or OpMultiOut makes keep the name as
@@ -465,8 +456,16 @@ struct words {
     n.fn = fn;
     return n;
   }
+};
 
- public:
+/// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
+/// the grammar reference in docs/ says what each construct means. The named values
+/// (dsl/grammar.hpp's OPTGRAMMAR_NAMED_VALUES) are built from their records' texts here, where
+/// the words they are made of are complete.
+struct words : word_functions {
+#define OPTGRAMMAR_NAMED_VALUE_WORD_(N, TEXT) static constexpr auto N = expand_<record_index(#N)>();
+  OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_WORD_)
+#undef OPTGRAMMAR_NAMED_VALUE_WORD_
 };
 
 

@@ -149,6 +149,11 @@ void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f, bool ch
       break;
     case Term::call: {
       const auto& rec = optgrammar::dsl::constructs[term.value];
+      if (rec.family == C::NAMED_VALUE) {  // a name written alone, which the checker expands
+        st.kind = NodeKind::name;
+        st.text = rec.name;
+        break;
+      }
       st.kind = NodeKind::call;
       // A name defined by expansion inside another's text (ESTIMATE_TENSOR_SIZE in ESTIMATE_SIZE)
       // is left untyped, so that the checker expands it as it expands a written one.
@@ -161,10 +166,11 @@ void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f, bool ch
         read_expansion(t, term.at[k], f, checked);
         if (k == 0 && rec.family == C::Op && f.back().kind == NodeKind::string) f.back().type = VT::opstring;
       }
-      // The checker passes over a typed node's operands: one above such a name is left untyped
+      // The checker passes over a typed node's operands: one above such a name, or above a named
+      // value (TCM_MAXTENSOR_SIZE, which the checker expands where it finds it), is left untyped
       // too, so that the checker reaches it.
       for (std::size_t k = at + 1; k < f.size(); ++k)
-        if ((checked && f[k].operand > 0) ||
+        if ((checked && f[k].operand > 0) || (f[k].kind == NodeKind::name && f[k].operand == 0 && f[k].type == VT::none) ||
             (f[k].kind == NodeKind::call && f[k].type == VT::none && f[k].n_args > 0 &&
              !optgrammar::dsl::find_construct(f[k].text)->expansion.empty()))
           f[at].type = VT::none;
@@ -174,15 +180,14 @@ void read_expansion(std::string_view t, std::size_t i, ExpansionForm& f, bool ch
   f.push_back(st);
 }
 
-/// The expansion of each name of OPTGRAMMAR_EXPANSION_RECORDS, by record, read once per process
-/// (empty for the other records).
+/// The expansion of each record that has one (OPTGRAMMAR_EXPANSION_RECORDS and
+/// OPTGRAMMAR_NAMED_VALUES), by record, read once per process (empty for the other records).
 const ExpansionForm& expansion_form(std::size_t record) {
   static const std::vector<ExpansionForm> forms = [] {
     std::vector<ExpansionForm> v(std::size(optgrammar::dsl::constructs));
-#define OG_PARSE_READ_EXPANSION_(N, F, PLACES, TEXT) \
-    read_expansion(TEXT, 0, v[optgrammar::dsl::record_index(#N)], optgrammar::dsl::Family::F == optgrammar::dsl::Family::EXPANDED);
-    OPTGRAMMAR_EXPANSION_RECORDS(OG_PARSE_READ_EXPANSION_)
-#undef OG_PARSE_READ_EXPANSION_
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (const auto& rec = optgrammar::dsl::constructs[i]; !rec.expansion.empty())
+        read_expansion(rec.expansion, 0, v[i], rec.family == C::EXPANDED);
     return v;
   }();
   return forms[record];
@@ -616,14 +621,7 @@ class Checker {
         fail(n->loc, fmt::format("'{}' is not a DType tag", t));
       return dtype(tag, n->loc);
     }
-    if (t == "CHANNEL_SPLIT_SIZE") return integer(256, n->loc);
-    if (t == "MIN_CHANNEL_SPLIT_SIZE") return integer(32, n->loc);
-    if (t == "TILE_HEIGHT") return call("OPTION_UINT", VT::size, n->loc, {str("tile_height", VT::option, n->loc)});
-    if (t == "TCM_MAXTENSOR_SIZE" || t == "TCM_MAXTENSOR_HALF_SIZE") {
-      Node* tcm = call("OPTION_UINT", VT::size, n->loc, {str("tcm_size_for_tiling", VT::option, n->loc)});
-      return t == "TCM_MAXTENSOR_SIZE" ? tcm : call("DIV", VT::size, n->loc, {tcm, integer(2, n->loc)});
-    }
-    if (t == "MIN_WIDTH") return integer(8, n->loc);
+    if (const Known* k = lookup(t); k && k->c == C::NAMED_VALUE) return cx(expand_record(n, *k->rec));
     fail(n->loc, fmt::format("unknown name '{}' in a constraint expression", t));
   }
 
@@ -647,6 +645,7 @@ class Checker {
     }
     const Known* k = lookup(n->text);
     if (!k) fail(n->loc, fmt::format("unknown function '{}'", n->text));
+    if (k->c == C::NAMED_VALUE) fail(n->loc, fmt::format("'{}' is a value: write it without parentheses", n->text));
     count_operands(n, *k);
     if (k->replacement) {
       if (!in_replacement_) fail(n->loc, catalogue(Fault::replacement_only, n->text));

@@ -148,6 +148,17 @@ inline void log_message(int level, const char* file, int line, const char* forma
 }
 }  // namespace optgrammar::compat
 
+// The framework's short names of the two rule macros, with the same operands (its own ops'
+// sources and some packages write them). Under PREPARE_DISABLED they expand to nothing, as the
+// macros they stand for do.
+#ifndef DEF_OPT
+#define DEF_OPT(PRIORITY, MATCH, CONSTRAINT, REPLACEMENT) DEF_PACKAGE_OPTIMIZATION(PRIORITY, MATCH, CONSTRAINT, REPLACEMENT)
+#endif
+#ifndef DEF_OPTIM
+#define DEF_OPTIM(PRIORITY, FLAGS, MATCH, CONSTRAINT, REPLACEMENT) \
+  DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(PRIORITY, FLAGS, MATCH, CONSTRAINT, REPLACEMENT)
+#endif
+
 #ifdef PREPARE_DISABLED
 #undef DEF_PACKAGE_OPTIMIZATION
 #undef DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS

@@ -56,7 +56,7 @@ TEST_CASE("a framework-style package source: registrations stay in every build")
 
 #ifndef OG_PREPARE_DISABLED
 TEST_CASE("a framework-style package source: its rules run") {
-  REQUIRE(package_rules() == 3);
+  REQUIRE(package_rules() == 5);
   CHECK(TensorPropertyRegistry::instance().find("CompatRelu") != nullptr);
   // "..." stands for the Op's inputs from its place on.
   const TensorProperties* cat = TensorPropertyRegistry::instance().find("CompatCat");
@@ -94,6 +94,10 @@ TEST_CASE("a framework-style package source: its rules run") {
   const OpRef o1 = g.add_output(r);
   const OpRef o2 = g.add_output(g.add_op("CompatClip", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
   const OpRef o3 = g.add_output(g.add_op("CompatShape", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
+  const OpRef o4 = g.add_output(g.add_op(
+      "CompatNeg", {g.add_op("CompatNeg", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},
+      OutputDef::make(DType::Float32, {1, 2, 2, 4})));
+  const OpRef o5 = g.add_output(g.add_op("CompatSq", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
   g.set_option("relaxed_precision_flag", true);
   run_rules(g, RuleSet::global());
   CHECK(verify(g).empty());
@@ -102,6 +106,11 @@ TEST_CASE("a framework-style package source: its rules run") {
   CHECK(g.name(g.input(o2, 0)) == "QNN_Cast");
   CHECK(g.output(g.input(g.input(o2, 0), 0)).dtype == DType::Float16);
   CHECK(g.name(g.input(o3, 0)) == "CompatShaped");
+  // DEF_OPT's rule and DEF_OPTIM's flagged one ran as the long macros' rules do.
+  CHECK(g.input(o4, 0) == x);
+  CHECK(g.name(g.input(o5, 0)) == "QNN_Cast");
+  CHECK(g.name(g.input(g.input(o5, 0), 0)) == "CompatSq");
+  CHECK(g.output(g.input(g.input(o5, 0), 0)).dtype == DType::Float16);
 }
 #else
 TEST_CASE("a framework-style package source under PREPARE_DISABLED: its rules vanish") {

@@ -390,6 +390,23 @@ TEST_CASE("the compatibility names expand as the grammar's records say", "[canon
   CHECK(checked >= 20);
 }
 
+TEST_CASE("DEF_OPT and DEF_OPTIM, the framework's short names of the rule macros", "[canonical]") {
+  // No #define needed; the rules print as the long macros'. A construct's name at the start of a
+  // continuation line is no unknown macro.
+  auto p = parse(
+      "DEF_OPT(EARLY + 1, Op(\"A\", \"x\"), IS_FLOAT32(\"x\"), \"x\")\n"
+      "DEF_OPTIM(CLEANUP_GRAPH + 130, relaxed_precision_flag, Op(\"B\", \"x\"), IS_FLOAT32(\"*\"),\n"
+      "MAKE_OP_FP16_AND_INSERT_CAST(Op(\"B\", CAST_TO_FP16(\"x\"))))\n"
+      "DEF_OPT(EARLY, Op(\"C\", \"x\"), IS_FLOAT32(\"y\"), \"x\")\n");
+  REQUIRE(p.canonical.size() == 2);
+  CHECK(p.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(\"A\",\"x\"),EQ(DTYPE_OF(\"x\"),DType::Float32),\"x\")");
+  CHECK(p.canonical[1].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"B\",\"x\"),", 0) == 0);
+  // a fault in a DEF_OPT rule is reported as in any rule
+  REQUIRE(p.diags.size() == 1);
+  CHECK(p.diags[0].find("t.cpp:4:") == 0);
+  CHECK(p.diags[0].find("never bound") != std::string::npos);
+}
+
 TEST_CASE("registrations as the framework writes them: template-ids without parentheses, cost functions, \"...\"") {
   auto p = parse(
       "DEF_PACKAGE_OP(reluImpl<Tensor>, \"Relu\")\n"

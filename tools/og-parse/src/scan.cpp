@@ -43,9 +43,11 @@ struct MacroError {
 };
 
 bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
-  if (name.size() < 14 || name.substr(0, 4) != "DEF_") return false;
-  if (name == "DEF_PACKAGE_OPTIMIZATION") k = ItemKind::rule;
-  else if (name == "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS") k = ItemKind::rule_with_flags;
+  if (name.size() < 7 || name.substr(0, 4) != "DEF_") return false;
+  // DEF_OPT and DEF_OPTIM: the framework's short names of the two rule macros, with the same
+  // operands (its rule header defines them so; include/optgrammar/htp_compat.hpp does too).
+  if (name == "DEF_PACKAGE_OPTIMIZATION" || name == "DEF_OPT") k = ItemKind::rule;
+  else if (name == "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" || name == "DEF_OPTIM") k = ItemKind::rule_with_flags;
   else if (name == "DEF_PACKAGE_OP") k = ItemKind::op;
   else if (name == "DEF_PACKAGE_OP_AND_COST_AND_FLAGS") k = ItemKind::op_cost_flags;
   else if (name == "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS") k = ItemKind::op_cost_fn_flags;
@@ -245,7 +247,7 @@ class Scanner {
     if (at_line_start(src_, i)) {
       const Macro* m = macros_.find(name);
       if (m && m->has_item) return invocation(i, j, *m);
-      if (!m && macro_like(name) && looks_like_rule(j))
+      if (!m && macro_like(name) && !is_construct(name) && looks_like_rule(j))
         s_.diag(loc(i), Severity::warning,
                 fmt::format("'{}(...)' looks like a rule, but '{}' is not a macro og-parse knows{}: the rule is not "
                             "checked",

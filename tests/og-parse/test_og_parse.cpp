@@ -239,6 +239,19 @@ TEST_CASE("options: no lint, strict", "[options]") {
   auto strict = parse(nested, {.strict = true, .lint = true});
   CHECK(strict.canonical.empty());
   CHECK(strict.s->error_count() == 1);
+  // A modifier over a constant construction (the SDK's Softmax example): a warning, strict an error.
+  const std::string on_const =
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\", LET(\"b\", Op(\"$Const\"))), OK, "
+      "Op(\"B\", \"x\", WITH_SAME_OUTPUT(\"b\", gen_ConstScalar_f32(MUL(CONSTVAL_FLOAT(\"b\", 0), 2.0f)))))\n";
+  auto lax_const = parse(on_const);
+  REQUIRE(lax_const.canonical.size() == 1);
+  REQUIRE(lax_const.diags.size() == 1);
+  CHECK(lax_const.diags[0] ==
+        "t.cpp:1:110: warning: WITH_SAME_OUTPUT's last operand is a constant construction: the grammar wants an Op "
+        "construction (an error in strict mode)");
+  auto strict_const = parse(on_const, {.strict = true, .lint = true});
+  CHECK(strict_const.canonical.empty());
+  CHECK(strict_const.s->error_count() == 1);
 }
 
 TEST_CASE("a match's bare \"*\" is an anonymous wildcard, elsewhere it names the root", "[match]") {

@@ -434,11 +434,47 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Pool", "act", "win", "stride", "pad"), OK,
                                                           gen_ConstScalar_i32(0)))),
                             SHAPEFN_APPLY(reshape_hw_to_4d, "win"), SHAPEFN_APPLY(reshape_hw_to_4d, "stride")))
 
+// A modifier over a constant construction, as the SDK's Softmax example writes it: the new scalar
+// gets the output of the constant it replaces (a "should" of the grammar; og-parse warns).
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("K_Scale", "in", LET("beta", Op("$Const"))), OK,
+                         Op("K_Scaled", "in", WITH_SAME_OUTPUT("beta", gen_ConstScalar_f32(MUL(CONSTVAL_FLOAT("beta", 0), 2.0f)))))
+// The same onto an output the constant's data does not fit (two elements): the rule does not apply.
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("K_Wide", "in", "w"), OK, Op("K_Widened", "in", WITH_SAME_OUTPUT("w", gen_ConstScalar_f32(1.0f))))
+
 namespace {
 OpRef i32_const(Graph& g, std::initializer_list<std::size_t> shape, std::initializer_list<std::int32_t> v) {
   return g.add_const(OutputDef::make(DType::Int32, shape), std::span<const std::int32_t>(v.begin(), v.size()));
 }
 }  // namespace
+
+TEST_CASE("a modifier over a constant construction gives the constant its output, if its data fits it") {
+  Graph g;
+  auto in = g.add_input(f32({1, 2, 2, 4}));
+  const OutputDef scalar = OutputDef::make(DType::Float32, {1, 1, 1, 1}, 3, 0.25f);  // odd quantization fields kept
+  const float b = 1.5f;
+  auto beta = g.add_const(scalar, std::span<const float>(&b, 1));
+  const OpRef o1 = g.add_output(g.add_op("K_Scale", {in, beta}, f32({1, 2, 2, 4})));
+  auto w = g.add_input(f32({1, 1, 1, 2}));
+  const OpRef o2 = g.add_output(g.add_op("K_Wide", {in, w}, f32({1, 2, 2, 4})));
+  std::ostringstream trace;
+  DriverOptions opt;
+  opt.trace = &trace;
+  run_rules(g, this_file(), opt);
+  CHECK(verify(g).empty());
+  const OpRef scaled = g.input(o1, 0);
+  REQUIRE(g.name(scaled) == "K_Scaled");
+  const OpRef c = g.input(scaled, 1);
+  REQUIRE(g.is_const(c));
+  CHECK(c != beta);
+  CHECK(g.output(c) == g.output(beta));  // beta's output, whole
+  float v = 0;
+  std::memcpy(&v, g.payload(c).data(), sizeof v);
+  CHECK(v == 3.0f);
+  // one float cannot be a [1,1,1,2] tensor: the replacement fails and the graph keeps K_Wide
+  CHECK(g.name(g.input(o2, 0)) == "K_Wide");
+  CHECK(trace.str().find("WITH_SAME_OUTPUT: the constant it applies to would get an output its data does not fit") !=
+        std::string::npos);
+}
 
 TEST_CASE("CAST_TO_DTYPE, CAST_TO_FP16, CAST_TO_FP32: a QNN_Cast of the dtype, sized as the framework sizes it") {
   Graph g;

@@ -140,7 +140,10 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
     return;
   }
   auto kid = [](std::size_t i) { return N::kid_vtypes[i]; };
-  auto last = [&] { a.fail(Fault::operand_type, name, "last", "an Op construction", vtype_name(kid(n - 1))); };
+  auto last = [&] {
+    a.fail(Fault::operand_type, name, "last", k == Kind::WithMultiOut ? "an Op construction" : "an Op or constant construction",
+           vtype_name(kid(n - 1)));
+  };
   // Modifiers: the grammar's operand kinds.
   if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
       k == Kind::WithSplitHistory) {
@@ -500,6 +503,14 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         return;
       }
     }
+#if defined(OPTGRAMMAR_STRICT)
+    if constexpr (is_modifier(k)) {
+      if constexpr (boost::mp11::mp_back<typename N::children>::vtype == VType::NewConst) {
+        a.fail(Fault::modifier_constant_strict, kind_name(k));
+        return;
+      }
+    }
+#endif
     if constexpr (k == Kind::WithSize && N::arity == 2) {
       using From = boost::mp11::mp_front<typename N::children>;
       if constexpr (From::vtype == VType::Repl && !From::shape_source) {

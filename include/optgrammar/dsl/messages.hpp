@@ -70,6 +70,7 @@
   X(wrong_operand_types,     "constraints", "{} is applied to operands of the wrong type ({})")                       \
   X(roundup_pow2,            "constraints", "ROUNDUP's second operand must be a power of two, not {}")                \
   X(split_history_constant,  "modifiers", "WITH_SPLIT_HISTORY's second operand must be an integer constant, not {}")  \
+  X(modifier_constant_strict, "modifiers", "{}'s last operand is a constant construction: the grammar wants an Op construction (an error in strict mode)") \
   X(with_size_select_const,  "modifiers", "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT that can yield a constant") \
   /* splitting */                                                                                                     \
   X(autosplit_place,         "splitting", "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root") \

@@ -114,6 +114,7 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     return false;
   };
   if (any_bad()) return VType::Bad;
+  auto modified = [](VType last) { return last == VType::OpBuild || last == VType::NewConst ? last : VType::Bad; };
   switch (k) {
     // Op(...) is both a match pattern and an Op construction; it is the latter while all its
     // operands are replacement values, a pattern once one of them is a LET or OpVarIn.
@@ -153,23 +154,22 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     case Kind::IterInputOf: return a[0] == VType::OpRef ? VType::OpRef : VType::Bad;
     // WITH_SIZE's first operand: anything but an Op construction that has a shape, an existing
     // opref, a shape construction or a SELECT of those (Repl: a SELECT with no Op construction).
+    // The modifiers' last operand: an Op construction, or a constant construction (a "should" of
+    // the grammar that the SDK's own examples break: the constant made gets the output), which
+    // the modifier keeps.
     case Kind::WithSize:
-      return (a[0] == VType::OpRef || a[0] == VType::Shape || a[0] == VType::Repl) && a[1] == VType::OpBuild
-                 ? VType::OpBuild
-                 : VType::Bad;
+      return (a[0] == VType::OpRef || a[0] == VType::Shape || a[0] == VType::Repl) ? modified(a[1]) : VType::Bad;
     case Kind::WithType:
     case Kind::WithSameOutput:
-    case Kind::WithSameId: return a[0] == VType::OpRef && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::WithSameId: return a[0] == VType::OpRef ? modified(a[1]) : VType::Bad;
     case Kind::WithSplitHistory:
-      if (n == 2) return a[0] == VType::OpRef && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
-      return a[0] == VType::OpRef && is_integral(a[1]) && a[2] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+      if (n == 2) return a[0] == VType::OpRef ? modified(a[1]) : VType::Bad;
+      return a[0] == VType::OpRef && is_integral(a[1]) ? modified(a[2]) : VType::Bad;
     case Kind::WithOutputType:
-      return a[0] == VType::DType && is_integral(a[1]) && is_numeric(a[2]) && a[2] != VType::Bool &&
-                     a[3] == VType::OpBuild
-                 ? VType::OpBuild
-                 : VType::Bad;
+      return a[0] == VType::DType && is_integral(a[1]) && is_numeric(a[2]) && a[2] != VType::Bool ? modified(a[3])
+                                                                                                   : VType::Bad;
     case Kind::WithMultiOut: return is_integral(a[0]) && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
-    case Kind::ResizeDim: return is_integral(a[0]) && is_integral(a[1]) && a[2] == VType::OpBuild ? VType::OpBuild : VType::Bad;
+    case Kind::ResizeDim: return is_integral(a[0]) && is_integral(a[1]) ? modified(a[2]) : VType::Bad;
     // External functions: the function-name operand's vtype is the function's result kind; the
     // arguments are checked against its parameters by analysis (check.hpp), which names them.
     case Kind::ExternalConstraint:

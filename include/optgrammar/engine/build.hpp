@@ -77,7 +77,7 @@ inline OpRef make_const(ExecState& s, DType t, const T* vals, std::size_t n) {
   return s.g.add_const(d, std::span<const T>(vals, n));
 }
 
-/// The op a modifier edits: the Op construction its last operand built.
+/// The op a modifier edits: the Op or constant construction its last operand built.
 inline OpRef modifiable(const ExecState& s, OpRef r, std::string_view what) {
   if (!is_new(s, r))
     throw ReplacementFailed(std::string(what) + ": its last operand yielded an existing op, not a new one");
@@ -148,7 +148,8 @@ inline auto build_const(const N& n, ExecState& s) {
 }
 
 /// WITH_SIZE, WITH_TYPE, WITH_SAME_OUTPUT, WITH_SAME_ID, WITH_SPLIT_HISTORY, WITH_OUTPUT_TYPE,
-/// ResizeDim, WITH_MULTI_OUT: the op their last operand builds, with its output changed.
+/// ResizeDim, WITH_MULTI_OUT: the op their last operand builds (an Op construction, or for all
+/// but WITH_MULTI_OUT a constant construction), with its output changed.
 template <class N>
 inline auto build_modifier(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
@@ -197,6 +198,13 @@ inline auto build_modifier(const N& n, ExecState& s) {
       g.set_split_history(r, std::move(h));
     } else if constexpr (k == Kind::WithMultiOut) {
       if (static_cast<long long>(kid<0>(n, s)) < 1) throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
+    }
+    if (g.is_const(r)) {
+      // A constant construction (a modifier's last operand may be one): its data stays as made,
+      // so the output it gets must hold that data as it is.
+      if (const OutputDef& was = g.output(r); d.dtype != was.dtype || d.element_count() != was.element_count())
+        throw ReplacementFailed(std::string(dsl::kind_name(k)) +
+                                ": the constant it applies to would get an output its data does not fit");
     }
     g.set_output(r, d);
     return r;

@@ -981,8 +981,15 @@ class Checker {
     ctx.root = false;
     ctx.modifier = true;
     Node* l = rx(n->args[i], ctx);
+    const bool multi = n->text == "WITH_MULTI_OUT";
+    if (l->type == VT::constant && !multi) {
+      // a constant construction gets the output as an Op would (the SDK's examples write it)
+      should(n->args[i]->loc, catalogue(Fault::modifier_constant_strict, n->text));
+      return l;
+    }
     if (l->type != VT::op)
-      fail(n->args[i]->loc, catalogue(Fault::operand_type, n->text, "last", "an Op construction", type_word(l->type)));
+      fail(n->args[i]->loc, catalogue(Fault::operand_type, n->text, "last",
+                                      multi ? "an Op construction" : "an Op or constant construction", type_word(l->type)));
     return l;
   }
 
@@ -1131,13 +1138,13 @@ class Checker {
       case C::WITH_SIZE:
         a[0] = rx_existing(n, 0, true);
         a[1] = rx_last(n, 1, ctx);
-        return typed(n, VT::op);
+        return typed(n, a.back()->type);  // an Op or constant construction
       case C::WITH_TYPE:
       case C::WITH_SAME_OUTPUT:
       case C::WITH_SAME_ID:
         a[0] = rx_existing(n, 0, false);
         a[1] = rx_last(n, 1, ctx);
-        return typed(n, VT::op);
+        return typed(n, a.back()->type);  // an Op or constant construction
       case C::WITH_SPLIT_HISTORY:
         a[0] = rx_existing(n, 0, false);
         if (a.size() == 3) {
@@ -1146,13 +1153,13 @@ class Checker {
           a[1] = cx(a[1]);
         }
         a.back() = rx_last(n, a.size() - 1, ctx);
-        return typed(n, VT::op);
+        return typed(n, a.back()->type);  // an Op or constant construction
       case C::WITH_OUTPUT_TYPE:
         a[0] = need(a[0], n, 0, [](VT t) { return t == VT::dtype; }, "a dtype");
         a[1] = need_int(n, 1);
         a[2] = need_num(n, 2);
         a[3] = rx_last(n, 3, ctx);
-        return typed(n, VT::op);
+        return typed(n, a.back()->type);  // an Op or constant construction
       case C::WITH_MULTI_OUT:
         a[0] = need_int(n, 0);
         a[1] = rx_last(n, 1, ctx);
@@ -1161,7 +1168,7 @@ class Checker {
         a[0] = need_int(n, 0);
         a[1] = need_int(n, 1);
         a[2] = rx_last(n, 2, ctx);
-        return typed(n, VT::op);
+        return typed(n, a.back()->type);  // an Op or constant construction
       // the *_SLICE names: their operands checked here, under the name written, then their
       // record's expansion made of them
       case C::AUTOSPLIT_SLICE:

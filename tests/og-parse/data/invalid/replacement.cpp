@@ -35,7 +35,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, gen_Shape(SPLIT_DIM("I")))
 // EXPECT: 5:64: error: Op's operand 3 is of type int, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)
 // EXPECT: 6:59: error: 'DIM_OF(...)' of type size is a scalar expression, not a replacement operand
 // EXPECT: 7:61: error: WITH_SIZE's first operand must be an existing opref or a shape construction, not an Op construction
-// EXPECT: 8:66: error: WITH_TYPE's last operand must be an Op construction, not opref
+// EXPECT: 8:66: error: WITH_TYPE's last operand must be an Op or constant construction, not opref
 // EXPECT: 9:61: error: WITH_TYPE's first operand must be an existing opref, not shape construction
 // EXPECT: 10:68: error: WITH_OUTPUT_TYPE's first operand must be a dtype, not int
 // EXPECT: 11:83: error: WITH_OUTPUT_TYPE's second operand must be int or size, not float
@@ -54,7 +54,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, gen_Shape(SPLIT_DIM("I")))
 // EXPECT: 24:71: error: the operand of 'gen_ShapeOf' must be an existing opref, found 'Op(...)' of type op
 // EXPECT: 25:51: error: unknown replacement construct 'NOT_A_THING'
 // EXPECT: 26:59: error: tag "y" is used in the replacement but never bound by the match
-// EXPECT: 27:66: error: WITH_SIZE's last operand must be an Op construction, not shape construction
+// EXPECT: 27:66: error: WITH_SIZE's last operand must be an Op or constant construction, not shape construction
 // EXPECT: 28:59: error: OpVarIn can only appear in a match, not in the replacement
 // EXPECT: 29:69: error: WITH_MULTI_OUT's last operand must be an Op construction, not opref
 // EXPECT: 30:71: error: SPLIT_DIM("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"

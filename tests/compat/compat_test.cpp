@@ -35,6 +35,13 @@ static const OpImplInfo* registration(std::string_view impl) {
 TEST_CASE("a framework-style package source: registrations stay in every build") {
   CHECK(registrations("CompatRelu") == 2);
   CHECK(registrations("CompatClip") == 1);
+  // the older headers' forms: the op name in a variable, the cost in quotes
+  CHECK(registrations("CompatOld") == 2);
+  const OpImplInfo* old_costed = registration("compatOldImpl<1>");
+  REQUIRE(old_costed);
+  CHECK(old_costed->name == intern_op_name("CompatOld"));
+  CHECK(old_costed->cost == Cost::SNAIL);
+  CHECK(old_costed->flags == Flags::RESOURCE_HVX);
   // DEF_PACKAGE_OP's defaults are the framework's; template-ids need no parentheses.
   const OpImplInfo* plain = registration("compatReluImpl<Tensor>");
   REQUIRE(plain);

@@ -37,6 +37,16 @@ static float compatCost(const Op* op) {
 }
 DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(compatClipImpl<false>, "CompatClipF", compatCost, Flags::RESOURCE_HVX)
 
+// As packages for the framework's older headers write them: the op name in a variable, the cost
+// in quotes.
+static const char* const compat_old_name = "CompatOld";
+template <int K>
+GraphStatus compatOldImpl(Tensor& out, const Tensor& in) {
+  return compatClipImpl<K != 0>(out, in);
+}
+DEF_PACKAGE_OP(compatOldImpl<0>, compat_old_name)
+DEF_PACKAGE_OP_AND_COST_AND_FLAGS(compatOldImpl<1>, compat_old_name, "SNAIL", Flags::RESOURCE_HVX)
+
 DEF_TENSOR_PROPERTIES(Op("CompatRelu", "in"), Flat("*", "in"))
 DEF_TENSOR_PROPERTIES(Op("CompatCat", "axis", "..."), Flat("*", "..."), MainMemory("axis"))
 DEF_TENSOR_PROPERTIES(Op("CompatGen", "in0"), Outputs("out0", "out1"), Flat("out0", "out1"), MainMemory("out1"))

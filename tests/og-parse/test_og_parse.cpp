@@ -403,6 +403,26 @@ TEST_CASE("the compatibility names expand as the grammar's records say", "[canon
   CHECK(checked >= 20);
 }
 
+TEST_CASE("registrations as the framework's older headers take them: a variable op name, a cost in quotes") {
+  auto p = parse(
+      "DEF_PACKAGE_OP(reluImpl<Tensor>, op_name_relu)\n"
+      "DEF_PACKAGE_OP_AND_COST_AND_FLAGS((reluImpl<PlainFloatTensor>), op_name_relu, \"SNAIL\", Flags::RESOURCE_HVX)\n"
+      "DEF_PACKAGE_OP_AND_COST_AND_FLAGS(reluImpl<Other>, \"Relu\", \"SLOW\")\n");
+  const auto& ops = p.s->ops();
+  REQUIRE(ops.size() == 2);
+  CHECK(ops[0].op.empty());
+  CHECK(ops[0].op_variable == "op_name_relu");
+  CHECK(ops[1].op_variable == "op_name_relu");
+  CHECK(ops[1].cost == "SNAIL");
+  REQUIRE(p.diags.size() == 3);
+  CHECK(p.diags[0].find("t.cpp:1:34: warning: the op name is the variable 'op_name_relu', not a string constant") == 0);
+  CHECK(p.diags[2] == "t.cpp:3:60: error: unknown cost \"SLOW\" (the costs are FREE, FAST, SNAIL, GLACIAL)");
+  const nlohmann::json j = p.s->to_json();
+  CHECK(j["ops"][0]["op"] == "");
+  CHECK(j["ops"][0]["op_variable"] == "op_name_relu");
+  CHECK(j["ops"][1]["cost"] == "SNAIL");
+}
+
 TEST_CASE("DEF_OPT and DEF_OPTIM, the framework's short names of the rule macros", "[canonical]") {
   // No #define needed; the rules print as the long macros'. A construct's name at the start of a
   // continuation line is no unknown macro.

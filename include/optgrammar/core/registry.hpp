@@ -1,7 +1,8 @@
 // The op registry: which ops a package implements, at what cost, with which flags.
 //
 // DEF_PACKAGE_OP(impl, "Op") (the framework's defaults: cost GLACIAL, flag RESOURCE_HVX),
-// DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl, "Op", SNAIL, Flags::RESOURCE_HVX, ...) and
+// DEF_PACKAGE_OP_AND_COST_AND_FLAGS(impl, "Op", SNAIL, Flags::RESOURCE_HVX, ...) (the cost also
+// in quotes, "SNAIL", as the framework's older headers took it) and
 // DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(impl, "Op", cost_function, flags...) register an
 // implementation at static initialization. The registry is queried by name id; an op without a
 // registration has the defaults (cost FAST, IS_CONST).
@@ -177,5 +178,17 @@ struct CostAndFlags {
 template <class... F>
 constexpr CostAndFlags cost_and_flags(Cost c, F... f) noexcept {
   return {c, combine_flags(f...)};
+}
+/// Not constexpr: a cost named in quotes that is no cost stops the compilation here, by name.
+inline Cost cost_name_must_be_GLACIAL_SNAIL_FAST_or_FREE() { return Cost::GLACIAL; }
+/// The cost named in quotes, as the framework's older headers took it (`"SNAIL"`).
+consteval Cost cost_named(std::string_view name) {
+  for (Cost c : {Cost::FREE, Cost::FAST, Cost::SNAIL, Cost::GLACIAL})
+    if (cost_name(c) == name) return c;
+  return cost_name_must_be_GLACIAL_SNAIL_FAST_or_FREE();
+}
+template <std::size_t N, class... F>
+consteval CostAndFlags cost_and_flags(const char (&name)[N], F... f) {
+  return {cost_named(std::string_view(name, N - 1)), combine_flags(f...)};
 }
 }  // namespace optgrammar::detail

@@ -154,9 +154,12 @@ nlohmann::json Session::to_json() const {
   }
   doc["rules"] = std::move(rules);
   json ops = json::array();
-  for (const auto& o : ops_)
-    ops.push_back({{"file", files_[o.loc.file].name}, {"line", o.line}, {"macro", o.macro}, {"function", o.function},
-                   {"op", o.op}, {"cost", o.cost}, {"flags", o.flags}});
+  for (const auto& o : ops_) {
+    json j = {{"file", files_[o.loc.file].name}, {"line", o.line}, {"macro", o.macro}, {"function", o.function},
+              {"op", o.op}, {"cost", o.cost}, {"flags", o.flags}};
+    if (!o.op_variable.empty()) j["op_variable"] = o.op_variable;  // "op" is then ""
+    ops.push_back(std::move(j));
+  }
   doc["ops"] = std::move(ops);
   json tps = json::array();
   for (const auto& t : tprops_) {

@@ -6,9 +6,12 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <span>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include <optgrammar/core/registry.hpp>
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/passes.hpp>
 
@@ -458,7 +461,7 @@ class Parser {
     }
   }
 
-  std::string flag_name(std::string_view prefix, std::initializer_list<std::string_view> known, std::string_view what) {
+  std::string flag_name(std::string_view prefix, std::span<const std::string_view> known, std::string_view what) {
     const Token t = peek();
     if (t.kind != Tok::ident) fail(t.loc, fmt::format("expected {}, found {}", what, spell(t)));
     take();
@@ -475,6 +478,20 @@ class Parser {
     fail(t.loc, fmt::format("unknown {} '{}'", what, name));
   }
 
+  /// A cost: a name of optgrammar::Cost (`SNAIL`, `Cost::SNAIL`), or the name in quotes as the
+  /// framework's older headers took it (`"SNAIL"`).
+  std::string cost_arg() {
+    std::vector<std::string_view> names;
+    for (int c = 0; c <= static_cast<int>(optgrammar::Cost::GLACIAL); ++c)
+      names.push_back(optgrammar::cost_name(static_cast<optgrammar::Cost>(c)));
+    if (peek().kind != Tok::string) return flag_name("Cost", names, "cost");
+    const Token t = peek();
+    std::string v = joined_strings();
+    if (std::find(names.begin(), names.end(), v) == names.end())
+      fail(t.loc, fmt::format("unknown cost \"{}\" (the costs are {})", v, fmt::join(names, ", ")));
+    return v;
+  }
+
   void op_decl() {
     OpDecl d;
     d.loc = item_.loc;
@@ -486,13 +503,24 @@ class Parser {
       take();
       d.function = function_name();
       expect(Tok::comma, "','", "after the implementation function");
-      d.op = string_arg("the op name");
+      if (const Token t = peek(); t.kind == Tok::ident && !cost_fn) {
+        // The op's name held in a variable (`const char* op_name_relu = "Relu";`), as packages
+        // for the framework's older headers write it: the compiler takes it, og-parse cannot know it.
+        take();
+        d.op_variable = std::string(t.text);
+        warn(t.loc, fmt::format("the op name is the variable '{}', not a string constant: og-parse cannot tell "
+                                "which op this registers (the framework's current headers need a string constant)",
+                                t.text));
+      } else {
+        d.op = string_arg("the op name");
+      }
       if (with_cost) {
         expect(Tok::comma, "','", "after the op name");
-        d.cost = cost_fn ? function_name() : flag_name("Cost", {"FREE", "FAST", "SNAIL", "GLACIAL"}, "cost");
+        d.cost = cost_fn ? function_name() : cost_arg();
         while (peek().kind == Tok::comma) {
           take();
-          d.flags.push_back(flag_name("Flags", {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"}, "flag"));
+          static constexpr std::string_view flags[] = {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"};
+          d.flags.push_back(flag_name("Flags", flags, "flag"));
         }
       }
       expect(Tok::rparen, "')'", fmt::format("to close {}", d.macro));

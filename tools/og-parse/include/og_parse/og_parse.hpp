@@ -133,7 +133,8 @@ struct OpDecl {
   std::uint32_t line = 0;
   std::string macro;     ///< DEF_PACKAGE_OP or DEF_PACKAGE_OP_AND_COST_AND_FLAGS
   std::string function;  ///< implementation function as written, e.g. impl<float>
-  std::string op;
+  std::string op;          ///< empty when the name is given by a variable (op_variable)
+  std::string op_variable; ///< the variable naming the op, written in place of a string constant
   std::string cost;      ///< empty for DEF_PACKAGE_OP
   std::vector<std::string> flags;
 };

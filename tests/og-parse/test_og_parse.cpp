@@ -417,6 +417,12 @@ TEST_CASE("registrations as the framework's older headers take them: a variable 
   REQUIRE(p.diags.size() == 3);
   CHECK(p.diags[0].find("t.cpp:1:34: warning: the op name is the variable 'op_name_relu', not a string constant") == 0);
   CHECK(p.diags[2] == "t.cpp:3:60: error: unknown cost \"SLOW\" (the costs are FREE, FAST, SNAIL, GLACIAL)");
+  // In a rule, the op name must be a string constant: the catalogue's message, worded as the C++
+  // front end words it (which cannot spell what was written).
+  auto rule = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"Neg\", Op(op_name_relu, \"x\")), OK, \"x\")\n");
+  REQUIRE(rule.diags.size() == 1);
+  CHECK(rule.diags[0] == "t.cpp:1:46: error: Op's first operand must be the op name as a string constant (\"Relu\"), not "
+                         "a C++ variable or expression");
   const nlohmann::json j = p.s->to_json();
   CHECK(j["ops"][0]["op"] == "");
   CHECK(j["ops"][0]["op_variable"] == "op_name_relu");

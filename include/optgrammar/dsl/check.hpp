@@ -124,6 +124,8 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
   // A name defined by expansion, misapplied: its operand count, or the fault its family's typing
   // gives, under the name as written (og-parse checks such a name the same way).
   if constexpr (k == Kind::Misapplied) {
+    if (leaf.i < 0)  // Op or OpVarIn with a first operand that is no string (words.hpp's misnamed)
+      return a.fail(Fault::op_name_not_string, kind_name(static_cast<Kind>(-1 - leaf.i)), "a C++ variable or expression");
     const Construct& rec = constructs[static_cast<std::size_t>(leaf.i)];
     if (n < rec.min_args || n > rec.max_args)
       return a.fail(rec.max_args == any_count ? Fault::operand_count_at_least : Fault::operand_count, rec.name,
@@ -254,6 +256,8 @@ constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets
       }
       node.leaf.slot = s;
     }
+  } else if constexpr (k == Kind::Misapplied) {
+    type_error<N>(a, node.leaf);  // its own fault first (an Op with no string for its name, ...)
   } else {
     a.fail(Fault::not_in_match, written_name(node));
   }
@@ -765,7 +769,9 @@ constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M
     return out;
   }
   if constexpr (M::kind != Kind::Op && M::kind != Kind::OpVarIn) {
-    if constexpr (M::kind == Kind::Let)
+    if constexpr (M::kind == Kind::Misapplied)
+      detail::type_error<M>(a, out.match.leaf);
+    else if constexpr (M::kind == Kind::Let)
       a.fail(Fault::let_at_root, out.match.leaf.str);
     else
       a.fail(Fault::match_root, detail::written_name(out.match));

@@ -142,6 +142,14 @@ template <Kind K, class... A>
 constexpr auto make(const A&... a) {
   return make<K>(Leaf{}, a...);
 }
+/// What Op or OpVarIn (kind k) builds when its op name is no string constant: a misapplied node
+/// (leaf.i = -1 - k) that analysis reports as the catalogue's op_name_not_string.
+template <class... A>
+constexpr auto misnamed(Kind k, const A&... in) {
+  Leaf l;
+  l.i = -1 - static_cast<long long>(k);
+  return make<Kind::Misapplied>(l, in...);
+}
 /// An operand of a name defined by expansion as its expansion passes it on: a string literal as
 /// a Str (an op name, a tag or a split tag, as the construct it reaches takes it), the rest as is.
 template <class T>
@@ -220,6 +228,15 @@ struct word_functions {
   /// in a replacement).
   template <class... A>
   static constexpr auto Op(Str name, const A&... in) { return detail::make<Kind::Op>(detail::leaf_of(name), in...); }
+  /// Op or OpVarIn with a first operand that is no string constant (a `const char*` variable, a
+  /// number, a construct): a node that fails analysis with the catalogue's op_name_not_string,
+  /// where no overload would fit and the compiler's errors would not say why.
+  template <class S, class... A>
+    requires(!std::is_convertible_v<const S&, Str>)
+  static constexpr auto Op(const S&, const A&... in) { return detail::misnamed(Kind::Op, in...); }
+  template <class S, class... A>
+    requires(!std::is_convertible_v<const S&, Str>)
+  static constexpr auto OpVarIn(const S&, const A&... in) { return detail::misnamed(Kind::OpVarIn, in...); }
   /// OpVarIn("Concat", "a"): like Op, but the op may have more inputs after the listed ones.
   template <class... A>
   static constexpr auto OpVarIn(Str name, const A&... in) { return detail::make<Kind::OpVarIn>(detail::leaf_of(name), in...); }

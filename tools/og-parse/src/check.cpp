@@ -447,7 +447,13 @@ class Checker {
     return n;
   }
 
-  Node* opstring(Node* n) { return plain_string(expanded_in(n, optgrammar::dsl::in_replacement), "an op name", VT::opstring); }
+  /// The op name of an Op or OpVarIn (`owner`), or of another construct that takes one.
+  Node* opstring(Node* n, std::string_view owner = {}) {
+    Node* e = expanded_in(n, optgrammar::dsl::in_replacement);
+    if (!owner.empty() && e->kind != NodeKind::string)  // worded as the C++ front end words it
+      fail(e->loc, catalogue(Fault::op_name_not_string, owner, "a C++ variable or expression"));
+    return plain_string(e, "an op name", VT::opstring);
+  }
 
   /// A name defined by expansion whose family is typed by code (OPCONST, FROM_DEFAULT_PACKAGE),
   /// written where its record allows it (`place`): its expansion, after its operand count is
@@ -512,7 +518,7 @@ class Checker {
   Node* match_op1(Node* n, std::vector<std::string_view>& lets) {
     if (n->args.empty()) fail(n->loc, fmt::format("'{}' needs an op name", n->text));
     n->type = VT::pattern;
-    n->args[0] = opstring(n->args[0]);
+    n->args[0] = opstring(n->args[0], n->text);
     for (std::size_t k = 1; k < n->args.size(); ++k) n->args[k] = match_op(n->args[k], lets);
     return n;
   }
@@ -1053,7 +1059,7 @@ class Checker {
         return typed(n, t);
       }
       case C::Op: {
-        a[0] = opstring(a[0]);
+        a[0] = opstring(a[0], n->text);
         const RCtx opnd{false, true, ctx.modifier};
         for (std::size_t i = 1; i < a.size(); ++i) {
           const NodeKind k = a[i]->kind;

@@ -21,5 +21,5 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, OPCONST("c"), OK, Op("C"))
 // EXPECT: 8:41: error: WITH_SIZE cannot appear in a match (match operands are operand tags, Op, OpVarIn and LET)
 // EXPECT: 9:50: error: LET("t", ...) must wrap Op(...) or OpVarIn(...), not operand tag
 // EXPECT: 10:33: error: 'Op' needs an op name
-// EXPECT: 11:36: error: expected an op name (a string constant), found 'A'
+// EXPECT: 11:36: error: Op's first operand must be the op name as a string constant ("Relu"), not a C++ variable or expression
 // EXPECT: 12:33: error: LET("c", ...) is the root of the match; LET may only wrap an inner Op

@@ -204,8 +204,9 @@ TEST_CASE("declaration errors", "[decl]") {
       "DEF_TENSOR_PROPERTIES(Op(\"A\", \"in\"), Flat(\"out\"))\n"
       "DEF_PACKAGE_PARAM_ORDER(\"A\", \"p\", maybe, nullptr)\n");
   REQUIRE(p.diags.size() == 4);
-  CHECK(p.diags[0] == "t.cpp:1:43: error: unknown cost 'CHEAP'");
-  CHECK(p.diags[1] == "t.cpp:2:49: error: unknown flag 'FAST_PLEASE'");
+  CHECK(p.diags[0] == "t.cpp:1:43: error: unknown cost 'CHEAP' (the costs are FREE, FAST, SNAIL, GLACIAL)");
+  CHECK(p.diags[1] ==
+        "t.cpp:2:49: error: unknown flag 'FAST_PLEASE' (the flags are IS_CONST, INHIBIT_CONST_PROP, RESOURCE_HVX, RESOURCE_HMX)");
   CHECK(p.diags[2] == "t.cpp:3:43: error: \"out\" is neither an operand of Op(\"A\", ...), an output named by Outputs(...), nor \"*\"");
   CHECK(p.diags[3] == "t.cpp:4:35: error: expected true or false (is \"p\" mandatory?), found 'maybe'");
   CHECK(p.s->ops().empty());

@@ -122,7 +122,8 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
   constexpr Kind k = N::kind;
   constexpr std::size_t n = N::arity;
   // A name defined by expansion, misapplied: its operand count, or the fault its family's typing
-  // gives, under the name as written (og-parse checks such a name the same way).
+  // gives, under the name as written (og-parse checks such a name the same way). Or an Op whose
+  // op name is no string constant.
   if constexpr (k == Kind::Misapplied) {
     if (leaf.i < 0)  // Op or OpVarIn with a first operand that is no string (words.hpp's misnamed)
       return a.fail(Fault::op_name_not_string, kind_name(static_cast<Kind>(-1 - leaf.i)), "a C++ variable or expression");

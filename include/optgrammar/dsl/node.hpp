@@ -27,7 +27,8 @@ namespace optgrammar::dsl {
 /// makes nodes of its own (its `node(K)` column), in the table's order.
 enum class Kind : unsigned char {
   Tag, Bool, Int, Size, Float, DTypeConst, FnName, MessageText,
-  Misapplied,  ///< a name defined by expansion, written with operands its typing rejects
+  Misapplied,  ///< a name defined by expansion, written with operands its typing rejects, or an Op
+               ///< or OpVarIn whose op name is no string constant (words.hpp's misnamed)
 #define OPTGRAMMAR_KIND_ENUM_(F, T, K, W, Y) OPTGRAMMAR_NODE_ENUM_##K
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_ENUM_)
 #undef OPTGRAMMAR_KIND_ENUM_

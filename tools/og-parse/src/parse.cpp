@@ -475,7 +475,7 @@ class Parser {
     }
     for (auto k : known)
       if (k == name) return std::string(name);
-    fail(t.loc, fmt::format("unknown {} '{}'", what, name));
+    fail(t.loc, fmt::format("unknown {} '{}' (the {}s are {})", what, name, what, fmt::join(known, ", ")));
   }
 
   /// A cost: a name of optgrammar::Cost (`SNAIL`, `Cost::SNAIL`), or the name in quotes as the

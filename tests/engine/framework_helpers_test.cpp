@@ -6,6 +6,10 @@
 // A package's own definition of a helper, before any include, as a package header copied from
 // the framework's may give it: it comes first, and the library's headers still compile.
 #define IS_NOT_SCALAR(X) OR(NE(DIM_BATCHES(X), 1), NE(DIM_HEIGHT(X), 1), NE(DIM_WIDTH(X), 1), NE(DIM_DEPTH(X), 1))
+// And a utility header's MIN and MAX, as C code defines them: the library's words of those names
+// must still be declared (the rules here do not write MIN or MAX, so the macros stay unused).
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 #include "probe.hpp"
 

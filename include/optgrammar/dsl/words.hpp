@@ -249,24 +249,27 @@ struct word_functions {
   // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
   // the options and split variables (one string), the operators, properties, constant readers,
   // shape and constant constructions and most modifiers (operands of any kind; analysis types them).
+  // Each is declared with its name in parentheses, as the names defined by expansion below: a
+  // package header that defines MIN or MAX as a macro of its own before including this one must
+  // not have it expand here.
 #define OPTGRAMMAR_WORD_(F, T, K, W, Y) OPTGRAMMAR_NODE_KEEP_##K(OPTGRAMMAR_WORD_##W(F, Kind::OPTGRAMMAR_NODE_KIND_##K))
 #define OPTGRAMMAR_WORD_own(F, K)
 #define OPTGRAMMAR_WORD_named(F, K) \
-  static constexpr auto F(Str name) { return Node<K>{detail::leaf_of(name)}; }
+  static constexpr auto(F)(Str name) { return Node<K>{detail::leaf_of(name)}; }
 #define OPTGRAMMAR_WORD_unary(F, K) \
-  template <class A> static constexpr auto F(const A& a) { return detail::make<K>(a); }
+  template <class A> static constexpr auto(F)(const A& a) { return detail::make<K>(a); }
 #define OPTGRAMMAR_WORD_binary(F, K) \
-  template <class A, class B> static constexpr auto F(const A& a, const B& b) { return detail::make<K>(a, b); }
+  template <class A, class B> static constexpr auto(F)(const A& a, const B& b) { return detail::make<K>(a, b); }
 #define OPTGRAMMAR_WORD_fixed3(F, K) \
   template <class A, class B, class C> \
-  static constexpr auto F(const A& a, const B& b, const C& c) { return detail::make<K>(a, b, c); }
+  static constexpr auto(F)(const A& a, const B& b, const C& c) { return detail::make<K>(a, b, c); }
 #define OPTGRAMMAR_WORD_fixed4(F, K) \
   template <class A, class B, class C, class D> \
-  static constexpr auto F(const A& a, const B& b, const C& c, const D& d) { return detail::make<K>(a, b, c, d); }
+  static constexpr auto(F)(const A& a, const B& b, const C& c, const D& d) { return detail::make<K>(a, b, c, d); }
 #define OPTGRAMMAR_WORD_nary(F, K) \
-  template <class A, class... B> static constexpr auto F(const A& a, const B&... b) { return detail::make<K>(a, b...); }
+  template <class A, class... B> static constexpr auto(F)(const A& a, const B&... b) { return detail::make<K>(a, b...); }
 #define OPTGRAMMAR_WORD_variadic(F, K) \
-  template <class... A> static constexpr auto F(const A&... a) { return detail::make<K>(a...); }
+  template <class... A> static constexpr auto(F)(const A&... a) { return detail::make<K>(a...); }
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_WORD_)
 #undef OPTGRAMMAR_WORD_
 #undef OPTGRAMMAR_WORD_own

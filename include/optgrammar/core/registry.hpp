@@ -10,7 +10,9 @@
 
 #include "optgrammar/core/op_names.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,14 +22,13 @@ namespace optgrammar {
 /// Relative cost of an op: FREE < FAST < SNAIL < GLACIAL.
 enum class Cost : std::uint8_t { FREE, FAST, SNAIL, GLACIAL };
 
+/// The costs' names as packages write them (bare, `Cost::SNAIL` or in quotes), by Cost value.
+inline constexpr std::string_view cost_names[] = {"FREE", "FAST", "SNAIL", "GLACIAL"};
+static_assert(std::size(cost_names) == static_cast<std::size_t>(Cost::GLACIAL) + 1);
+
 constexpr std::string_view cost_name(Cost c) noexcept {
-  switch (c) {
-    case Cost::FREE: return "FREE";
-    case Cost::FAST: return "FAST";
-    case Cost::SNAIL: return "SNAIL";
-    case Cost::GLACIAL: return "GLACIAL";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(c);
+  return i < std::size(cost_names) ? cost_names[i] : "?";
 }
 
 /// Op flags. IS_CONST (the default) allows constant propagation; INHIBIT_CONST_PROP forbids it.
@@ -40,6 +41,9 @@ struct Flags {
     RESOURCE_HMX = 1u << 3,
   };
 };
+/// The flags' names as packages write them (bare or `Flags::`): entry i names bit i of Flags.
+inline constexpr std::string_view flag_names[] = {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"};
+static_assert(Flags::RESOURCE_HMX == 1u << (std::size(flag_names) - 1));
 
 /// What the registry knows of one implementation of an op.
 struct OpImplInfo {
@@ -183,8 +187,8 @@ constexpr CostAndFlags cost_and_flags(Cost c, F... f) noexcept {
 inline Cost cost_name_must_be_GLACIAL_SNAIL_FAST_or_FREE() { return Cost::GLACIAL; }
 /// The cost named in quotes, as the framework's older headers took it (`"SNAIL"`).
 consteval Cost cost_named(std::string_view name) {
-  for (Cost c : {Cost::FREE, Cost::FAST, Cost::SNAIL, Cost::GLACIAL})
-    if (cost_name(c) == name) return c;
+  for (std::size_t i = 0; i < std::size(cost_names); ++i)
+    if (cost_names[i] == name) return static_cast<Cost>(i);
   return cost_name_must_be_GLACIAL_SNAIL_FAST_or_FREE();
 }
 template <std::size_t N, class... F>

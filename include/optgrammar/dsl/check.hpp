@@ -126,7 +126,7 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
   // op name is no string constant.
   if constexpr (k == Kind::Misapplied) {
     if (leaf.i < 0)  // Op or OpVarIn with a first operand that is no string (words.hpp's misnamed)
-      return a.fail(Fault::op_name_not_string, kind_name(static_cast<Kind>(-1 - leaf.i)), "a C++ variable or expression");
+      return a.fail(Fault::op_name_not_string, kind_name(static_cast<Kind>(-1 - leaf.i)));
     const Construct& rec = constructs[static_cast<std::size_t>(leaf.i)];
     if (n < rec.min_args || n > rec.max_args)
       return a.fail(rec.max_args == any_count ? Fault::operand_count_at_least : Fault::operand_count, rec.name,

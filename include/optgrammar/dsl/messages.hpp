@@ -56,7 +56,7 @@
   X(operand_count,           "constraints replacement", "'{}' takes {} operand{}, {} given")                          \
   X(operand_count_at_least,  "constraints replacement", "'{}' takes at least {} operand{}, {} given")                 \
   X(op_operand_kind,         "replacement", "{}'s operand {} is of type {}, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)") \
-  X(op_name_not_string,      "match replacement", "{}'s first operand must be the op name as a string constant (\"Relu\"), not {}") \
+  X(op_name_not_string,      "match replacement", "{}'s first operand must be the op name as a string constant (\"Relu\"), not a C++ variable or expression") \
   X(let_in_construction,     "replacement", "LET and OpVarIn belong in a match, not in an Op construction of the replacement") \
   X(let_second_operand,      "match", "LET's second operand must be Op(...) or OpVarIn(...)")                         \
   X(select_condition,        "constraints", "SELECT's condition must be bool, not {}")                                \

@@ -450,8 +450,8 @@ class Checker {
   /// The op name of an Op or OpVarIn (`owner`), or of another construct that takes one.
   Node* opstring(Node* n, std::string_view owner = {}) {
     Node* e = expanded_in(n, optgrammar::dsl::in_replacement);
-    if (!owner.empty() && e->kind != NodeKind::string)  // worded as the C++ front end words it
-      fail(e->loc, catalogue(Fault::op_name_not_string, owner, "a C++ variable or expression"));
+    if (!owner.empty() && e->kind != NodeKind::string)
+      fail(e->loc, catalogue(Fault::op_name_not_string, owner));
     return plain_string(e, "an op name", VT::opstring);
   }
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 #include <span>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -473,23 +472,23 @@ class Parser {
       take();
       name = u.text;
     }
-    for (auto k : known)
-      if (k == name) return std::string(name);
-    fail(t.loc, fmt::format("unknown {} '{}' (the {}s are {})", what, name, what, fmt::join(known, ", ")));
+    return known_name(t, name, known, what, '\'');
+  }
+  /// `name` if it is one of `known`, else an error at `at` that lists them (`name` shown in
+  /// `quote`s, as written).
+  std::string known_name(const Token& at, std::string_view name, std::span<const std::string_view> known,
+                         std::string_view what, char quote) {
+    if (std::ranges::find(known, name) == known.end())
+      fail(at.loc, fmt::format("unknown {} {}{}{} (the {}s are {})", what, quote, name, quote, what, fmt::join(known, ", ")));
+    return std::string(name);
   }
 
-  /// A cost: a name of optgrammar::Cost (`SNAIL`, `Cost::SNAIL`), or the name in quotes as the
-  /// framework's older headers took it (`"SNAIL"`).
+  /// A cost: a name of optgrammar::cost_names (`SNAIL`, `Cost::SNAIL`), or the name in quotes as
+  /// the framework's older headers took it (`"SNAIL"`).
   std::string cost_arg() {
-    std::vector<std::string_view> names;
-    for (int c = 0; c <= static_cast<int>(optgrammar::Cost::GLACIAL); ++c)
-      names.push_back(optgrammar::cost_name(static_cast<optgrammar::Cost>(c)));
-    if (peek().kind != Tok::string) return flag_name("Cost", names, "cost");
+    if (peek().kind != Tok::string) return flag_name("Cost", optgrammar::cost_names, "cost");
     const Token t = peek();
-    std::string v = joined_strings();
-    if (std::find(names.begin(), names.end(), v) == names.end())
-      fail(t.loc, fmt::format("unknown cost \"{}\" (the costs are {})", v, fmt::join(names, ", ")));
-    return v;
+    return known_name(t, joined_strings(), optgrammar::cost_names, "cost", '"');
   }
 
   void op_decl() {
@@ -519,8 +518,7 @@ class Parser {
         d.cost = cost_fn ? function_name() : cost_arg();
         while (peek().kind == Tok::comma) {
           take();
-          static constexpr std::string_view flags[] = {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"};
-          d.flags.push_back(flag_name("Flags", flags, "flag"));
+          d.flags.push_back(flag_name("Flags", optgrammar::flag_names, "flag"));
         }
       }
       expect(Tok::rparen, "')'", fmt::format("to close {}", d.macro));

@@ -10,6 +10,15 @@
 // must still be declared (the rules here do not write MIN or MAX, so the macros stay unused).
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+// And the named values as the framework's rule header defines them, object-like macros (checked
+// to break the library's headers without their guard in dsl/words.hpp). The rules below then read
+// these macros, which mean what the library's own words mean.
+#define MIN_CHANNEL_SPLIT_SIZE 32
+#define CHANNEL_SPLIT_SIZE 256
+#define TCM_MAXTENSOR_SIZE OPTION_UINT("tcm_size_for_tiling")
+#define TCM_MAXTENSOR_HALF_SIZE DIV(OPTION_UINT("tcm_size_for_tiling"), 2)
+#define MIN_WIDTH 8
+#define TILE_HEIGHT OPTION_UINT("tile_height")
 
 #include "probe.hpp"
 
@@ -29,6 +38,7 @@ HELPER_PROBE(sizes, AND(EQ(FLAT_TENSOR_SIZE("x"), 196608U), EQ(ESTIMATE_TENSOR_S
                         EQ(ELEMWISE_TILE_SIZE("x"), 49152U), NOT(ELEMWISE_TOOBIG("x", "x", "*")),
                         EQ(MAX_CHANNEL_SIZE("x"), 32U), EQ(TCM_MAXTENSOR_SIZE, 460800U),
                         EQ(TCM_MAXTENSOR_HALF_SIZE, 230400U), EQ(MIN_WIDTH, 8), EQ(MIN_WIDTH_OF("x"), 2),
+                        EQ(TILE_HEIGHT, 8U), EQ(CHANNEL_SPLIT_SIZE, 256), EQ(MIN_CHANNEL_SPLIT_SIZE, 32),
                         EQ(SUBS(7, 3), 4), EQ(SUBS(3, 7), 0)))
 // The tiling size below three element-wise tiles: too big.
 HELPER_PROBE(toobig, ELEMWISE_TOOBIG("x", "x", "*"))

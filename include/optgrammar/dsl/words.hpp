@@ -478,6 +478,25 @@ struct word_functions {
   }
 };
 
+// The framework's rule header defines the named values as object-like macros, and packages
+// define some of them again (`#define TILE_HEIGHT 8`), at times before they include these
+// headers. Such a macro would turn the declaration below into `static constexpr auto 8 = ...`:
+// each name is saved, undefined for the declaration and restored after it, so that the
+// package's macro still stands wherever its rules write the name. A preprocessor directive
+// cannot be made by a macro, so the names are written here again; the count is checked below.
+#pragma push_macro("CHANNEL_SPLIT_SIZE")
+#pragma push_macro("MIN_CHANNEL_SPLIT_SIZE")
+#pragma push_macro("MIN_WIDTH")
+#pragma push_macro("TILE_HEIGHT")
+#pragma push_macro("TCM_MAXTENSOR_SIZE")
+#pragma push_macro("TCM_MAXTENSOR_HALF_SIZE")
+#undef CHANNEL_SPLIT_SIZE
+#undef MIN_CHANNEL_SPLIT_SIZE
+#undef MIN_WIDTH
+#undef TILE_HEIGHT
+#undef TCM_MAXTENSOR_SIZE
+#undef TCM_MAXTENSOR_HALF_SIZE
+
 /// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
 /// the grammar reference in docs/ says what each construct means. The named values
 /// (dsl/grammar.hpp's OPTGRAMMAR_NAMED_VALUES) are built from their records' texts here, where
@@ -487,6 +506,19 @@ struct words : word_functions {
   OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_WORD_)
 #undef OPTGRAMMAR_NAMED_VALUE_WORD_
 };
+
+#define OPTGRAMMAR_NAMED_VALUE_COUNT_(N, TEXT) +1
+static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 6,
+              "a named value was added to OPTGRAMMAR_NAMED_VALUES: save, undefine and restore its "
+              "name around `words` above, as the others are");
+#undef OPTGRAMMAR_NAMED_VALUE_COUNT_
+
+#pragma pop_macro("CHANNEL_SPLIT_SIZE")
+#pragma pop_macro("MIN_CHANNEL_SPLIT_SIZE")
+#pragma pop_macro("MIN_WIDTH")
+#pragma pop_macro("TILE_HEIGHT")
+#pragma pop_macro("TCM_MAXTENSOR_SIZE")
+#pragma pop_macro("TCM_MAXTENSOR_HALF_SIZE")
 
 
 }  // namespace optgrammar::dsl

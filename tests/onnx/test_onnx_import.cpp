@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -195,4 +196,159 @@ TEST_CASE("every claimed op type has a definition with its attributes first, the
       CHECK(d->operands[k].must_be_constant);
     }
   }
+}
+
+namespace {
+
+/// The data of `t` moved to `file` (created or appended to) at its current end, as ONNX's
+/// external data: location, offset and, when `with_length`, length.
+void move_out(onnx::TensorProto& t, const std::string& dir, const std::string& file, bool with_length) {
+  std::string bytes;
+  for (float f : t.float_data()) bytes.append(reinterpret_cast<const char*>(&f), 4);
+  t.clear_float_data();
+  std::ofstream os(dir + "/" + file, std::ios::binary | std::ios::app);
+  os.seekp(0, std::ios::end);
+  const auto offset = static_cast<long long>(os.tellp());
+  os.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  t.set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
+  auto* e = t.add_external_data();
+  e->set_key("location");
+  e->set_value(file);
+  e = t.add_external_data();
+  e->set_key("offset");
+  e->set_value(std::to_string(offset));
+  if (with_length) {
+    e = t.add_external_data();
+    e->set_key("length");
+    e->set_value(std::to_string(bytes.size()));
+  }
+}
+
+/// y = (x + w) * c, w an initializer and c a Constant node, both of 3 floats, their data in
+/// `dir`/weights.bin (w at offset 0 with a length, c after it without one).
+onnx::ModelProto external_model(const std::string& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto m = model(13);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "x", {3});
+  auto* w = g->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  w->add_dims(3);
+  for (float f : {10.0f, 20.0f, 30.0f}) w->add_float_data(f);
+  move_out(*w, dir, "weights.bin", true);
+  auto* c = g->add_node();
+  c->set_op_type("Constant");
+  c->add_output("c");
+  auto* a = c->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto_AttributeType_TENSOR);
+  a->mutable_t()->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  a->mutable_t()->add_dims(3);
+  for (float f : {2.0f, 3.0f, 4.0f}) a->mutable_t()->add_float_data(f);
+  move_out(*a->mutable_t(), dir, "weights.bin", false);
+  auto* add = g->add_node();
+  add->set_op_type("Add");
+  add->add_input("x");
+  add->add_input("w");
+  add->add_output("s");
+  auto* mul = g->add_node();
+  mul->set_op_type("Mul");
+  mul->add_input("s");
+  mul->add_input("c");
+  mul->add_output("y");
+  typed(g->add_output(), "y", {3});
+  return m;
+}
+
+void save_in(const onnx::ModelProto& m, const std::string& path) {
+  std::ofstream os(path, std::ios::binary);
+  m.SerializeToOstream(&os);
+}
+
+std::string import_error(const std::string& path, const oi::ImportOptions& o = {}) {
+  try {
+    oi::import_file(path, o);
+  } catch (const oi::ImportError& e) {
+    CHECK(e.kind == oi::ImportError::Kind::invalid);
+    return e.what();
+  }
+  FAIL("the model was accepted");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("tensor data kept outside the model (external data) is read from the model's folder") {
+  const auto m = external_model("ext_ok");
+  save_in(m, "ext_ok/model.onnx");
+  auto im = oi::import_file("ext_ok/model.onnx");
+  CHECK(optgrammar::ops::verify_ops(im.graph).empty());
+  auto out = optgrammar::engine::interpret(im.graph, {floats({1.0f, 2.0f, 3.0f})});
+  REQUIRE(out.size() == 1);
+  CHECK(values(out[0]) == std::vector<float>{22.0f, 66.0f, 132.0f});
+
+  // The same bytes in memory: the folder must be given.
+  std::string bytes;
+  m.SerializeToString(&bytes);
+  CHECK_THROWS_WITH(oi::import_bytes(bytes, "mem.onnx"),
+                    Catch::Contains("initializer 'w': external data is in 'weights.bin', but the model's folder is not known"));
+  oi::ImportOptions o;
+  o.external_data_dir = "ext_ok";
+  CHECK(oi::import_bytes(bytes, "mem.onnx", o).graph.live_count() == im.graph.live_count());
+}
+
+TEST_CASE("external data that is missing, short, or outside the model's folder is an error naming the tensor") {
+  SECTION("a location outside the folder: absolute or through ..") {
+    for (const std::string loc : {"../weights.bin", "/etc/passwd", "sub/../../weights.bin"}) {
+      auto m = external_model("ext_escape");
+      m.mutable_graph()->mutable_initializer(0)->mutable_external_data(0)->set_value(loc);
+      save_in(m, "ext_escape/model.onnx");
+      CHECK_THAT(import_error("ext_escape/model.onnx"),
+                 Catch::Contains("initializer 'w': external data location '" + loc + "' is not a path inside the model's folder"));
+    }
+  }
+  SECTION("a file that is not there") {
+    auto m = external_model("ext_missing");
+    std::filesystem::remove("ext_missing/weights.bin");
+    save_in(m, "ext_missing/model.onnx");
+    CHECK_THAT(import_error("ext_missing/model.onnx"),
+               Catch::Contains("initializer 'w': external data file 'weights.bin' is not in") && Catch::Contains("ext_missing"));
+  }
+  SECTION("data that ends past the file (a truncated weights file)") {
+    auto m = external_model("ext_short");
+    std::filesystem::resize_file("ext_short/weights.bin", 20);
+    save_in(m, "ext_short/model.onnx");
+    CHECK_THAT(import_error("ext_short/model.onnx"),
+               Catch::Contains("node 0 (Constant): attribute value: external data (bytes 12 to 24 of 'weights.bin') ends past "
+                               "the file's 20 bytes"));
+  }
+  SECTION("an offset that is no number, and a tensor with no location") {
+    auto m = external_model("ext_bad");
+    m.mutable_graph()->mutable_initializer(0)->mutable_external_data(1)->set_value("12a");
+    save_in(m, "ext_bad/model.onnx");
+    CHECK_THAT(import_error("ext_bad/model.onnx"), Catch::Contains("initializer 'w': external data offset '12a' is no integer >= 0"));
+    m = external_model("ext_bad");
+    m.mutable_graph()->mutable_initializer(0)->mutable_external_data(0)->set_key("file");
+    save_in(m, "ext_bad/model.onnx");
+    CHECK_THAT(import_error("ext_bad/model.onnx"), Catch::Contains("initializer 'w': external data names no location"));
+  }
+}
+
+TEST_CASE("bytes that are no model say what they are where that can be told") {
+  auto m = external_model("ext_cut");
+  std::string bytes;
+  m.SerializeToString(&bytes);
+  // Cut inside the graph (field 7, which holds everything but the header fields).
+  const std::string cut = bytes.substr(0, bytes.size() - 10);
+  CHECK_THROWS_WITH(oi::import_bytes(cut, "cut.onnx"),
+                    Catch::Contains("cut.onnx is not an ONNX model: it ends inside its field 7, which states") &&
+                        Catch::Contains("(a truncated file?)"));
+  CHECK_THROWS_WITH(oi::import_bytes("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 99\n", "lfs.onnx"),
+                    Catch::Contains("lfs.onnx is not an ONNX model: it is a Git LFS pointer file"));
+  CHECK_THROWS_WITH(oi::import_bytes("\n<!DOCTYPE html>\n<html><body>Not Found</body></html>", "page.onnx"),
+                    Catch::Contains("page.onnx is not an ONNX model: it is an HTML or XML page"));
+  // Other bytes that do not parse: no more is said.
+  CHECK_THROWS_WITH(oi::import_bytes(std::string("\x0f\xff", 2), "junk.onnx"), Catch::Equals("junk.onnx is not an ONNX model"));
 }

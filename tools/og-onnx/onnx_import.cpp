@@ -7,11 +7,15 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -60,18 +64,25 @@ DType need_dtype(int t, const std::string& where) {
   return *d;
 }
 
-/// A TensorProto's values converted to `def` (its dtype and dims already set).
-engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, bool* clamped) {
-  engine::Tensor t;
-  t.def.dtype = need_dtype(p.data_type(), where);
+/// A TensorProto's element type and dims as an output definition.
+OutputDef def_of_tensor(const onnx::TensorProto& p, const std::string& where) {
+  OutputDef def;
+  def.dtype = need_dtype(p.data_type(), where);
   if (p.dims_size() > static_cast<int>(max_rank)) fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
   for (auto d : p.dims()) {
     if (d < 0) fail(Kind::invalid, where + ": negative dim");
-    t.def.dims[t.def.rank++] = static_cast<std::size_t>(d);
+    def.dims[def.rank++] = static_cast<std::size_t>(d);
   }
-  if (const char* why = t.def.unrepresentable()) fail(Kind::invalid, where + ": shape cannot be represented: " + why);
-  if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)
-    fail(Kind::invalid, where + ": external tensor data is not read");
+  if (const char* why = def.unrepresentable()) fail(Kind::invalid, where + ": shape cannot be represented: " + why);
+  return def;
+}
+
+/// A TensorProto's values converted to `def` (its dtype and dims already set).
+engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, bool* clamped) {
+  engine::Tensor t;
+  t.def = def_of_tensor(p, where);
+  if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)  // (ExternalData loads it first)
+    fail(Kind::invalid, where + ": external tensor data is not read here");
   const std::size_t n = t.def.element_count();
   if (t.def.byte_size() > (std::size_t{1} << 34)) fail(Kind::invalid, where + ": more than 16 GiB of elements");
   t.data.resize(t.def.byte_size());
@@ -168,6 +179,79 @@ std::string node_label(const onnx::NodeProto& n, int index) {
   return "node " + std::to_string(index) + (n.name().empty() ? "" : " '" + n.name() + "'") + " (" + n.op_type() + ")";
 }
 
+/// Tensors whose data the model keeps in other files (ONNX's external data: the entries
+/// `location`, a path relative to the model's folder, `offset` and `length` in bytes): their
+/// bytes are read into the tensor as raw data, so that shape inference and the import see an
+/// ordinary tensor. A location must stay inside the model's folder (no absolute path, no `..`).
+class ExternalData {
+ public:
+  explicit ExternalData(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  /// Loads `p`'s data when it is external; `where` names the tensor in messages.
+  void load(onnx::TensorProto& p, const std::string& where) {
+    if (p.data_location() != onnx::TensorProto_DataLocation_EXTERNAL) return;
+    const std::string at = where + ": external data";
+    std::string location;
+    std::optional<std::uint64_t> offset, length;
+    for (const auto& e : p.external_data()) {
+      if (e.key() == "location") location = e.value();
+      else if (e.key() == "offset") offset = number(e.value(), at + " offset");
+      else if (e.key() == "length") length = number(e.value(), at + " length");
+    }
+    if (location.empty()) fail(Kind::invalid, at + " names no location");
+    const std::filesystem::path rel = std::filesystem::path(location).lexically_normal();
+    if (rel.is_absolute() || rel.has_root_name() || rel.empty() || *rel.begin() == "..")
+      fail(Kind::invalid, at + " location '" + location + "' is not a path inside the model's folder");
+    if (dir_.empty())
+      fail(Kind::invalid, at + " is in '" + location + "', but the model's folder is not known (it was not read from a file)");
+    // The tensor's bytes when the model gives no length: its elements at their ONNX width
+    // (8 for int64, which is imported as Int32).
+    const OutputDef def = def_of_tensor(p, where);
+    const std::uint64_t width = p.data_type() == onnx::TensorProto_DataType_INT64 ? 8 : element_size(def.dtype);
+    const std::uint64_t from = offset.value_or(0), len = length.value_or(def.element_count() * width);
+    if (len > (std::uint64_t{1} << 34)) fail(Kind::invalid, at + ": more than 16 GiB");
+    std::ifstream& f = open(rel, at);
+    const std::uint64_t size = sizes_[rel.string()];
+    if (from > size || len > size - from)
+      fail(Kind::invalid, at + " (bytes " + std::to_string(from) + " to " + std::to_string(from + len) + " of '" + location +
+                              "') ends past the file's " + std::to_string(size) + " bytes");
+    std::string bytes(static_cast<std::size_t>(len), '\0');
+    f.clear();
+    f.seekg(static_cast<std::streamoff>(from));
+    if (!f.read(bytes.data(), static_cast<std::streamsize>(len)))
+      fail(Kind::invalid, at + ": cannot read " + std::to_string(len) + " bytes of '" + location + "'");
+    p.set_raw_data(std::move(bytes));
+    p.clear_external_data();
+    p.set_data_location(onnx::TensorProto_DataLocation_DEFAULT);
+  }
+
+ private:
+  static std::uint64_t number(const std::string& s, const std::string& what) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc{} || end != s.data() + s.size())
+      fail(Kind::invalid, what + " '" + s + "' is no integer >= 0");
+    return v;
+  }
+  std::ifstream& open(const std::filesystem::path& rel, const std::string& at) {
+    auto it = files_.find(rel.string());
+    if (it != files_.end()) return it->second;
+    const std::filesystem::path path = dir_ / rel;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+      fail(Kind::invalid, at + " file '" + rel.string() + "' is not in " + dir_.string() + " (or is no regular file)");
+    const auto size = std::filesystem::file_size(path, ec);
+    std::ifstream f(path, std::ios::binary);
+    if (ec || !f) fail(Kind::invalid, at + ": cannot read '" + path.string() + "'");
+    sizes_[rel.string()] = size;
+    return files_.emplace(rel.string(), std::move(f)).first->second;
+  }
+
+  std::filesystem::path dir_;
+  std::unordered_map<std::string, std::ifstream> files_;
+  std::unordered_map<std::string, std::uint64_t> sizes_;
+};
+
 class Importer {
  public:
   Importer(onnx::ModelProto& m, const ImportOptions& o) : model_(m), opt_(o) {}
@@ -202,6 +286,7 @@ class Importer {
       shape->clear_dim();
       for (auto d : it->second) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(d));
     }
+    load_external_data(gp);
     infer();
     reserve(gp);
     for (const auto& t : gp.initializer()) add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'", nullptr));
@@ -280,6 +365,17 @@ class Importer {
           if (want >= 0 && v < (spatial ? 1 : 0))
             fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
       }
+    }
+  }
+
+  /// The tensors of initializers and Constant nodes whose data is in other files, read in.
+  void load_external_data(onnx::GraphProto& gp) {
+    ExternalData files(opt_.external_data_dir);
+    for (auto& t : *gp.mutable_initializer()) files.load(t, "initializer '" + t.name() + "'");
+    for (int k = 0; k < gp.node_size(); ++k) {
+      auto& n = *gp.mutable_node(k);
+      for (auto& a : *n.mutable_attribute())
+        if (a.has_t()) files.load(*a.mutable_t(), node_label(n, k) + ": attribute " + a.name());
     }
   }
 
@@ -581,14 +677,51 @@ Imported import_file(const std::string& path, const ImportOptions& options) {
   if (!is) fail(Kind::invalid, "cannot read " + path);
   const std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
   if (is.bad()) fail(Kind::invalid, "cannot read " + path);
-  return import_bytes(bytes, path, options);
+  if (!options.external_data_dir.empty()) return import_bytes(bytes, path, options);
+  ImportOptions o = options;
+  o.external_data_dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
+  return import_bytes(bytes, path, o);
 }
+
+namespace {
+/// Why bytes that do not parse as a ModelProto are no model, where it can be told: a file that
+/// stands for the model (a Git LFS pointer, a web page saved by a failed download), or a model
+/// cut short (a top-level field whose length runs past the end). Empty otherwise.
+std::string why_no_model(std::string_view bytes) {
+  const auto starts = [&](std::string_view p) { return bytes.substr(0, p.size()) == p; };
+  if (starts("version https://git-lfs"))
+    return ": it is a Git LFS pointer file, which stands for the model (fetch the model itself, e.g. `git lfs pull`)";
+  std::string_view head = bytes.substr(0, 512);
+  head.remove_prefix(std::min(head.find_first_not_of(" \t\r\n"), head.size()));
+  if (head.starts_with("<!DOCTYPE") || head.starts_with("<!doctype") || head.starts_with("<html") || head.starts_with("<?xml"))
+    return ": it is an HTML or XML page (a download that fetched a web page?)";
+  namespace wf = google::protobuf::internal;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  for (;;) {
+    const std::uint32_t tag = in.ReadTag();
+    if (tag == 0) return {};
+    if (wf::WireFormatLite::GetTagWireType(tag) != wf::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      if (!wf::WireFormatLite::SkipField(&in, tag)) return {};
+      continue;
+    }
+    std::uint32_t len = 0;
+    if (!in.ReadVarint32(&len)) return {};
+    const std::size_t left = bytes.size() - static_cast<std::size_t>(in.CurrentPosition());
+    if (len > left)
+      return ": it ends inside its field " + std::to_string(wf::WireFormatLite::GetTagFieldNumber(tag)) + ", which states " +
+             std::to_string(len) + " bytes where " + std::to_string(left) + " are left (a truncated file?)";
+    if (!in.Skip(static_cast<int>(len))) return {};
+  }
+}
+}  // namespace
 
 Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options) {
   onnx::ModelProto m;
-  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
-      !m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-    fail(Kind::invalid, name + " is not an ONNX model");
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    fail(Kind::invalid, name + " is not an ONNX model: it is larger than 2 GiB, which protobuf cannot read (keep the "
+                               "weights outside it as ONNX's external data)");
+  if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    fail(Kind::invalid, name + " is not an ONNX model" + why_no_model(bytes));
   try {
     return Importer(m, options).run();
   } catch (const ImportError& e) {

@@ -38,6 +38,10 @@ struct ImportOptions {
   /// nothing, when it is not of that form: an empty name, a missing or empty dim, a dim that is
   /// no integer >= 0.
   bool add_input_shape(std::string_view spec);
+  /// The folder that the locations of tensors stored outside the model (ONNX's external data)
+  /// are relative to. import_file uses the model's folder when this is empty; import_bytes with
+  /// it empty refuses such tensors.
+  std::string external_data_dir;
 };
 
 struct Imported {

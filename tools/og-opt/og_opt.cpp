@@ -151,6 +151,16 @@ class OutputFile {
   std::ofstream file_;
 };
 
+/// Whether the input's first bytes are text (the graph text format) rather than binary (an ONNX
+/// model): no control character but tab, line feed, carriage return, form feed.
+bool looks_like_text(std::string_view bytes) {
+  const std::string_view head = bytes.substr(0, 4096);
+  return std::none_of(head.begin(), head.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f';
+  });
+}
+
 /// Whether `path` names something og-opt can read a graph or model from: a file, a pipe (a FIFO,
 /// /dev/stdin on a pipe) or a terminal; prints why not (no such file, a folder, a socket, a
 /// device such as /dev/zero, which would never end).
@@ -213,8 +223,8 @@ int main(int argc, char** argv) {
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
   app.add_option("graph", input,
-                 "Graph in the optgrammar text format ('-': standard input), or an ONNX model (.onnx) (default: the "
-                 "built-in W1 graph)");
+                 "Graph in the optgrammar text format ('-': standard input), or an ONNX model (a name ending in .onnx, "
+                 "or binary content) (default: the built-in W1 graph)");
   std::size_t check_n = 0;
   double check_tolerance = 1e-4;
   // Unsigned options get a range: CLI11 would take "-1" as 2^64 - 1 and a number too large for the
@@ -288,8 +298,8 @@ int main(int argc, char** argv) {
                  "Write the report to FILE.md (Markdown) or FILE.html (one self-contained HTML file, pictures "
                  "inline): counts, the pass and rule tables, fold/CSE, --check's differences, the --svg pictures");
   CLI11_PARSE(app, argc, argv);
-  if (!input_shapes.empty() && !input.ends_with(".onnx"))
-    std::cerr << "og-opt: warning: --input-shape applies to ONNX models (.onnx) only; ignored\n";
+  if (!input_shapes.empty() && input.empty())
+    std::cerr << "og-opt: warning: --input-shape applies to ONNX models only; ignored\n";
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,
   // the built-in package chosen with --rules. Op registrations of the packages apply either way.
@@ -354,30 +364,39 @@ int main(int argc, char** argv) {
       g = w1::build(blocks);
       stem = "w1";
       fmt::print(report, "graph: built-in W1 redundant conv chain, {} blocks\n", blocks);
-    } else if (input == "-") {
-      g = optgrammar::read_graph_text(std::cin, "<stdin>", &op_lines);
-      stem = "stdin";
-      fmt::print(report, "graph: <stdin>\n");
-    } else if (!readable_input(input, input.ends_with(".onnx") ? "model" : "graph")) {
-      return 1;
-    } else if (input.ends_with(".onnx")) {
-      optgrammar::onnx_import::ImportOptions io;
-      for (const auto& s : input_shapes)
-        if (!io.add_input_shape(s))
-          throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
-      auto m = optgrammar::onnx_import::import_file(input, io);
-      g = std::move(m.graph);
-      stem = input.substr(0, input.rfind('.'));
-      fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", input, m.opset, m.nodes);
     } else {
-      std::ifstream is(input, std::ios::binary);
-      if (!is) {
-        std::cerr << "og-opt: cannot read the graph " << input << ": " << std::strerror(errno) << "\n";
-        return 1;
+      // A file or standard input, in the text format or as an ONNX model: a name ending in
+      // .onnx, or bytes that are no text (a model's first byte is a protobuf field tag, 0x08).
+      const bool from_stdin = input == "-";
+      if (!from_stdin && !readable_input(input, input.ends_with(".onnx") ? "model" : "graph")) return 1;
+      std::ifstream file;
+      if (!from_stdin) {
+        file.open(input, std::ios::binary);
+        if (!file) {
+          std::cerr << "og-opt: cannot read the graph " << input << ": " << std::strerror(errno) << "\n";
+          return 1;
+        }
       }
-      g = optgrammar::read_graph_text(is, input, &op_lines);
-      stem = input.substr(0, input.rfind('.'));
-      fmt::print(report, "graph: {}\n", input);
+      std::istream& is = from_stdin ? std::cin : file;
+      const std::string name = from_stdin ? "<stdin>" : input;
+      stem = from_stdin ? "stdin" : input.substr(0, input.rfind('.'));
+      std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+      if (is.bad()) throw std::runtime_error("og-opt: cannot read " + name);
+      if (input.ends_with(".onnx") || !looks_like_text(bytes)) {
+        optgrammar::onnx_import::ImportOptions io;
+        for (const auto& s : input_shapes)
+          if (!io.add_input_shape(s))
+            throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
+        if (!from_stdin) io.external_data_dir = std::filesystem::absolute(input).parent_path().string();
+        auto m = optgrammar::onnx_import::import_bytes(bytes, name, io);
+        g = std::move(m.graph);
+        fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", name, m.opset, m.nodes);
+      } else {
+        if (!input_shapes.empty()) std::cerr << "og-opt: warning: --input-shape applies to ONNX models only; ignored\n";
+        std::istringstream text(std::move(bytes));
+        g = optgrammar::read_graph_text(text, name, &op_lines);
+        fmt::print(report, "graph: {}\n", name);
+      }
     }
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";

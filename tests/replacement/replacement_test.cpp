@@ -9,10 +9,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 using namespace optgrammar;
 
@@ -90,6 +92,15 @@ static QuickShape nonsense_shape(Replacement&, OpRef) {
 // AUTOSPLIT along the height with TYPICAL_SLICE: three parts (4, 4, 2) joined by a Concat.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Relu", "x"), GT(DIM_OF("*", 1), 4),
                          AUTOSPLIT(1, "I", 4, Op("T_Relu", TYPICAL_SLICE("x", "I"))))
+// AUTOTHREAD_HVX as public LLM packages write it (their attention op, threaded over the height
+// while it is above 1): at most autothread_hvx_ntiles parts, which the rule leaves alone after.
+// AUTOTHREAD_HMX reads autothread_hmx_ntiles.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Attn", "q", "k"), GT(DIM_HEIGHT("*"), 1),
+                         AUTOTHREAD_HVX(1, "I", Op("T_Attn", TYPICAL_SLICE("q", "I"), "k")))
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_AttnHmx", "q"), GT(DIM_HEIGHT("*"), 1),
+                         AUTOTHREAD_HMX(1, "I", Op("T_AttnHmx", TYPICAL_SLICE("q", "I"))))
+// A part stays marked when a later rule replaces it.
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("T_AttnHmx", "q"), IS_AUTOTHREADED("*"), Op("T_AttnHmxPart", "q"))
 // Split variables in a hand-made AUTOSPLIT_SLICE; SPLIT_DIM in a constant.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Vars", "x"), GT(DIM_OF("*", 3), 2),
                          AUTOSPLIT(3, "K", 2,
@@ -191,6 +202,60 @@ TEST_CASE("AUTOSPLIT with TYPICAL_SLICE: parts of chunk size, the last smaller, 
     CHECK(g.output(sl).same_shape(f32({1, want_size[p], 8, 3})));
   }
   CHECK(named(g, "$Shape").size() == 6);  // the WITH_SIZE copies of the size shapes were removed
+}
+
+TEST_CASE("AUTOTHREAD_HVX and _HMX split into at most the option's number of parts, once; without the option, not at all") {
+  VerifyMode vm(true);
+  const auto graph = [](std::uint64_t hvx_tiles, std::uint64_t hmx_tiles, bool set) {
+    Graph g;
+    auto q = g.add_input(f32({1, 10, 4, 8}));
+    auto k = g.add_input(f32({1, 1, 4, 8}));
+    g.add_output(g.add_op("T_Attn", {q, k}, f32({1, 10, 4, 8})));
+    g.add_output(g.add_op("T_AttnHmx", {q}, f32({1, 10, 4, 8})));
+    if (set) {
+      g.set_option("autothread_hvx_ntiles", hvx_tiles);
+      g.set_option("autothread_hmx_ntiles", hmx_tiles);
+    }
+    return g;
+  };
+  const auto heights = [](const Graph& g, OpRef cat) {
+    std::vector<std::size_t> h;
+    for (std::uint32_t p = 1; p < g.n_inputs(cat); ++p) h.push_back(g.output(g.input(cat, p)).dim(1));
+    return h;
+  };
+  {
+    // 10 rows in at most 4 parts: chunks of 3. The parts' height is still above 1, but they are
+    // not threaded again (the rule fails on them: the trace says so).
+    Graph g = graph(4, 6, true);
+    std::ostringstream trace;
+    DriverOptions opt;
+    opt.trace = &trace;
+    run_rules(g, this_file(), opt);
+    CHECK(verify(g).empty());
+    auto cats = named(g, "Concat");
+    REQUIRE(cats.size() == 2);
+    std::vector<std::vector<std::size_t>> got;
+    for (OpRef c : cats) {
+      std::string part = g.name(g.input(c, 1)) == "T_Attn" ? "T_Attn" : "T_AttnHmxPart";
+      for (std::uint32_t p = 1; p < g.n_inputs(c); ++p) CHECK(g.name(g.input(c, p)) == part);
+      got.push_back(heights(g, c));
+    }
+    std::sort(got.begin(), got.end());
+    // HVX: chunks of ceil(10/4) = 3; HMX: ceil(10/6) = 2 (5 parts, at most 6).
+    CHECK(got == std::vector<std::vector<std::size_t>>{{2, 2, 2, 2, 2}, {3, 3, 3, 1}});
+    CHECK(named(g, "T_AttnHmx").empty());  // every HMX part was replaced by LATE's rule: still marked
+    CHECK_THAT(trace.str(), Catch::Contains("chunk size 0 is not positive"));
+  }
+  for (std::uint64_t tiles : {0, 1}) {
+    // No threads to spread over: nothing changes (option 0 or 1, or not set at all).
+    for (bool set : {true, false}) {
+      Graph g = graph(tiles, tiles, set);
+      run_rules(g, this_file());
+      CHECK(named(g, "Concat").empty());
+      CHECK(named(g, "T_Attn").size() == 1);
+      CHECK(named(g, "T_AttnHmx").size() == 1);
+    }
+  }
 }
 
 TEST_CASE("a split of one part is that part, without a Concat, split variables reach their operands") {

@@ -102,6 +102,7 @@ enum Place : unsigned char {
   X(ZERO_OFFSET_OF, properties, node(ZeroOffsetOf), unary, typed(int_, opref)) \
   X(SAME_ENCODING, properties, node(SameEncoding), binary, typed(bool_, opref, opref)) \
   X(SAME_OP, properties, node(SameOp), binary, typed(bool_, opref, opref)) \
+  X(IS_AUTOTHREADED, properties, node(IsAutothreaded), unary, typed(bool_, opref)) \
   X(CONSTVAL_INT, constants, node(ConstvalInt), binary, typed(int_, opref, integral)) \
   X(CONSTVAL_INT_VALID, constants, node(ConstvalIntValid), binary, typed(bool_, opref, integral)) \
   X(CONSTVAL_FLOAT, constants, node(ConstvalFloat), binary, typed(float_, opref, integral)) \
@@ -414,8 +415,24 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   X(CHANGEDIM_SLICE, CHANGEDIM_SLICE, R, \
     "WITH_SIZE(AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3),WITH_TYPE($1,Op(\"Slice_shape\",$1," \
     "AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_start,$2,$1,$3),AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3))))") \
-  X(OpMultiOut, OpMultiOut, R, "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))")
+  X(OpMultiOut, OpMultiOut, R, "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))") \
+  X(AUTOTHREAD_HVX, EXPANDED, R, OPTGRAMMAR_AUTOTHREAD_TEXT_("autothread_hvx_ntiles")) \
+  X(AUTOTHREAD_HMX, EXPANDED, R, OPTGRAMMAR_AUTOTHREAD_TEXT_("autothread_hmx_ntiles"))
 // clang-format on
+
+/// The split-history entry that marks the parts AUTOTHREAD_HVX and AUTOTHREAD_HMX make, and the
+/// ops that replace them (IS_AUTOTHREADED reads it).
+#define OPTGRAMMAR_AUTOTHREAD_MARK 65536
+/// AUTOTHREAD_HVX(dim, "I", op) and AUTOTHREAD_HMX: an AUTOSPLIT of the root's dimension dim into
+/// at most n parts, n the graph option named, each part's op marked. With n below 2 (the option
+/// not set), or on a part of an earlier one (IS_AUTOTHREADED), the chunk is 0, so the replacement
+/// fails and the rule does not apply: nothing to thread, and parts are not threaded again.
+#define OPTGRAMMAR_AUTOTHREAD_TEXT_(OPTION)                                                                  \
+  "AUTOSPLIT($1,$2,SELECT(OR(IS_AUTOTHREADED(\"*\"),LT(OPTION_UINT(\"" OPTION "\"),2)),0,"                 \
+  "CEILDIV(DIM_OF(\"*\",$1),OPTION_UINT(\"" OPTION "\"))),"                                                     \
+  "WITH_SPLIT_HISTORY(\"*\"," OPTGRAMMAR_AUTOTHREAD_STR_(OPTGRAMMAR_AUTOTHREAD_MARK) ",$3))"
+#define OPTGRAMMAR_AUTOTHREAD_STR_(X) OPTGRAMMAR_AUTOTHREAD_STR2_(X)
+#define OPTGRAMMAR_AUTOTHREAD_STR2_(X) #X
 
 /// The names a rule writes without operands for a value (packages take them from the framework's
 /// headers): `X(name, expansion)`, the expansion an expansion text without operands, which both
@@ -522,6 +539,7 @@ inline constexpr Construct constructs[] = {
     grammar_detail::regular("ZERO_OFFSET_OF", grammar_detail::F::ZERO_OFFSET_OF, grammar_detail::CR),
     grammar_detail::regular("SAME_ENCODING", grammar_detail::F::SAME_ENCODING, grammar_detail::CR),
     grammar_detail::regular("SAME_OP", grammar_detail::F::SAME_OP, grammar_detail::CR),
+    grammar_detail::regular("IS_AUTOTHREADED", grammar_detail::F::IS_AUTOTHREADED, grammar_detail::CR),
     grammar_detail::regular("CONSTVAL_INT", grammar_detail::F::CONSTVAL_INT, grammar_detail::CR),
     grammar_detail::regular("CONSTVAL_INT_VALID", grammar_detail::F::CONSTVAL_INT_VALID, grammar_detail::CR),
     grammar_detail::regular("CONSTVAL_FLOAT", grammar_detail::F::CONSTVAL_FLOAT, grammar_detail::CR),

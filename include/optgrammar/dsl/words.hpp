@@ -168,14 +168,15 @@ template <std::size_t Rec, std::size_t At>
 inline constexpr ExpansionTerm term_v = expansion_term(constructs[Rec].expansion, At);
 
 /// The operands of record Rec's expansion that reach a place taking a string (the name of Op or
-/// OpVarIn, the tag of LET, the split tag of AUTOSPLIT_SHAPEFN_APPLY), as bits (bit k: `$k`).
+/// OpVarIn, the tag of LET, the split tag of AUTOSPLIT and AUTOSPLIT_SHAPEFN_APPLY), as bits (bit
+/// k: `$k`).
 constexpr unsigned long long string_operands(std::string_view text, std::size_t at = 0) {
   const ExpansionTerm t = expansion_term(text, at);
   if (t.form != ExpansionTerm::call) return 0;
   const Family f = constructs[t.value].family;
-  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET ? 0
-                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY                     ? 1
-                                                                                       : t.n;
+  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET   ? 0
+                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT ? 1
+                                                                                             : t.n;
   unsigned long long bits = 0;
   for (std::size_t j = 0; j < t.n; ++j) {
     const ExpansionTerm o = expansion_term(text, t.at[j]);
@@ -445,8 +446,9 @@ struct word_functions {
     static_assert(Rec != Rec, "an expansion text names a function that is not a shape function");
   }
   /// A name of an expansion text applied to its operands: another name defined by expansion, Op
-  /// or LET (a string first), AUTOSPLIT_SHAPEFN_APPLY (a shape function, then a split tag), or a
-  /// construct of a regular form (its node made as its word makes it).
+  /// or LET (a string first), AUTOSPLIT_SHAPEFN_APPLY (a shape function, then a split tag),
+  /// AUTOSPLIT (a split tag second), WITH_SPLIT_HISTORY, or a construct of a regular form (its
+  /// node made as its word makes it).
   template <std::size_t Rec, class... A>
   static constexpr auto call_record_(const A&... a) {
     constexpr Family f = constructs[Rec].family;
@@ -462,9 +464,14 @@ struct word_functions {
       return [](const auto& fn, Str tag, const auto&... rest) {
         return AUTOSPLIT_SHAPEFN_APPLY_(fn.leaf.str, fn.fn, tag, rest...);
       }(a...);
+    } else if constexpr (f == Family::AUTOSPLIT) {
+      return AUTOSPLIT(a...);
+    } else if constexpr (f == Family::WITH_SPLIT_HISTORY) {
+      return WITH_SPLIT_HISTORY(a...);
     } else {
       static_assert(word_form(f) != WordForm::own,
-                    "an expansion text may only name Op, LET, AUTOSPLIT_SHAPEFN_APPLY and constructs of a regular form");
+                    "an expansion text may only name Op, LET, AUTOSPLIT, AUTOSPLIT_SHAPEFN_APPLY, WITH_SPLIT_HISTORY "
+                    "and constructs of a regular form");
       return detail::make<expansion_detail::family_kind(f)>(a...);
     }
   }

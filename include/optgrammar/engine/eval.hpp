@@ -4,6 +4,7 @@
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/properties.hpp"
+#include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/const_read.hpp"
 #include "optgrammar/engine/exec_state.hpp"
 #include "optgrammar/engine/external_call.hpp"
@@ -12,6 +13,7 @@
 #include <boost/hana/at.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -20,6 +22,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace optgrammar::engine {
 
@@ -403,6 +406,14 @@ inline auto eval_property(const N& n, ExecState& s) {
       });
       return outs ? outs : std::size_t{1};
     }
+  } else if constexpr (k == Kind::IsAutothreaded) {
+    const OpRef x = kid<0>(n, s);
+    if (!g.alive(x)) {
+      s.failed = true;
+      return false;
+    }
+    const std::vector<int>& h = g.split_history(x);
+    return std::find(h.begin(), h.end(), OPTGRAMMAR_AUTOTHREAD_MARK) != h.end();
   } else if constexpr (k == Kind::SameEncoding || k == Kind::SameOp) {
     OpRef a = kid<0>(n, s), b = kid<1>(n, s);
     if (!g.alive(a) || !g.alive(b)) {

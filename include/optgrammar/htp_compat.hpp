@@ -13,7 +13,7 @@
 // properties vanish while its op registrations (DEF_PACKAGE_OP...) and parameter orders stay.
 #pragma once
 
-#include "optgrammar/core/properties.hpp"
+#include "optgrammar/package/properties.hpp"
 #include "optgrammar/autosplit.hpp"  // package sources split with AUTOSPLIT freely
 
 #include <cassert>  // package kernels and shape functions use assert without including it

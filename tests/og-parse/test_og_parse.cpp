@@ -430,6 +430,31 @@ TEST_CASE("registrations as the framework's older headers take them: a variable 
   CHECK(j["ops"][1]["cost"] == "SNAIL");
 }
 
+TEST_CASE("parameter orders as the SDK's generated sources write them: the op name in a variable") {
+  // g++ takes the variable (the registry reads it at static initialization); og-parse warns that
+  // it cannot know the op, and keeps the parameters.
+  auto p = parse(
+      "DEF_PACKAGE_PARAM_ORDER(sg_opNameReluX, \"X_VAL\", true, nullptr)\n"
+      "DEF_PACKAGE_PARAM_ORDER(\"Lone\")\n"
+      "DEF_PACKAGE_PARAM_ORDER(sg_opNameLone, \"axis\", false)\n");
+  const auto& po = p.s->param_orders();
+  REQUIRE(po.size() == 1);
+  CHECK(po[0].op.empty());
+  CHECK(po[0].op_variable == "sg_opNameReluX");
+  REQUIRE(po[0].params.size() == 1);
+  CHECK(po[0].params[0].name == "X_VAL");
+  CHECK(po[0].params[0].mandatory);
+  REQUIRE(p.diags.size() == 4);
+  CHECK(p.diags[0] == "t.cpp:1:25: warning: the op name is the variable 'sg_opNameReluX', not a string constant: og-parse "
+                      "cannot tell which op these parameters belong to");
+  // An op name alone: the framework's macro wants a triple at least, and so do both front ends.
+  CHECK(p.diags[1] == "t.cpp:2:31: error: DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of "
+                      "(\"param\", mandatory, default)");
+  CHECK(p.diags[3] == "t.cpp:3:53: error: DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of "
+                      "(\"param\", mandatory, default)");
+  CHECK(p.s->to_json()["param_orders"][0]["op_variable"] == "sg_opNameReluX");
+}
+
 TEST_CASE("DEF_OPT and DEF_OPTIM, the framework's short names of the rule macros", "[canonical]") {
   // No #define needed; the rules print as the long macros'.
   auto p = parse(

@@ -4,6 +4,7 @@
 // recorded at static initialization in a registry that can be queried.
 //
 //   DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr)
+// (the macro is package/properties.hpp's, which checks its form).
 #pragma once
 
 #include "optgrammar/core/registry.hpp"
@@ -299,8 +300,6 @@ inline std::vector<std::string> split_args(std::string_view t) {
 struct ParamOrderRegistrar {
   template <class... A>
   ParamOrderRegistrar(const char* op, const char* text, const char* file, int line, const A&... a) {
-    static_assert(sizeof...(A) % 3 == 0,
-                  "DEF_PACKAGE_PARAM_ORDER takes the op name, then triples of (\"param\", mandatory, default)");
     ParamOrder po;
     po.op = op;
     po.file = file;
@@ -329,7 +328,9 @@ struct ParamOrderRegistrar {
 #define OPTGRAMMAR_STRINGIFY_(...) #__VA_ARGS__
 #define OPTGRAMMAR_STRINGIFY(...) OPTGRAMMAR_STRINGIFY_(__VA_ARGS__)
 
-/// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr).
-#define DEF_PACKAGE_PARAM_ORDER(OP, ...)                                                              \
-  static const ::optgrammar::detail::ParamOrderRegistrar OPTGRAMMAR_CAT(og_param_order_, __COUNTER__){ \
-      OP, OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__, __VA_ARGS__};
+/// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr), without the
+/// check of its form (package/properties.hpp's DEF_PACKAGE_PARAM_ORDER, which the headers for
+/// packages use, checks it first).
+#define OPTGRAMMAR_PARAM_ORDER_REGISTER_(NAME, OP, ...)                                   \
+  static const ::optgrammar::detail::ParamOrderRegistrar NAME{OP, OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, \
+                                                              __LINE__, __VA_ARGS__};

@@ -94,6 +94,7 @@
   X(properties_form,         "registration", "DEF_TENSOR_PROPERTIES takes Op(\"op\", \"operand\", ...) and then properties such as Flat(\"operand\", ...), all of non-empty strings") \
   X(properties_ellipsis,     "registration", "\"...\" (this operand and all later ones) must be the last operand of Op(...) in DEF_TENSOR_PROPERTIES") \
   X(properties_unknown_name, "registration", "\"{}\" is neither an operand of Op(\"{}\", ...), an output named by Outputs(...), nor \"*\"") \
+  X(param_order_form,        "registration", "DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of (\"param\", mandatory, default)") \
   X(outputs_place,           "registration", "Outputs(...) names the op's outputs right after Op(...), before any tensor property") \
   X(outputs_name,            "registration", "\"{}\" cannot name an output: it is \"*\", \"...\", an operand or a name given twice") \
   X(outputs_empty,           "registration", "Outputs(...) names at least one output")

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace optgrammar::package_glue {
@@ -138,6 +139,32 @@ template <class Decl>
 struct properties_scope {
   static bool accept(typename properties_check<Decl>::type);
 };
+
+/// The number of operands written after DEF_PACKAGE_PARAM_ORDER's op name (declared only: read in
+/// decltype, where the package's default values need not be constants).
+template <class... A>
+std::integral_constant<std::size_t, sizeof...(A)> param_order_operands(const A&...);
+/// A parameter order's form as a type, as for tensor properties: one or more whole triples
+/// after the op name, else the incomplete rule_error of param_order_form.
+struct param_order_found {
+  static constexpr dsl::Fault fault = dsl::Fault::param_order_form;
+  static constexpr std::string_view text = dsl::fault_text(fault).text;
+  static constexpr std::string_view subject = "DEF_PACKAGE_PARAM_ORDER";
+};
+template <std::size_t N, bool Ok = (N >= 3 && N % 3 == 0)>
+struct param_order_check {
+  using type = PropertiesAccepted;
+};
+template <std::size_t N>
+struct param_order_check<N, false> {
+  using type = typename dsl::detail::found_error<param_order_found>::type;
+};
+/// The scope in which DEF_PACKAGE_PARAM_ORDER raises a malformed call's one error on its own
+/// line (the op name's text, made by `#`, is the argument), as properties_scope does.
+template <std::size_t N>
+struct param_order_scope {
+  static bool accept(typename param_order_check<N>::type);
+};
 }  // namespace detail
 }  // namespace optgrammar::package_glue
 
@@ -153,3 +180,16 @@ struct properties_scope {
   };                                                                                                          \
   static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(NAME, _registered){             \
       OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};
+
+/// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr): the op name
+/// (a string or a variable holding one), then one or more triples of parameter name, whether it
+/// is mandatory, and its default; another form is one compile error,
+/// optgrammar::rule_error::param_order_form.
+#define DEF_PACKAGE_PARAM_ORDER(OP, ...) OPTGRAMMAR_PARAM_ORDER_(OPTGRAMMAR_CAT(og_param_order_, __COUNTER__), OP, __VA_ARGS__)
+#define OPTGRAMMAR_PARAM_ORDER_(NAME, OP, ...)                                                               \
+  struct OPTGRAMMAR_CAT(NAME, _verdict)                                                                      \
+      : ::optgrammar::package_glue::detail::param_order_scope<decltype(                                      \
+            ::optgrammar::package_glue::detail::param_order_operands(__VA_ARGS__))::value> {                  \
+    static_assert(sizeof(accept(OPTGRAMMAR_STRINGIFY(OP))));                                                 \
+  };                                                                                                         \
+  OPTGRAMMAR_PARAM_ORDER_REGISTER_(NAME, OP, __VA_ARGS__)

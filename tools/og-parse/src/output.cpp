@@ -174,7 +174,9 @@ nlohmann::json Session::to_json() const {
     json params = json::array();
     for (const auto& q : p.params)
       params.push_back({{"name", q.name}, {"mandatory", q.mandatory}, {"default", q.default_value}});
-    pos.push_back({{"file", files_[p.loc.file].name}, {"line", p.line}, {"op", p.op}, {"params", std::move(params)}});
+    json j = {{"file", files_[p.loc.file].name}, {"line", p.line}, {"op", p.op}, {"params", std::move(params)}};
+    if (!p.op_variable.empty()) j["op_variable"] = p.op_variable;  // "op" is then ""
+    pos.push_back(std::move(j));
   }
   doc["param_orders"] = std::move(pos);
   json fns = json::array();

@@ -491,6 +491,16 @@ class Parser {
     return known_name(t, joined_strings(), optgrammar::cost_names, "cost", '"');
   }
 
+  /// An op name given by a variable (`const char* op_name_relu = "Relu";`), as packages write it
+  /// for the framework's older headers and the SDK's generated sources in parameter orders: the
+  /// compiler takes it, og-parse cannot know the op, and says so; `what` says what it cannot tell.
+  std::string op_variable(std::string_view what) {
+    const Token t = take();
+    warn(t.loc, fmt::format("the op name is the variable '{}', not a string constant: og-parse cannot tell {}",
+                            t.text, what));
+    return std::string(t.text);
+  }
+
   void op_decl() {
     OpDecl d;
     d.loc = item_.loc;
@@ -502,14 +512,8 @@ class Parser {
       take();
       d.function = function_name();
       expect(Tok::comma, "','", "after the implementation function");
-      if (const Token t = peek(); t.kind == Tok::ident && !cost_fn) {
-        // The op's name held in a variable (`const char* op_name_relu = "Relu";`), as packages
-        // for the framework's older headers write it: the compiler takes it, og-parse cannot know it.
-        take();
-        d.op_variable = std::string(t.text);
-        warn(t.loc, fmt::format("the op name is the variable '{}', not a string constant: og-parse cannot tell "
-                                "which op this registers (the framework's current headers need a string constant)",
-                                t.text));
+      if (peek().kind == Tok::ident && !cost_fn) {
+        d.op_variable = op_variable("which op this registers (the framework's current headers need a string constant)");
       } else {
         d.op = string_arg("the op name");
       }
@@ -604,11 +608,16 @@ class Parser {
     po.line = s_.line_of(po.loc);
     try {
       take();
-      po.op = string_arg("the op name");
+      // The SDK's generated sources name the op through a variable here (`sg_opNameRelu`).
+      if (peek().kind == Tok::ident) po.op_variable = op_variable("which op these parameters belong to");
+      else po.op = string_arg("the op name");
+      if (peek().kind != Tok::comma) fail(peek().loc, catalogue(Fault::param_order_form));
       while (peek().kind == Tok::comma) {
         take();
         ParamOrder::Param p;
         p.name = string_arg("a parameter name");
+        // A triple cut short (the C++ front end counts the operands and says the same).
+        if (peek().kind == Tok::rparen) fail(peek().loc, catalogue(Fault::param_order_form));
         expect(Tok::comma, "','", fmt::format("after parameter \"{}\" (each parameter is: name, mandatory, default)", p.name));
         const Token m = peek();
         if (m.kind == Tok::ident && (m.text == "true" || m.text == "false")) {
@@ -619,6 +628,7 @@ class Parser {
           fail(m.loc, fmt::format("expected true or false (is \"{}\" mandatory?), found {}", p.name, spell(m)));
         }
         take();
+        if (peek().kind == Tok::rparen) fail(peek().loc, catalogue(Fault::param_order_form));
         expect(Tok::comma, "','", fmt::format("after the mandatory flag of \"{}\"", p.name));
         const Token d = peek();
         if (d.kind == Tok::comma || d.kind == Tok::rparen || d.kind == Tok::eof)

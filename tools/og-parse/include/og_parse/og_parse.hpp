@@ -152,7 +152,8 @@ struct TensorProperties {
 struct ParamOrder {
   Loc loc;
   std::uint32_t line = 0;
-  std::string op;
+  std::string op;          ///< empty when the name is given by a variable (op_variable)
+  std::string op_variable; ///< the variable naming the op, written in place of a string constant
   struct Param {
     std::string name;
     bool mandatory = false;

@@ -42,6 +42,12 @@ TEST_CASE("a framework-style package source: registrations stay in every build")
   CHECK(old_costed->name == intern_op_name("CompatOld"));
   CHECK(old_costed->cost == Cost::SNAIL);
   CHECK(old_costed->flags == Flags::RESOURCE_HVX);
+  const ParamOrder* order = ParamOrderRegistry::instance().find("CompatOld");
+  REQUIRE(order);
+  REQUIRE(order->params.size() == 2);
+  CHECK(order->params[0].name == "limit");
+  CHECK(order->params[0].mandatory);
+  CHECK(order->params[1].default_text == "0");
   // DEF_PACKAGE_OP's defaults are the framework's; template-ids need no parentheses.
   const OpImplInfo* plain = registration("compatReluImpl<Tensor>");
   REQUIRE(plain);

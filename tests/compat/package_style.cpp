@@ -46,6 +46,8 @@ GraphStatus compatOldImpl(Tensor& out, const Tensor& in) {
 }
 DEF_PACKAGE_OP(compatOldImpl<0>, compat_old_name)
 DEF_PACKAGE_OP_AND_COST_AND_FLAGS(compatOldImpl<1>, compat_old_name, "SNAIL", Flags::RESOURCE_HVX)
+// The SDK's generated sources name the op through a variable in parameter orders too.
+DEF_PACKAGE_PARAM_ORDER(compat_old_name, "limit", true, nullptr, "mode", false, 0)
 
 DEF_TENSOR_PROPERTIES(Op("CompatRelu", "in"), Flat("*", "in"))
 DEF_TENSOR_PROPERTIES(Op("CompatCat", "axis", "..."), Flat("*", "..."), MainMemory("axis"))

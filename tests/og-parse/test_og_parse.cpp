@@ -430,6 +430,37 @@ TEST_CASE("registrations as the framework's older headers take them: a variable 
   CHECK(j["ops"][1]["cost"] == "SNAIL");
 }
 
+TEST_CASE("unknown names: an error where only framework headers were not found, unchecked rules where others were") {
+  // The framework's headers that the library stands in for, and the QNN API's, give a rule no
+  // word og-parse does not know: a misspelt name is an error, with the likely name, as with g++.
+  auto fw = parse(
+      "#include \"HTP/core/optimize.h\"\n"
+      "#include \"QnnOpPackage.h\"\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"Relu\", \"x\"), IS_FLAOT16(\"x\"), Op(\"Relu.fp16\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(DIM_HEIGHT(\"x\"), TILE_HIEGHT), Op(\"B\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, AUTOTHREAD_HXV(1, \"I\", Op(\"B\", TYPICAL_SLICE(\"x\", \"I\"))))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), IS_NOTHING_LIKE_IT(\"x\"), Op(\"B\", \"x\"))\n");
+  REQUIRE(fw.diags.size() == 4);
+  CHECK(fw.diags[0] == "t.cpp:3:50: error: unknown function 'IS_FLAOT16' (did you mean 'IS_FLOAT16'?)");
+  CHECK(fw.diags[1] == "t.cpp:4:67: error: unknown name 'TILE_HIEGHT' in a constraint expression (did you mean 'TILE_HEIGHT'?)");
+  CHECK(fw.diags[2] == "t.cpp:5:51: error: unknown replacement construct 'AUTOTHREAD_HXV' (did you mean 'AUTOTHREAD_HVX'?)");
+  CHECK(fw.diags[3] == "t.cpp:6:47: error: unknown function 'IS_NOTHING_LIKE_IT'");
+  // A package's own header that was not found may define the name, called or not: the rule is
+  // left unchecked with a warning (before, a name used without a call was an error).
+  auto own = parse(
+      "#include \"HTP/core/optimize.h\"\n"
+      "#include \"my_constants.h\"\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(DIM_WIDTH(\"x\"), TILE_N), Op(\"B\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(\"C\", \"x\"), GT(DIM_WIDTH(\"x\"), TILE_F(1)), Op(\"D\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"E\", \"x\"), OK, \"x\")\n");
+  REQUIRE(own.diags.size() == 2);
+  CHECK(own.diags[0] == "t.cpp:3:66: warning: rule not checked: 'TILE_N' is neither a construct of the rule language nor a "
+                        "macro og-parse could read (it may come from \"my_constants.h\", which og-parse did not find; give "
+                        "its folder with -I)");
+  CHECK(own.diags[1].find("t.cpp:4:70: warning: rule not checked: 'TILE_F' is neither") == 0);
+  CHECK(own.canonical.size() == 1);  // the third rule, whose words are all the language's
+}
+
 TEST_CASE("parameter orders as the SDK's generated sources write them: the op name in a variable") {
   // g++ takes the variable (the registry reads it at static initialization); og-parse warns that
   // it cannot know the op, and keeps the parameters.

@@ -239,6 +239,36 @@ const NameTable names;
 
 const Known* lookup(std::string_view name) noexcept { return names.find(name); }
 
+/// " (did you mean 'IS_FLOAT16'?)" for a name that is one or two edits (a letter changed, added,
+/// dropped, or two letters swapped) from a construct's name, as a compiler suggests one; else "".
+std::string did_you_mean(std::string_view name) {
+  const auto distance = [](std::string_view a, std::string_view b) {
+    // Damerau-Levenshtein (optimal string alignment) over three rows.
+    std::vector<std::size_t> r0(b.size() + 1), r1(b.size() + 1), r2(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) r1[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      r2[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        r2[j] = std::min({r1[j] + 1, r2[j - 1] + 1, r1[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) r2[j] = std::min(r2[j], r0[j - 2] + 1);
+      }
+      std::swap(r0, r1);
+      std::swap(r1, r2);
+    }
+    return r1[b.size()];
+  };
+  std::string_view best;
+  std::size_t best_d = name.size() < 6 ? 2 : 3;  // at most 1 edit for short names, 2 for others
+  for (const auto& r : optgrammar::dsl::constructs) {
+    if (r.name.size() + 2 < name.size() || name.size() + 2 < r.name.size()) continue;
+    if (const std::size_t d = distance(name, r.name); d < best_d) {
+      best_d = d;
+      best = r.name;
+    }
+  }
+  return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);
+}
+
 /// Context of a replacement operand, for the restrictions on AUTOSPLIT / EXTERNAL_REPLACE.
 struct RCtx {
   bool root = false;        ///< the root of the replacement or a root SELECT's branch
@@ -628,7 +658,7 @@ class Checker {
       return dtype(tag, n->loc);
     }
     if (const Known* k = lookup(t); k && k->c == C::NAMED_VALUE) return cx(expand_record(n, *k->rec));
-    fail(n->loc, fmt::format("unknown name '{}' in a constraint expression", t));
+    fail(n->loc, fmt::format("unknown name '{}' in a constraint expression{}", t, did_you_mean(t)));
   }
 
   Node* typed(Node* n, VT t) {
@@ -650,7 +680,7 @@ class Checker {
       case NodeKind::call: break;
     }
     const Known* k = lookup(n->text);
-    if (!k) fail(n->loc, fmt::format("unknown function '{}'", n->text));
+    if (!k) fail(n->loc, fmt::format("unknown function '{}'{}", n->text, did_you_mean(n->text)));
     if (k->c == C::NAMED_VALUE) fail(n->loc, fmt::format("'{}' is a value: write it without parentheses", n->text));
     count_operands(n, *k);
     if (k->replacement) {
@@ -1035,7 +1065,7 @@ class Checker {
       case NodeKind::call: break;
     }
     const Known* k = lookup(n->text);
-    if (!k) fail(n->loc, fmt::format("unknown replacement construct '{}'", n->text));
+    if (!k) fail(n->loc, fmt::format("unknown replacement construct '{}'{}", n->text, did_you_mean(n->text)));
     count_operands(n, *k);
     auto& a = n->args;
     const RCtx inner{false, false, ctx.modifier};

@@ -4,10 +4,14 @@
 // EXTERNAL_SHAPEFN annotations, and cuts out each DEF_PACKAGE_* construct as expanded tokens.
 #include "internal.hpp"
 
+#include <optgrammar/dsl/passes.hpp>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <iterator>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -285,13 +289,16 @@ class Scanner {
     return false;
   }
 
-  /// The first call of a name spelled like a macro that is neither a construct of the rule
-  /// language nor a macro known here, in toks[b, e): a macro of a header that was not found.
+  /// The first name spelled like a macro, called or not, in toks[b, e) that is no word of the
+  /// rule language (a construct, a pass name, OK, INF, NEG_INF): a macro of a header that was not
+  /// found (`TILE_N` as well as `MY_TEST(x)`).
   static std::string_view unknown_call(const std::vector<Token>& toks, std::size_t b, std::size_t e) {
-    for (std::size_t k = b; k + 1 < e; ++k)
-      if (toks[k].kind == Tok::ident && toks[k + 1].kind == Tok::lparen && macro_like(toks[k].text) &&
-          !is_construct(toks[k].text))
-        return toks[k].text;
+    for (std::size_t k = b; k < e; ++k) {
+      const std::string_view t = toks[k].text;
+      if (toks[k].kind == Tok::ident && macro_like(t) && !is_construct(t) && optgrammar::pass_priority(t) < 0 &&
+          t != "OK" && t != "INF" && t != "NEG_INF")
+        return t;
+    }
     return {};
   }
   /// With includes not found, a rule that calls an unknown macro-like name is not checked (its
@@ -702,12 +709,25 @@ class Scanner {
     return e;
   }
 
+  /// Whether a header that was not found can hold no macro of the rules: one of the framework's
+  /// headers that the library stands in for (include/compat: og-parse knows all they give a rule),
+  /// or a header of the QNN API (Qnn*.h: types and functions, no words of the rule language).
+  static bool known_without_reading(std::string_view name) {
+    static constexpr std::string_view stand_ins[] = {
+#include "og_parse/compat_headers.inc"
+    };
+    if (std::find(std::begin(stand_ins), std::end(stand_ins), name) != std::end(stand_ins)) return true;
+    const std::string_view base = name.substr(name.find_last_of('/') + 1);
+    return base.starts_with("Qnn") && base.ends_with(".h");
+  }
+
   /// #include "name": the including file's folder, then the -I folders, as the compiler looks.
   void include(const std::string& name) {
     namespace fs = std::filesystem;
     std::optional<std::uint32_t> f;
     if (!s_.options().follow_includes) {
-      if (std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
+      if (!known_without_reading(name) &&
+          std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
         st_.unresolved.push_back(name);
       return;
     }
@@ -717,7 +737,8 @@ class Scanner {
       f = s_.include_file((fs::path(dir) / name).lexically_normal().string());
     }
     if (!f) {
-      if (std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
+      if (!known_without_reading(name) &&
+          std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
         st_.unresolved.push_back(name);
       return;
     }

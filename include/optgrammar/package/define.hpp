@@ -110,8 +110,29 @@ struct scope_of<Rule, true> {
   using type = octal_warning_words<rule_warning::octal_constant<octal_text<Rule>()>>;
 };
 }  // namespace detail
+/// Whether the compiler could type the rule's three parts: a name that is no word of the
+/// language (`IS_FLAOT16`, a misspelling) is the compiler's own error in them ("not declared ...;
+/// did you mean ..."), and then nothing about the rule is checked or registered, so that no
+/// other error follows it.
+template <class Rule>
+concept rule_typed = requires {
+  Rule::match();
+  Rule::constraint();
+  Rule::replacement();
+};
+/// The scope of the pass spec of a rule the compiler could not type: every pass word is an int,
+/// and `accept` takes any spec.
+struct untyped_rule_words {
+#define OPTGRAMMAR_PASS_UNTYPED_(NAME, PRIORITY) static constexpr int NAME = PRIORITY;
+  OPTGRAMMAR_PASS_NAMES(OPTGRAMMAR_PASS_UNTYPED_)
+#undef OPTGRAMMAR_PASS_UNTYPED_
+  static bool accept(long long);
+};
 template <class Rule>
 struct verdict_scope : detail::scope_of<Rule>::type {};
+template <class Rule>
+  requires(!rule_typed<Rule>)
+struct verdict_scope<Rule> : untyped_rule_words {};
 }  // namespace optgrammar::dsl
 
 // Registration: a well-formed rule becomes a RuleInfo with its guards and its specialized apply
@@ -305,30 +326,35 @@ struct RuleSource {
 }
 
 /// Registers a well-formed rule and returns true. An ill-formed rule's one error is raised by the
-/// rule macro (verdict_scope); nothing else about it is instantiated. By default the rule's apply
+/// rule macro (verdict_scope); nothing else about it is instantiated, nor about a rule the
+/// compiler could not type (dsl::rule_typed: its own error said why). By default the rule's apply
 /// function is shared by the rules of its node types and layout and reads the rule's values from
 /// its analysis; with OPTGRAMMAR_SPECIALIZE_RULES defined to 1 where the rule is written, the rule
 /// gets its own apply function with its values folded in (docs/engine.md: "Rule code").
 template <class Rule>
 bool define_rule() {
-  constexpr auto& a = analyzed<Rule>::value;
-  if constexpr (!a.info.ok) {
+  if constexpr (!dsl::rule_typed<Rule>) {
     return false;
   } else {
-    using A = std::remove_cvref_t<decltype(a)>;
-    constexpr engine::RuleLayout layout{a.info.n_tags, a.info.n_splits, {a.info.reads_outdef, a.info.reads_constval}};
-    static constexpr detail::StaticGuards guards = detail::static_guards<Rule>();
-    static constexpr RuleSource src{Rule::file(),
-                                    Rule::line,
-                                    &a.info,
-                                    a.pass,
-                                    a.match.leaf.index,
-                                    &guards,
-                                    Rule::flags,
-                                    &a,
-                                    apply_function<Rule, A, layout>(),
-                                    &canonical_of<A>};
-    return register_rule(src);
+    constexpr auto& a = analyzed<Rule>::value;
+    if constexpr (!a.info.ok) {
+      return false;
+    } else {
+      using A = std::remove_cvref_t<decltype(a)>;
+      constexpr engine::RuleLayout layout{a.info.n_tags, a.info.n_splits, {a.info.reads_outdef, a.info.reads_constval}};
+      static constexpr detail::StaticGuards guards = detail::static_guards<Rule>();
+      static constexpr RuleSource src{Rule::file(),
+                                      Rule::line,
+                                      &a.info,
+                                      a.pass,
+                                      a.match.leaf.index,
+                                      &guards,
+                                      Rule::flags,
+                                      &a,
+                                      apply_function<Rule, A, layout>(),
+                                      &canonical_of<A>};
+      return register_rule(src);
+    }
   }
 }
 

@@ -1,0 +1,31 @@
+# Compiles a file of rules with misspelt words and checks that every error is the compiler's own
+# about such a word (one per rule; g++ adds "invalid return type 'auto'" of the rule part that held
+# it), with no error about the rest of the rule.
+#   -DCXX=compiler -DSRC=file -DINC=include dir -DWORDS=misspelt,words
+string(REPLACE "," ";" WORDS "${WORDS}")
+set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I${INC})
+execute_process(COMMAND ${CXX} ${flags} ${SRC} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "compiled, but the misspelt words must be errors")
+endif()
+string(REPLACE ";" "<semicolon>" err_one "${err}")  # "...; did you mean" is no list separator
+string(REGEX MATCHALL "[^\n]*: error: [^\n]*" errors "${err_one}")
+foreach(e IN LISTS errors)
+  set(known FALSE)
+  foreach(w IN LISTS WORDS)
+    if(e MATCHES "'${w}'|‘${w}’")
+      set(known TRUE)
+    endif()
+  endforeach()
+  if(e MATCHES "invalid return type [^ ]*auto[^ ]* of [^ ]*constexpr[^ ]* function")
+    set(known TRUE)
+  endif()
+  if(NOT known)
+    message(FATAL_ERROR "an error that is not about a misspelt word:\n${e}\n\nall output:\n${err}")
+  endif()
+endforeach()
+foreach(w IN LISTS WORDS)
+  if(NOT err MATCHES "'${w}'|‘${w}’")
+    message(FATAL_ERROR "no error names ${w}:\n${err}")
+  endif()
+endforeach()

@@ -76,6 +76,23 @@ TEST_CASE("an op type the importer does not claim is an error naming the op type
     CHECK(e.kind == oi::ImportError::Kind::unsupported_op);
     CHECK_THAT(e.what(), Catch::Contains("'NoSuchOp'") && Catch::Contains("'the_node'"));
   }
+  // Every op type it does not claim is named at once, with its number of nodes, in the order
+  // the model first uses them (a claimed Relu between them is not).
+  for (const char* type : {"Relu", "NoSuchOp", "OtherOp"}) {
+    auto* k = g->add_node();
+    k->set_op_type(type);
+    k->add_input("x");
+    k->add_output(std::string("out_") + type);
+  }
+  g->mutable_node(3)->set_domain("com.vendor");
+  try {
+    oi::import_file(save(m, "unknown_ops"));
+    FAIL("no error");
+  } catch (const oi::ImportError& e) {
+    CHECK(e.kind == oi::ImportError::Kind::unsupported_op);
+    CHECK_THAT(e.what(), Catch::EndsWith("node 0 'the_node' (NoSuchOp): op type 'NoSuchOp' is not claimed by the importer; "
+                                         "the op types it does not claim: NoSuchOp (2 nodes), com.vendor.OtherOp (1 node)"));
+  }
 }
 
 TEST_CASE("bytes that parse but hold no model are refused: no IR version, no graph") {
@@ -117,7 +134,22 @@ TEST_CASE("input shapes: NAME=D0,D1,... is parsed strictly, and a name that is n
   typed(g->add_output(), "y", {2});
   g->mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("n");
   const std::string path = save(m, "symbolic_input");
-  CHECK_THROWS_WITH(oi::import_file(path), Catch::Contains("input 'x' has no fixed shape"));
+  CHECK_THROWS_WITH(oi::import_file(path),
+                    Catch::Contains("inputs without a fixed shape: 'x' ([n]); give their dims, e.g. --input-shape x=1"));
+  {
+    // Every such input at once, each with its declared shape; an example that fixes them keeps
+    // the fixed dims.
+    auto m2 = m;
+    typed(m2.mutable_graph()->add_input(), "state", {2, 1, 128});
+    m2.mutable_graph()->mutable_input(1)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->clear_dim_value();
+    auto* mul = m2.mutable_graph()->add_node();
+    mul->set_op_type("Identity");
+    mul->add_input("state");
+    mul->add_output("s2");
+    CHECK_THROWS_WITH(oi::import_file(save(m2, "two_symbolic_inputs")),
+                      Catch::Contains("inputs without a fixed shape: 'x' ([n]), 'state' ([2, ?, 128]); give their dims, "
+                                      "e.g. --input-shape x=1 --input-shape state=2,1,128"));
+  }
   oi::ImportOptions fixed;
   REQUIRE(fixed.add_input_shape("x=4"));
   const auto im = oi::import_file(path, fixed);

@@ -286,17 +286,41 @@ class Importer {
       shape->clear_dim();
       for (auto d : it->second) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(d));
     }
+    unclaimed_ops(gp);
     load_external_data(gp);
     infer();
     reserve(gp);
     for (const auto& t : gp.initializer()) add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'", nullptr));
+    // Every input without a fixed shape is named at once, with the shape the model declares and
+    // a --input-shape that fixes it (its fixed dims as they are, the others 1).
+    std::string unfixed, example;
     for (const auto& in : gp.input()) {
       if (is_init.count(in.name())) continue;
       auto d = def_of(in.type(), "input '" + in.name() + "'");
-      if (!d) fail(Kind::invalid, "input '" + in.name() + "' has no fixed shape: give one (e.g. --input-shape " + in.name() + "=1,3,224,224)");
+      if (!d) {
+        const auto& shape = in.type().tensor_type().shape();
+        std::string declared = in.type().tensor_type().has_shape() ? "[" : "no shape";
+        std::string dims;
+        for (int k = 0; k < shape.dim_size(); ++k) {
+          const auto& dim = shape.dim(k);
+          const bool fixed = dim.has_dim_value() && dim.dim_value() >= 0;
+          if (k) {
+            declared.append(", ");
+            dims.append(",");
+          }
+          declared.append(fixed ? std::to_string(dim.dim_value()) : dim.has_dim_param() ? dim.dim_param() : "?");
+          dims.append(fixed ? std::to_string(dim.dim_value()) : "1");
+        }
+        if (in.type().tensor_type().has_shape()) declared.append("]");
+        unfixed.append(unfixed.empty() ? "'" : ", '").append(in.name()).append("' (").append(declared).append(")");
+        example.append(" --input-shape ").append(in.name()).append("=").append(shape.dim_size() ? dims : "1,1,1,1");
+        continue;
+      }
       values_[in.name()] = g_.add_input(*d);
       out.inputs.push_back(in.name());
     }
+    if (!unfixed.empty())
+      fail(Kind::invalid, "inputs without a fixed shape: " + unfixed + "; give their dims, e.g." + example);
     // Where a later node reads a value: multi-output nodes may leave their other outputs unused.
     std::unordered_map<std::string, bool> used;
     for (const auto& n : gp.node())
@@ -366,6 +390,29 @@ class Importer {
             fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
       }
     }
+  }
+
+  /// The op types of the model that the importer does not claim, all at once: the first node of
+  /// one, then every such type with its number of nodes (a model's whole gap, not only the
+  /// first).
+  void unclaimed_ops(const onnx::GraphProto& gp) {
+    std::vector<std::pair<std::string, int>> types;  // in order of first appearance
+    std::string first;
+    for (int k = 0; k < gp.node_size(); ++k) {
+      const auto& n = gp.node(k);
+      const bool other_domain = !n.domain().empty() && n.domain() != "ai.onnx";
+      if (!other_domain && (n.op_type() == "Constant" || ops::onnx::find(n.op_type()))) continue;
+      const std::string type = other_domain ? n.domain() + "." + n.op_type() : n.op_type();
+      if (first.empty()) first = node_label(n, k) + ": op type '" + type + "' is not claimed by the importer";
+      auto it = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == type; });
+      if (it == types.end()) types.emplace_back(type, 1);
+      else ++it->second;
+    }
+    if (types.empty()) return;
+    std::string all;
+    for (const auto& [type, count] : types)
+      all.append(all.empty() ? "" : ", ").append(type).append(" (").append(std::to_string(count)).append(count == 1 ? " node)" : " nodes)");
+    fail(Kind::unsupported_op, first + "; the op types it does not claim: " + all);
   }
 
   /// The tensors of initializers and Constant nodes whose data is in other files, read in.

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,21 @@ void typed(onnx::ValueInfoProto* v, const std::string& name, std::vector<std::in
   auto* t = v->mutable_type()->mutable_tensor_type();
   t->set_elem_type(onnx::TensorProto_DataType_FLOAT);
   for (auto d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+}
+
+/// A Constant node `name` = the 1-d float tensor `values`; returns its tensor.
+onnx::TensorProto* float_constant(onnx::GraphProto* g, const std::string& name, std::vector<float> values) {
+  auto* c = g->add_node();
+  c->set_op_type("Constant");
+  c->add_output(name);
+  auto* a = c->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto_AttributeType_TENSOR);
+  auto* t = a->mutable_t();
+  t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  t->add_dims(static_cast<std::int64_t>(values.size()));
+  for (float f : values) t->add_float_data(f);
+  return t;
 }
 
 std::string save(const onnx::ModelProto& m, const std::string& name) {
@@ -169,15 +185,7 @@ TEST_CASE("Constant nodes become constants, attributes constant operands, and th
   auto m = model(13);
   auto* g = m.mutable_graph();
   typed(g->add_input(), "x", {3});
-  auto* c = g->add_node();  // c = [1, 2, 3]
-  c->set_op_type("Constant");
-  c->add_output("c");
-  auto* a = c->add_attribute();
-  a->set_name("value");
-  a->set_type(onnx::AttributeProto_AttributeType_TENSOR);
-  a->mutable_t()->set_data_type(onnx::TensorProto_DataType_FLOAT);
-  a->mutable_t()->add_dims(3);
-  for (float f : {1.0f, 2.0f, 3.0f}) a->mutable_t()->add_float_data(f);
+  float_constant(g, "c", {1.0f, 2.0f, 3.0f});
   auto* add = g->add_node();
   add->set_op_type("Add");
   add->add_input("x");
@@ -270,16 +278,7 @@ onnx::ModelProto external_model(const std::string& dir) {
   w->add_dims(3);
   for (float f : {10.0f, 20.0f, 30.0f}) w->add_float_data(f);
   move_out(*w, dir, "weights.bin", true);
-  auto* c = g->add_node();
-  c->set_op_type("Constant");
-  c->add_output("c");
-  auto* a = c->add_attribute();
-  a->set_name("value");
-  a->set_type(onnx::AttributeProto_AttributeType_TENSOR);
-  a->mutable_t()->set_data_type(onnx::TensorProto_DataType_FLOAT);
-  a->mutable_t()->add_dims(3);
-  for (float f : {2.0f, 3.0f, 4.0f}) a->mutable_t()->add_float_data(f);
-  move_out(*a->mutable_t(), dir, "weights.bin", false);
+  move_out(*float_constant(g, "c", {2.0f, 3.0f, 4.0f}), dir, "weights.bin", false);
   auto* add = g->add_node();
   add->set_op_type("Add");
   add->add_input("x");

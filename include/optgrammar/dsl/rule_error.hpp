@@ -33,6 +33,14 @@ namespace optgrammar::rule_error {
 #endif
 OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_RULE_ERROR_)
 #undef OPTGRAMMAR_RULE_ERROR_
+/// A pass spec `NAME + N` or `NAME - N` of an ill-formed rule (the rule macro makes NAME the
+/// rule's error, package/define.hpp): the sum is the error again (found by argument-dependent
+/// lookup, declared only), so that the compilers report it as for a plain NAME ("invalid use of
+/// incomplete type ...") instead of "no match for operator+".
+template <class Error>
+Error& operator+(Error&, long long);
+template <class Error>
+Error& operator-(Error&, long long);
 }  // namespace optgrammar::rule_error
 
 namespace optgrammar::dsl {

@@ -401,6 +401,7 @@ class Importer {
     for (int k = 0; k < gp.node_size(); ++k) {
       const auto& n = gp.node(k);
       const bool other_domain = !n.domain().empty() && n.domain() != "ai.onnx";
+      if (n.op_type().empty()) continue;  // no model at all: node() says so where it stands
       if (!other_domain && (n.op_type() == "Constant" || ops::onnx::find(n.op_type()))) continue;
       const std::string type = other_domain ? n.domain() + "." + n.op_type() : n.op_type();
       if (first.empty()) first = node_label(n, k) + ": op type '" + type + "' is not claimed by the importer";
@@ -621,6 +622,7 @@ class Importer {
 
   void node(const onnx::NodeProto& n, int index, const std::unordered_map<std::string, bool>& used) {
     const std::string where = node_label(n, index);
+    if (n.op_type().empty()) fail(Kind::invalid, where + ": the node has no op type");
     if (!n.domain().empty() && n.domain() != "ai.onnx")
       fail(Kind::unsupported_op, where + ": op type '" + n.domain() + "." + n.op_type() + "' is not claimed by the importer");
     if (n.op_type() == "Constant") {

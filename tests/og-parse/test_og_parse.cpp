@@ -425,6 +425,9 @@ TEST_CASE("registrations as the framework's older headers take them: a variable 
   CHECK(rule.diags[0] == "t.cpp:1:46: error: Op's first operand must be the op name as a string constant (\"Relu\"), not "
                          "a C++ variable or expression");
   const nlohmann::json j = p.s->to_json();
+  // DEF_PACKAGE_OP's cost and flags: the framework's defaults, as the C++ registry records them.
+  CHECK(j["ops"][0]["cost"] == "GLACIAL");
+  CHECK(j["ops"][0]["flags"] == nlohmann::json::array({"RESOURCE_HVX"}));
   CHECK(j["ops"][0]["op"] == "");
   CHECK(j["ops"][0]["op_variable"] == "op_name_relu");
   CHECK(j["ops"][1]["cost"] == "SNAIL");

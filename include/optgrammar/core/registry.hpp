@@ -45,6 +45,10 @@ struct Flags {
 inline constexpr std::string_view flag_names[] = {"IS_CONST", "INHIBIT_CONST_PROP", "RESOURCE_HVX", "RESOURCE_HMX"};
 static_assert(Flags::RESOURCE_HMX == 1u << (std::size(flag_names) - 1));
 
+/// What DEF_PACKAGE_OP records, the framework's defaults (og-parse reports them too).
+inline constexpr Cost def_package_op_cost = Cost::GLACIAL;
+inline constexpr std::uint32_t def_package_op_flags = Flags::RESOURCE_HVX;
+
 /// What the registry knows of one implementation of an op.
 struct OpImplInfo {
   OpNameId name = 0;
@@ -156,7 +160,7 @@ using ::optgrammar::Flags;
 // (`impl<Tensor>`, `impl<true>`); `(impl<T, U>)` needs them.
 #define DEF_PACKAGE_OP(IMPL, OPNAME)                                                                \
   static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
-      IMPL, #IMPL, OPNAME, ::optgrammar::Cost::GLACIAL, ::optgrammar::Flags::RESOURCE_HVX, __FILE__, __LINE__};
+      IMPL, #IMPL, OPNAME, ::optgrammar::def_package_op_cost, ::optgrammar::def_package_op_flags, __FILE__, __LINE__};
 
 // Cost and flags are evaluated where FREE/FAST/SNAIL/GLACIAL and IS_CONST/Flags::... are visible.
 #define DEF_PACKAGE_OP_AND_COST_AND_FLAGS(IMPL, OPNAME, ...)                                        \

@@ -524,6 +524,11 @@ class Parser {
           take();
           d.flags.push_back(flag_name("Flags", optgrammar::flag_names, "flag"));
         }
+      } else {
+        // DEF_PACKAGE_OP: the framework's defaults, as the C++ registry records them.
+        d.cost = optgrammar::cost_name(optgrammar::def_package_op_cost);
+        for (std::size_t bit = 0; bit < std::size(optgrammar::flag_names); ++bit)
+          if (optgrammar::def_package_op_flags >> bit & 1u) d.flags.emplace_back(optgrammar::flag_names[bit]);
       }
       expect(Tok::rparen, "')'", fmt::format("to close {}", d.macro));
       s_.mutable_ops().push_back(std::move(d));

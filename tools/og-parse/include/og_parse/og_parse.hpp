@@ -135,7 +135,7 @@ struct OpDecl {
   std::string function;  ///< implementation function as written, e.g. impl<float>
   std::string op;          ///< empty when the name is given by a variable (op_variable)
   std::string op_variable; ///< the variable naming the op, written in place of a string constant
-  std::string cost;      ///< empty for DEF_PACKAGE_OP
+  std::string cost;      ///< DEF_PACKAGE_OP: the framework's default (core/registry.hpp)
   std::vector<std::string> flags;
 };
 

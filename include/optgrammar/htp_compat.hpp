@@ -30,10 +30,8 @@
 #ifndef THIS_PKG_NAME
 #define THIS_PKG_NAME optgrammar_package
 #endif
-#define OPTGRAMMAR_HTP_STR_(x) #x
-#define OPTGRAMMAR_HTP_STR(x) OPTGRAMMAR_HTP_STR_(x)
 #ifndef THIS_PKG_NAME_STR
-#define THIS_PKG_NAME_STR OPTGRAMMAR_HTP_STR(THIS_PKG_NAME)
+#define THIS_PKG_NAME_STR OPTGRAMMAR_STRINGIFY(THIS_PKG_NAME)
 #endif
 
 /// Exported from the package's shared library.

@@ -237,13 +237,18 @@ TEST_CASE("AUTOTHREAD_HVX and _HMX split into at most the option's number of par
     std::vector<std::vector<std::size_t>> got;
     for (OpRef c : cats) {
       std::string part = g.name(g.input(c, 1)) == "T_Attn" ? "T_Attn" : "T_AttnHmxPart";
-      for (std::uint32_t p = 1; p < g.n_inputs(c); ++p) CHECK(g.name(g.input(c, p)) == part);
+      for (std::uint32_t p = 1; p < g.n_inputs(c); ++p) {
+        CHECK(g.name(g.input(c, p)) == part);
+        // marked, T_AttnHmxPart too: an op made by a rewrite inherits the replaced op's history
+        const std::vector<int>& h = g.split_history(g.input(c, p));
+        CHECK(std::find(h.begin(), h.end(), OPTGRAMMAR_AUTOTHREAD_MARK) != h.end());
+      }
       got.push_back(heights(g, c));
     }
     std::sort(got.begin(), got.end());
     // HVX: chunks of ceil(10/4) = 3; HMX: ceil(10/6) = 2 (5 parts, at most 6).
     CHECK(got == std::vector<std::vector<std::size_t>>{{2, 2, 2, 2, 2}, {3, 3, 3, 1}});
-    CHECK(named(g, "T_AttnHmx").empty());  // every HMX part was replaced by LATE's rule: still marked
+    CHECK(named(g, "T_AttnHmx").empty());  // LATE's rule found every HMX part marked
     CHECK_THAT(trace.str(), Catch::Contains("chunk size 0 is not positive"));
   }
   for (std::uint64_t tiles : {0, 1}) {

@@ -210,15 +210,14 @@ class ExternalData {
     const std::uint64_t width = p.data_type() == onnx::TensorProto_DataType_INT64 ? 8 : element_size(def.dtype);
     const std::uint64_t from = offset.value_or(0), len = length.value_or(def.element_count() * width);
     if (len > (std::uint64_t{1} << 34)) fail(Kind::invalid, at + ": more than 16 GiB");
-    std::ifstream& f = open(rel, at);
-    const std::uint64_t size = sizes_[rel.string()];
+    auto& [stream, size] = open(rel, at);
     if (from > size || len > size - from)
       fail(Kind::invalid, at + " (bytes " + std::to_string(from) + " to " + std::to_string(from + len) + " of '" + location +
                               "') ends past the file's " + std::to_string(size) + " bytes");
     std::string bytes(static_cast<std::size_t>(len), '\0');
-    f.clear();
-    f.seekg(static_cast<std::streamoff>(from));
-    if (!f.read(bytes.data(), static_cast<std::streamsize>(len)))
+    stream.clear();
+    stream.seekg(static_cast<std::streamoff>(from));
+    if (!stream.read(bytes.data(), static_cast<std::streamsize>(len)))
       fail(Kind::invalid, at + ": cannot read " + std::to_string(len) + " bytes of '" + location + "'");
     p.set_raw_data(std::move(bytes));
     p.clear_external_data();
@@ -233,7 +232,12 @@ class ExternalData {
       fail(Kind::invalid, what + " '" + s + "' is no integer >= 0");
     return v;
   }
-  std::ifstream& open(const std::filesystem::path& rel, const std::string& at) {
+  /// A data file, opened once for all the tensors in it, with its size.
+  struct File {
+    std::ifstream stream;
+    std::uint64_t size = 0;
+  };
+  File& open(const std::filesystem::path& rel, const std::string& at) {
     auto it = files_.find(rel.string());
     if (it != files_.end()) return it->second;
     const std::filesystem::path path = dir_ / rel;
@@ -243,13 +247,11 @@ class ExternalData {
     const auto size = std::filesystem::file_size(path, ec);
     std::ifstream f(path, std::ios::binary);
     if (ec || !f) fail(Kind::invalid, at + ": cannot read '" + path.string() + "'");
-    sizes_[rel.string()] = size;
-    return files_.emplace(rel.string(), std::move(f)).first->second;
+    return files_.emplace(rel.string(), File{std::move(f), size}).first->second;
   }
 
   std::filesystem::path dir_;
-  std::unordered_map<std::string, std::ifstream> files_;
-  std::unordered_map<std::string, std::uint64_t> sizes_;
+  std::unordered_map<std::string, File> files_;
 };
 
 class Importer {
@@ -726,6 +728,10 @@ Imported import_file(const std::string& path, const ImportOptions& options) {
   if (!is) fail(Kind::invalid, "cannot read " + path);
   const std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
   if (is.bad()) fail(Kind::invalid, "cannot read " + path);
+  return import_file_bytes(bytes, path, options);
+}
+
+Imported import_file_bytes(std::string_view bytes, const std::string& path, const ImportOptions& options) {
   if (!options.external_data_dir.empty()) return import_bytes(bytes, path, options);
   ImportOptions o = options;
   o.external_data_dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();

@@ -55,6 +55,10 @@ struct Imported {
 /// Reads and imports the model file. Throws ImportError.
 Imported import_file(const std::string& path, const ImportOptions& options = {});
 
+/// Imports the bytes already read from the model file at `path` (named so in messages): its
+/// external data is read from path's folder unless `options` names another.
+Imported import_file_bytes(std::string_view bytes, const std::string& path, const ImportOptions& options = {});
+
 /// Imports a serialized model held in memory; `name` stands for it in messages. Throws ImportError.
 Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options = {});
 

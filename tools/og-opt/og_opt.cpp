@@ -387,8 +387,8 @@ int main(int argc, char** argv) {
         for (const auto& s : input_shapes)
           if (!io.add_input_shape(s))
             throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
-        if (!from_stdin) io.external_data_dir = std::filesystem::absolute(input).parent_path().string();
-        auto m = optgrammar::onnx_import::import_bytes(bytes, name, io);
+        auto m = from_stdin ? optgrammar::onnx_import::import_bytes(bytes, name, io)
+                            : optgrammar::onnx_import::import_file_bytes(bytes, input, io);
         g = std::move(m.graph);
         fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", name, m.opset, m.nodes);
       } else {

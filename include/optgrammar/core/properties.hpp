@@ -325,9 +325,6 @@ struct ParamOrderRegistrar {
 }  // namespace detail
 }  // namespace optgrammar
 
-#define OPTGRAMMAR_STRINGIFY_(...) #__VA_ARGS__
-#define OPTGRAMMAR_STRINGIFY(...) OPTGRAMMAR_STRINGIFY_(__VA_ARGS__)
-
 /// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr), without the
 /// check of its form (package/properties.hpp's DEF_PACKAGE_PARAM_ORDER, which the headers for
 /// packages use, checks it first).

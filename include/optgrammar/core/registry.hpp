@@ -9,6 +9,7 @@
 #pragma once
 
 #include "optgrammar/core/op_names.hpp"
+#include "optgrammar/core/preprocessor.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -150,9 +151,6 @@ using ::optgrammar::Flags;
 }  // namespace op_words
 }  // namespace detail
 }  // namespace optgrammar
-
-#define OPTGRAMMAR_CAT_(a, b) a##b
-#define OPTGRAMMAR_CAT(a, b) OPTGRAMMAR_CAT_(a, b)
 
 // A macro because it must create a uniquely named registration object at namespace scope and
 // spell the implementation's name. `(impl<T>)` works: the parentheses make one macro argument.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
+#include "optgrammar/core/preprocessor.hpp"
 
 #include <cstddef>
 #include <string_view>
@@ -430,9 +431,7 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
 #define OPTGRAMMAR_AUTOTHREAD_TEXT_(OPTION)                                                                  \
   "AUTOSPLIT($1,$2,SELECT(OR(IS_AUTOTHREADED(\"*\"),LT(OPTION_UINT(\"" OPTION "\"),2)),0,"                 \
   "CEILDIV(DIM_OF(\"*\",$1),OPTION_UINT(\"" OPTION "\"))),"                                                     \
-  "WITH_SPLIT_HISTORY(\"*\"," OPTGRAMMAR_AUTOTHREAD_STR_(OPTGRAMMAR_AUTOTHREAD_MARK) ",$3))"
-#define OPTGRAMMAR_AUTOTHREAD_STR_(X) OPTGRAMMAR_AUTOTHREAD_STR2_(X)
-#define OPTGRAMMAR_AUTOTHREAD_STR2_(X) #X
+  "WITH_SPLIT_HISTORY(\"*\"," OPTGRAMMAR_STRINGIFY(OPTGRAMMAR_AUTOTHREAD_MARK) ",$3))"
 
 /// The names a rule writes without operands for a value (packages take them from the framework's
 /// headers): `X(name, expansion)`, the expansion an expansion text without operands, which both

@@ -641,14 +641,14 @@ class Checker {
 
   Node* cx_name(Node* n) {
     const std::string_view t = n->text;
-    if (t == "OK" || t == "true" || t == "false") {
+    if (t == "INF" || t == "NEG_INF") {
+      n->type = VT::float_;
+      return n;
+    }
+    if (is_bare_word(t)) {  // OK, true, false
       n->kind = NodeKind::boolean;
       n->bval = t != "false";
       n->type = VT::boolean;
-      return n;
-    }
-    if (t == "INF" || t == "NEG_INF") {
-      n->type = VT::float_;
       return n;
     }
     if (t.substr(0, 7) == "DType::") {
@@ -1265,6 +1265,9 @@ class Checker {
 }  // namespace
 
 bool is_construct(std::string_view name) noexcept { return lookup(name) != nullptr; }
+bool is_bare_word(std::string_view name) noexcept {
+  return name == "OK" || name == "true" || name == "false" || name == "INF" || name == "NEG_INF";
+}
 
 void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement) {
   Checker(s, r).run(match, constraint, replacement);

@@ -150,6 +150,8 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
 
 /// Whether `name` is a construct of the rule language (optgrammar/dsl/grammar.hpp).
 bool is_construct(std::string_view name) noexcept;
+/// Whether `name` is a value the rule language writes bare: OK, true, false, INF, NEG_INF.
+bool is_bare_word(std::string_view name) noexcept;
 
 /// Lint over all valid rules.
 void lint_rules(Session& s);

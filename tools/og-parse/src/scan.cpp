@@ -290,13 +290,13 @@ class Scanner {
   }
 
   /// The first name spelled like a macro, called or not, in toks[b, e) that is no word of the
-  /// rule language (a construct, a pass name, OK, INF, NEG_INF): a macro of a header that was not
-  /// found (`TILE_N` as well as `MY_TEST(x)`).
+  /// rule language (a construct, a pass name, a bare value such as OK): a macro of a header that
+  /// was not found (`TILE_N` as well as `MY_TEST(x)`).
   static std::string_view unknown_call(const std::vector<Token>& toks, std::size_t b, std::size_t e) {
     for (std::size_t k = b; k < e; ++k) {
       const std::string_view t = toks[k].text;
       if (toks[k].kind == Tok::ident && macro_like(t) && !is_construct(t) && optgrammar::pass_priority(t) < 0 &&
-          t != "OK" && t != "INF" && t != "NEG_INF")
+          !is_bare_word(t))
         return t;
     }
     return {};
@@ -721,27 +721,23 @@ class Scanner {
     return base.starts_with("Qnn") && base.ends_with(".h");
   }
 
+  /// An include that was not read: its macros may be missing, unless it is known without reading.
+  void not_read(const std::string& name) {
+    if (!known_without_reading(name) && std::ranges::find(st_.unresolved, name) == st_.unresolved.end())
+      st_.unresolved.push_back(name);
+  }
+
   /// #include "name": the including file's folder, then the -I folders, as the compiler looks.
   void include(const std::string& name) {
     namespace fs = std::filesystem;
     std::optional<std::uint32_t> f;
-    if (!s_.options().follow_includes) {
-      if (!known_without_reading(name) &&
-          std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
-        st_.unresolved.push_back(name);
-      return;
-    }
+    if (!s_.options().follow_includes) return not_read(name);
     f = s_.include_file((fs::path(s_.file(file_).path).parent_path() / name).lexically_normal().string());
     for (const auto& dir : s_.options().include_dirs) {
       if (f) break;
       f = s_.include_file((fs::path(dir) / name).lexically_normal().string());
     }
-    if (!f) {
-      if (!known_without_reading(name) &&
-          std::find(st_.unresolved.begin(), st_.unresolved.end(), name) == st_.unresolved.end())
-        st_.unresolved.push_back(name);
-      return;
-    }
+    if (!f) return not_read(name);
     // A file being scanned is not entered again (a cycle; the compiler's include guards).
     if (st_.active.size() >= max_include_depth || std::find(st_.active.begin(), st_.active.end(), *f) != st_.active.end())
       return;

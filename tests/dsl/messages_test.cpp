@@ -54,6 +54,22 @@ static_assert(says<splits_without_header>(Fault::autosplit_header,
                                           "(the split check is not part of rules.hpp)"));
 static_assert(!info<ok_rule>().uses_autosplit);
 
+// Whether a rule's outcome may depend on an op's readers: the driver then re-enqueues the op that
+// replaces a root, whose readers changed (engine/rewriter.hpp, push_replacement).
+static_assert(!info<ok_rule>().reads_uses && !info<ok_minus>().reads_uses);
+// TYPICAL_SLICE applies shape functions (AUTOSPLIT_SHAPEFN_APPLY), which may read anything.
+static_assert(info<splits>().reads_uses);
+OG_ANALYZED(outputs_in_constraint, EARLY, Op("Identity", "x"), EQ(OUTPUTS_OF("x"), 2U), "x")
+static_assert(info<outputs_in_constraint>().ok && info<outputs_in_constraint>().reads_uses);
+OG_ANALYZED(output_in_replacement, EARLY, Op("Identity", "x"), OK, OUTPUT_OF("x", 1))
+static_assert(info<output_in_replacement>().ok && info<output_in_replacement>().reads_uses);
+OG_ANALYZED(output_under_select, EARLY, Op("Relu", "x"), OK, SELECT(IS_FLOAT32("x"), "x", OUTPUT_OF("x", 0)))
+static_assert(info<output_under_select>().ok && info<output_under_select>().reads_uses);
+// An external function may read anything, the uses included.
+bool any_depth(optgrammar::Constraint&, optgrammar::OpRef, int) { return true; }
+OG_ANALYZED(external_constraint, EARLY, Op("Softmax", "x"), EXTERNAL_CONSTRAINT(any_depth, "x", 32), "x")
+static_assert(info<external_constraint>().ok && info<external_constraint>().reads_uses);
+
 OG_ANALYZED(unbound, EARLY, Op("Relu", "x"), EQ(RANK_OF("y"), 4), "x")
 static_assert(says<unbound>(Fault::tag_not_bound, "tag \"y\" is used in the constraint but never bound by the match"));
 static_assert(info<unbound>().subject.view() == "y");

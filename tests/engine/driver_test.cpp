@@ -23,6 +23,12 @@ DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Wrap", "x"), OK, WrapOp("D_Wrap2", WrapOp
 DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Arr", "x"), OK, Op("D_ArrUse", "x", gen_ConstArr_vals_i32(3, 1, 4), gen_Shape(1, 2, 3, 4)))
 // A replacement that fails part-way: ResizeDim of a dimension past the rank.
 DEF_PACKAGE_OPTIMIZATION(MIDDLE, Op("D_Bad", "x"), OK, Op("D_Outer", ResizeDim(9, 1, Op("D_Inner2", "x"))))
+// The op that replaces a root gains the root's readers. In a pass with a rule that reads uses
+// (OUTPUTS_OF), it is visited again; in a pass without, it is not (nothing there can change).
+DEF_PACKAGE_OPTIMIZATION(LATE + 5, Op("D_Ident", "x"), OK, "x")
+DEF_PACKAGE_OPTIMIZATION(LATE + 5, Op("D_Mark", "y"), EQ(OUTPUTS_OF("*"), 2U), Op("D_Marked", "y"))
+DEF_PACKAGE_OPTIMIZATION(LATE + 6, Op("D_Ident2", "x"), OK, "x")
+DEF_PACKAGE_OPTIMIZATION(LATE + 6, Op("D_Mark2", "y"), GT(RANK_OF("y"), 4), Op("D_Marked", "y"))
 
 namespace {
 using namespace optgrammar;
@@ -325,4 +331,39 @@ TEST_CASE("an op pushed between passes is queued again when a later rewrite touc
   bool done = false;
   for (OpRef r : g.live_ops()) done = done || g.name(r) == "S_Done";
   CHECK(done);
+}
+
+TEST_CASE("the op that replaces a root is visited again only in a pass with a rule that reads uses") {
+  // D_Mark's rule needs two $Out readers. D_Mark is visited first (one reader: no), then D_Ident
+  // is bypassed, which gives D_Mark the second: the rule must see it.
+  Graph g;
+  const OpRef a = g.add_input(f32());
+  const OpRef m = g.add_op("D_Mark", {a}, f32());
+  g.add_output(g.add_op("$Out", {m}, f32()));
+  const OpRef r = g.add_op("D_Ident", {m}, f32());
+  g.add_output(g.add_op("$Out", {r}, f32()));
+  // In the other pass, D_Mark2's rule never fires: it is tried once, when the sweep reaches it,
+  // and not again when D_Ident2's bypass gives it D_Ident2's reader.
+  const OpRef m2 = g.add_op("D_Mark2", {a}, f32());
+  g.add_output(g.add_op("D_Ident2", {m2}, f32()));
+  const RunReport rep = run_rules(g, this_file());
+  bool marked = false;
+  for (OpRef o : g.live_ops()) marked = marked || g.name(o) == "D_Marked";
+  CHECK(marked);
+  std::size_t checked = 0;
+  for (std::size_t k = 0; k < rep.rules.size(); ++k) {
+    const OpNameId root = rep.rules[k]->root;
+    if (root == intern_op_name("D_Mark")) {  // tried before and after the bypass
+      CHECK(rep.stats[k].tried == 2);
+      CHECK(rep.stats[k].fired == 1);
+      ++checked;
+    }
+    if (root == intern_op_name("D_Mark2")) {
+      CHECK(rep.stats[k].tried == 1);
+      CHECK(rep.stats[k].fired == 0);
+      ++checked;
+    }
+  }
+  CHECK(checked == 2);
+  CHECK(verify(g).empty());
 }

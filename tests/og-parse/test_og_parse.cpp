@@ -224,6 +224,54 @@ TEST_CASE("annotations of one file apply to the rules of another", "[annotation]
         "parameters");
 }
 
+TEST_CASE("a function's own declaration checks its uses as an annotation would", "[annotation]") {
+  // Package sources define their shape functions and constraints beside their rules, without
+  // annotations: the declarations at namespace scope give the parameters (names and default
+  // values left out: `is_float_scale` is a float, not a bool).
+  const std::string fns =
+      "namespace {\n"
+      "// the split sizes\n"
+      "static OpRef half_size(Replacement &rpx, OpRef const &x, int parts) { return x; }\n"
+      "[[maybe_unused]] static inline bool deep_enough(Constraint &c, OpRef const &x, int depth,\n"
+      "                                                float is_float_scale = 1.0f);\n"
+      "}\n";
+  auto p = parse(fns +
+                 "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32, 1.5f), "
+                 "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2, 3)))\n"
+                 "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A2\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32), "
+                 "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2)))\n"
+                 "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A3\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32, 2.0f), "
+                 "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2)))\n");
+  REQUIRE(p.diags.size() == 2);
+  CHECK(p.diags[0] ==
+        "t.cpp:7:104: error: SHAPEFN_APPLY(half_size, ...) passes 3 arguments but half_size takes 2 after its framework "
+        "parameters");
+  CHECK(p.diags[1] ==
+        "t.cpp:8:48: error: EXTERNAL_CONSTRAINT(deep_enough, ...) passes 2 arguments but deep_enough takes 3 after its "
+        "framework parameters");
+  CHECK(p.canonical.size() == 1);
+  // What the reading cannot be sure of is left to the compiler: overloads, members, templates,
+  // declarations inside a function or a class, and a name declared in a header not read.
+  auto q = parse(
+      "OpRef over(Replacement &, OpRef);\n"
+      "OpRef over(Replacement &, OpRef, int);\n"
+      "struct S { static OpRef inner(Replacement &rpx, OpRef x); };\n"
+      "OpRef S::member(Replacement &rpx, OpRef x) { return x; }\n"
+      "template <class T> OpRef tmpl(Replacement &rpx, OpRef x) { return x; }\n"
+      "void f() { OpRef local(Replacement &, OpRef); }\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(over, \"x\", 1, 2, 3), "
+      "SHAPEFN_APPLY(inner, \"x\", 1, 2), SHAPEFN_APPLY(member, \"x\", 1, 2), SHAPEFN_APPLY(tmpl, \"x\", 1, 2), "
+      "SHAPEFN_APPLY(local, \"x\", 1, 2), SHAPEFN_APPLY(elsewhere, \"x\", 1, 2)))\n");
+  CHECK(q.diags.empty());
+  CHECK(q.canonical.size() == 1);
+  // An annotation says more than a declaration: it wins.
+  auto r = parse(
+      "// :::EXTERNAL_SHAPEFN::: { OpRef both(Replacement &, OpRef, int, int); }\n"
+      "OpRef both(Replacement &rpx, OpRef x);\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(both, \"x\", 1, 2)))\n");
+  CHECK(r.diags.empty());
+}
+
 TEST_CASE("options: no lint, strict", "[options]") {
   const std::string dup =
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\", \"unused\"), OK, Op(\"B\", \"x\"))\n"

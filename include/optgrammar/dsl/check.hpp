@@ -28,6 +28,9 @@ struct Analysis {
   Message subject;        ///< the error's first slot: the offending tag or construct
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT (needs its check's header)
+  /// The constraint or the replacement may read an op's uses (OUTPUT_OF, OUTPUTS_OF, or an
+  /// external function, which may read anything): a change of readers can change its outcome.
+  bool reads_uses = false;
   Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
   int n_tags = 1;
   Str names[max_names];   ///< op names used by the rule, interned at registration
@@ -427,6 +430,7 @@ template <class N>
 constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand) {
   if (!a.ok) return;
   constexpr Kind k = N::kind;
+  if constexpr (dsl::reads_uses(k) || is_external(k)) a.reads_uses = true;
   std::string_view part = w == Where::Constraint ? "the constraint" : "the replacement";
   if constexpr (k == Kind::Tag) {
     const Str& t = node.leaf.str;

@@ -78,6 +78,9 @@ constexpr bool reads_constval(Kind k) {
          k == Kind::ConstvalFloatValid;
 }
 
+/// Constructs that read the uses of the op their first operand names (its `$Out` readers).
+constexpr bool reads_uses(Kind k) { return k == Kind::OutputOf || k == Kind::OutputsOf; }
+
 /// Value facts of a node: strings and numbers as written, and slots filled by analysis.
 struct Leaf {
   Str str;               ///< op name, operand tag, option name or split tag

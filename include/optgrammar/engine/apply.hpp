@@ -209,7 +209,10 @@ template <RuleLayout L, class A, class Check>
     rw.replace_alive(root, result);  // the driver's root, and a live operand (checked) or a made op
   else
     rw.replace(root, result);
-  if constexpr (plain_build<Rep>()) {
+  if constexpr (Rep::kind == Kind::Tag) {
+    // Nothing to do: the tag's op is in the root's input tree, so if the root's going left it
+    // unread, it went with the root (Graph::replace_and_erase erases what dies with the root).
+  } else if constexpr (plain_build<Rep>()) {
     rw.erase_unused(result);  // only the top op can be left unread (when the root had no readers)
   } else if constexpr (Rep::vtype != VType::OpRef) {
     rw.erase_unused_since(first_new);

@@ -99,6 +99,57 @@ inline double now_seconds() noexcept {
   if (std::timespec_get(&ts, TIME_UTC) != TIME_UTC) return 0;
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
+/// One pass's worklist loop, until the worklist is empty (false) or the rewrites pass
+/// `budget_end` (true: no fixed point). `Checked`: a visit function, checks after every attempt
+/// or verification after every rewrite (DriverOptions); without, the loop does only the lookups.
+template <bool Checked>
+bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& opt, std::uint32_t flags_off,
+              std::uint64_t budget_end) {
+  Graph& g = rw.graph();
+  const PassDispatch::Rooted rooted = by_root.rooted();
+  for (;;) {
+    OpRef r;
+    if constexpr (Checked) {
+      r = opt.visit ? rw.pop() : rw.pop(rooted);
+      if (!r.valid()) return false;
+      if (opt.visit && opt.visit(rw, r)) {
+        if (rw.rewrites() > budget_end) return true;
+        continue;
+      }
+    } else {
+      r = rw.pop(rooted);
+      if (!r.valid()) return false;
+    }
+    const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
+    for (std::size_t c = 0; c < cands.size; ++c) {
+      const PassDispatch::Candidate& cand = cands.rules[c];
+      if (cand.guard && !cand.admits(g, r)) continue;  // its constraint cannot hold here
+      const RuleInfo* rule = cand.rule;
+      if (rule->flag_bits & flags_off) continue;  // waits for a graph option that is off
+      if constexpr (!Checked) {
+        if (!rule->apply(rw, *rule, r)) continue;
+      } else {
+        std::size_t size0 = g.size(), live0 = g.live_count();
+        std::uint64_t rw0 = rw.rewrites();
+        bool fired = rule->apply(rw, *rule, r);
+        if (opt.check_rules) {
+          if (!fired && (g.size() != size0 || g.live_count() != live0 || rw.rewrites() != rw0))
+            throw std::logic_error("rule " + rule->name + " did not fire but changed the graph");
+          if (fired && (rw.rewrites() == rw0 || (g.alive(r) && rw.last_reformed() != r)))
+            throw std::logic_error("rule " + rule->name + " reported firing but did not replace its root");
+        }
+        if (!fired) continue;
+        if (opt.verify_each_rewrite) {
+          auto problems = verify(g);
+          if (!problems.empty())
+            throw std::runtime_error("graph invalid after rule " + rule->name + ": " + problems.front());
+        }
+      }
+      if (rw.rewrites() > budget_end) return true;
+      break;
+    }
+  }
+}
 }  // namespace detail
 
 /// The rule-flag bits whose rules wait for a graph option that is not on: a rule with
@@ -148,64 +199,33 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     const PassDispatch& by_root = dispatch[pass];
 
     std::uint64_t rewrites0 = rw.rewrites(), dead0 = rw.dead_removed();
-    std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
-    const bool check_rules = opt.check_rules || opt.verify_each_rewrite;  // the slow, checked path
-    const bool visit = static_cast<bool>(opt.visit);
+    const std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
+    const bool checked = opt.check_rules || opt.verify_each_rewrite || opt.visit;  // the slow path
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself (visiting it would do nothing), and is not queued when pushed.
     const PassDispatch::Rooted rooted = by_root.rooted();
-    rw.fill_queue(opt.reverse_order, opt.shuffle_seed, visit ? nullptr : rooted.rooted, visit ? 0 : rooted.n);
-    for (;;) {
-      const OpRef r = visit ? rw.pop() : rw.pop(rooted);
-      if (!r.valid()) break;
-      if (visit && opt.visit(rw, r)) continue;
-      const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
-      if (cands.size == 0) continue;  // no rule of this pass has this op's name as root
-      for (std::size_t c = 0; c < cands.size; ++c) {
-        const PassDispatch::Candidate& cand = cands.rules[c];
-        if (cand.guard && !cand.admits(g, r)) continue;  // its constraint cannot hold here
-        const RuleInfo* rule = cand.rule;
-        if (rule->flag_bits & flags_off) continue;  // waits for a graph option that is off
-        if (!check_rules) {
-          if (rule->apply(rw, *rule, r)) break;
-          continue;
-        }
-        std::size_t size0 = g.size(), live0 = g.live_count();
-        std::uint64_t rw0 = rw.rewrites();
-        bool fired = rule->apply(rw, *rule, r);
-        if (opt.check_rules) {
-          if (!fired && (g.size() != size0 || g.live_count() != live0 || rw.rewrites() != rw0))
-            throw std::logic_error("rule " + rule->name + " did not fire but changed the graph");
-          if (fired && (rw.rewrites() == rw0 || (g.alive(r) && rw.last_reformed() != r)))
-            throw std::logic_error("rule " + rule->name + " reported firing but did not replace its root");
-        }
-        if (fired) {
-          if (opt.verify_each_rewrite) {
-            auto problems = verify(g);
-            if (!problems.empty())
-              throw std::runtime_error("graph invalid after rule " + rule->name + ": " + problems.front());
-          }
-          break;
-        }
+    rw.fill_queue(opt.reverse_order, opt.shuffle_seed, opt.visit ? nullptr : rooted.rooted, opt.visit ? 0 : rooted.n);
+    rw.push_replacement = by_root.reads_uses();
+    const bool cycle = checked ? detail::run_pass<true>(rw, by_root, opt, flags_off, rewrites0 + budget)
+                               : detail::run_pass<false>(rw, by_root, opt, flags_off, rewrites0 + budget);
+    rw.push_replacement = true;  // (between passes, and for a caller's edits after the run)
+    if (cycle) {
+      // Name the rules that fired most in this pass: they are the cycle.
+      std::vector<std::pair<std::uint64_t, const RuleInfo*>> firing;
+      for (std::size_t k = i; k < j; ++k)
+        if (auto n = rep.stats[k].fired - fired_at_start[k - i]) firing.emplace_back(n, rep.rules[k]);
+      std::sort(firing.begin(), firing.end(),
+                [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second->index < b.second->index; });
+      std::vector<std::string> names;
+      std::string msg = "no fixed point in pass " + pr.name + std::string(" after ").append(std::to_string(budget)) +
+                        " rewrites; rules still firing:";
+      for (std::size_t k = 0; k < firing.size() && k < 4; ++k) {
+        names.push_back(firing[k].second->name);
+        msg += " " + firing[k].second->name + std::string(" (").append(std::to_string(firing[k].first)) + " times)";
       }
-      if (rw.rewrites() - rewrites0 > budget) {
-        // Name the rules that fired most in this pass: they are the cycle.
-        std::vector<std::pair<std::uint64_t, const RuleInfo*>> firing;
-        for (std::size_t k = i; k < j; ++k)
-          if (auto n = rep.stats[k].fired - fired_at_start[k - i]) firing.emplace_back(n, rep.rules[k]);
-        std::sort(firing.begin(), firing.end(),
-                  [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second->index < b.second->index; });
-        std::vector<std::string> names;
-        std::string msg = "no fixed point in pass " + pr.name + std::string(" after ").append(std::to_string(budget)) +
-                          " rewrites; rules still firing:";
-        for (std::size_t k = 0; k < firing.size() && k < 4; ++k) {
-          names.push_back(firing[k].second->name);
-          msg += " " + firing[k].second->name + std::string(" (").append(std::to_string(firing[k].first)) + " times)";
-        }
-        throw CycleError(msg, names);
-      }
+      throw CycleError(msg, names);
     }
     pr.rewrites = rw.rewrites() - rewrites0;
     pr.dead_removed = rw.dead_removed() - dead0;

@@ -1,6 +1,7 @@
 // The Rewriter: what a rule's apply function edits the graph through, and the driver's worklist.
 // A rewrite tells it what it did, and the Rewriter enqueues what that touched: `notify_inserted`
-// for the ops the rewrite made, `replace` for the root (its readers, the replacement), and
+// for the ops the rewrite made, `replace` for the root (its readers; the replacement where a rule
+// of the pass reads uses: push_replacement), and
 // `erase_unused` for made ops nothing reads. Only the Rewriter pushes onto the worklist. Rule
 // translation units need this and not the driver (engine/driver.hpp).
 #pragma once
@@ -53,6 +54,11 @@ class Rewriter {
     erase_unused(made);  // when root had no readers
     return made;
   }
+  /// Whether replace() enqueues the op that replaces the root, as well as the root's readers: its
+  /// readers changed, which matters only to a rule that reads an op's uses (the driver sets it
+  /// for each pass from PassDispatch::reads_uses; its inputs, and so every other rule's outcome
+  /// on it, are as they were).
+  bool push_replacement = true;
   /// Whether replace_by_new may put the new op in its root's slot (run_rules sets it from
   /// DriverOptions::rewrite_in_place).
   bool in_place = false;
@@ -108,19 +114,17 @@ class Rewriter {
   /// empty. Ops it passes over leave the worklist as if visited.
   template <class Want = AnyName>
   OpRef pop(Want want = {}) {
-    if (plain_) {
-      // The common forward sweep: the next index is sweep_end_ - sweep_left_ (every index below
-      // sweep_end_ is an op of the graph, which never shrinks during a pass).
-      for (std::uint32_t x = sweep_end_ - sweep_left_; x < sweep_end_; ++x)
-        if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) {
-          sweep_left_ = sweep_end_ - x - 1;
-          return OpRef{x};
-        }
-      sweep_left_ = 0;
-    }
-    while (sweep_left_ > 0) {
-      --sweep_left_;
-      std::uint32_t pos = reverse_ ? sweep_left_ : sweep_end_ - 1 - sweep_left_;
+    // The forward sweep (every index below sweep_end_ is an op of the graph, which never shrinks
+    // during a pass). A reversed or shuffled sweep leaves it empty and runs below.
+    for (std::uint32_t x = sweep_next_; x < sweep_end_; ++x)
+      if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) {
+        sweep_next_ = x + 1;
+        return OpRef{x};
+      }
+    sweep_next_ = sweep_end_;
+    while (other_left_ > 0) {
+      --other_left_;
+      std::uint32_t pos = reverse_ ? other_left_ : other_end_ - 1 - other_left_;
       std::uint32_t x = order_.empty() ? pos : order_[pos];
       if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) return OpRef{x};
     }
@@ -135,34 +139,38 @@ class Rewriter {
   }
   /// Starts a pass: every live op is pending, in index order or its reverse. With `roots` (one
   /// byte per op name, `n_roots` of them), an op pushed during the pass whose name has a zero
-  /// byte, or none, is marked pending but not queued: the driver would pass it over (its name
-  /// roots no rule of the pass), so it leaves the worklist at once, as if visited.
+  /// byte, or none, is not queued: the driver would pass it over (its name roots no rule of the
+  /// pass), so it leaves the worklist at once, as if visited.
   void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0, const std::uint8_t* roots = nullptr,
                   std::uint32_t n_roots = 0) {
     queue_.truncate(0);
     head_ = 0;
-    // Marks left from the last pass (ops marked but not queued, or pushed between passes) would
-    // hide ops pushed in this one.
+    // Marks left from the last pass (ops pushed between passes) would hide ops pushed in this one.
     std::fill(queued_.begin(), queued_.end(), std::uint64_t{0});
     roots_ = roots;
     n_roots_ = n_roots;
     reverse_ = reverse;
-    sweep_end_ = static_cast<std::uint32_t>(g_.size());
-    sweep_left_ = sweep_end_;
+    const auto n = static_cast<std::uint32_t>(g_.size());
     order_.clear();
     position_.clear();
     plain_ = !reverse && !shuffle_seed;
+    // The forward sweep covers [sweep_next_, sweep_end_); any other order runs over other_end_
+    // ops with an empty forward sweep.
+    sweep_next_ = 0;
+    sweep_end_ = plain_ ? n : 0;
+    other_end_ = plain_ ? 0 : n;
+    other_left_ = other_end_;
     if (shuffle_seed) {
       // Fisher-Yates with a 64-bit LCG: a reproducible order for a given seed.
-      order_.resize(sweep_end_);
-      for (std::uint32_t k = 0; k < sweep_end_; ++k) order_[k] = k;
+      order_.resize(n);
+      for (std::uint32_t k = 0; k < n; ++k) order_[k] = k;
       std::uint64_t st = shuffle_seed;
-      for (std::uint32_t k = sweep_end_; k > 1; --k) {
+      for (std::uint32_t k = n; k > 1; --k) {
         st = st * 6364136223846793005ull + 1442695040888963407ull;
         std::swap(order_[k - 1], order_[static_cast<std::uint32_t>((st >> 33) % k)]);
       }
-      position_.resize(sweep_end_);
-      for (std::uint32_t k = 0; k < sweep_end_; ++k) position_[order_[k]] = k;
+      position_.resize(n);
+      for (std::uint32_t k = 0; k < n; ++k) position_[order_[k]] = k;
     }
   }
   std::uint64_t rewrites() const noexcept { return rewrites_; }
@@ -175,10 +183,10 @@ class Rewriter {
  private:
   template <bool Check>
   [[gnu::always_inline]] void replace_ops(OpRef root, OpRef with) {
-    // Inlined by force: GCC sometimes compiles this lambda and sweep_pending out of line, which
+    // Inlined by force: GCC sometimes compiles this lambda and push out of line, which
     // costs W1 about 0.7 M instructions at B = 5,000 (docs/performance.md).
     dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
-    push(with);
+    if (push_replacement) push(with);
     ++rewrites_;
   }
   [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
@@ -198,16 +206,23 @@ class Rewriter {
     last_reformed_ = root;
     ++rewrites_;
   }
-  /// Adds an op to the worklist (no-op when already pending).
+  /// Adds an op to the worklist (no-op when already pending). The cheapest answers come first:
+  /// an op the forward sweep has still to reach (one compare), then an op the pass never visits
+  /// (fill_queue's `roots`: it is not queued, and needs no mark, since a name changes only when
+  /// a rewrite re-forms the op, which pushes it again).
   [[gnu::always_inline]] void push(OpRef r) {
-    if (sweep_pending(r.index)) return;
-    const std::size_t word = r.index >> 6;
-    const std::uint64_t bit = std::uint64_t{1} << (r.index & 63);
-    if (r.index >= marked_ops_) [[unlikely]]
+    const std::uint32_t x = r.index;
+    if (x - sweep_next_ < sweep_end_ - sweep_next_) return;  // sweep_next_ <= x < sweep_end_
+    if (!plain_) [[unlikely]]
+      if (other_pending(x)) return;
+    if (!queued_for_visit(r)) return;
+    const std::size_t word = x >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (x & 63);
+    if (x >= marked_ops_) [[unlikely]]
       grow_marks(word);
     if (!(queued_[word] & bit)) {
       queued_[word] |= bit;
-      if (queued_for_visit(r)) queue_.push_back(r);
+      queue_.push_back(r);
     }
   }
   /// Whether the pass visits an op of r's name (fill_queue's `roots`).
@@ -232,22 +247,24 @@ class Rewriter {
   // (no copy, no 2x peak when it grows) and the pending marks are one bit per op.
   ChunkedVector<OpRef, 12> queue_;
   std::size_t head_ = 0;
-  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_ (or passed over: roots_)
+  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_
   std::uint32_t marked_ops_ = 0;       // queued_ has a bit for every op below this index
   const std::uint8_t* roots_ = nullptr;  // by op name: the pass visits such ops (null: all)
   std::uint32_t n_roots_ = 0;
-  std::uint32_t sweep_end_ = 0;   // the sweep covers ops [0, sweep_end_)
-  std::uint32_t sweep_left_ = 0;  // how many of them it has still to visit
+  std::uint32_t sweep_next_ = 0;  // the forward sweep visits ops [sweep_next_, sweep_end_) still
+  std::uint32_t sweep_end_ = 0;
+  std::uint32_t other_end_ = 0;   // a reversed or shuffled sweep covers ops [0, other_end_)
+  std::uint32_t other_left_ = 0;  // how many of them it has still to visit
   bool reverse_ = false;
   bool plain_ = true;  // forward sweep in index order (neither reversed nor shuffled)
   std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
   std::vector<std::uint32_t> position_;  // and op → position
-  [[gnu::always_inline]] bool sweep_pending(std::uint32_t op) const noexcept {
-    if (op >= sweep_end_) return false;
-    if (plain_) return op >= sweep_end_ - sweep_left_;
+  /// Whether a reversed or shuffled sweep has still to reach op `op`.
+  bool other_pending(std::uint32_t op) const noexcept {
+    if (op >= other_end_) return false;
     std::uint32_t x = position_.empty() ? op : position_[op];
-    // Forward: pending when x comes at or after the next index to visit; reverse: before it.
-    return reverse_ ? x < sweep_left_ : x >= sweep_end_ - sweep_left_;
+    // Forward (shuffled): pending when x comes at or after the next position; reverse: before it.
+    return reverse_ ? x < other_left_ : x >= other_end_ - other_left_;
   }
   std::uint64_t rewrites_ = 0;
   std::uint64_t dead_ = 0;

@@ -93,6 +93,9 @@ struct RuleInfo {
   std::string flags;          ///< DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags, as written
   std::uint32_t flag_bits = 0;  ///< the same as bits of dsl/grammar.hpp's rule_flags
   bool warn_nested_split = false;
+  /// Whether the rule's outcome may depend on which ops read an op (dsl::Analysis::reads_uses).
+  /// A rule written by hand may read anything: true unless its author says otherwise.
+  bool reads_uses = true;
   /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;

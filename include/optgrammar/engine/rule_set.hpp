@@ -47,6 +47,7 @@ class PassDispatch {
     for (const RuleInfo* r : rules) {
       if (r->root >= by_root.size()) by_root.resize(r->root + 1);
       by_root[r->root].push_back(r);
+      reads_uses_ = reads_uses_ || r->reads_uses;
     }
     split_budget_ = 16 * rules.size() + 4096;
     roots_.resize(by_root.size());
@@ -54,11 +55,6 @@ class PassDispatch {
     n_roots_ = static_cast<std::uint32_t>(roots_.size());
     rooted_.resize(by_root.size());
     for (std::size_t root = 0; root < by_root.size(); ++root) rooted_[root] = !by_root[root].empty();
-    for (Root& e : roots_)
-      if (!(e.fallback & decided)) {
-        e.fallback_begin = lists_[e.fallback].first;
-        e.fallback_size = lists_[e.fallback].second;
-      }
     // guards_ is complete: the candidates' guard runs can be pointed at.
     for (std::size_t k = 0; k < flat_.size(); ++k)
       flat_[k].guard = guard_at_[k] == no_guards ? nullptr : guards_.data() + guard_at_[k];
@@ -100,25 +96,24 @@ class PassDispatch {
   Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
     if (name >= n_roots_) return {};
     const Root& e = roots_[name];
-    std::uint32_t list = e.fallback;
-    if (e.slot == no_slot || e.slot >= g.n_inputs(op)) {
-      if (!(list & decided)) [[likely]]
-        return {flat_.data() + e.fallback_begin, e.fallback_size};
-    } else {
+    List list = e.fallback;
+    if (e.slot < g.n_inputs(op)) {  // (no_slot is no slot of any op)
       const OpNameId in = g.name_id(g.input(op, e.slot));
       if (in - e.base < e.table_size) {
         list = table_[e.table_begin + (in - e.base)];
-      } else if (e.sparse_size) {  // names too far apart for a table: binary search
+      } else if (e.sparse_size) [[unlikely]] {  // names too far apart for a table: binary search
         const auto* b = sparse_.data() + e.sparse_begin;
-        const auto* it = std::lower_bound(b, b + e.sparse_size, std::pair<OpNameId, std::uint32_t>(in, 0));
+        const auto* it = std::lower_bound(b, b + e.sparse_size, in, [](const auto& p, OpNameId n) { return p.first < n; });
         if (it != b + e.sparse_size && it->first == in) list = it->second;
       }
     }
-    while (list & decided) [[unlikely]]
-      list = decide(decisions_[list & ~decided], g, op);
-    const auto [b, n] = lists_[list];
-    return {flat_.data() + b, n};
+    while (list.size == decided) [[unlikely]]
+      list = decide(decisions_[list.begin], g, op);
+    return {flat_.data() + list.begin, list.size};
   }
+
+  /// Whether some rule of the pass may read an op's uses (RuleInfo::reads_uses).
+  bool reads_uses() const noexcept { return reads_uses_; }
 
   /// How many lists are split by a shared term (the third level and below), for tests and reports.
   std::size_t term_decisions() const noexcept { return decisions_.size(); }
@@ -130,15 +125,18 @@ class PassDispatch {
 
  private:
   static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
-  /// A list id with this bit is a decision's index (decisions_): its list splits once more.
-  static constexpr std::uint32_t decided = 0x80000000u;
+  /// A list's size that says its begin is a decision's index (decisions_): it splits once more.
+  static constexpr std::uint32_t decided = 0xFFFFFFFFu;
+  /// A list of candidates: the run [begin, begin + size) of flat_, or a decision (size decided).
+  struct List {
+    std::uint32_t begin = 0, size = 0;
+  };
   struct Root {
     std::uint32_t slot = no_slot;   // the input slot looked at; no_slot: one list for all
-    std::uint32_t fallback = 0;     // list for an op whose slot names no guard's op
     OpNameId base = 0;              // table_[table_begin + k] is the list for name base + k
     std::uint32_t table_begin = 0, table_size = 0;
+    List fallback;                  // list for an op whose slot names no guard's op
     std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
-    std::uint32_t fallback_begin = 0, fallback_size = 0;  // the fallback list's run of flat_
   };
   /// A list's split by one term: the property `term` reads (its value unused) selects the list of
   /// the rules guarded by that value (sorted (value, list) pairs in values_), else `other`.
@@ -146,15 +144,15 @@ class PassDispatch {
   struct Decision {
     TermGuard term;
     std::uint32_t values_begin = 0, values_size = 0;
-    std::uint32_t other = 0, all = 0;
+    List other, all;
   };
   /// The list `d` picks for `op` (itself decided, when it splits by a further term): one read of
   /// the property its rules share.
-  std::uint32_t decide(const Decision& d, const Graph& g, OpRef op) const noexcept {
+  List decide(const Decision& d, const Graph& g, OpRef op) const noexcept {
     std::size_t v = 0;
     if (!d.term.read(g, op, v)) return d.all;
     const auto* b = values_.data() + d.values_begin;
-    const auto* it = std::lower_bound(b, b + d.values_size, std::pair<std::size_t, std::uint32_t>(v, 0));
+    const auto* it = std::lower_bound(b, b + d.values_size, v, [](const auto& p, std::size_t x) { return p.first < x; });
     return it != b + d.values_size && it->first == v ? it->second : d.other;
   }
   /// Whether the driver checks term guard t: it is active and its path fits (a hand-made
@@ -205,8 +203,8 @@ class PassDispatch {
   }
   /// Appends the rules `v` in order, each with its usable term guards but those of the terms
   /// `checked` (the decisions that lead to the list have checked them).
-  std::uint32_t append_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked) {
-    lists_.emplace_back(static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size()));
+  List append_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked) {
+    const List list{static_cast<std::uint32_t>(flat_.size()), static_cast<std::uint32_t>(v.size())};
     for (const RuleInfo* r : v) {
       std::uint32_t at = no_guards;
       for (const TermGuard& t : r->term_guards) {
@@ -218,12 +216,12 @@ class PassDispatch {
       flat_.push_back({r, nullptr});
       guard_at_.push_back(at);
     }
-    return static_cast<std::uint32_t>(lists_.size() - 1);
+    return list;
   }
   /// Adds the list `v` and, where two or more of its rules guard one term not `checked`, the
-  /// decision on that term; returns the list's id, or the decision's with `decided` set.
-  std::uint32_t add_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked = {}) {
-    const std::uint32_t id = append_list(v, checked);
+  /// decision on that term; returns the list, or the decision (a List of size `decided`).
+  List add_list(const std::vector<const RuleInfo*>& v, const std::vector<TermGuard>& checked = {}) {
+    const List id = append_list(v, checked);
     // Deeper splits copy the rules that do not guard a term into every value's list: past a
     // budget in the size of the package, a list is left to its guards.
     if (checked.size() >= max_term_levels || (!checked.empty() && flat_.size() > split_budget_)) return id;
@@ -253,13 +251,13 @@ class PassDispatch {
     d.term = t;
     d.all = id;
     d.other = for_value(nullptr);
-    std::vector<std::pair<std::size_t, std::uint32_t>> picked;
+    std::vector<std::pair<std::size_t, List>> picked;
     for (const std::size_t& value : values) picked.emplace_back(value, for_value(&value));
     d.values_begin = static_cast<std::uint32_t>(values_.size());
     d.values_size = static_cast<std::uint32_t>(picked.size());
     values_.insert(values_.end(), picked.begin(), picked.end());
     decisions_.push_back(d);
-    return static_cast<std::uint32_t>(decisions_.size() - 1) | decided;
+    return List{static_cast<std::uint32_t>(decisions_.size() - 1), decided};
   }
   void build_root(Root& e, const std::vector<const RuleInfo*>& rules) {
     std::vector<std::vector<InputGuard>> guards;
@@ -311,16 +309,16 @@ class PassDispatch {
   std::vector<Root> roots_;                                  // by root name
   std::uint32_t n_roots_ = 0;                                // roots_.size()
   std::vector<std::uint8_t> rooted_;                         // by root name: has rules
-  std::vector<std::uint32_t> table_;                         // list ids by inner name
-  std::vector<std::pair<OpNameId, std::uint32_t>> sparse_;   // (inner name, list id), sorted
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;  // (begin, size) in flat_
+  std::vector<List> table_;                                  // lists by inner name
+  std::vector<std::pair<OpNameId, List>> sparse_;            // (inner name, list), sorted
   std::vector<Decision> decisions_;                          // the lists' third levels
-  std::vector<std::pair<std::size_t, std::uint32_t>> values_;  // (term value, list id), sorted per decision
+  std::vector<std::pair<std::size_t, List>> values_;         // (term value, list), sorted per decision
   std::vector<Candidate> flat_;  // the lists' runs; guards point into guards_
   std::vector<TermGuard> guards_;  // the candidates' guard runs, each ended by an inactive guard
   static constexpr std::uint32_t no_guards = 0xFFFFFFFFu;
   std::vector<std::uint32_t> guard_at_;  // while building: flat_[k]'s run in guards_, or no_guards
   std::size_t split_budget_ = 0;         // flat_'s size past which lists split by one term only
+  bool reads_uses_ = false;
 };
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.

@@ -319,6 +319,7 @@ struct RuleSource {
   info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);
   info.canonical = src.canonical(src.rule, info.flags);
   info.warn_nested_split = a.warn_nested_split;
+  info.reads_uses = a.reads_uses;
   info.apply = src.apply;
   info.rule = src.rule;
   engine::pending_rules().push_back(std::move(info));

@@ -162,24 +162,27 @@ class Scanner {
         std::size_t e = src_.find('\n', i);
         if (e == std::string_view::npos) e = n;
         comment(i, e);
-        i = e;
+        i = decl_start_ = e;
       } else if (c == '/' && i + 1 < n && src_[i + 1] == '*') {
         std::size_t e = src_.find("*/", i + 2);
         e = e == std::string_view::npos ? n : e + 2;
         comment(i, e);
-        i = e;
+        i = decl_start_ = e;
       } else if (c == '"') {
         i = skip_quoted(i, '"');
       } else if (c == '\'') {
         i = (i > 0 && is_ident_char(src_[i - 1])) ? i + 1 : skip_quoted(i, '\'');
       } else if (c == '#' && at_line_start(src_, i)) {
         i = directive(i);
+        decl_start_ = i;
       } else if (is_ident_start(c)) {
         i = identifier(i);
       } else if (is_digit(c)) {
         while (i < n && (is_ident_char(src_[i]) || src_[i] == '.')) ++i;
       } else {
+        scope_punctuation(c);
         ++i;
+        if (c == '{' || c == '}' || c == ';') decl_start_ = i;
       }
     }
   }
@@ -246,16 +249,21 @@ class Scanner {
         p = skip_blank_and_comments(j);
         if (p >= n || src_[p] != '(') return j;  // a mention, not a use
       }
-      return item(kind, loc(i), p);
+      return decl_start_ = item(kind, loc(i), p);
     }
     if (at_line_start(src_, i)) {
       const Macro* m = macros_.find(name);
-      if (m && m->has_item) return invocation(i, j, *m);
+      if (m && m->has_item) return decl_start_ = invocation(i, j, *m);
       if (!m && macro_like(name) && !is_construct(name) && looks_like_rule(j))
         s_.diag(loc(i), Severity::warning,
                 fmt::format("'{}(...)' looks like a rule, but '{}' is not a macro og-parse knows{}: the rule is not "
                             "checked",
                             name, name, st_.hint()));
+    }
+    if (name == "namespace" || name == "extern") {
+      opens_namespace_ = true;  // (`extern "C" {` too)
+    } else if (!header_ && at_namespace_scope()) {
+      declaration(i, j, name);
     }
     return j;
   }
@@ -746,6 +754,155 @@ class Scanner {
     st_.active.pop_back();
   }
 
+  // ---- functions declared at namespace scope ------------------------------------------------
+  // SHAPEFN_APPLY, AUTOSPLIT_SHAPEFN_APPLY, EXTERNAL_CONSTRAINT and EXTERNAL_REPLACE name functions
+  // that a package defines in its own sources. Their declarations and definitions at namespace
+  // scope (not inside a class or a function body) give the check what an annotation would: the
+  // return type and the parameter types. What this reading cannot be sure of is left alone (a
+  // template, a return type with '<', variadic parameters, a member defined out of its class).
+
+  /// Braces outside comments and strings: a `{` after `namespace` or `extern` opens a scope whose
+  /// declarations count; any other opens one (a class, a function body) whose do not.
+  void scope_punctuation(char c) {
+    if (c == '{') {
+      scopes_.push_back(opens_namespace_);
+      opens_namespace_ = false;
+    } else if (c == '}') {
+      if (!scopes_.empty()) scopes_.pop_back();
+    } else if (c == ';' || c == '(' || c == '=') {
+      opens_namespace_ = false;  // `namespace a = b;`, `extern int f(int);`
+    }
+  }
+  bool at_namespace_scope() const noexcept {
+    return std::all_of(scopes_.begin(), scopes_.end(), [](bool ns) { return ns; });
+  }
+
+  static bool is_keyword_type(std::string_view w) noexcept {
+    static constexpr std::string_view words[] = {"int", "long", "short", "char", "unsigned", "signed", "float",
+                                                 "double", "bool", "void", "const", "volatile"};
+    return std::find(std::begin(words), std::end(words), w) != std::end(words);
+  }
+  /// A parameter's type: without its default value and its name ("OpRef const &x" gives
+  /// "OpRef const &", "int depth" "int", "const OpRef" stays).
+  static std::string parameter_type(std::string_view p) {
+    int depth = 0;
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      const char c = p[k];
+      if (c == '<' || c == '(' || c == '[') ++depth;
+      if (c == '>' || c == ')' || c == ']') --depth;
+      if (c == '=' && depth == 0) {
+        p = p.substr(0, k);
+        break;
+      }
+    }
+    std::string t = squeeze_spaces(p);
+    if (t.empty() || !is_ident_char(t.back())) return t;
+    std::size_t b = t.size();
+    while (b > 0 && is_ident_char(t[b - 1])) --b;
+    const std::string_view word = std::string_view(t).substr(b);
+    std::string rest = squeeze_spaces(std::string_view(t).substr(0, b));
+    const bool only_cv = rest.empty() || rest == "const" || rest == "volatile" || rest == "const volatile";
+    const bool qualified = rest.size() >= 2 && rest.compare(rest.size() - 2, 2, "::") == 0;
+    if (only_cv || qualified || is_keyword_type(word) || is_digit(word.front())) return t;
+    return rest;
+  }
+  /// The parameters between a declaration's parentheses, split at the commas outside <>, () and
+  /// [], each as `type_of` gives it; none for `(void)` or `()`.
+  template <class TypeOf>
+  static std::vector<std::string> parameters(std::string_view ps, TypeOf type_of) {
+    std::vector<std::string> out;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t k = 0; k <= ps.size(); ++k) {
+      const char c = k < ps.size() ? ps[k] : ',';
+      if (c == '<' || c == '(' || c == '[') ++depth;
+      if (c == '>' || c == ')' || c == ']') --depth;
+      if (c == ',' && depth == 0) {
+        std::string param = type_of(ps.substr(start, k - start));
+        if (!param.empty()) out.push_back(std::move(param));
+        start = k + 1;
+      }
+    }
+    if (out.size() == 1 && out[0] == "void") out.clear();
+    return out;
+  }
+  /// The return type written before a function's name (from the start of its declaration), less
+  /// the specifiers; empty when the text is no plain return type.
+  static std::string return_type(std::string_view before) {
+    std::string t = squeeze_spaces(before);
+    for (;;) {
+      if (t.rfind("[[", 0) == 0) {
+        const std::size_t e = t.find("]]");
+        if (e == std::string::npos) return {};
+        t = squeeze_spaces(std::string_view(t).substr(e + 2));
+        continue;
+      }
+      bool dropped = false;
+      for (std::string_view spec : {"static", "inline", "constexpr", "extern"})
+        if (t.size() > spec.size() && t.compare(0, spec.size(), spec) == 0 && t[spec.size()] == ' ') {
+          t = t.substr(spec.size() + 1);
+          dropped = true;
+        }
+      if (!dropped) break;
+    }
+    // A qualified type (std::size_t) is one; a name qualified by its class (Cls::fn) is no free
+    // function.
+    std::string plain;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      if (t[k] == ':' && k + 1 < t.size() && t[k + 1] == ':') {
+        ++k;
+        continue;
+      }
+      plain += t[k];
+    }
+    if (t.empty() || (t.size() >= 2 && t.compare(t.size() - 2, 2, "::") == 0) ||
+        plain.find_first_of("()=<>[]{}\"'#,;:/*") != std::string::npos)
+      return {};
+    return t;
+  }
+  /// `name` at [i, j), at namespace scope: records it when it is declared or defined there as a
+  /// function with a plain return type.
+  void declaration(std::size_t i, std::size_t j, std::string_view name) {
+    const std::size_t n = src_.size();
+    const std::size_t lp = skip_blank_and_comments(j);
+    if (lp >= n || src_[lp] != '(' || decl_start_ > i) return;
+    std::string ret = return_type(src_.substr(decl_start_, i - decl_start_));
+    if (ret.empty()) return;
+    int depth = 1;
+    std::size_t q = lp + 1;
+    while (q < n && depth > 0) {
+      const char c = src_[q];
+      if (c == '"' || c == '\'') {
+        q = skip_quoted(q, c);
+        continue;
+      }
+      if (c == '{' || c == '}' || c == ';' || c == '#') return;
+      if (c == '/' && q + 1 < n && (src_[q + 1] == '/' || src_[q + 1] == '*')) return;
+      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+      ++q;
+    }
+    if (depth != 0) return;
+    // After the parameters: qualifiers, then the body or the end of a declaration.
+    std::size_t r = skip_blank_and_comments(q);
+    while (r < n && is_ident_start(src_[r])) {
+      std::size_t e = r;
+      while (e < n && is_ident_char(src_[e])) ++e;
+      const std::string_view w = src_.substr(r, e - r);
+      if (w != "noexcept" && w != "const") return;
+      r = skip_blank_and_comments(e);
+    }
+    if (r >= n || (src_[r] != '{' && src_[r] != ';')) return;
+    ShapeFn fn;
+    fn.loc = loc(i);
+    fn.line = s_.line_of(fn.loc);
+    fn.name = std::string(name);
+    fn.return_type = std::move(ret);
+    fn.declared = true;
+    fn.params = parameters(src_.substr(lp + 1, q - lp - 2), parameter_type);
+    if (std::find(fn.params.begin(), fn.params.end(), "...") != fn.params.end()) return;  // variadic: the count is open
+    s_.mutable_declared_fns().push_back(std::move(fn));
+  }
+
   // ---- annotations ------------------------------------------------------------------------
   void comment(std::size_t b, std::size_t e) {
     if (header_) return;
@@ -785,20 +942,7 @@ class Scanner {
       fn.name = std::string(decl.substr(nb, ne - nb));
       fn.return_type = squeeze_spaces(decl.substr(0, nb));
       if (fn.return_type.empty()) return bad("missing return type");
-      std::string_view ps = decl.substr(lp + 1, rp - lp - 1);
-      int depth = 0;
-      std::size_t start = 0;
-      for (std::size_t k = 0; k <= ps.size(); ++k) {
-        const char c = k < ps.size() ? ps[k] : ',';
-        if (c == '<' || c == '(' || c == '[') ++depth;
-        if (c == '>' || c == ')' || c == ']') --depth;
-        if (c == ',' && depth == 0) {
-          std::string param = squeeze_spaces(ps.substr(start, k - start));
-          if (!param.empty()) fn.params.push_back(std::move(param));
-          start = k + 1;
-        }
-      }
-      if (fn.params.size() == 1 && fn.params[0] == "void") fn.params.clear();
+      fn.params = parameters(decl.substr(lp + 1, rp - lp - 1), squeeze_spaces);
       s_.mutable_shape_fns().push_back(std::move(fn));
     }
   }
@@ -814,6 +958,9 @@ class Scanner {
   ScanState& st_;
   MacroTable& macros_;
   std::vector<std::string_view> disabled_;
+  std::vector<bool> scopes_;       ///< the open braces: whether each opens a namespace-like scope
+  bool opens_namespace_ = false;   ///< `namespace` or `extern` seen: the next `{` opens one
+  std::size_t decl_start_ = 0;     ///< where the declaration being read began
   std::size_t produced_ = 0;       ///< tokens produced for the current construct or group
   std::size_t limit_ = max_expanded_tokens;
   std::size_t file_produced_ = 0;  ///< tokens produced by all macro uses of this file

@@ -100,8 +100,9 @@ std::string_view Session::intern(std::string_view s) {
 }
 
 const ShapeFn* Session::find_shape_fn(std::string_view name) const {
-  auto it = shapefn_index_.find(name);
-  return it == shapefn_index_.end() ? nullptr : &shapefns_[it->second];
+  if (auto it = shapefn_index_.find(name); it != shapefn_index_.end()) return &shapefns_[it->second];
+  auto d = declared_index_.find(name);
+  return d == declared_index_.end() || !d->second ? nullptr : &declared_[*d->second];
 }
 
 std::optional<std::uint32_t> Session::include_file(const std::string& path) {
@@ -134,6 +135,10 @@ void Session::run() {
   }
   // the annotations of every file are known before any rule is checked
   for (std::size_t i = 0; i < shapefns_.size(); ++i) shapefn_index_.emplace(shapefns_[i].name, i);
+  for (std::size_t i = 0; i < declared_.size(); ++i) {
+    auto [it, fresh] = declared_index_.emplace(declared_[i].name, i);
+    if (!fresh && it->second && declared_[*it->second].params != declared_[i].params) it->second.reset();
+  }
   for (std::size_t f = 0; f < items.size(); ++f)
     for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
   if (opts_.lint) detail::lint_rules(*this);

@@ -162,13 +162,15 @@ struct ParamOrder {
   std::vector<Param> params;
 };
 
-/// `// :::EXTERNAL_SHAPEFN::: { R fn(types); }`
+/// `// :::EXTERNAL_SHAPEFN::: { R fn(types); }`, or a function's own declaration or definition at
+/// namespace scope in a source file (`declared`).
 struct ShapeFn {
   Loc loc;
   std::uint32_t line = 0;
   std::string name;
   std::string return_type;
-  std::vector<std::string> params;  ///< all parameter types as written (normalized spaces)
+  std::vector<std::string> params;  ///< all parameter types as written (normalized spaces, no names)
+  bool declared = false;            ///< read from the function's declaration, not an annotation
 };
 
 class Session {
@@ -224,6 +226,10 @@ class Session {
   std::vector<TensorProperties>& mutable_tensor_properties() noexcept { return tprops_; }
   std::vector<ParamOrder>& mutable_param_orders() noexcept { return porders_; }
   std::vector<ShapeFn>& mutable_shape_fns() noexcept { return shapefns_; }
+  /// Functions declared or defined at namespace scope in the sources (no annotation).
+  std::vector<ShapeFn>& mutable_declared_fns() noexcept { return declared_; }
+  /// The annotation of `name`; else its declaration in the sources, when all its declarations
+  /// there agree on the parameters (overloads are left to the compiler); else null.
   const ShapeFn* find_shape_fn(std::string_view name) const;
   /// The file at `path` as an included file (read once per session), or nothing when it cannot
   /// be read.
@@ -240,6 +246,8 @@ class Session {
   std::vector<ParamOrder> porders_;
   std::vector<ShapeFn> shapefns_;
   std::map<std::string, std::size_t, std::less<>> shapefn_index_;
+  std::vector<ShapeFn> declared_;
+  std::map<std::string, std::optional<std::size_t>, std::less<>> declared_index_;  ///< nullopt: overloaded
   /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
   std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};

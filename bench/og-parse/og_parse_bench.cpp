@@ -81,6 +81,24 @@ void BM_og_parse_10k_rules_no_lint(benchmark::State& state) {
 }
 BENCHMARK(BM_og_parse_10k_rules_no_lint)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
+/// C++ that is no rule text, at the scanner's worst: calls nested without end (each name followed
+/// by '(' is looked at as a possible function declaration), and many declarations in a row. The
+/// scanner must stay linear in the file's size here too (a bounded look at each candidate).
+void BM_og_parse_hostile_calls(benchmark::State& state) {
+  std::string text;
+  for (int i = 0; i < 30000; ++i) text += "a(";
+  text += "\n";
+  for (int i = 0; i < 3000; ++i) text += "OpRef f" + std::to_string(i) + "(Replacement &r, OpRef x, int n) ";
+  for (auto _ : state) {
+    og_parse::Session s;
+    s.add_source("hostile.cpp", text);
+    s.run();
+    benchmark::DoNotOptimize(s.diagnostics().size());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+}
+BENCHMARK(BM_og_parse_hostile_calls)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -861,16 +861,21 @@ class Scanner {
     return t;
   }
   /// `name` at [i, j), at namespace scope: records it when it is declared or defined there as a
-  /// function with a plain return type.
+  /// function with a plain return type. The text looked at is bounded (a return type of at most
+  /// max_return_type bytes since the last `;`, brace, directive or comment; parameters up to the
+  /// next of those, at most max_parameters bytes), so hostile input costs linear time.
   void declaration(std::size_t i, std::size_t j, std::string_view name) {
+    static constexpr std::size_t max_return_type = 256, max_parameters = 1 << 14;
     const std::size_t n = src_.size();
+    if (decl_start_ > i || i - decl_start_ > max_return_type) return;
     const std::size_t lp = skip_blank_and_comments(j);
-    if (lp >= n || src_[lp] != '(' || decl_start_ > i) return;
+    if (lp >= n || src_[lp] != '(') return;
     std::string ret = return_type(src_.substr(decl_start_, i - decl_start_));
     if (ret.empty()) return;
     int depth = 1;
     std::size_t q = lp + 1;
-    while (q < n && depth > 0) {
+    const std::size_t end = std::min(n, lp + max_parameters);
+    while (q < end && depth > 0) {
       const char c = src_[q];
       if (c == '"' || c == '\'') {
         q = skip_quoted(q, c);

@@ -264,6 +264,21 @@ TEST_CASE("a function's own declaration checks its uses as an annotation would",
       "SHAPEFN_APPLY(local, \"x\", 1, 2), SHAPEFN_APPLY(elsewhere, \"x\", 1, 2)))\n");
   CHECK(q.diags.empty());
   CHECK(q.canonical.size() == 1);
+  // A header og-parse finds gives its declarations too (a package's helpers live there).
+  const auto dir = std::filesystem::temp_directory_path() / ("og_parse_decl_" + std::to_string(std::random_device{}()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "helpers.h") << "#pragma once\nstatic OpRef split_size(Replacement &rpx, OpRef const &x, int n);\n";
+  og_parse::Session hs;
+  hs.add_source("rules.cpp",
+                "#include \"helpers.h\"\n"
+                "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(split_size, \"x\", 2, 3)))\n",
+                (dir / "rules.cpp").string());
+  hs.run();
+  std::filesystem::remove_all(dir);
+  REQUIRE(hs.diagnostics().size() == 1);
+  CHECK(hs.format(hs.diagnostics()[0]) ==
+        "rules.cpp:2:59: error: SHAPEFN_APPLY(split_size, ...) passes 3 arguments but split_size takes 2 after its "
+        "framework parameters");
   // An annotation says more than a declaration: it wins.
   auto r = parse(
       "// :::EXTERNAL_SHAPEFN::: { OpRef both(Replacement &, OpRef, int, int); }\n"

@@ -234,7 +234,10 @@ class Scanner {
     const std::string_view name = src_.substr(i, j - i);
     if (j < n && src_[j] == '"' && (name == "R" || name == "u8R" || name == "uR" || name == "UR" || name == "LR"))
       return skip_raw_string(j);
-    if (header_) return j;  // an included file gives its macros only
+    if (header_) {  // an included file gives its macros and its function declarations only
+      declarations_at(i, j, name);
+      return j;
+    }
     ItemKind kind{};
     if (item_kind_of(name, kind)) {
       std::size_t p = j;
@@ -260,11 +263,7 @@ class Scanner {
                             "checked",
                             name, name, st_.hint()));
     }
-    if (name == "namespace" || name == "extern") {
-      opens_namespace_ = true;  // (`extern "C" {` too)
-    } else if (!header_ && at_namespace_scope()) {
-      declaration(i, j, name);
-    }
+    declarations_at(i, j, name);
     return j;
   }
 
@@ -772,6 +771,14 @@ class Scanner {
     } else if (c == ';' || c == '(' || c == '=') {
       opens_namespace_ = false;  // `namespace a = b;`, `extern int f(int);`
     }
+  }
+  /// The identifier `name` at [i, j), outside rule text: notes `namespace` and `extern`, and reads
+  /// a function declaration at namespace scope.
+  void declarations_at(std::size_t i, std::size_t j, std::string_view name) {
+    if (name == "namespace" || name == "extern")
+      opens_namespace_ = true;  // (`extern "C" {` too)
+    else if (at_namespace_scope())
+      declaration(i, j, name);
   }
   bool at_namespace_scope() const noexcept {
     return std::all_of(scopes_.begin(), scopes_.end(), [](bool ns) { return ns; });

@@ -55,7 +55,7 @@ static_assert(says<splits_without_header>(Fault::autosplit_header,
 static_assert(!info<ok_rule>().uses_autosplit);
 
 // Whether a rule's outcome may depend on an op's readers: the driver then re-enqueues the op that
-// replaces a root, whose readers changed (engine/rewriter.hpp, push_replacement).
+// replaces a root, whose readers changed (engine/rewriter.hpp, fill_queue's push_replacement).
 static_assert(!info<ok_rule>().reads_uses && !info<ok_minus>().reads_uses);
 // TYPICAL_SLICE applies shape functions (AUTOSPLIT_SHAPEFN_APPLY), which may read anything.
 static_assert(info<splits>().reads_uses);

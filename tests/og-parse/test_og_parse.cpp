@@ -279,6 +279,14 @@ TEST_CASE("a function's own declaration checks its uses as an annotation would",
   CHECK(hs.format(hs.diagnostics()[0]) ==
         "rules.cpp:2:59: error: SHAPEFN_APPLY(split_size, ...) passes 3 arguments but split_size takes 2 after its "
         "framework parameters");
+  // A message that names where the signature came from names the declaration.
+  auto w = parse(
+      "OpRef with_ctx(Replacement &rpx, Split_Context const &ctx, OpRef x);\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(with_ctx, \"x\")))\n");
+  REQUIRE(w.diags.size() == 1);
+  CHECK(w.diags[0] ==
+        "t.cpp:2:59: error: 'SHAPEFN_APPLY' of 'with_ctx': only AUTOSPLIT_SHAPEFN_APPLY passes a Split_Context, but "
+        "its declaration (t.cpp:1) lists one");
   // An annotation says more than a declaration: it wins.
   auto r = parse(
       "// :::EXTERNAL_SHAPEFN::: { OpRef both(Replacement &, OpRef, int, int); }\n"

@@ -1,7 +1,7 @@
 // The Rewriter: what a rule's apply function edits the graph through, and the driver's worklist.
 // A rewrite tells it what it did, and the Rewriter enqueues what that touched: `notify_inserted`
-// for the ops the rewrite made, `replace` for the root (its readers; the replacement where a rule
-// of the pass reads uses: push_replacement), and
+// for the ops the rewrite made, `replace` for the root (its readers; the replacement too where a
+// rule of the pass reads uses: fill_queue), and
 // `erase_unused` for made ops nothing reads. Only the Rewriter pushes onto the worklist. Rule
 // translation units need this and not the driver (engine/driver.hpp).
 #pragma once
@@ -54,11 +54,6 @@ class Rewriter {
     erase_unused(made);  // when root had no readers
     return made;
   }
-  /// Whether replace() enqueues the op that replaces the root, as well as the root's readers: its
-  /// readers changed, which matters only to a rule that reads an op's uses (the driver sets it
-  /// for each pass from PassDispatch::reads_uses; its inputs, and so every other rule's outcome
-  /// on it, are as they were).
-  bool push_replacement = true;
   /// Whether replace_by_new may put the new op in its root's slot (run_rules sets it from
   /// DriverOptions::rewrite_in_place).
   bool in_place = false;
@@ -140,25 +135,30 @@ class Rewriter {
   /// Starts a pass: every live op is pending, in index order or its reverse. With `roots` (one
   /// byte per op name, `n_roots` of them), an op pushed during the pass whose name has a zero
   /// byte, or none, is not queued: the driver would pass it over (its name roots no rule of the
-  /// pass), so it leaves the worklist at once, as if visited.
+  /// pass), so it leaves the worklist at once, as if visited. `push_replacement`: whether replace()
+  /// enqueues the op that replaces a root as well as the root's readers. Its readers changed,
+  /// which matters only to a rule that reads an op's uses (the driver passes
+  /// PassDispatch::reads_uses); its inputs, and so every other rule's outcome on it, are as they
+  /// were.
   void fill_queue(bool reverse, std::uint64_t shuffle_seed = 0, const std::uint8_t* roots = nullptr,
-                  std::uint32_t n_roots = 0) {
+                  std::uint32_t n_roots = 0, bool push_replacement = true) {
     queue_.truncate(0);
     head_ = 0;
     // Marks left from the last pass (ops pushed between passes) would hide ops pushed in this one.
     std::fill(queued_.begin(), queued_.end(), std::uint64_t{0});
     roots_ = roots;
     n_roots_ = n_roots;
+    push_replacement_ = push_replacement;
     reverse_ = reverse;
     const auto n = static_cast<std::uint32_t>(g_.size());
     order_.clear();
     position_.clear();
-    plain_ = !reverse && !shuffle_seed;
+    const bool plain = !reverse && !shuffle_seed;
     // The forward sweep covers [sweep_next_, sweep_end_); any other order runs over other_end_
     // ops with an empty forward sweep.
     sweep_next_ = 0;
-    sweep_end_ = plain_ ? n : 0;
-    other_end_ = plain_ ? 0 : n;
+    sweep_end_ = plain ? n : 0;
+    other_end_ = plain ? 0 : n;
     other_left_ = other_end_;
     if (shuffle_seed) {
       // Fisher-Yates with a 64-bit LCG: a reproducible order for a given seed.
@@ -186,7 +186,7 @@ class Rewriter {
     // Inlined by force: GCC sometimes compiles this lambda and push out of line, which
     // costs W1 about 0.7 M instructions at B = 5,000 (docs/performance.md).
     dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
-    if (push_replacement) push(with);
+    if (push_replacement_) push(with);
     ++rewrites_;
   }
   [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
@@ -213,7 +213,7 @@ class Rewriter {
   [[gnu::always_inline]] void push(OpRef r) {
     const std::uint32_t x = r.index;
     if (x - sweep_next_ < sweep_end_ - sweep_next_) return;  // sweep_next_ <= x < sweep_end_
-    if (!plain_) [[unlikely]]
+    if (other_left_ != 0) [[unlikely]]
       if (other_pending(x)) return;
     if (!queued_for_visit(r)) return;
     const std::size_t word = x >> 6;
@@ -256,7 +256,7 @@ class Rewriter {
   std::uint32_t other_end_ = 0;   // a reversed or shuffled sweep covers ops [0, other_end_)
   std::uint32_t other_left_ = 0;  // how many of them it has still to visit
   bool reverse_ = false;
-  bool plain_ = true;  // forward sweep in index order (neither reversed nor shuffled)
+  bool push_replacement_ = true;  // fill_queue's
   std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
   std::vector<std::uint32_t> position_;  // and op → position
   /// Whether a reversed or shuffled sweep has still to reach op `op`.

@@ -918,7 +918,10 @@ class Checker {
   void check_annotation(const Node* use, const Node* fn, std::size_t first, ExtUse how) {
     const ShapeFn* sf = s_.find_shape_fn(fn->text);
     if (!sf) return;
-    const auto where = [&] { return fmt::format("its EXTERNAL_SHAPEFN annotation ({}:{})", s_.file_name(sf->loc.file), sf->line); };
+    const auto where = [&] {
+      return fmt::format("its {} ({}:{})", sf->declared ? "declaration" : "EXTERNAL_SHAPEFN annotation",
+                         s_.file_name(sf->loc.file), sf->line);
+    };
     // Leading framework parameters, as far as the annotation lists them.
     std::size_t k = 0;
     if (k < sf->params.size() && context_param(sf->params[k]) &&

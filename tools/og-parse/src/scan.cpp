@@ -765,9 +765,13 @@ class Scanner {
   void scope_punctuation(char c) {
     if (c == '{') {
       scopes_.push_back(opens_namespace_);
+      blocks_ += !opens_namespace_;
       opens_namespace_ = false;
     } else if (c == '}') {
-      if (!scopes_.empty()) scopes_.pop_back();
+      if (!scopes_.empty()) {
+        blocks_ -= !scopes_.back();
+        scopes_.pop_back();
+      }
     } else if (c == ';' || c == '(' || c == '=') {
       opens_namespace_ = false;  // `namespace a = b;`, `extern int f(int);`
     }
@@ -780,9 +784,7 @@ class Scanner {
     else if (at_namespace_scope())
       declaration(i, j, name);
   }
-  bool at_namespace_scope() const noexcept {
-    return std::all_of(scopes_.begin(), scopes_.end(), [](bool ns) { return ns; });
-  }
+  bool at_namespace_scope() const noexcept { return blocks_ == 0; }
 
   static bool is_keyword_type(std::string_view w) noexcept {
     static constexpr std::string_view words[] = {"int", "long", "short", "char", "unsigned", "signed", "float",
@@ -971,6 +973,7 @@ class Scanner {
   MacroTable& macros_;
   std::vector<std::string_view> disabled_;
   std::vector<bool> scopes_;       ///< the open braces: whether each opens a namespace-like scope
+  std::size_t blocks_ = 0;         ///< how many of them do not (a class, a function body)
   bool opens_namespace_ = false;   ///< `namespace` or `extern` seen: the next `{` opens one
   std::size_t decl_start_ = 0;     ///< where the declaration being read began
   std::size_t produced_ = 0;       ///< tokens produced for the current construct or group

@@ -696,3 +696,137 @@ TEST_CASE("random reforms keep the graph consistent and erase exactly what they 
   CHECK(reformed > 500);
   CHECK(erased > 50);
 }
+
+namespace {
+// Input trees a caller can know (Graph's KnownShape): root(inner(x, p), q), as a match of
+// Transpose(Transpose(x, p), q) gives it, and root(bias(conv(x, w), b)), as
+// Relu(BiasAdd(Conv2d(x, w), b)) does.
+using PairShape = KnownShape<KnownShape<UnknownShape, KnownShape<>>, KnownShape<>>;
+using ChainShape = KnownShape<KnownShape<KnownShape<UnknownShape, UnknownShape>, UnknownShape>>;
+
+/// Everything two graphs must agree on after the same edit: each slot's life, name, inputs and
+/// readers in use-list order, the counts, and where the next ops' input records go.
+void require_same_graph(Graph& a, Graph& b) {
+  REQUIRE(a.size() == b.size());
+  REQUIRE(a.live_count() == b.live_count());
+  REQUIRE(a.use_records() == b.use_records());
+  for (std::uint32_t i = 0; i < a.size(); ++i) {
+    const OpRef r{i};
+    REQUIRE(a.alive(r) == b.alive(r));
+    if (!a.alive(r)) continue;
+    REQUIRE(a.name_id(r) == b.name_id(r));
+    REQUIRE(a.n_inputs(r) == b.n_inputs(r));
+    for (std::uint32_t k = 0; k < a.n_inputs(r); ++k) REQUIRE(a.input(r, k) == b.input(r, k));
+    REQUIRE(a.users(r) == b.users(r));
+  }
+  REQUIRE(verify(a).empty());
+  const OpRef any = a.live_ops().front();
+  const OutputDef t = a.output(any);
+  for (std::size_t n = 1; n <= 3; ++n) {
+    const std::vector<OpRef> in(n, any);
+    const OpRef ra = a.add_op(intern_op_name("Later"), std::span<const OpRef>(in), t);
+    const OpRef rb = b.add_op(intern_op_name("Later"), std::span<const OpRef>(in), t);
+    REQUIRE(a.op(ra).first_input == b.op(rb).first_input);
+  }
+  REQUIRE(a.remove_dead() == b.remove_dead());
+}
+
+/// A random graph with a root of the given shape: the ops of its input tree are new or shared
+/// with other readers, the leaves any earlier op (a graph input too), a leaf with no inputs
+/// sometimes the same op in two slots. Returns the root.
+template <class Shape>
+OpRef shaped_root(Graph& g, Lcg& rnd);
+
+template <>
+OpRef shaped_root<PairShape>(Graph& g, Lcg& rnd) {
+  const OutputDef t = f32({1, 2, 2, 1});
+  auto earlier = [&] {  // a live op (the graph's first ops are inputs, never erased)
+    for (;;)
+      if (const OpRef o{static_cast<std::uint32_t>(rnd(g.size()))}; g.alive(o)) return o;
+  };
+  auto leaf = [&] {  // an op with no inputs: a new constant, or a graph input or constant there is
+    for (int tries = 0; tries < 4 && rnd(2); ++tries)
+      if (const OpRef o = earlier(); g.n_inputs(o) == 0) return o;
+    return g.add_const(f32({1, 1, 1, 1}), {static_cast<float>(rnd(100))});
+  };
+  const OpRef x = earlier(), p = leaf();
+  const OpRef q = rnd(4) == 0 ? p : leaf();
+  const OpRef inner = g.add_op("Pair", {x, p}, t);
+  if (rnd(4) == 0) g.add_op("Reader", {inner}, t);
+  if (rnd(4) == 0) g.add_op("Reader", {p}, t);
+  return g.add_op("Pair", {inner, q}, t);
+}
+
+template <>
+OpRef shaped_root<ChainShape>(Graph& g, Lcg& rnd) {
+  const OutputDef t = f32({1, 2, 2, 1});
+  auto earlier = [&] {  // a live op (the graph's first ops are inputs, never erased)
+    for (;;)
+      if (const OpRef o{static_cast<std::uint32_t>(rnd(g.size()))}; g.alive(o)) return o;
+  };
+  const OpRef x = earlier(), w = rnd(4) == 0 ? x : earlier(), b = earlier();
+  const OpRef conv = g.add_op("Conv", {x, w}, t);
+  if (rnd(4) == 0) g.add_op("Reader", {conv}, t);
+  const OpRef bias = g.add_op("Bias", {conv, b}, t);
+  if (rnd(4) == 0) g.add_op("Reader", {bias}, t);
+  return g.add_op("Fused", {bias}, t);
+}
+
+template <class Shape>
+void check_shaped_edits(std::uint64_t seed) {
+  Lcg rnd{seed};
+  const OutputDef t = f32({1, 2, 2, 1});
+  for (int round = 0; round < 300; ++round) {
+    Graph g;
+    g.add_input(t);
+    g.add_input(t);
+    g.add_const(f32({1, 1, 1, 1}), {1.0f});
+    for (int i = 0, n = static_cast<int>(rnd(8)); i < n; ++i) {
+      std::vector<OpRef> in;
+      for (std::uint64_t k = 0, m = 1 + rnd(3); k < m; ++k) in.push_back(OpRef{static_cast<std::uint32_t>(rnd(g.size()))});
+      g.add_op(intern_op_name("Op"), std::span<const OpRef>(in), t);
+    }
+    if (rnd(2)) g.remove_dead();  // free records (the hole the edit's free runs extend or not)
+    const OpRef root = shaped_root<Shape>(g, rnd);
+    for (std::uint64_t k = 0, m = rnd(3); k < m; ++k) {
+      if (rnd(3) == 0) g.add_output(root);
+      else g.add_op("Reader", {root}, t);
+    }
+    INFO("seed " << seed << " round " << round);
+    auto earlier_live = [&] {
+      for (;;)
+        if (const OpRef o{static_cast<std::uint32_t>(rnd(root.index))}; g.alive(o)) return o;
+    };
+    {  // a bypass by an earlier op (in the tree or not)
+      const OpRef with = earlier_live();
+      Graph shaped = g, general = g;
+      std::vector<OpRef> touched_s, touched_g;
+      const std::size_t ns =
+          shaped.replace_and_erase<true, Shape>(root, with, [&](OpRef u) { touched_s.push_back(u); });
+      const std::size_t ng =
+          general.replace_and_erase<true, UnknownShape>(root, with, [&](OpRef u) { touched_g.push_back(u); });
+      REQUIRE(ns == ng);
+      REQUIRE(touched_s == touched_g);
+      require_same_graph(shaped, general);
+    }
+    {  // a re-forming over earlier ops
+      std::vector<OpRef> in;
+      for (std::uint64_t k = 0, m = rnd(4); k < m; ++k) in.push_back(earlier_live());
+      const OpNameId name = intern_op_name("Made");
+      if (!g.can_reform(root, name, in)) continue;  // (never: the inputs come before the root)
+      Graph shaped = g, general = g;
+      const std::size_t ns = shaped.reform<Shape>(root, name, in, shaped.output_index(root), 5);
+      const std::size_t ng = general.reform<UnknownShape>(root, name, in, general.output_index(root), 5);
+      REQUIRE(ns == ng);
+      require_same_graph(shaped, general);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("an edit told its root's input tree erases what the general walk erases, in its order") {
+  // Graph::replace_and_erase and Graph::reform unroll the erasure over a KnownShape; the graph
+  // after it (the records they free and reuse included) must be the one the general walk gives.
+  check_shaped_edits<PairShape>(2024);
+  check_shaped_edits<ChainShape>(99);
+}

@@ -15,6 +15,8 @@
 #include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/output_def.hpp"
 
+#include <boost/mp11/algorithm.hpp>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -78,6 +80,16 @@ struct Use {
   std::uint32_t next = no_index;
   std::uint32_t prev = no_index;
 };
+
+/// What an edit's caller knows at compile time of the input tree of the op it erases (or
+/// re-forms), so that the erasure of what dies with it is unrolled over that part:
+/// `KnownShape<I...>` is an op with exactly sizeof...(I) inputs, the k-th of them an op of the
+/// shape I_k; `UnknownShape` knows nothing (any inputs, any number). A rule's match pattern
+/// gives its root's shape (engine/match.hpp). The unrolled erasure takes the ops in the order the
+/// general one does, so both leave the graph, and its free records, the same.
+struct UnknownShape {};
+template <class... Inputs>
+struct KnownShape {};
 
 /// A graph option, read by OPTION_INT/UINT/FLOAT/BOOL.
 using OptionValue = std::variant<std::int64_t, std::uint64_t, double, bool, std::string>;
@@ -278,7 +290,8 @@ class Graph {
   /// replace_all_uses(from, to, touched), then erase_if_dead(from): a rewrite's edit, in one
   /// pass when no checkpoint is open. Returns how many ops were erased. Check = false: the caller
   /// knows that both ops are alive (it does not check them again).
-  template <bool Check = true, class F>
+  /// `Shape`: what the caller knows of from's input tree (KnownShape).
+  template <bool Check = true, class Shape = UnknownShape, class F>
   [[gnu::always_inline]] std::size_t replace_and_erase(OpRef from, OpRef to, F&& touched) {
     if constexpr (Check) {
       check(from);
@@ -292,11 +305,11 @@ class Graph {
     if (f.n_uses != 0) {
       move_uses(f, ops_[to.index], to, touched);
       if (f.kept) return 0;
-      return erase_chain(from);  // from turned unread and goes: the unread count is unchanged
+      return erase_counted<Shape>(from);  // from turned unread and goes: the unread count is unchanged
     }
     if (f.kept) return 0;
     --unread_;
-    return erase_chain(from);
+    return erase_counted<Shape>(from);
   }
   /// Whether reform(r, name, inputs, ...) may turn `r` into that op in its own slot: no checkpoint
   /// is open (rollback could not take it back), neither r nor the new op is a graph input or
@@ -313,6 +326,8 @@ class Graph {
   /// keep reading r, which is now the new op; the inputs r read before lose that use, and those
   /// that nothing reads any more are erased with what dies with them. Returns how many ops were
   /// erased. What r's readers read changed: the caller revisits them.
+  /// `Shape`: what the caller knows of r's input tree before (KnownShape).
+  template <class Shape = UnknownShape>
   std::size_t reform(OpRef r, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef, std::uint32_t id) {
     assert(can_reform(r, name, inputs) && alive(r) && outdef < outdefs_.size() && inputs.size() <= 0xFFFF);
     OpDef& d = ops_[r.index];
@@ -329,10 +344,15 @@ class Graph {
     d.first_input = first;
     d.n_inputs = static_cast<std::uint16_t>(n_in);
     std::size_t erased = 0;
-    for (std::uint32_t u = old_first; u < old_end; ++u)
-      if (const OpRef v = release_use(uses_[u]); v.valid())
-        erased += erase_chain(v);  // v turned unread and goes: unread_ is unchanged
+    if constexpr (std::is_same_v<Shape, UnknownShape>) {
+      for (std::uint32_t u = old_first; u < old_end; ++u)
+        if (const OpRef v = release_use(uses_[u]); v.valid())
+          erased += erase_walk(v);  // v turned unread and goes: unread_ is unchanged
+    } else {
+      erased = release_inputs_of(old_first, static_cast<Shape*>(nullptr));
+    }
     if (old_end != old_first) free_run(old_first, old_end - old_first);
+    live_ -= erased;
     return erased;
   }
   /// reform() into a `$Const` holding `data`, with r's output definition and op id (constant
@@ -643,6 +663,13 @@ class Graph {
   /// every freed input run can be reused. The next op to erase is held in `x`; only an op that
   /// releases two or more inputs puts the earlier ones on the stack.
   [[gnu::always_inline]] std::size_t erase_chain(OpRef r) {
+    const std::size_t n = erase_walk(r);
+    live_ -= n;
+    return n;
+  }
+  /// erase_chain(r) that leaves live_ to the caller (it is a member: counting it down in the
+  /// caller once costs less than in every walk).
+  [[gnu::always_inline]] std::size_t erase_walk(OpRef r) {
     // dead_stack_ is empty between calls; `stacked` counts what this call put on it.
     std::size_t n = 0, stacked = 0;
     for (OpRef x = r;;) {
@@ -671,7 +698,58 @@ class Graph {
         break;
       }
     }
+    return n;
+  }
+  /// erase_chain(r) where `Shape` is what the caller knows of r's input tree.
+  template <class Shape>
+  [[gnu::always_inline]] std::size_t erase_counted(OpRef r) {
+    const std::size_t n = erase_walk_as(r, static_cast<Shape*>(nullptr));
     live_ -= n;
+    return n;
+  }
+  /// erase_walk(r), unrolled over the part of r's input tree that `KnownShape<I...>` describes:
+  /// r's inputs are released in slot order, then the ones that died go, the last slot first,
+  /// each with everything that dies with it (erase_walk's order: r, then depth first, the input
+  /// released last first).
+  [[gnu::always_inline]] std::size_t erase_walk_as(OpRef r, UnknownShape*) { return erase_walk(r); }
+  template <class... I>
+  [[gnu::always_inline]] std::size_t erase_walk_as(OpRef r, KnownShape<I...>* shape) {
+    return erase_known(r, shape, std::index_sequence_for<I...>{});
+  }
+  template <class... I, std::size_t... K>
+  [[gnu::always_inline]] std::size_t erase_known(OpRef r, KnownShape<I...>*, std::index_sequence<K...>) {
+    constexpr std::size_t n_in = sizeof...(I);
+    OpDef& d = ops_[r.index];
+    assert(d.alive && d.n_uses == 0 && !d.kept && d.n_inputs == n_in);
+    d.alive = false;
+    if constexpr (n_in == 0) {
+      return 1;
+    } else {
+      const std::uint32_t first = d.first_input;
+      const OpRef died[n_in] = {release_use(uses_[first + K])...};
+      free_run(first, n_in);
+      using Reversed = boost::mp11::mp_reverse<boost::mp11::mp_list<I...>>;
+      std::size_t n = 1;  // (a comma fold: its operands go left to right, the order the walk needs)
+      ((n += erase_if_valid(died[n_in - 1 - K], static_cast<boost::mp11::mp_at_c<Reversed, K>*>(nullptr))), ...);
+      return n;
+    }
+  }
+  template <class S>
+  [[gnu::always_inline]] std::size_t erase_if_valid(OpRef v, S* shape) {
+    return v.valid() ? erase_walk_as(v, shape) : 0;
+  }
+  /// reform()'s release of r's old input records [first, first + sizeof...(I)), unrolled where
+  /// r had that shape: each input in slot order loses its use and, when that left it unread,
+  /// goes with what dies with it before the next is released (as reform's loop does). Returns
+  /// how many ops went.
+  template <class... I>
+  [[gnu::always_inline]] std::size_t release_inputs_of(std::uint32_t first, KnownShape<I...>* shape) {
+    return release_known(first, shape, std::index_sequence_for<I...>{});
+  }
+  template <class... I, std::size_t... K>
+  [[gnu::always_inline]] std::size_t release_known(std::uint32_t first, KnownShape<I...>*, std::index_sequence<K...>) {
+    std::size_t n = 0;
+    ((n += erase_if_valid(release_use(uses_[first + K]), static_cast<I*>(nullptr))), ...);
     return n;
   }
   /// The same while a checkpoint is open: edits are logged for rollback, no records are freed.

@@ -127,6 +127,10 @@ template <RuleLayout L, class A, class Check>
 [[gnu::always_inline]] inline bool apply_analyzed(Rewriter& rw, const RuleInfo& self, OpRef root, const A& rule,
                                                   Check check) {
   using Rep = std::remove_cvref_t<decltype(rule.replacement)>;
+  // What the match guarantees of the root's input tree: the edits below unroll the erasure of
+  // what dies with the root over it, where nothing but this function touched the graph since
+  // the match (a tag or a plain build; other replacements may run external code).
+  using Shape = match_shape<decltype(rule.match)>;
   Graph& g = rw.graph();
   RuleStats& st = rw.stats(self);
   ++st.tried;
@@ -165,7 +169,7 @@ template <RuleLayout L, class A, class Check>
     const OpDef& was = g.op_at(root.index);
     const OpNameId root_name = was.name;
     ++st.fired;
-    result = rw.replace_by_new(root, self.names[rule.replacement.leaf.index],
+    result = rw.replace_by_new<Shape>(root, self.names[rule.replacement.leaf.index],
                                std::span<const OpRef>(in, Rep::arity), was.output, was.id);
     if (rw.trace) [[unlikely]]
       trace_rewrite(rw, self, g, root, root_name, result);
@@ -205,8 +209,10 @@ template <RuleLayout L, class A, class Check>
     trace_rewrite(rw, self, g, root, g.name_id(root), result);
   // The rewrite stands: the Rewriter learns what it made and replaced, and enqueues what that touched.
   if constexpr (Rep::kind != Kind::Tag) rw.notify_inserted_since(first_new);  // (a tag makes nothing)
-  if constexpr (Rep::vtype == VType::OpRef || plain_build<Rep>())
-    rw.replace_alive(root, result);  // the driver's root, and a live operand (checked) or a made op
+  if constexpr (Rep::kind == Kind::Tag || plain_build<Rep>())
+    rw.replace_alive<Shape>(root, result);  // the driver's root, and a bound op or a made one
+  else if constexpr (Rep::vtype == VType::OpRef)
+    rw.replace_alive(root, result);  // the driver's root, and a live operand (checked)
   else
     rw.replace(root, result);
   if constexpr (Rep::kind == Kind::Tag) {

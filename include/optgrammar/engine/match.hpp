@@ -6,9 +6,11 @@
 #include "optgrammar/engine/exec_state.hpp"
 
 #include <boost/hana/at.hpp>
+#include <boost/mp11/list.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace optgrammar::engine {
@@ -54,5 +56,24 @@ inline bool match_op(const N& n, const Graph& g, OpRef o, MatchState& s) {
   }
   return match_inputs(n, g, o, s, std::make_index_sequence<N::arity>{});
 }
+
+/// What a match of the pattern node N guarantees of the matched op's input tree, as the
+/// graph's edits take it (KnownShape, UnknownShape): an Op node's op has exactly its operands,
+/// and each operand that is an Op node (or a LET over one) is known in turn; a tag, or an op
+/// with more inputs allowed, is not.
+template <class N>
+auto match_shape_of() {
+  if constexpr (N::kind == Kind::Let) {
+    return match_shape_of<std::remove_cvref_t<boost::mp11::mp_front<typename N::children>>>();
+  } else if constexpr (N::kind == Kind::Op) {
+    return []<class... C>(boost::mp11::mp_list<C...>*) {
+      return KnownShape<decltype(match_shape_of<std::remove_cvref_t<C>>())...>{};
+    }(static_cast<typename N::children*>(nullptr));
+  } else {
+    return UnknownShape{};
+  }
+}
+template <class N>
+using match_shape = decltype(match_shape_of<std::remove_cvref_t<N>>());
 
 }  // namespace optgrammar::engine

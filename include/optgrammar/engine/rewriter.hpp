@@ -32,25 +32,30 @@ class Rewriter {
   /// Readers of `root` read `with` instead; `root` and whatever became dead are removed.
   void replace(OpRef root, OpRef with) { replace_ops<true>(root, with); }
   /// replace() for a caller that knows both ops are alive: the root the driver handed to a rule
-  /// and a result the rule has checked or just made (the DSL rules' apply function).
-  [[gnu::always_inline]] void replace_alive(OpRef root, OpRef with) { replace_ops<false>(root, with); }
+  /// and a result the rule has checked or just made (the DSL rules' apply function). `Shape`:
+  /// what the caller knows of root's input tree (Graph's KnownShape; its match), which unrolls
+  /// the erasure of what dies with root.
+  template <class Shape = UnknownShape>
+  [[gnu::always_inline]] void replace_alive(OpRef root, OpRef with) { replace_ops<false, Shape>(root, with); }
   /// The rewrite's result is one new op, `name(inputs)` with the interned output definition
   /// `outdef` and op id `id`, made and put in root's place; returns it. With `in_place` on and
   /// Graph::can_reform allowing it, the new op takes root's slot (Graph::reform): nothing is
   /// appended and root's readers keep their use records. Otherwise it is appended and replaces
   /// root as replace() does. Root and the inputs must be alive, as for Graph::add_op_unchecked.
-  /// A root with a split history gives it to the new op either way.
+  /// A root with a split history gives it to the new op either way. `Shape` as for
+  /// replace_alive.
+  template <class Shape = UnknownShape>
   [[gnu::always_inline]] OpRef replace_by_new(OpRef root, OpNameId name, std::span<const OpRef> inputs,
                                               std::uint32_t outdef, std::uint32_t id) {
     if (in_place && g_.can_reform(root, name, inputs)) {
-      reform(root, name, inputs, outdef, id);
+      reform<Shape>(root, name, inputs, outdef, id);
       return root;
     }
     const OpRef made = g_.add_op_unchecked(name, inputs, outdef, id);
     if (g_.op_at(root.index).has_split_history) [[unlikely]]
       g_.copy_split_history(made, root);
     push(made);
-    replace_ops<false>(root, made);
+    replace_ops<false, Shape>(root, made);
     erase_unused(made);  // when root had no readers
     return made;
   }
@@ -181,17 +186,18 @@ class Rewriter {
   const std::string* pass_name = nullptr;
 
  private:
-  template <bool Check>
+  template <bool Check, class Shape = UnknownShape>
   [[gnu::always_inline]] void replace_ops(OpRef root, OpRef with) {
     // Inlined by force: GCC sometimes compiles this lambda and push out of line, which
     // costs W1 about 0.7 M instructions at B = 5,000 (docs/performance.md).
-    dead_ += g_.replace_and_erase<Check>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
+    dead_ += g_.replace_and_erase<Check, Shape>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
     if (push_replacement_) push(with);
     ++rewrites_;
   }
+  template <class Shape>
   [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
                                 std::uint32_t id) {
-    dead_ += g_.reform(root, name, inputs, outdef, id);
+    dead_ += g_.template reform<Shape>(root, name, inputs, outdef, id);
     reformed(root);
   }
   /// After root turned into another op in its own slot.

@@ -141,7 +141,10 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
 
   std::int64_t extent = spec.output[d];
   std::string dname = "dimension " + std::to_string(spec.dim);
-  auto range_txt = [](std::int64_t lo, std::int64_t hi) { return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; };
+  // (Appended, not `"[" + std::to_string(lo)`: g++-12 -O3 warns falsely (-Wrestrict) on that form here.)
+  auto range_txt = [](std::int64_t lo, std::int64_t hi) {
+    return std::string("[").append(std::to_string(lo)).append(", ").append(std::to_string(hi)).append("]");
+  };
   auto pname = [&](std::size_t p) {
     auto const& t = spec.parts[p];
     return "part " + std::to_string(p) + " " + range_txt(t.start, t.start + t.size - 1);

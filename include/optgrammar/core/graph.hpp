@@ -328,7 +328,8 @@ class Graph {
   /// erased. What r's readers read changed: the caller revisits them.
   /// `Shape`: what the caller knows of r's input tree before (KnownShape).
   template <class Shape = UnknownShape>
-  std::size_t reform(OpRef r, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef, std::uint32_t id) {
+  [[gnu::always_inline]] std::size_t reform(OpRef r, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
+                                            std::uint32_t id) {
     assert(can_reform(r, name, inputs) && alive(r) && outdef < outdefs_.size() && inputs.size() <= 0xFFFF);
     OpDef& d = ops_[r.index];
     const std::uint32_t old_first = d.first_input, old_end = old_first + d.n_inputs;

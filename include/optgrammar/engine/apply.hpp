@@ -169,8 +169,8 @@ template <RuleLayout L, class A, class Check>
     const OpDef& was = g.op_at(root.index);
     const OpNameId root_name = was.name;
     ++st.fired;
-    result = rw.replace_by_new<Shape>(root, self.names[rule.replacement.leaf.index],
-                               std::span<const OpRef>(in, Rep::arity), was.output, was.id);
+    result = rw.replace_by_new<Shape, Rep::arity>(root, self.names[rule.replacement.leaf.index],
+                                                  std::span<const OpRef, Rep::arity>(in, Rep::arity), was.output, was.id);
     if (rw.trace) [[unlikely]]
       trace_rewrite(rw, self, g, root, root_name, result);
     return true;

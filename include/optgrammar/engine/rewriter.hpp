@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,12 +44,13 @@ class Rewriter {
   /// appended and root's readers keep their use records. Otherwise it is appended and replaces
   /// root as replace() does. Root and the inputs must be alive, as for Graph::add_op_unchecked.
   /// A root with a split history gives it to the new op either way. `Shape` as for
-  /// replace_alive.
-  template <class Shape = UnknownShape>
-  [[gnu::always_inline]] OpRef replace_by_new(OpRef root, OpNameId name, std::span<const OpRef> inputs,
+  /// replace_alive; `N`, when given, the number of inputs (the edit is then unrolled over them).
+  template <class Shape = UnknownShape, std::size_t N = std::dynamic_extent>
+  [[gnu::always_inline]] OpRef replace_by_new(OpRef root, OpNameId name,
+                                              std::type_identity_t<std::span<const OpRef, N>> inputs,
                                               std::uint32_t outdef, std::uint32_t id) {
     if (in_place && g_.can_reform(root, name, inputs)) {
-      reform<Shape>(root, name, inputs, outdef, id);
+      reform<Shape, N>(root, name, inputs, outdef, id);
       return root;
     }
     const OpRef made = g_.add_op_unchecked(name, inputs, outdef, id);
@@ -117,7 +119,8 @@ class Rewriter {
     // The forward sweep (every index below sweep_end_ is an op of the graph, which never shrinks
     // during a pass). A reversed or shuffled sweep leaves it empty and runs below.
     for (std::uint32_t x = sweep_next_; x < sweep_end_; ++x)
-      if (const OpDef& d = g_.op_at(x); d.alive && want(d.name)) {
+      // (The name first: most ops the sweep passes over are alive, and root no rule of the pass.)
+      if (const OpDef& d = g_.op_at(x); want(d.name) && d.alive) {
         sweep_next_ = x + 1;
         return OpRef{x};
       }
@@ -194,8 +197,8 @@ class Rewriter {
     if (push_replacement_) push(with);
     ++rewrites_;
   }
-  template <class Shape>
-  [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
+  template <class Shape, std::size_t N>
+  [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef, N> inputs, std::uint32_t outdef,
                                 std::uint32_t id) {
     dead_ += g_.template reform<Shape>(root, name, inputs, outdef, id);
     reformed(root);

@@ -102,7 +102,8 @@ inline double now_seconds() noexcept {
 /// One pass's worklist loop, until the worklist is empty (false) or the rewrites pass
 /// `budget_end` (true: no fixed point). `Checked`: a visit function, checks after every attempt
 /// or verification after every rewrite (DriverOptions); without, the loop does only the lookups.
-template <bool Checked>
+/// `Plain`: no candidate of the pass has a guard or a flag to test (PassDispatch::plain).
+template <bool Checked, bool Plain = false>
 bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& opt, std::uint32_t flags_off,
               std::uint64_t budget_end) {
   Graph& g = rw.graph();
@@ -122,12 +123,15 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
       r = rw.pop(rooted);
       if (!r.valid()) return false;
     }
-    const PassDispatch::Candidates cands = by_root.candidates(g, r, g.name_id(r));
+    // (The lean loop's ops come through the name filter: their names root a rule of the pass.)
+    const PassDispatch::Candidates cands = by_root.candidates<!Checked>(g, r, g.name_id(r));
     for (std::size_t c = 0; c < cands.size; ++c) {
       const PassDispatch::Candidate& cand = cands.rules[c];
-      if (cand.guard && !cand.admits(g, r)) continue;  // its constraint cannot hold here
       const RuleInfo* rule = cand.rule;
-      if (rule->flag_bits & flags_off) continue;  // waits for a graph option that is off
+      if constexpr (!Plain) {
+        if (cand.guard && !cand.admits(g, r)) continue;  // its constraint cannot hold here
+        if (rule->flag_bits & flags_off) continue;       // waits for a graph option that is off
+      }
       if constexpr (!Checked) {
         if (!rule->apply(rw, *rule, r)) continue;
       } else {
@@ -210,8 +214,9 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     const PassDispatch::Rooted rooted = by_root.rooted();
     rw.fill_queue(opt.reverse_order, opt.shuffle_seed, opt.visit ? nullptr : rooted.rooted, opt.visit ? 0 : rooted.n,
                   by_root.reads_uses());
-    const bool cycle = checked ? detail::run_pass<true>(rw, by_root, opt, flags_off, rewrites0 + budget)
-                               : detail::run_pass<false>(rw, by_root, opt, flags_off, rewrites0 + budget);
+    const bool cycle = checked           ? detail::run_pass<true>(rw, by_root, opt, flags_off, rewrites0 + budget)
+                       : by_root.plain() ? detail::run_pass<false, true>(rw, by_root, opt, flags_off, rewrites0 + budget)
+                                         : detail::run_pass<false>(rw, by_root, opt, flags_off, rewrites0 + budget);
     if (cycle) {
       // Name the rules that fired most in this pass: they are the cycle.
       std::vector<std::pair<std::uint64_t, const RuleInfo*>> firing;

@@ -59,6 +59,7 @@ class PassDispatch {
     for (std::size_t k = 0; k < flat_.size(); ++k)
       flat_[k].guard = guard_at_[k] == no_guards ? nullptr : guards_.data() + guard_at_[k];
     guard_at_ = {};
+    plain_ = std::none_of(flat_.begin(), flat_.end(), [](const Candidate& c) { return c.guard || c.rule->flag_bits; });
   }
   // The candidates point into guards_: a copy would point into the original.
   PassDispatch(const PassDispatch&) = delete;
@@ -88,13 +89,16 @@ class PassDispatch {
       return true;
     }
   };
-  /// The rules to try on `op`, whose name is `name`, in rule order.
+  /// The rules to try on `op`, whose name is `name`, in rule order (candidates()). `Rooted`:
+  /// the caller knows that the name roots a rule of the pass (rooted() said so).
   struct Candidates {
     const Candidate* rules = nullptr;
     std::size_t size = 0;
   };
+  template <bool Rooted = false>
   Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
-    if (name >= n_roots_) return {};
+    if constexpr (!Rooted)
+      if (name >= n_roots_) return {};
     const Root& e = roots_[name];
     List list = e.fallback;
     if (e.slot < g.n_inputs(op)) {  // (no_slot is no slot of any op)
@@ -114,6 +118,9 @@ class PassDispatch {
 
   /// Whether some rule of the pass may read an op's uses (RuleInfo::reads_uses).
   bool reads_uses() const noexcept { return reads_uses_; }
+  /// Whether no candidate has a term guard left to check and no rule waits for a graph option
+  /// (RuleInfo::flag_bits): the driver then only calls the candidates.
+  bool plain() const noexcept { return plain_; }
 
   /// How many lists are split by a shared term (the third level and below), for tests and reports.
   std::size_t term_decisions() const noexcept { return decisions_.size(); }
@@ -319,6 +326,7 @@ class PassDispatch {
   std::vector<std::uint32_t> guard_at_;  // while building: flat_[k]'s run in guards_, or no_guards
   std::size_t split_budget_ = 0;         // flat_'s size past which lists split by one term only
   bool reads_uses_ = false;
+  bool plain_ = false;
 };
 
 /// A set of rules (a package). The global registry holds every rule linked into the program.

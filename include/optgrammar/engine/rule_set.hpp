@@ -89,12 +89,12 @@ class PassDispatch {
       return true;
     }
   };
-  /// The rules to try on `op`, whose name is `name`, in rule order (candidates()). `Rooted`:
-  /// the caller knows that the name roots a rule of the pass (rooted() said so).
+  /// The rules to try on `op`, whose name is `name`, in rule order.
   struct Candidates {
     const Candidate* rules = nullptr;
     std::size_t size = 0;
   };
+  /// `Rooted`: the caller knows that the name roots a rule of the pass (rooted() said so).
   template <bool Rooted = false>
   Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
     if constexpr (!Rooted)

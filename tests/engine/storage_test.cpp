@@ -20,6 +20,12 @@
 
 using namespace optgrammar;
 
+TEST_CASE("W1's pass has no guard or flag left to test, so the driver's plain loop runs it") {
+  const std::vector<PassDispatch>& passes = RuleSet::global().dispatch();
+  REQUIRE(passes.size() == 1);
+  CHECK(passes[0].plain());
+}
+
 TEST_CASE("a W1 rewrite takes its new ops' input records from erased ops") {
   const RuleSet hand = w1::handwritten::rules();
   for (const RuleSet* rules : std::initializer_list<const RuleSet*>{&RuleSet::global(), &hand})

@@ -305,11 +305,11 @@ class Graph {
     if (f.n_uses != 0) {
       move_uses(f, ops_[to.index], to, touched);
       if (f.kept) return 0;
-      return erase_counted<Shape>(from);  // from turned unread and goes: the unread count is unchanged
+      return erase_chain<Shape>(from);  // from turned unread and goes: the unread count is unchanged
     }
     if (f.kept) return 0;
     --unread_;
-    return erase_counted<Shape>(from);
+    return erase_chain<Shape>(from);
   }
   /// Whether reform(r, name, inputs, ...) may turn `r` into that op in its own slot: no checkpoint
   /// is open (rollback could not take it back), neither r nor the new op is a graph input or
@@ -344,14 +344,8 @@ class Graph {
     if (id >= next_id_) next_id_ = std::uint64_t{id} + 1;
     d.first_input = first;
     d.n_inputs = static_cast<std::uint16_t>(n_in);
-    std::size_t erased = 0;
-    if constexpr (std::is_same_v<Shape, UnknownShape>) {
-      for (std::uint32_t u = old_first; u < old_end; ++u)
-        if (const OpRef v = release_use(uses_[u]); v.valid())
-          erased += erase_walk(v);  // v turned unread and goes: unread_ is unchanged
-    } else {
-      erased = release_inputs_of(old_first, static_cast<Shape*>(nullptr));
-    }
+    // Each old input that this leaves unread goes (unread_ is unchanged: it turned unread and went).
+    const std::size_t erased = release_inputs_of(old_first, old_end, static_cast<Shape*>(nullptr));
     if (old_end != old_first) free_run(old_first, old_end - old_first);
     live_ -= erased;
     return erased;
@@ -661,15 +655,17 @@ class Graph {
     return vd.kept ? OpRef{} : v;
   }
   /// erase_dead's work without a checkpoint, but for the unread count. Nothing is logged and
-  /// every freed input run can be reused. The next op to erase is held in `x`; only an op that
-  /// releases two or more inputs puts the earlier ones on the stack.
+  /// every freed input run can be reused. `Shape`: what the caller knows of r's input tree
+  /// (erase_walk_as).
+  template <class Shape = UnknownShape>
   [[gnu::always_inline]] std::size_t erase_chain(OpRef r) {
-    const std::size_t n = erase_walk(r);
+    const std::size_t n = erase_walk_as(r, static_cast<Shape*>(nullptr));
     live_ -= n;
     return n;
   }
   /// erase_chain(r) that leaves live_ to the caller (it is a member: counting it down in the
-  /// caller once costs less than in every walk).
+  /// caller once costs less than in every walk). The next op to erase is held in `x`; only an
+  /// op that releases two or more inputs puts the earlier ones on the stack.
   [[gnu::always_inline]] std::size_t erase_walk(OpRef r) {
     // dead_stack_ is empty between calls; `stacked` counts what this call put on it.
     std::size_t n = 0, stacked = 0;
@@ -699,13 +695,6 @@ class Graph {
         break;
       }
     }
-    return n;
-  }
-  /// erase_chain(r) where `Shape` is what the caller knows of r's input tree.
-  template <class Shape>
-  [[gnu::always_inline]] std::size_t erase_counted(OpRef r) {
-    const std::size_t n = erase_walk_as(r, static_cast<Shape*>(nullptr));
-    live_ -= n;
     return n;
   }
   /// erase_walk(r), unrolled over the part of r's input tree that `KnownShape<I...>` describes:
@@ -739,12 +728,19 @@ class Graph {
   [[gnu::always_inline]] std::size_t erase_if_valid(OpRef v, S* shape) {
     return v.valid() ? erase_walk_as(v, shape) : 0;
   }
-  /// reform()'s release of r's old input records [first, first + sizeof...(I)), unrolled where
-  /// r had that shape: each input in slot order loses its use and, when that left it unread,
-  /// goes with what dies with it before the next is released (as reform's loop does). Returns
-  /// how many ops went.
+  /// reform()'s release of r's old input records [first, end): each input in slot order loses
+  /// its use and, when that left it unread, goes with what dies with it before the next is
+  /// released; unrolled where r had a known shape. Returns how many ops went.
+  [[gnu::always_inline]] std::size_t release_inputs_of(std::uint32_t first, std::uint32_t end, UnknownShape*) {
+    std::size_t n = 0;
+    for (std::uint32_t u = first; u < end; ++u)
+      if (const OpRef v = release_use(uses_[u]); v.valid()) n += erase_walk(v);
+    return n;
+  }
   template <class... I>
-  [[gnu::always_inline]] std::size_t release_inputs_of(std::uint32_t first, KnownShape<I...>* shape) {
+  [[gnu::always_inline]] std::size_t release_inputs_of(std::uint32_t first, [[maybe_unused]] std::uint32_t end,
+                                                       KnownShape<I...>* shape) {
+    assert(end - first == sizeof...(I));
     return release_known(first, shape, std::index_sequence_for<I...>{});
   }
   template <class... I, std::size_t... K>

@@ -6,7 +6,7 @@
 #include "optgrammar/engine/exec_state.hpp"
 
 #include <boost/hana/at.hpp>
-#include <boost/mp11/list.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -62,18 +62,17 @@ inline bool match_op(const N& n, const Graph& g, OpRef o, MatchState& s) {
 /// and each operand that is an Op node (or a LET over one) is known in turn; a tag, or an op
 /// with more inputs allowed, is not.
 template <class N>
-auto match_shape_of() {
-  if constexpr (N::kind == Kind::Let) {
-    return match_shape_of<std::remove_cvref_t<boost::mp11::mp_front<typename N::children>>>();
-  } else if constexpr (N::kind == Kind::Op) {
-    return []<class... C>(boost::mp11::mp_list<C...>*) {
-      return KnownShape<decltype(match_shape_of<std::remove_cvref_t<C>>())...>{};
-    }(static_cast<typename N::children*>(nullptr));
-  } else {
-    return UnknownShape{};
-  }
-}
+auto match_shape_of();
 template <class N>
 using match_shape = decltype(match_shape_of<std::remove_cvref_t<N>>());
+template <class N>
+auto match_shape_of() {
+  if constexpr (N::kind == Kind::Let)
+    return match_shape<boost::mp11::mp_front<typename N::children>>{};
+  else if constexpr (N::kind == Kind::Op)
+    return boost::mp11::mp_apply<KnownShape, boost::mp11::mp_transform<match_shape, typename N::children>>{};
+  else
+    return UnknownShape{};
+}
 
 }  // namespace optgrammar::engine

@@ -346,9 +346,10 @@ class Importer {
  private:
   /// Ranks ONNX's own shape inference relies on without checking them (it reads past the shape
   /// or divides by zero otherwise: crashes found by fuzzing), so the importer rejects such a node
-  /// before it runs. Convolution and pooling nodes whose data input has a known rank r: the input
-  /// must have rank >= 3, a weight input rank r, and kernel_shape, strides and dilations r - 2
-  /// entries of at least 1, pads 2 (r - 2) entries of at least 0. Gemm: A and B of known rank
+  /// before it runs. Convolution and pooling nodes: kernel_shape, strides and dilations entries of
+  /// at least 1, pads entries of at least 0; where the data input has a known rank r (from the
+  /// graph's inputs, outputs, value infos or initializers), the input must have rank >= 3, a weight
+  /// input rank r, kernel_shape, strides and dilations r - 2 entries, pads 2 (r - 2). Gemm: A and B of known rank
   /// must have rank 2, as every Gemm version takes (its inference crashed on a rank-0 B).
   void check_ranks_before_inference() const {
     const auto& gp = model_.graph();
@@ -359,6 +360,7 @@ class Importer {
     };
     for (const auto& v : gp.input()) note(v);
     for (const auto& v : gp.value_info()) note(v);
+    for (const auto& v : gp.output()) note(v);  // (a node may read a graph output: a cycle, refused later)
     for (const auto& t : gp.initializer()) rank[t.name()] = t.dims_size();
     int index = 0;
     for (const auto& n : gp.node()) {
@@ -371,7 +373,15 @@ class Importer {
           if (const auto m = rank.find(n.input(k)); m != rank.end() && m->second != 2)
             fail(Kind::invalid, where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m->second) +
                                     ", Gemm takes rank 2");
-      if (!conv_pool || n.input_size() == 0) continue;
+      if (!conv_pool) continue;
+      // ONNX divides by strides and dilations, whatever the input's rank (known or not).
+      for (const auto& a : n.attribute()) {
+        const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
+        if (spatial || a.name() == "pads")
+          for (auto v : a.ints())
+            if (v < (spatial ? 1 : 0)) fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
+      }
+      if (n.input_size() == 0) continue;
       const auto x = rank.find(n.input(0));
       if (x == rank.end()) continue;
       const int r = x->second;
@@ -387,9 +397,6 @@ class Importer {
         if (want >= 0 && a.ints_size() != want)
           fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
                                   " entries, the input's rank needs " + std::to_string(want));
-        for (auto v : a.ints())  // ONNX divides by strides and dilations
-          if (want >= 0 && v < (spatial ? 1 : 0))
-            fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
       }
     }
   }

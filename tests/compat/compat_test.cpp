@@ -69,7 +69,7 @@ TEST_CASE("a framework-style package source: registrations stay in every build")
 
 #ifndef OG_PREPARE_DISABLED
 TEST_CASE("a framework-style package source: its rules run") {
-  REQUIRE(package_rules() == 5);
+  REQUIRE(package_rules() == 6);
   CHECK(TensorPropertyRegistry::instance().find("CompatRelu") != nullptr);
   // "..." stands for the Op's inputs from its place on.
   const TensorProperties* cat = TensorPropertyRegistry::instance().find("CompatCat");
@@ -124,6 +124,26 @@ TEST_CASE("a framework-style package source: its rules run") {
   CHECK(g.name(g.input(o5, 0)) == "QNN_Cast");
   CHECK(g.name(g.input(g.input(o5, 0), 0)) == "CompatSq");
   CHECK(g.output(g.input(g.input(o5, 0), 0)).dtype == DType::Float16);
+  // The sliced cast: one Cast of q, fp16, that both parts slice.
+  Graph h;
+  auto q = h.add_input(OutputDef::make(DType::Float32, {1, 4, 2, 8}));
+  auto k = h.add_input(OutputDef::make(DType::Float32, {1, 1, 2, 8}));
+  const OpRef o6 = h.add_output(h.add_op("CompatAttnF", {q, k}, OutputDef::make(DType::Float32, {1, 4, 2, 8})));
+  run_rules(h, RuleSet::global());
+  CHECK(verify(h).empty());
+  const OpRef joined = h.input(o6, 0);
+  REQUIRE(h.n_inputs(joined) == 3);  // the axis, two parts
+  const OpRef s1 = h.input(h.input(joined, 1), 0), s2 = h.input(h.input(joined, 2), 0);
+  REQUIRE(h.name(s1) == "Slice_shape");
+  REQUIRE(h.name(s2) == "Slice_shape");
+  const OpRef cast = h.input(s1, 0);
+  CHECK(h.input(s2, 0) == cast);
+  CHECK(h.name(cast) == "Cast");
+  CHECK(h.input(cast, 0) == q);
+  CHECK(h.output(cast).dtype == DType::Float16);
+  CHECK(h.output(s1).dtype == DType::Float16);
+  CHECK(h.output(s1).same_shape(OutputDef::make(DType::Float32, {1, 2, 2, 8})));
+  CHECK(h.input(h.input(joined, 1), 1) == k);
 }
 #else
 TEST_CASE("a framework-style package source under PREPARE_DISABLED: its rules vanish") {

@@ -78,6 +78,13 @@ DEF_OPT(EARLY + 3, Op("CompatNeg", Op("CompatNeg", "x")), OK, "x")
 DEF_OPTIM(EARLY + 3, relaxed_precision_flag, Op("CompatSq", "x"), IS_FLOAT32("*"),
           MAKE_OP_FP16_AND_INSERT_CAST(Op("CompatSq", CAST_TO_FP16("x"))))
 
+// A package's own cast macro, sliced as public LLM packages slice it: TYPICAL_SLICE of a new op
+// (the grammar wants an existing opref there; og-parse warns, both front ends refuse it strictly).
+#define COMPAT_CAST_FP16(IN) \
+  WITH_SIZE(IN, WITH_OUTPUT_TYPE(DType::Float16, 0, 1.0f, Op(FROM_DEFAULT_PACKAGE("Cast"), IN)))
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("CompatAttnF", "q", "k"), GT(DIM_HEIGHT("q"), 2),
+                         AUTOSPLIT(1, "I", 2, Op("CompatAttnQ", TYPICAL_SLICE(COMPAT_CAST_FP16("q"), "I"), "k")))
+
 #ifndef PREPARE_DISABLED
 namespace {
 /// What the framework would run when it builds a CompatRelu on the device.

@@ -123,8 +123,8 @@ TEST_CASE("the strict-mode file gives warnings only without --strict", "[data]")
   s.add_source("strict.cpp", slurp(p));
   s.run();
   CHECK(s.error_count() == 0);
-  CHECK(s.warning_count() == 3);
+  CHECK(s.warning_count() == 4);
   std::size_t valid = 0;
   for (const auto& r : s.rules()) valid += r.valid ? 1 : 0;
-  CHECK(valid == 3);
+  CHECK(valid == 4);
 }

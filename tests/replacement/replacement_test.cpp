@@ -119,6 +119,11 @@ DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_User", "x"), GT(DIM_OF("*", 2), 3),
                          Op("T_Requant", AUTOSPLIT(2, "I", 3,
                                                    Op("T_User", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(my_start, "I", "x"),
                                                                                 AUTOSPLIT_SHAPEFN_APPLY(my_size, "I", "x"))))))
+// A slice of an Op construction, as public LLM packages write TYPICAL_SLICE(CAST_FP16("q"), "I")
+// (the grammar wants an existing opref): the expansion builds the cast where it uses it, and the
+// copies merge into one cast that every part slices.
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Half", "x"), GT(DIM_OF("*", 1), 4),
+                         AUTOSPLIT(1, "I", 4, Op("T_HalfPart", TYPICAL_SLICE(CAST_TO_FP16("x"), "I"))))
 // A chunk larger than the dimension: one part.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_One", "x"), OK, AUTOSPLIT(1, "I", 8, Op("T_OneDone", TYPICAL_SLICE("x", "I"))))
 // A split whose slices are off by one: rejected in verify mode.
@@ -202,6 +207,37 @@ TEST_CASE("AUTOSPLIT with TYPICAL_SLICE: parts of chunk size, the last smaller, 
     CHECK(g.output(sl).same_shape(f32({1, want_size[p], 8, 3})));
   }
   CHECK(named(g, "$Shape").size() == 6);  // the WITH_SIZE copies of the size shapes were removed
+}
+
+TEST_CASE("a slice of an Op construction slices one op built from it: TYPICAL_SLICE(CAST_TO_FP16(x))") {
+  VerifyMode vm(true);
+  Graph g;
+  auto x = g.add_input(f32({1, 10, 8, 3}));
+  g.add_output(g.add_op("T_Half", {x}, f32({1, 10, 8, 3})));
+  run_rules(g, this_file());
+  CHECK(verify(g).empty());
+  CHECK(named(g, "T_Half").empty());
+  const auto casts = named(g, "QNN_Cast");
+  REQUIRE(casts.size() == 1);
+  const OpRef cast = casts[0];
+  CHECK(g.input(cast, 0) == x);
+  CHECK(g.output(cast).dtype == DType::Float16);
+  CHECK(g.output(cast).same_shape(f32({1, 10, 8, 3})));
+  auto cats = named(g, "Concat");
+  REQUIRE(cats.size() == 1);
+  REQUIRE(g.n_inputs(cats[0]) == 4);
+  std::size_t want_start[] = {0, 4, 8}, want_size[] = {4, 4, 2};
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    OpRef part = g.input(cats[0], p + 1);
+    REQUIRE(g.name(part) == "T_HalfPart");
+    OpRef sl = g.input(part, 0);
+    REQUIRE(g.name(sl) == "Slice_shape");
+    CHECK(g.input(sl, 0) == cast);
+    CHECK(slice_of(g, sl, 1) == std::make_pair(want_start[p], want_size[p]));
+    CHECK(g.output(sl).dtype == DType::Float16);  // WITH_TYPE of the cast
+    CHECK(g.output(sl).same_shape(f32({1, want_size[p], 8, 3})));
+  }
+  CHECK(named(g, "Slice_shape").size() == 3);
 }
 
 TEST_CASE("AUTOTHREAD_HVX and _HMX split into at most the option's number of parts, once; without the option, not at all") {

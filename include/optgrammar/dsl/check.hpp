@@ -526,13 +526,18 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
         a.fail(Fault::with_size_select_const);
         return;
       }
-      // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref.
+      // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref,
+      // or (a "should" that shipped packages break, as CAST_TO_FP16 of a tag) an Op construction.
       using WT = boost::mp11::mp_at_c<typename N::children, 1>;
       if constexpr (WT::kind == Kind::WithType) {
         using In = boost::mp11::mp_front<typename WT::children>;
-        if (node.leaf.i > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
-          a.fail(Fault::operand_type, written_name(node), "first", "an existing opref",
-                 In::vtype == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(In::vtype));
+        if (node.leaf.i > 0 && In::vtype == VType::OpBuild) {
+#if defined(OPTGRAMMAR_STRICT)
+          a.fail(Fault::slice_operand_strict, written_name(node));
+          return;
+#endif
+        } else if (node.leaf.i > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
+          a.fail(Fault::operand_type, written_name(node), "first", "an existing opref", vtype_name(In::vtype));
           return;
         }
       }
@@ -549,6 +554,14 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       ++i;
     });
     if (!a.ok) return;
+    // WITH_TYPE of an Op construction is typed for the *_SLICE names' expansions (leaf.i set), not
+    // for a rule to write.
+    if constexpr (k == Kind::WithType) {
+      if (boost::mp11::mp_front<typename N::children>::vtype == VType::OpBuild && node.leaf.i == 0) {
+        a.fail(Fault::operand_type, kind_name(k), "first", "an existing opref", "an Op construction");
+        return;
+      }
+    }
     if constexpr (dsl::reads_outdef(k) || dsl::reads_constval(k)) {
       if constexpr (boost::mp11::mp_front<typename N::children>::kind == Kind::Tag) {
         if (w == Where::Constraint) {

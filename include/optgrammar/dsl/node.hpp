@@ -163,7 +163,9 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     // the modifier keeps.
     case Kind::WithSize:
       return (a[0] == VType::OpRef || a[0] == VType::Shape || a[0] == VType::Repl) ? modified(a[1]) : VType::Bad;
-    case Kind::WithType:
+    // WITH_TYPE of an Op construction: only a *_SLICE name's expansion makes it (its operand built
+    // where the expansion uses it); analysis refuses it written (check.hpp).
+    case Kind::WithType: return a[0] == VType::OpRef || a[0] == VType::OpBuild ? modified(a[1]) : VType::Bad;
     case Kind::WithSameOutput:
     case Kind::WithSameId: return a[0] == VType::OpRef ? modified(a[1]) : VType::Bad;
     case Kind::WithSplitHistory:

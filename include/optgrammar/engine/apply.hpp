@@ -183,6 +183,8 @@ template <RuleLayout L, class A, class Check>
     Split_Context splits[L.n_splits > 0 ? L.n_splits : 1];
     ExecState s(g, m, root, splits);
     s.trace = rw.trace;
+    std::vector<OpRef> once;  // (stays empty, unallocated, but for a slice of an Op construction)
+    s.built_once = &once;
     auto cp = g.checkpoint();
     s.first_new = cp.ops;
     try {

@@ -26,9 +26,26 @@ class ReplacementFailed : public ReplacementFailedBase {
   using ReplacementFailedBase::ReplacementFailedBase;
 };
 
+/// Whether a record's expansion is a slice (its nodes carry the record, dsl/words.hpp).
+constexpr bool slice_record(long long written) {
+  if (written <= 0) return false;
+  const dsl::Family f = dsl::constructs[static_cast<std::size_t>(written - 1)].family;
+  return f == dsl::Family::AUTOSPLIT_SLICE || f == dsl::Family::TYPICAL_SLICE || f == dsl::Family::CHANGEDIM_SLICE;
+}
+
+/// Operand I of an Op construction. The Slice_shape op of a slice's expansion builds its input
+/// once (build_once) when that is an Op construction.
+template <std::size_t I, class N>
+inline OpRef build_op_operand(const N& n, ExecState& s) {
+  if constexpr (kid_t<I, N>::vtype == VType::OpBuild)
+    if (slice_record(n.leaf.i)) [[unlikely]]
+      return build_once(hana::at_c<I>(n.kids), s);
+  return build(hana::at_c<I>(n.kids), s);
+}
+
 template <class N, std::size_t... I>
 inline OpRef build_op(const N& n, ExecState& s, OpNameId name, std::index_sequence<I...>) {
-  OpRef in[sizeof...(I) + 1] = {build(hana::at_c<I>(n.kids), s)..., OpRef{}};
+  OpRef in[sizeof...(I) + 1] = {build_op_operand<I>(n, s)..., OpRef{}};
   OpRef r = s.g.add_op_with_id(name, std::span<const OpRef>(in, sizeof...(I)),
                                s.out_def != no_index ? s.out_def : s.g.output_index(s.root), s.g.op_id(s.root));
   if (s.g.op(s.root).has_split_history) s.g.copy_split_history(r, s.root);
@@ -166,7 +183,10 @@ inline auto build_modifier(const N& n, ExecState& s) {
       d.rank = f.rank;
       d.dims = f.dims;
     } else if constexpr (k == Kind::WithType || k == Kind::WithSameOutput) {
-      OpRef from = build(hana::at_c<0>(n.kids), s);
+      // (WITH_TYPE of an Op construction is a slice's expansion: analysis refuses it written)
+      OpRef from;
+      if constexpr (kid_t<0, N>::vtype == VType::OpBuild) from = build_once(hana::at_c<0>(n.kids), s);
+      else from = build(hana::at_c<0>(n.kids), s);
       const OutputDef& f = g.output(from);
       if constexpr (k == Kind::WithSameOutput) d = f;
       else {
@@ -209,6 +229,41 @@ inline auto build_modifier(const N& n, ExecState& s) {
     g.set_output(r, d);
     return r;
   }
+}
+
+/// Whether a and b, ops this replacement made from first_new on (or one existing op), are the
+/// same computation: name, output, id, split history, constant data and inputs (compared alike).
+inline bool same_made(const Graph& g, OpRef a, OpRef b, std::size_t first_new) {
+  if (a == b) return true;
+  if (a.index < first_new || b.index < first_new) return false;
+  const OpDef& x = g.op(a);
+  const OpDef& y = g.op(b);
+  if (x.name != y.name || x.id != y.id || x.payload != y.payload || x.n_inputs != y.n_inputs ||
+      !(g.output(a) == g.output(b)))
+    return false;
+  if ((x.has_split_history || y.has_split_history) && g.split_history(a) != g.split_history(b)) return false;
+  for (std::uint32_t i = 0; i < x.n_inputs; ++i)
+    if (!same_made(g, g.input(a, i), g.input(b, i), first_new)) return false;
+  return true;
+}
+
+/// A slice's first operand (AUTOSPLIT_SLICE, TYPICAL_SLICE, CHANGEDIM_SLICE) where its expansion
+/// uses it, when it is an Op construction (the grammar wants an existing opref; packages slice a
+/// cast of an operand): built once per replacement. Each use builds it; when an earlier use (of
+/// any part of an AUTOSPLIT) made the same ops, those are taken, and this use's copy is left
+/// unread (it goes with the replacement's unread made ops). Only uses that read the operand come
+/// here, so an op taken is never modified after. The search looks at the last few operands made
+/// (one per written operand, or one per part when the operand depends on the split).
+template <class N>
+inline OpRef build_once(const N& n, ExecState& s) {
+  const OpRef r = build(n, s);
+  if (!s.built_once) return r;
+  std::vector<OpRef>& seen = *s.built_once;
+  constexpr std::size_t window = 16;
+  for (std::size_t i = seen.size(), end = seen.size() > window ? seen.size() - window : 0; i > end; --i)
+    if (same_made(s.g, seen[i - 1], r, s.first_new)) return seen[i - 1];
+  seen.push_back(r);
+  return r;
 }
 
 /// The ops of a replacement value: an existing opref is evaluated; a construction is built by the

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 namespace optgrammar::engine {
 
@@ -55,6 +56,7 @@ struct ExecState : MatchState {
   const SlotFacts* facts = nullptr;  ///< per-slot facts while the constraint runs
   std::uint32_t out_def = no_index;  ///< default output of Op constructions (no_index: the root's)
   TraceSink trace;                   ///< MESSAGE writes here
+  std::vector<OpRef>* built_once = nullptr;  ///< slices' Op-construction operands made so far (build_once)
 };
 
 /// Thrown inside a replacement to abandon it; the graph is rolled back (see ReplacementFailed).
@@ -89,5 +91,9 @@ template <class N>
 inline OpRef build(const N& n, ExecState& s);
 template <class N>
 inline OpRef build_more(const N& n, ExecState& s);
+/// build() of a *_SLICE name's first operand where the slice's expansion uses it, when it is an
+/// Op construction (engine/build.hpp).
+template <class N>
+inline OpRef build_once(const N& n, ExecState& s);
 
 }  // namespace optgrammar::engine

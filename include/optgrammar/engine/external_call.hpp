@@ -21,12 +21,15 @@ namespace optgrammar::engine {
 template <class P>
 using ext_arg_t = std::conditional_t<dsl::param_kind<P>() == dsl::ParamKind::OpDef, OpDef, std::remove_cvref_t<P>>;
 
+/// `once`: the argument is a slice's first operand (a slice's shape function reads it), which an
+/// Op construction there makes once (build_once).
 template <class P, class A>
-inline ext_arg_t<P> ext_arg(const A& a, ExecState& s) {
+inline ext_arg_t<P> ext_arg(const A& a, ExecState& s, bool once) {
   constexpr auto pk = dsl::param_kind<P>();
   if constexpr (pk == dsl::ParamKind::OpRef || pk == dsl::ParamKind::OpDef) {
     OpRef r;
     if constexpr (A::vtype == VType::OpRef) r = eval(a, s);  // no graph edit: also fine in constraints
+    else if constexpr (A::vtype == VType::OpBuild) r = once ? build_once(a, s) : build(a, s);
     else r = build(a, s);
     if constexpr (pk == dsl::ParamKind::OpDef) {
       if (!s.g.alive(r)) throw ReplacementFailedBase("an operand of an external function does not exist");
@@ -46,8 +49,11 @@ inline auto call_external_(const N& n, ExecState& s, std::index_sequence<I...>, 
   using F = typename boost::mp11::mp_front<typename N::children>::fn_type;
   using P = typename dsl::fn_traits<F>::params;
   using R = typename dsl::fn_traits<F>::result;
+  // AUTOSPLIT_SHAPEFN_APPLY in a slice's expansion (it carries the slice's record, dsl/words.hpp)
+  [[maybe_unused]] bool once = false;
+  if constexpr (N::kind == Kind::AutosplitShapefnApply) once = n.leaf.i > 0;
   std::tuple<ext_arg_t<boost::mp11::mp_at_c<P, Lead + I>>...> args{
-      ext_arg<boost::mp11::mp_at_c<P, Lead + I>>(hana::at_c<I + 1>(n.kids), s)...};
+      ext_arg<boost::mp11::mp_at_c<P, Lead + I>>(hana::at_c<I + 1>(n.kids), s, once)...};
   if (s.failed) return R{};
   const F fn = hana::at_c<0>(n.kids).fn;
   return std::apply([&](auto&&... x) -> R { return fn(pre..., std::forward<decltype(x)>(x)...); }, args);

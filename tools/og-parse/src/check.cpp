@@ -1032,14 +1032,25 @@ class Checker {
     return l;
   }
 
-  Node* rx_existing(Node* n, std::size_t i, bool shape_ok) {
-    Node* a = rx(n->args[i], RCtx{});
+  Node* rx_existing(Node* n, std::size_t i, bool shape_ok) { return existing(n, i, rx(n->args[i], RCtx{}), shape_ok); }
+  /// Operand i of n, already checked as a replacement value (a), as an existing opref (or a shape
+  /// construction where shape_ok).
+  Node* existing(Node* n, std::size_t i, Node* a, bool shape_ok) {
     const std::string_view want = shape_ok ? "an existing opref or a shape construction" : "an existing opref";
     if (shape_ok && a->kind == NodeKind::call && a->text == "SELECT" && a->type != VT::opref && a->type != VT::shape)
       fail(n->args[i]->loc, catalogue(Fault::with_size_select_const));
     if (!(a->type == VT::opref || (shape_ok && a->type == VT::shape)))
       fail(n->args[i]->loc, catalogue(Fault::operand_type, n->text, i == 0 ? "first" : "second", want,
                                       a->type == VT::op ? "an Op construction" : type_word(a->type)));
+    return a;
+  }
+
+  /// A *_SLICE name's first operand: an existing opref, or (a "should" that shipped packages
+  /// break) an Op construction, which the expansion builds where it uses it.
+  Node* slice_operand(Node* n) {
+    Node* a = rx(n->args[0], RCtx{});
+    if (a->type != VT::op) return existing(n, 0, a, false);
+    should(n->args[0]->loc, catalogue(Fault::slice_operand_strict, n->text));
     return a;
   }
 
@@ -1211,7 +1222,7 @@ class Checker {
       // the *_SLICE names: their operands checked here, under the name written, then their
       // record's expansion made of them
       case C::AUTOSPLIT_SLICE:
-        a[0] = rx_existing(n, 0, false);
+        a[0] = slice_operand(n);
         a[1] = rx(a[1], inner);
         a[2] = rx(a[2], inner);
         for (const Node* x : {a[1], a[2]})
@@ -1222,7 +1233,7 @@ class Checker {
         return expand_record(n, *k->rec);
       case C::TYPICAL_SLICE:
       case C::CHANGEDIM_SLICE:
-        a[0] = rx_existing(n, 0, false);
+        a[0] = slice_operand(n);
         a[1] = split_ref(a[1], n->text);
         if (a.size() == 3) a[2] = need_int(n, 2);
         return expand_record(n, *k->rec);

@@ -17,7 +17,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 8, Op("B", T
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", ITER_INPUT_OF("x", "I")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", EXTERNAL_REPLACE(fn)))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, WITH_TYPE("x", AUTOSPLIT(1, "I", 8, Op("B", TYPICAL_SLICE("x", "I")))))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", TYPICAL_SLICE(Op("C", "x"), "I")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", TYPICAL_SLICE(gen_Shape(1), "I")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, LET("y", Op("B", "x")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", SHAPEFN_APPLY(one_arg, "x", "x")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", SHAPEFN_APPLY(one_arg, 3)))
@@ -47,7 +47,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, gen_Shape(SPLIT_DIM("I")))
 // EXPECT: 17:78: error: ITER_INPUT_OF("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"
 // EXPECT: 18:59: error: EXTERNAL_REPLACE(fn) may only be the root of a replacement or inside a SELECT at the root
 // EXPECT: 19:66: error: AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root
-// EXPECT: 20:73: error: TYPICAL_SLICE's first operand must be an existing opref, not an Op construction
+// EXPECT: 20:73: error: TYPICAL_SLICE's first operand must be an existing opref, not shape construction
 // EXPECT: 21:51: error: LET can only appear in a match, not in the replacement
 // EXPECT: 22:59: error: SHAPEFN_APPLY(one_arg, ...) passes 2 arguments but one_arg takes 1 after its framework parameters
 // EXPECT: 23:82: error: SHAPEFN_APPLY(one_arg, ...): argument 1 is int but parameter 2 of one_arg is OpRef

@@ -124,6 +124,8 @@ DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_User", "x"), GT(DIM_OF("*", 2), 3),
 // copies merge into one cast that every part slices.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Half", "x"), GT(DIM_OF("*", 1), 4),
                          AUTOSPLIT(1, "I", 4, Op("T_HalfPart", TYPICAL_SLICE(CAST_TO_FP16("x"), "I"))))
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_FcHalf", "x", "w"), GT(DIM_OF("*", 3), 4),
+                         AUTOSPLIT(3, "I", 4, Op("T_FcHalfPart", "x", CHANGEDIM_SLICE(CAST_TO_FP16("w"), "I", 0))))
 // A chunk larger than the dimension: one part.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_One", "x"), OK, AUTOSPLIT(1, "I", 8, Op("T_OneDone", TYPICAL_SLICE("x", "I"))))
 // A split whose slices are off by one: rejected in verify mode.
@@ -209,7 +211,7 @@ TEST_CASE("AUTOSPLIT with TYPICAL_SLICE: parts of chunk size, the last smaller, 
   CHECK(named(g, "$Shape").size() == 6);  // the WITH_SIZE copies of the size shapes were removed
 }
 
-TEST_CASE("a slice of an Op construction slices one op built from it: TYPICAL_SLICE(CAST_TO_FP16(x))") {
+TEST_CASE("a slice of an Op construction slices one op built from it: TYPICAL_SLICE, CHANGEDIM_SLICE of CAST_TO_FP16") {
   VerifyMode vm(true);
   Graph g;
   auto x = g.add_input(f32({1, 10, 8, 3}));
@@ -238,6 +240,28 @@ TEST_CASE("a slice of an Op construction slices one op built from it: TYPICAL_SL
     CHECK(g.output(sl).same_shape(f32({1, want_size[p], 8, 3})));
   }
   CHECK(named(g, "Slice_shape").size() == 3);
+  // CHANGEDIM_SLICE alike: three parts along the output's depth slice one cast of the weights
+  // along their dimension 0.
+  Graph h;
+  auto in = h.add_input(f32({1, 1, 1, 6}));
+  auto w = h.add_input(f32({10, 1, 1, 6}));
+  h.add_output(h.add_op("T_FcHalf", {in, w}, f32({1, 1, 1, 10})));
+  run_rules(h, this_file());
+  CHECK(verify(h).empty());
+  const auto wcasts = named(h, "QNN_Cast");
+  REQUIRE(wcasts.size() == 1);
+  CHECK(h.input(wcasts[0], 0) == w);
+  const auto parts = named(h, "T_FcHalfPart");
+  REQUIRE(parts.size() == 3);
+  std::size_t covered = 0;
+  for (auto part : parts) {
+    OpRef sl = h.input(part, 1);
+    REQUIRE(h.name(sl) == "Slice_shape");
+    CHECK(h.input(sl, 0) == wcasts[0]);
+    CHECK(h.output(sl).dtype == DType::Float16);
+    covered += slice_of(h, sl, 0).second;
+  }
+  CHECK(covered == 10);
 }
 
 TEST_CASE("AUTOTHREAD_HVX and _HMX split into at most the option's number of parts, once; without the option, not at all") {

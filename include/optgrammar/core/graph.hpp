@@ -110,10 +110,17 @@ class Graph {
   // ---- building ---------------------------------------------------------------------------
   /// Room for a graph of `ops` ops with `inputs` inputs in all, and a quarter more of each for
   /// what rewriting adds, so that neither building nor rewriting moves the records (a graph that
-  /// outgrows it moves them, copying each vector once per doubling). Only address space is taken
-  /// until records are written.
+  /// outgrows it moves them, copying each vector once per doubling). The op records' room is
+  /// written once here, so that the ops a rewrite appends land in memory the system has already
+  /// given the process (no page faults while rewriting); the use records' room is only address
+  /// space until written (a rewrite takes most of its use records from the erased ops' runs).
   void reserve(std::size_t ops, std::size_t inputs) {
-    ops_.reserve(ops + ops / 4);
+    if (const std::size_t room = ops + ops / 4; room > ops_.capacity()) {
+      const std::size_t n = ops_.size();
+      ops_.reserve(room);
+      ops_.resize(room);  // (value-initialized records: each page is written)
+      ops_.resize(n);
+    }
     uses_.reserve(inputs + inputs / 4);
   }
   /// Op slots that fit before the op records move.

@@ -127,6 +127,16 @@ TEST_CASE("reserve sizes the graph and a quarter more for rewriting, and growing
   CHECK(g.name(x) == "Relu");  // OpRefs stay good
   CHECK(g.input(x, 0).index == x.index - 1);
   CHECK(verify(g).empty());
+  // A bound (the text reader's line count) gets the same room, its pages not written ahead.
+  Graph h;
+  h.reserve_bound(100, 40);
+  CHECK(h.op_capacity() == 125);
+  CHECK(h.size() == 0);
+  g.reserve(1000, 10);  // a graph with ops keeps them when its room grows and is written
+  CHECK(g.size() == 126);
+  CHECK(g.op_capacity() == 1250);
+  CHECK(g.name(x) == "Relu");
+  CHECK(verify(g).empty());
 }
 
 TEST_CASE("graph keeps use lists in step with inputs") {

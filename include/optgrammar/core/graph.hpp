@@ -115,12 +115,16 @@ class Graph {
   /// given the process (no page faults while rewriting); the use records' room is only address
   /// space until written (a rewrite takes most of its use records from the erased ops' runs).
   void reserve(std::size_t ops, std::size_t inputs) {
-    if (const std::size_t room = ops + ops / 4; room > ops_.capacity()) {
-      const std::size_t n = ops_.size();
-      ops_.reserve(room);
-      ops_.resize(room);  // (value-initialized records: each page is written)
-      ops_.resize(n);
-    }
+    reserve_bound(ops, inputs);
+    const std::size_t n = ops_.size();
+    ops_.resize(ops_.capacity());  // (value-initialized records: each page is written)
+    ops_.resize(n);
+  }
+  /// reserve() for counts that are only bounds (the text reader's lines, which comments and
+  /// blank lines inflate): the same room, as address space only, its pages touched as records
+  /// are written.
+  void reserve_bound(std::size_t ops, std::size_t inputs) {
+    ops_.reserve(ops + ops / 4);
     uses_.reserve(inputs + inputs / 4);
   }
   /// Op slots that fit before the op records move.

@@ -291,14 +291,15 @@ inline bool count_ahead(std::istream& is, std::size_t& lines, std::size_t& refs)
 
 /// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages.
 /// A stream that can seek (a file, a string) is read twice: first to count its lines, which
-/// sizes the graph (Graph::reserve: its records do not move while it is read), then to parse it.
+/// sizes the graph (Graph::reserve_bound: its records do not move while it is read; the room is
+/// address space until written, the lines being only a bound), then to parse it.
 /// When `op_lines` is given, it receives the line defining each op (by op index), so that
 /// problems found later can point at "file:line:1".
 inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>",
                              std::vector<int>* op_lines = nullptr) {
   using text_detail::Cursor;
   Graph g;
-  if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve(lines, refs);
+  if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve_bound(lines, refs);
   std::unordered_map<std::string, OpRef> ids;
   std::string line;
   int lineno = 0;

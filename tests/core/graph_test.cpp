@@ -132,7 +132,7 @@ TEST_CASE("reserve sizes the graph and a quarter more for rewriting, and growing
   h.reserve_bound(100, 40);
   CHECK(h.op_capacity() == 125);
   CHECK(h.size() == 0);
-  g.reserve(1000, 10);  // a graph with ops keeps them when its room grows and is written
+  g.reserve(1000, 10);  // a graph with ops keeps them when its room grows
   CHECK(g.size() == 126);
   CHECK(g.op_capacity() == 1250);
   CHECK(g.name(x) == "Relu");

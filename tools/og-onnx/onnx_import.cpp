@@ -374,27 +374,20 @@ class Importer {
             fail(Kind::invalid, where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m->second) +
                                     ", Gemm takes rank 2");
       if (!conv_pool) continue;
-      // ONNX divides by strides and dilations, whatever the input's rank (known or not).
-      for (const auto& a : n.attribute()) {
-        const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
-        if (spatial || a.name() == "pads")
-          for (auto v : a.ints())
-            if (v < (spatial ? 1 : 0)) fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
-      }
-      if (n.input_size() == 0) continue;
-      const auto x = rank.find(n.input(0));
-      if (x == rank.end()) continue;
-      const int r = x->second;
-      if (r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
-      if (weighted && n.input_size() > 1) {
+      const auto x = n.input_size() > 0 ? rank.find(n.input(0)) : rank.end();
+      const int r = x != rank.end() ? x->second : -1;  // -1: not known
+      if (r >= 0 && r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
+      if (r >= 0 && weighted && n.input_size() > 1) {
         const auto w = rank.find(n.input(1));
         if (w != rank.end() && w->second != r)
           fail(Kind::invalid, where + ": the weight has rank " + std::to_string(w->second) + ", the input " + std::to_string(r));
       }
       for (const auto& a : n.attribute()) {
         const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
-        const int want = spatial ? r - 2 : a.name() == "pads" ? 2 * (r - 2) : -1;
-        if (want >= 0 && a.ints_size() != want)
+        if (!spatial && a.name() != "pads") continue;
+        for (auto v : a.ints())  // ONNX divides by strides and dilations, whether the rank is known or not
+          if (v < (spatial ? 1 : 0)) fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
+        if (const int want = spatial ? r - 2 : 2 * (r - 2); r >= 0 && a.ints_size() != want)
           fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
                                   " entries, the input's rank needs " + std::to_string(want));
       }

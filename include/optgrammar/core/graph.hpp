@@ -235,6 +235,14 @@ class Graph {
     return {p.data(), p.size()};
   }
   std::uint32_t payload_index(OpRef r) const noexcept { return ops_[r.index].payload; }
+  /// Whether a and b compute the same from the same inputs: name, output definition (interned:
+  /// its index), constant data, input count and split history; not their op ids nor their inputs.
+  bool same_but_inputs(OpRef a, OpRef b) const {
+    const OpDef& x = ops_[a.index];
+    const OpDef& y = ops_[b.index];
+    if (x.name != y.name || x.output != y.output || x.payload != y.payload || x.n_inputs != y.n_inputs) return false;
+    return !(x.has_split_history || y.has_split_history) || split_history(a) == split_history(b);
+  }
   /// The bytes of an interned payload by index (payload_index of a constant).
   const std::byte* payload_data_at(std::uint32_t i) const noexcept { return payloads_[i].data(); }
   const std::vector<int>& split_history(OpRef r) const {

@@ -236,13 +236,8 @@ inline auto build_modifier(const N& n, ExecState& s) {
 inline bool same_made(const Graph& g, OpRef a, OpRef b, std::size_t first_new) {
   if (a == b) return true;
   if (a.index < first_new || b.index < first_new) return false;
-  const OpDef& x = g.op(a);
-  const OpDef& y = g.op(b);
-  if (x.name != y.name || x.id != y.id || x.payload != y.payload || x.n_inputs != y.n_inputs ||
-      !(g.output(a) == g.output(b)))
-    return false;
-  if ((x.has_split_history || y.has_split_history) && g.split_history(a) != g.split_history(b)) return false;
-  for (std::uint32_t i = 0; i < x.n_inputs; ++i)
+  if (!g.same_but_inputs(a, b) || g.op_id(a) != g.op_id(b)) return false;
+  for (std::uint32_t i = 0; i < g.n_inputs(a); ++i)
     if (!same_made(g, g.input(a, i), g.input(b, i), first_new)) return false;
   return true;
 }

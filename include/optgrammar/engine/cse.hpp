@@ -141,10 +141,7 @@ class Cse {
     return mix(h, n);
   }
   static bool equal(const Graph& g, OpRef a, OpRef b) {
-    if (g.name_id(a) != g.name_id(b) || g.output_index(a) != g.output_index(b) ||
-        g.payload_index(a) != g.payload_index(b) || g.n_inputs(a) != g.n_inputs(b))
-      return false;
-    if ((g.op(a).has_split_history || g.op(b).has_split_history) && g.split_history(a) != g.split_history(b)) return false;
+    if (!g.same_but_inputs(a, b)) return false;
     const std::uint32_t n = g.n_inputs(a);
     bool same = true;
     for (std::uint32_t k = 0; k < n && same; ++k) same = g.input(a, k) == g.input(b, k);

@@ -368,3 +368,77 @@ TEST_CASE("the op that replaces a root is visited again only in a pass with a ru
   CHECK(checked == 2);
   CHECK(verify(g).empty());
 }
+
+namespace {
+RuleInfo hand_rule(const char* name, const char* root, bool (*apply)(Rewriter&, const RuleInfo&, OpRef)) {
+  RuleInfo r;
+  r.name = name;
+  r.file = "driver_test.cpp";
+  r.pass_name = "EARLY";
+  r.priority = 3070;
+  r.root = intern_op_name(root);
+  r.apply = apply;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("the sweep's name filter covers a name that a rule gives an op ahead of it") {
+  // The forward sweep reads its name filter by name without a range check, over the names the
+  // graph's ops had when the pass began (Graph::name_bound). A rule that re-forms an op the sweep
+  // has still to reach into an op of a name interned during the pass puts that op's name past
+  // them: the filter must be widened before the sweep reads it (the asan preset reports the read
+  // otherwise), the op is passed over (its name roots no rule), and the sweep goes on to the
+  // ops after it.
+  Graph g;
+  const OpRef x = g.add_input(f32());
+  const OpRef a = g.add_op("W_Root", {x}, f32());
+  const OpRef b = g.add_op("W_Mid", {a}, f32());
+  g.add_output(g.add_op("W_Tail", {b}, f32()));
+  RuleSet set;
+  set.add(hand_rule("w_root", "W_Root", [](Rewriter& rw, const RuleInfo&, OpRef root) {
+    Graph& gr = rw.graph();
+    const OpRef mid = gr.users(root).front();
+    const OpRef in = gr.input(root, 0);
+    const OpNameId fresh = intern_op_name("W_Named_During_The_Pass");
+    REQUIRE(fresh >= gr.name_bound());
+    gr.reform(mid, fresh, std::span<const OpRef>(&root, 1), gr.output_index(mid), static_cast<std::uint32_t>(gr.op_id(mid)));
+    CHECK(gr.name_bound() == fresh + 1);
+    rw.replace(root, in);
+    return true;
+  }));
+  set.add(hand_rule("w_tail", "W_Tail", [](Rewriter& rw, const RuleInfo&, OpRef r) { return to(rw, r, "W_Done"); }));
+  const RunReport rep = run_rules(g, set);
+  CHECK(rep.rewrites == 2);
+  std::vector<std::string> names;
+  for (OpRef o : g.live_ops()) names.emplace_back(g.name(o));
+  CHECK(names == std::vector<std::string>{"Input", "W_Named_During_The_Pass", "Output", "W_Done"});
+  CHECK(verify(g).empty());
+}
+
+TEST_CASE("a pass whose sweep rewrites past the budget stops with the cycle error") {
+  // The sweep's loop leaves the budget unchecked (a visit fires one rule, and a DSL rule rewrites
+  // once); a hand-written rule may rewrite more, and the check after the sweep still stops the pass.
+  Graph g;
+  const OpRef x = g.add_input(f32());
+  for (int i = 0; i < 600; ++i) g.add_output(g.add_op("W_Multi", {x}, f32()));
+  RuleSet set;
+  set.add(hand_rule("w_multi", "W_Multi", [](Rewriter& rw, const RuleInfo&, OpRef r) {
+    // Four rewrites in one visit: W_Multi -> W_M1 -> W_M2 -> W_M3 -> W_M4.
+    Graph& gr = rw.graph();
+    for (const char* name : {"W_M1", "W_M2", "W_M3", "W_M4"}) {
+      const std::size_t first = gr.size();
+      const OpRef n = gr.add_op(name, {gr.input(r, 0)}, gr.output(r));
+      rw.notify_inserted_since(first);
+      rw.replace(r, n);
+      r = n;
+    }
+    return true;
+  }));
+  DriverOptions opt;
+  opt.rewrite_budget_per_op = 1;  // 1,201 live ops: a budget of 2,201 rewrites; the sweep makes 2,400
+  CHECK_THROWS_AS(run_rules(g, set, opt), CycleError);
+  Graph h;
+  const OpRef y = h.add_input(f32());
+  for (int i = 0; i < 100; ++i) h.add_output(h.add_op("W_Multi", {y}, f32()));
+  CHECK(run_rules(h, set, opt).rewrites == 400);  // 201 live ops: a budget of 1,201
+}

@@ -162,6 +162,7 @@ class Graph {
     check_moves(ops_);
     OpDef& d = ops_.emplace_back();
     d.name = name;
+    if (name >= name_bound_) name_bound_ = name + 1;
     d.output = outdef;
     d.id = id;
     if (id >= next_id_) next_id_ = std::uint64_t{id} + 1;
@@ -204,6 +205,9 @@ class Graph {
   // ---- reading ----------------------------------------------------------------------------
   std::size_t size() const noexcept { return ops_.size(); }  ///< op slots, dead ones included
   std::size_t live_count() const noexcept { return live_; }
+  /// One more than the largest op name id an op of this graph has had (0 for an empty graph): no
+  /// op's name is at or above it.
+  std::uint32_t name_bound() const noexcept { return name_bound_; }
   /// Input records stored, in use or not (the records of erased ops are reused: free_run).
   std::size_t use_records() const noexcept { return uses_.size(); }
   bool valid(OpRef r) const noexcept { return r.index < ops_.size(); }
@@ -357,6 +361,7 @@ class Graph {
     const std::uint32_t first = take_run(n_in);
     for (std::uint32_t k = 0; k < n_in; ++k) link_new_use(first + k, inputs[k], r);
     d.name = name;
+    if (name >= name_bound_) name_bound_ = name + 1;
     d.output = outdef;
     d.id = id;
     d.payload = no_index;  // the new op is no constant (reform_const gives it its data after)
@@ -931,6 +936,7 @@ class Graph {
   std::size_t live_ = 0;
   std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)
   std::uint64_t next_id_ = 1;
+  std::uint32_t name_bound_ = 0;  // name_bound()
   std::vector<OutputDef> outdefs_;
   std::vector<std::size_t> outdef_counts_;  // element_count() of each of outdefs_
   std::unordered_map<OutputDef, std::uint32_t, OutputDefHash> outdef_ids_;

@@ -110,19 +110,8 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
   // (Read again here, not passed in from run_rules: passed by value it cost W1 about 22
   // instructions a block, callgrind, B = 5,000.)
   const PassDispatch::Rooted rooted = by_root.rooted();
-  for (;;) {
-    OpRef r;
-    if constexpr (Checked) {
-      r = opt.visit ? rw.pop() : rw.pop(rooted);
-      if (!r.valid()) return false;
-      if (opt.visit && opt.visit(rw, r)) {
-        if (rw.rewrites() > budget_end) return true;
-        continue;
-      }
-    } else {
-      r = rw.pop(rooted);
-      if (!r.valid()) return false;
-    }
+  // Tries the candidates of r in rule order; whether one fired.
+  auto visit = [&](OpRef r) __attribute__((always_inline)) {
     // (The lean loop's ops come through the name filter: their names root a rule of the pass.)
     const PassDispatch::Candidates cands = by_root.candidates<!Checked>(g, r, g.name_id(r));
     for (std::size_t c = 0; c < cands.size; ++c) {
@@ -133,7 +122,7 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
         if (rule->flag_bits & flags_off) continue;       // waits for a graph option that is off
       }
       if constexpr (!Checked) {
-        if (!rule->apply(rw, *rule, r)) continue;
+        if (!cand.apply(rw, *rule, r)) continue;
       } else {
         std::size_t size0 = g.size(), live0 = g.live_count();
         std::uint64_t rw0 = rw.rewrites();
@@ -151,9 +140,51 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
             throw std::runtime_error("graph invalid after rule " + rule->name + ": " + problems.front());
         }
       }
-      if (rw.rewrites() > budget_end) return true;
-      break;
+      return true;
     }
+    return false;
+  };
+  if constexpr (!Checked) {
+    // The forward sweep visits each op that was alive when the pass began at most once, and a
+    // visit fires at most one rule, which rewrites once (a DSL rule always does): with a budget
+    // of at least the live count (the default budget always is), the sweep is over before the
+    // budget is, so its loop does not check it; the check after it catches a hand-written rule
+    // that rewrote more. Its name filter is a byte for every name an op of the graph has had
+    // (Graph::name_bound), so that it reads the byte without a range check; it is widened when a
+    // rule gave an op a newer name.
+    if (budget_end - rw.rewrites() >= g.live_count()) {
+      std::vector<std::uint8_t> names;
+      std::uint32_t covered = 0;
+      const std::uint8_t* roots = nullptr;
+      auto cover = [&] {
+        covered = std::max(g.name_bound(), rooted.n);
+        names.assign(covered, 0);
+        std::copy(rooted.rooted, rooted.rooted + rooted.n, names.begin());
+        roots = names.data();
+      };
+      cover();
+      for (OpRef r; (r = rw.pop_sweep([t = roots](OpNameId n) { return t[n] != 0; })).valid();) {
+        visit(r);
+        if (g.name_bound() > covered) [[unlikely]]
+          cover();
+      }
+      if (rw.rewrites() > budget_end) return true;
+    }
+  }
+  for (;;) {
+    OpRef r;
+    if constexpr (Checked) {
+      r = opt.visit ? rw.pop() : rw.pop(rooted);
+      if (!r.valid()) return false;
+      if (opt.visit && opt.visit(rw, r)) {
+        if (rw.rewrites() > budget_end) return true;
+        continue;
+      }
+    } else {
+      r = rw.pop(rooted);
+      if (!r.valid()) return false;
+    }
+    if (visit(r) && rw.rewrites() > budget_end) return true;
   }
 }
 }  // namespace detail

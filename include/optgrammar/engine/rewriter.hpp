@@ -24,7 +24,9 @@ namespace optgrammar::engine {
 /// What a rule's apply function edits the graph through.
 class Rewriter {
  public:
-  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats) {}
+  /// `stats`: a counter for each rule the run may apply, by RuleInfo::index; the vector must
+  /// keep its size while the Rewriter lives.
+  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats.data()) {}
 
   Graph& graph() noexcept { return g_; }
   const Graph& graph() const noexcept { return g_; }
@@ -116,15 +118,7 @@ class Rewriter {
   /// empty. Ops it passes over leave the worklist as if visited.
   template <class Want = AnyName>
   OpRef pop(Want want = {}) {
-    // The forward sweep (every index below sweep_end_ is an op of the graph, which never shrinks
-    // during a pass). A reversed or shuffled sweep leaves it empty and runs below.
-    for (std::uint32_t x = sweep_next_; x < sweep_end_; ++x)
-      // (The name first: most ops the sweep passes over are alive, and root no rule of the pass.)
-      if (const OpDef& d = g_.op_at(x); want(d.name) && d.alive) {
-        sweep_next_ = x + 1;
-        return OpRef{x};
-      }
-    sweep_next_ = sweep_end_;
+    if (const OpRef r = pop_sweep(want); r.valid()) return r;
     while (other_left_ > 0) {
       --other_left_;
       std::uint32_t pos = reverse_ ? other_left_ : other_end_ - 1 - other_left_;
@@ -138,6 +132,21 @@ class Rewriter {
     }
     queue_.truncate(0);
     head_ = 0;
+    return OpRef{};
+  }
+  /// pop() while the forward sweep lasts: its next op, or an invalid ref when it has none left
+  /// (pop() then goes on with the ops visited out of sweep order).
+  template <class Want = AnyName>
+  [[gnu::always_inline]] OpRef pop_sweep(Want want = {}) {
+    // Every index below sweep_end_ is an op of the graph, which never shrinks during a pass. A
+    // reversed or shuffled sweep leaves it empty.
+    for (std::uint32_t x = sweep_next_; x < sweep_end_; ++x)
+      // (The name first: most ops the sweep passes over are alive, and root no rule of the pass.)
+      if (const OpDef& d = g_.op_at(x); want(d.name) && d.alive) {
+        sweep_next_ = x + 1;
+        return OpRef{x};
+      }
+    sweep_next_ = sweep_end_;
     return OpRef{};
   }
   /// Starts a pass: every live op is pending, in index order or its reverse. With `roots` (one
@@ -198,7 +207,7 @@ class Rewriter {
     ++rewrites_;
   }
   template <class Shape, std::size_t N>
-  [[gnu::noinline]] void reform(OpRef root, OpNameId name, std::span<const OpRef, N> inputs, std::uint32_t outdef,
+  [[gnu::always_inline]] void reform(OpRef root, OpNameId name, std::span<const OpRef, N> inputs, std::uint32_t outdef,
                                 std::uint32_t id) {
     dead_ += g_.template reform<Shape>(root, name, inputs, outdef, id);
     reformed(root);
@@ -251,7 +260,7 @@ class Rewriter {
   }
 
   Graph& g_;
-  std::vector<RuleStats>& stats_;
+  RuleStats* stats_;  // the constructor's vector's records
   // Memory first touched during a run costs a page fault per 4 KB: the FIFO grows in chunks
   // (no copy, no 2x peak when it grows) and the pending marks are one bit per op.
   ChunkedVector<OpRef, 12> queue_;

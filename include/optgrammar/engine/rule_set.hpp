@@ -82,6 +82,8 @@ class PassDispatch {
   struct Candidate {
     const RuleInfo* rule = nullptr;
     const TermGuard* guard = nullptr;
+    /// rule->apply, at hand.
+    bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
     /// Whether every guard of the run holds for `op` (see TermGuard::holds).
     bool admits(const Graph& g, OpRef op) const noexcept {
       for (const TermGuard* t = guard; t->active; ++t)
@@ -96,7 +98,7 @@ class PassDispatch {
   };
   /// `Rooted`: the caller knows that the name roots a rule of the pass (rooted() said so).
   template <bool Rooted = false>
-  Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
+  [[gnu::always_inline]] Candidates candidates(const Graph& g, OpRef op, OpNameId name) const noexcept {
     if constexpr (!Rooted)
       if (name >= n_roots_) return {};
     const Root& e = roots_[name];
@@ -220,7 +222,7 @@ class PassDispatch {
         guards_.push_back(t);
       }
       if (at != no_guards) guards_.emplace_back();  // the run's end: an inactive guard
-      flat_.push_back({r, nullptr});
+      flat_.push_back({r, nullptr, r->apply});
       guard_at_.push_back(at);
     }
     return list;

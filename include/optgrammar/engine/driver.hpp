@@ -15,6 +15,7 @@
 #include "optgrammar/engine/trace.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <ctime>
 #include <cstdint>
 #include <functional>
@@ -99,6 +100,16 @@ inline double now_seconds() noexcept {
   if (std::timespec_get(&ts, TIME_UTC) != TIME_UTC) return 0;
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
+/// The forward sweep's name filter: a byte for each of `size` names, read without a range check
+/// (a build with assertions checks it).
+struct SweepFilter {
+  const std::uint8_t* bytes = nullptr;
+  std::uint32_t size = 0;
+  bool operator()(OpNameId n) const noexcept {
+    assert(n < size);
+    return bytes[n] != 0;
+  }
+};
 /// One pass's worklist loop, until the worklist is empty (false) or the rewrites pass
 /// `budget_end` (true: no fixed point). `Checked`: a visit function, checks after every attempt
 /// or verification after every rewrite (DriverOptions); without, the loop does only the lookups.
@@ -122,7 +133,7 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
         if (rule->flag_bits & flags_off) continue;       // waits for a graph option that is off
       }
       if constexpr (!Checked) {
-        if (!cand.apply(rw, *rule, r)) continue;
+        if (!rule->apply(rw, *rule, r)) continue;
       } else {
         std::size_t size0 = g.size(), live0 = g.live_count();
         std::uint64_t rw0 = rw.rewrites();
@@ -154,18 +165,16 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
     // rule gave an op a newer name.
     if (budget_end - rw.rewrites() >= g.live_count()) {
       std::vector<std::uint8_t> names;
-      std::uint32_t covered = 0;
-      const std::uint8_t* roots = nullptr;
+      SweepFilter filter;
       auto cover = [&] {
-        covered = std::max(g.name_bound(), rooted.n);
-        names.assign(covered, 0);
+        names.assign(std::max(g.name_bound(), rooted.n), 0);
         std::copy(rooted.rooted, rooted.rooted + rooted.n, names.begin());
-        roots = names.data();
+        filter = {names.data(), static_cast<std::uint32_t>(names.size())};
       };
       cover();
-      for (OpRef r; (r = rw.pop_sweep([t = roots](OpNameId n) { return t[n] != 0; })).valid();) {
+      for (OpRef r; (r = rw.pop_sweep(filter)).valid();) {
         visit(r);
-        if (g.name_bound() > covered) [[unlikely]]
+        if (g.name_bound() > filter.size) [[unlikely]]
           cover();
       }
       if (rw.rewrites() > budget_end) return true;

@@ -82,8 +82,6 @@ class PassDispatch {
   struct Candidate {
     const RuleInfo* rule = nullptr;
     const TermGuard* guard = nullptr;
-    /// rule->apply, at hand.
-    bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
     /// Whether every guard of the run holds for `op` (see TermGuard::holds).
     bool admits(const Graph& g, OpRef op) const noexcept {
       for (const TermGuard* t = guard; t->active; ++t)
@@ -222,7 +220,7 @@ class PassDispatch {
         guards_.push_back(t);
       }
       if (at != no_guards) guards_.emplace_back();  // the run's end: an inactive guard
-      flat_.push_back({r, nullptr, r->apply});
+      flat_.push_back({r, nullptr});
       guard_at_.push_back(at);
     }
     return list;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything with g++-12 and with clang++-14 (Release, warnings as errors) and with
-# clang++-14 under ASan+UBSan (the asan preset), and runs every test in each build; then, where
+# clang++-14 under ASan+UBSan (the asan preset), and runs every test in each build (the HVX
+# kernels' cross build and its qemu-hexagon tests in the gcc build only); then, where
 # clang's libFuzzer links, runs each fuzz target for up to 60 s from a fixed seed (bench/fuzz/run.sh ci, step `fuzz`).
 # Usage: tools/test-all.sh [gcc|clang|asan|fuzz]...   (default: all four)
 set -euo pipefail

@@ -193,6 +193,33 @@ const ExpansionForm& expansion_form(std::size_t record) {
   return forms[record];
 }
 
+/// Whether the expansion of `record` names one of its operands more than once (`$k` twice, or
+/// `$k` within a `$j...`): its tree then holds that operand's subtree at each place.
+bool expansion_shares(std::size_t record) {
+  static const std::vector<bool> shares = [] {
+    std::vector<bool> v(std::size(optgrammar::dsl::constructs));
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      std::vector<int> uses;
+      std::size_t rest_from = 0;  // the smallest k of a `$k...`, or 0
+      bool repeated = false;
+      for (const ExpansionStep& st : expansion_form(i)) {
+        if (st.operand == 0) continue;
+        if (st.rest) {
+          repeated = repeated || rest_from != 0;
+          rest_from = rest_from == 0 ? st.operand : std::min(rest_from, st.operand);
+          continue;
+        }
+        if (uses.size() < st.operand) uses.resize(st.operand, 0);
+        repeated = repeated || ++uses[st.operand - 1] > 1;
+      }
+      for (std::size_t k = rest_from; rest_from != 0 && k <= uses.size(); ++k) repeated = repeated || uses[k - 1] > 0;
+      v[i] = repeated;
+    }
+    return v;
+  }();
+  return shares[record];
+}
+
 /// Every name a rule may write, from the grammar's records: an open-addressing table with a
 /// cheap hash, as names are looked up once or twice per call node (and by the scanner).
 class NameTable {
@@ -291,7 +318,17 @@ bool larger_than(const Node* n, std::uint64_t& left) {
 
 class Checker {
  public:
-  Checker(Session& s, Rule& r) : s_(s), r_(r) { tags_.reserve(8); }
+  /// A tag of the rule: where the match binds it, how often, and its uses.
+  struct Tag {
+    std::string_view name;
+    Loc loc;
+    int match_count = 0;
+    int uses = 0;
+    bool let = false;
+  };
+  /// The tag records go to `tags` (empty), kept from rule to rule by the caller.
+  Checker(Session& s, Rule& r, std::vector<Tag>& tags, std::uint64_t nodes_before)
+      : s_(s), r_(r), tags_(tags), nodes_before_(nodes_before) {}
 
   void run(Node* match, Node* constraint, Node* replacement) {
     r_.match = match_root(match);
@@ -305,8 +342,11 @@ class Checker {
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
+    // Without an expansion that repeats an operand, no subtree is shared: the trees are no larger
+    // than the nodes made for the rule, and the walk is needed only when those are many.
+    const bool may_be_large = shares_ || s_.nodes_made() - nodes_before_ > max_expanded_nodes;
     for (const Node* t : {r_.match, r_.constraint, r_.replacement})
-      if (std::uint64_t left = max_expanded_nodes; shares_ && larger_than(t, left))
+      if (std::uint64_t left = max_expanded_nodes; may_be_large && larger_than(t, left))
         fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
                                  max_expanded_nodes));
     r_.tags.reserve(tags_.size());
@@ -386,7 +426,7 @@ class Checker {
   Node* call(std::string_view name, VT t, Loc at, std::initializer_list<Node*> args) {
     Node* n = mk(NodeKind::call, t, at);
     n->text = name;
-    n->args.assign(args.begin(), args.end());
+    n->args = s_.node_list(std::span<Node* const>(args.begin(), args.size()));
     return n;
   }
   Node* integer(std::int64_t v, Loc at) {
@@ -410,8 +450,9 @@ class Checker {
   /// process, expansion_form), so such a name needs nothing of og-parse but its record. The
   /// operands are shared, not copied.
   Node* expand_record(Node* n, const optgrammar::dsl::Construct& rec) {
-    shares_ = true;
-    const ExpansionForm& form = expansion_form(static_cast<std::size_t>(&rec - optgrammar::dsl::constructs));
+    const auto record = static_cast<std::size_t>(&rec - optgrammar::dsl::constructs);
+    shares_ = shares_ || expansion_shares(record);
+    const ExpansionForm& form = expansion_form(record);
     if (form.empty()) fail(n->loc, fmt::format("internal: '{}' is not a name of the expansion list", rec.name));
     std::size_t i = 0;
     auto build = [&](auto& self) -> Node* {
@@ -425,14 +466,15 @@ class Checker {
       r->text = st.text;
       r->ival = st.ival;
       r->fval = st.fval;
-      r->args.reserve(st.n_args);
+      boost::container::small_vector<Node*, 8> args;
       for (std::size_t k = 0; k < st.n_args; ++k) {
         if (form[i].rest) {  // `$k...`: the k-th written operand and all after it
-          for (std::size_t j = form[i++].operand - 1; j < n->args.size(); ++j) r->args.push_back(n->args[j]);
+          for (std::size_t j = form[i++].operand - 1; j < n->args.size(); ++j) args.push_back(n->args[j]);
           continue;
         }
-        r->args.push_back(self(self));
+        args.push_back(self(self));
       }
+      r->args = s_.node_list(std::span<Node* const>(args.data(), args.size()));
       return r;
     };
     return build(build);
@@ -443,17 +485,23 @@ class Checker {
   Node* plain_string(Node* n, std::string_view what, VT t) {
     if (n->kind != NodeKind::string) fail(n->loc, fmt::format("expected {} (a string constant), found {}", what, spelled(n)));
     if (n->text.empty()) fail(n->loc, catalogue(Fault::empty_string, bare(what)));
-    // The string's characters as C++ reads the literal: a simple escape stands for one character.
-    // (\" and \\ are a quote and a backslash, other escapes an unprintable character); the
-    // string is shown with its quotes and backslashes as the C++ front end shows them, other
-    // escapes as written.
-    // A plain string (the usual case) has nothing to show.
-    const bool plain = std::all_of(n->text.begin(), n->text.end(), [](char c) {
+    for (const char c : n->text) {
       const auto u = static_cast<unsigned char>(c);
-      return u > 0x20 && u < 0x7f && c != '"' && c != '\\';
-    });
+      if (u <= 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+        reject_string(n, what);
+        break;
+      }
+    }
+    n->type = t;
+    return n;
+  }
+  /// The error for a string constant that is not plain: the string's characters as C++ reads the
+  /// literal (a simple escape stands for one character: \" and \\ a quote and a backslash, other
+  /// escapes an unprintable character), shown with its quotes and backslashes as the C++ front
+  /// end shows them, other escapes as written.
+  void reject_string(const Node* n, std::string_view what) {
     std::string shown;
-    for (std::size_t i = 0; !plain && i < n->text.size(); ++i) {
+    for (std::size_t i = 0; i < n->text.size(); ++i) {
       char c = n->text[i];
       std::string_view bad;
       if (c == '\\' && i + 1 < n->text.size()) {
@@ -473,8 +521,6 @@ class Checker {
         fail(n->loc, catalogue(Fault::bad_string, bare(what), shown, bad));
       }
     }
-    n->type = t;
-    return n;
   }
 
   /// The op name of an Op or OpVarIn (`owner`), or of another construct that takes one.
@@ -506,13 +552,6 @@ class Checker {
   }
 
   // ---- tags ---------------------------------------------------------------------------------
-  struct Tag {
-    std::string_view name;
-    Loc loc;
-    int match_count = 0;
-    int uses = 0;
-    bool let = false;
-  };
   Tag* find_tag(std::string_view t) {
     for (auto& x : tags_)
       if (x.name == t) return &x;
@@ -573,7 +612,7 @@ class Checker {
     Node* m = match_op1(inner, lets);
     lets.pop_back();
     let->type = VT::pattern;
-    let->args = {tag, m};
+    let->args = s_.node_list(std::array<Node*, 2>{tag, m});
     return let;
   }
 
@@ -1263,7 +1302,8 @@ class Checker {
 
   Session& s_;
   Rule& r_;
-  std::vector<Tag> tags_;
+  std::vector<Tag>& tags_;
+  std::uint64_t nodes_before_ = 0;  ///< Session::nodes_made() before the rule was parsed
   bool in_replacement_ = false;
   bool shares_ = false;  ///< an expansion shares an operand subtree (see run())
   std::vector<std::string_view> split_scope_;
@@ -1283,8 +1323,10 @@ bool is_bare_word(std::string_view name) noexcept {
   return name == "OK" || name == "true" || name == "false" || name == "INF" || name == "NEG_INF";
 }
 
-void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement) {
-  Checker(s, r).run(match, constraint, replacement);
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t nodes_before) {
+  static thread_local std::vector<Checker::Tag> tags;  // one list for all rules: no allocation per rule
+  tags.clear();
+  Checker(s, r, tags, nodes_before).run(match, constraint, replacement);
 }
 
 }  // namespace og_parse::detail

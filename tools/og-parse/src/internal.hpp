@@ -55,14 +55,30 @@ inline constexpr std::array<std::uint8_t, 256> char_classes = [] {
   for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = cc_digit;
   return t;
 }();
-inline bool char_is(char c, std::uint8_t classes) noexcept {
+inline constexpr bool char_is(char c, std::uint8_t classes) noexcept {
   return (char_classes[static_cast<unsigned char>(c)] & classes) != 0;
 }
 /// ' ', '\t', '\n', '\r', '\f', '\v'
-inline bool is_space(char c) noexcept { return char_is(c, cc_space); }
-inline bool is_ident_start(char c) noexcept { return char_is(c, cc_ident_start); }
-inline bool is_ident_char(char c) noexcept { return char_is(c, cc_ident_start | cc_digit); }
-inline bool is_digit(char c) noexcept { return char_is(c, cc_digit); }
+inline constexpr bool is_space(char c) noexcept { return char_is(c, cc_space); }
+inline constexpr bool is_ident_start(char c) noexcept { return char_is(c, cc_ident_start); }
+inline constexpr bool is_ident_char(char c) noexcept { return char_is(c, cc_ident_start | cc_digit); }
+inline constexpr bool is_digit(char c) noexcept { return char_is(c, cc_digit); }
+
+/// The token a character starts on the lexer's fast path: a name, a string, one of the
+/// one-character tokens, or `other` for everything next_slow() reads.
+inline constexpr std::array<Tok, 256> single_char_tokens = [] {
+  std::array<Tok, 256> t{};
+  t.fill(Tok::other);
+  for (std::size_t c = 0; c < 256; ++c)
+    if (is_ident_start(static_cast<char>(c))) t[c] = Tok::ident;
+  t['"'] = Tok::string;
+  t['('] = Tok::lparen;
+  t[')'] = Tok::rparen;
+  t[','] = Tok::comma;
+  t['+'] = Tok::plus;
+  t['-'] = Tok::minus;
+  return t;
+}();
 
 /// Tokens of one source text, skipping white space and C/C++ comments.
 class Lexer {
@@ -78,30 +94,20 @@ class Lexer {
     while (p < n && is_space(s[p])) ++p;
     pos_ = p;
     if (p >= n) return next_slow();
-    const auto at = [&](std::size_t e, Tok k) {
-      pos_ = e;
-      return Token{k, Loc{file_, static_cast<std::uint32_t>(p)}, src_.substr(p, e - p)};
-    };
     const char c = s[p];
-    if (is_ident_start(c)) {
-      std::size_t e = p + 1;
+    std::size_t e = p + 1;
+    Tok k = single_char_tokens[static_cast<unsigned char>(c)];
+    if (k == Tok::ident) {
       while (e < n && is_ident_char(s[e])) ++e;
-      return at(e, Tok::ident);
+    } else if (k == Tok::string) {
+      while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
+      if (e >= n || s[e] != '"') return next_slow();  // an escape, or not terminated on its line
+      ++e;
+    } else if (k == Tok::other) {
+      return next_slow();
     }
-    switch (c) {
-      case '(': return at(p + 1, Tok::lparen);
-      case ')': return at(p + 1, Tok::rparen);
-      case ',': return at(p + 1, Tok::comma);
-      case '+': return at(p + 1, Tok::plus);
-      case '-': return at(p + 1, Tok::minus);
-      case '"': {
-        std::size_t e = p + 1;
-        while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
-        if (e < n && s[e] == '"') return at(e + 1, Tok::string);
-        return next_slow();  // an escape, or not terminated on its line
-      }
-      default: return next_slow();
-    }
+    pos_ = e;
+    return Token{k, Loc{file_, static_cast<std::uint32_t>(p)}, std::string_view(s + p, e - p)};
   }
   std::size_t pos() const noexcept { return pos_; }
   void set_pos(std::size_t p) noexcept { pos_ = p; }
@@ -145,8 +151,9 @@ void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::ve
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
 
 /// Checks a parsed rule (syntax trees of match, constraint, replacement) and fills `r`.
-/// Throws RuleError after reporting the first error.
-void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement);
+/// `nodes_before` is Session::nodes_made() before the rule was parsed. Throws RuleError after
+/// reporting the first error.
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t nodes_before);
 
 /// Whether `name` is a construct of the rule language (optgrammar/dsl/grammar.hpp).
 bool is_construct(std::string_view name) noexcept;

@@ -100,13 +100,15 @@ void lint_rules(Session& s) {
   std::vector<std::size_t> order(rules.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   auto base = [&](const Rule& r) { return optgrammar::dsl::file_base_name(s.file_name(r.loc.file)); };
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  auto earlier = [&](std::size_t a, std::size_t b) {
     const Rule& x = rules[a];
     const Rule& y = rules[b];
     if (x.loc.file == y.loc.file) return x.loc.offset < y.loc.offset;
     if (base(x) != base(y)) return base(x) < base(y);
     return s.file_name(x.loc.file) < s.file_name(y.loc.file);
-  });
+  };
+  // the rules come in that order already when their files do (one file, or files given in order)
+  if (!std::is_sorted(order.begin(), order.end(), earlier)) std::stable_sort(order.begin(), order.end(), earlier);
   for (const std::size_t i : order) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
@@ -114,11 +116,10 @@ void lint_rules(Session& s) {
     std::size_t compared = 0;
     for (std::size_t e = slot->second; e != none && compared < max_earlier; e = previous[e], ++compared) {
       const Rule& q = rules[e];
-      auto where = [&] { return fmt::format("{}:{}", s.file_name(q.loc.file), q.line); };
       // structural comparisons stop at the first difference, which is usually near the top
       const bool same_constraint = same(q.constraint, r.constraint);
       if (same_constraint && same(q.match, r.match) && same(q.replacement, r.replacement)) {
-        s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}", where()));
+        s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}:{}", s.file_name(q.loc.file), q.line));
         break;
       }
       if (q.external_replace) continue;  // it may leave the op in place
@@ -138,9 +139,9 @@ void lint_rules(Session& s) {
         if (!same) continue;
       }
       s.diag(r.loc, Severity::warning,
-             fmt::format("rule can never fire: the earlier rule at {} (same pass, same root op) has a match and "
+             fmt::format("rule can never fire: the earlier rule at {}:{} (same pass, same root op) has a match and "
                          "constraint at least as general",
-                         where()));
+                         s.file_name(q.loc.file), q.line));
       break;
     }
     previous[i] = slot->second;

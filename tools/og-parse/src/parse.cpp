@@ -53,10 +53,16 @@ class Parser {
 
   // ---- constants ----------------------------------------------------------------------------
   Node* number(const Token& t, bool negative, Loc at) {
-    std::string text;
-    text.reserve(t.text.size());
-    for (char c : t.text)
-      if (c != '\'') text += c;
+    if (Node* n = plain_decimal(t, negative, at)) return n;
+    // the digits without their separators (a copy only when there are any)
+    std::string stripped;
+    std::string_view text = t.text;
+    if (text.find('\'') != std::string_view::npos) {
+      stripped.reserve(text.size());
+      for (char c : text)
+        if (c != '\'') stripped += c;
+      text = stripped;
+    }
     const bool hex = text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     const bool bin = text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B');
     bool is_float = false;
@@ -108,6 +114,27 @@ class Parser {
     }
     if (base == 8 && v >= 8)
       warn(t.loc, catalogue(Fault::octal_constant, t.text, v));
+    return integer(t, v, is_size, negative, at);
+  }
+
+  /// What most constants are, read without number()'s general path: up to 18 decimal digits (so
+  /// no overflow), no leading zero or digit separator, then nothing or one 'u' / 'U'. Null for
+  /// anything else.
+  Node* plain_decimal(const Token& t, bool negative, Loc at) {
+    std::string_view d = t.text;
+    const bool is_size = !d.empty() && (d.back() == 'u' || d.back() == 'U');
+    if (is_size) d.remove_suffix(1);
+    if (d.empty() || d.size() > 18 || (d[0] == '0' && d.size() > 1)) return nullptr;
+    std::uint64_t v = 0;
+    for (const char c : d) {
+      if (!is_digit(c)) return nullptr;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    return integer(t, v, is_size, negative, at);
+  }
+
+  /// The node of integer constant `t` of value `v` (negated when `negative`), range-checked.
+  Node* integer(const Token& t, std::uint64_t v, bool is_size, bool negative, Loc at) {
     Node* n = node(NodeKind::integer, at);
     n->is_size = is_size;
     if (is_size) {
@@ -124,10 +151,10 @@ class Parser {
     return n;
   }
 
-  Node* floating(const Token& t, std::string& text, bool hex, bool negative, Loc at) {
+  Node* floating(const Token& t, std::string_view text, bool hex, bool negative, Loc at) {
     std::size_t end = text.size();
     if (end > 0 && (text[end - 1] == 'f' || text[end - 1] == 'F' || text[end - 1] == 'l' || text[end - 1] == 'L') &&
-        !(hex && text[end - 1] != 'l' && text[end - 1] != 'L' && text.find_first_of("pP") == std::string::npos))
+        !(hex && text[end - 1] != 'l' && text[end - 1] != 'L' && text.find_first_of("pP") == std::string_view::npos))
       --end;
     double v = 0;
     const char* b = text.data() + (hex ? 2 : 0);
@@ -214,8 +241,8 @@ class Parser {
               fail(sep.loc, fmt::format("expected ',' or ')' in the arguments of '{}', found {}", n->text, spell(sep)));
             take();
           }
-          n->args.assign(operands_.begin() + static_cast<std::ptrdiff_t>(mark), operands_.end());
-          operands_.resize(mark);
+          n->args = s_.node_list(std::span<Node* const>(operands_).subspan(mark));
+          operands_.erase(operands_.begin() + static_cast<std::ptrdiff_t>(mark), operands_.end());
         }
         return n;
       }
@@ -294,6 +321,7 @@ class Parser {
     r.line = s_.line_of(r.loc);
     r.with_flags = item_.kind == ItemKind::rule_with_flags;
     const char* what = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
+    const std::uint64_t nodes_before = s_.nodes_made();
     try {
       take();  // '('
       const Token pn = peek();
@@ -320,7 +348,7 @@ class Parser {
         if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
           fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
       }
-      check_rule(s_, r, m, c, rp);
+      check_rule(s_, r, m, c, rp, nodes_before);
       r.valid = !item_.bad_tail;
     } catch (const RuleError&) {
       r.valid = false;

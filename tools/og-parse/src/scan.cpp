@@ -61,12 +61,6 @@ bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
   return true;
 }
 
-constexpr bool is_one_of(char c, std::string_view set) noexcept {
-  for (const char x : set)
-    if (c == x) return true;
-  return false;
-}
-
 bool is_rule_kind(ItemKind k) noexcept { return k == ItemKind::rule || k == ItemKind::rule_with_flags; }
 
 /// Spelled like a macro: capitals, digits and '_', with a capital; or, starting with a capital,
@@ -329,43 +323,57 @@ class Scanner {
   }
 
   /// Collects the balanced tokens from the '(' at `lp`. Returns false (after a diagnostic) when
-  /// the construct is not closed; `end` is where scanning resumes.
-  bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end) {
+  /// the construct is not closed; `end` is where scanning resumes. `macro_used` tells whether
+  /// one of the tokens names a macro of the file.
+  bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end,
+               bool& macro_used) {
     Lexer lx(s_, file_, src_, lp);
     int depth = 0;
     const Loc open = loc(lp);
+    const bool any_macros = !macros_.empty();
+    macro_used = false;
     try {
       for (;;) {
         const std::size_t before = lx.pos();
-        Token t = lx.next();
-        if (t.kind == Tok::eof) {
-          s_.diag(open, Severity::error, fmt::format("unbalanced parentheses: '(' of {} is never closed", what));
-          end = src_.size();
-          return false;
-        }
-        if (depth > 0 && ((t.kind == Tok::hash && at_line_start(src_, t.loc.offset)) ||
-                          (t.kind == Tok::ident && t.text.substr(0, 24) == "DEF_PACKAGE_OPTIMIZATION" &&
-                           at_line_start(src_, t.loc.offset)))) {
-          s_.diag(open, Severity::error,
-                  fmt::format("unbalanced parentheses: '(' of {} is not closed before {} on line {}", what,
-                              spell(t), s_.line_of(t.loc)));
-          end = before;
-          return false;
+        const Token t = lx.next();
+        switch (t.kind) {
+          case Tok::lparen: ++depth; break;
+          case Tok::rparen:
+            if (--depth == 0) {
+              raw.push_back(t);
+              end = lx.pos();
+              return true;
+            }
+            break;
+          case Tok::ident:
+            if (t.text.size() >= 24 && t.text.substr(0, 24) == "DEF_PACKAGE_OPTIMIZATION" && depth > 0 &&
+                at_line_start(src_, t.loc.offset))
+              return unclosed_before(open, what, t, before, end);
+            if (any_macros && !macro_used && macros_.find(t.text)) macro_used = true;
+            break;
+          case Tok::hash:
+            if (depth > 0 && at_line_start(src_, t.loc.offset)) return unclosed_before(open, what, t, before, end);
+            break;
+          case Tok::eof:
+            s_.diag(open, Severity::error, fmt::format("unbalanced parentheses: '(' of {} is never closed", what));
+            end = src_.size();
+            return false;
+          default: break;
         }
         raw.push_back(t);
-        if (t.kind == Tok::lparen) {
-          ++depth;
-        } else if (t.kind == Tok::rparen) {
-          if (--depth == 0) {
-            end = lx.pos();
-            return true;
-          }
-        }
       }
     } catch (const RuleError&) {
       end = lx.pos();
       return false;
     }
+  }
+  /// collect()'s diagnostic for a construct that a directive or the next rule interrupts.
+  bool unclosed_before(Loc open, std::string_view what, const Token& t, std::size_t before, std::size_t& end) {
+    s_.diag(open, Severity::error,
+            fmt::format("unbalanced parentheses: '(' of {} is not closed before {} on line {}", what, spell(t),
+                        s_.line_of(t.loc)));
+    end = before;
+    return false;
   }
 
   bool check_after_rule(std::size_t end, std::string_view what) {
@@ -381,8 +389,8 @@ class Scanner {
   std::size_t item(ItemKind kind, Loc at, std::size_t lp) {
     std::size_t end = lp;
     const std::string_view what = src_.substr(at.offset, lp - at.offset);
-    std::size_t name_end = 0;  // up to the first of " \t\r\n/(" (find_first_of calls memchr per byte)
-    while (name_end < what.size() && !is_one_of(what[name_end], " \t\r\n/(")) ++name_end;
+    std::size_t name_end = 0;  // the macro's name: only blanks and comments follow it up to '('
+    while (name_end < what.size() && is_ident_char(what[name_end])) ++name_end;
     const std::string_view name = what.substr(0, name_end);
     Item it;
     it.kind = kind;
@@ -390,7 +398,8 @@ class Scanner {
     // The tokens go straight to the file's buffer; only an item that uses macros is moved out to
     // be expanded back into it.
     it.begin = toks_.size();
-    if (!collect(lp, name, toks_, end)) {
+    bool macro_used = false;
+    if (!collect(lp, name, toks_, end, macro_used)) {
       toks_.resize(it.begin);
       return end;
     }
@@ -399,7 +408,7 @@ class Scanner {
       disabled_.clear();
       produced_ = 0;
       limit_ = max_expanded_tokens;
-      if (uses_macros(toks_.data() + it.begin, toks_.data() + toks_.size())) {
+      if (macro_used) {
         raw_.assign(toks_.begin() + static_cast<std::ptrdiff_t>(it.begin), toks_.end());
         toks_.resize(it.begin);
         expand(raw_, toks_, nullptr, 0);
@@ -427,7 +436,8 @@ class Scanner {
     if (m.function_like) {
       std::size_t p = skip_blank_and_comments(j);
       if (p >= src_.size() || src_[p] != '(') return j;
-      if (!collect(p, src_.substr(i, j - i), raw, end)) return end;
+      bool macro_used = false;
+      if (!collect(p, src_.substr(i, j - i), raw, end, macro_used)) return end;
     }
     std::vector<Token> out;
     try {
@@ -481,13 +491,6 @@ class Scanner {
   }
 
   // ---- macro expansion ------------------------------------------------------------------
-  bool uses_macros(const Token* b, const Token* e) const {
-    if (macros_.empty()) return false;
-    for (const Token* t = b; t != e; ++t)
-      if (t->kind == Tok::ident && macros_.find(t->text)) return true;
-    return false;
-  }
-
   bool disabled(std::string_view name) const noexcept {
     for (auto d : disabled_)
       if (d == name) return true;
@@ -527,13 +530,17 @@ class Scanner {
     return Token{k, a.loc, s_.intern(std::move(text))};
   }
 
+  std::size_t file_limit() const noexcept { return file_tokens_base + file_tokens_per_byte * src_.size(); }
+  /// Whether `n` more tokens stay within both limits.
+  bool within_limits(std::size_t n) const noexcept {
+    return produced_ + n <= limit_ && file_produced_ + n <= file_limit();
+  }
   void count(Loc at, std::size_t n = 1) {
     produced_ += n;
     file_produced_ += n;
     if (produced_ > limit_) throw MacroError{at, fmt::format("macro expansion exceeds {} tokens", limit_)};
-    const std::size_t file_limit = file_tokens_base + file_tokens_per_byte * src_.size();
-    if (file_produced_ > file_limit)
-      throw MacroError{at, fmt::format("macro expansions in this file exceed {} tokens in all", file_limit)};
+    if (file_produced_ > file_limit())
+      throw MacroError{at, fmt::format("macro expansions in this file exceed {} tokens in all", file_limit())};
   }
   void push(std::vector<Token>& out, const Token& t) {
     count(t.loc);
@@ -545,13 +552,19 @@ class Scanner {
       throw MacroError{in.empty() ? Loc{file_, 0} : in.front().loc, "macro expansion nested too deeply"};
     for (std::size_t i = 0; i < in.size(); ++i) {
       const Token& t = in[i];
-      if (t.kind != Tok::ident) {
-        push(out, t);
-        continue;
-      }
-      const Macro* mp = macros_.find(t.text);
+      const Macro* mp = t.kind == Tok::ident ? macros_.find(t.text) : nullptr;
       if (!mp || disabled(t.text)) {
-        push(out, t);
+        // the tokens up to the next macro use stand for themselves: copied at once, counted at
+        // once unless a limit falls inside the run (then one by one, to report the token at it)
+        std::size_t k = i + 1;
+        while (k < in.size() && !(in[k].kind == Tok::ident && macros_.find(in[k].text) && !disabled(in[k].text))) ++k;
+        if (within_limits(k - i)) {
+          count(t.loc, k - i);
+          out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(i), in.begin() + static_cast<std::ptrdiff_t>(k));
+        } else {
+          for (std::size_t r = i; r < k; ++r) push(out, in[r]);
+        }
+        i = k - 1;
         continue;
       }
       const Macro& m = *mp;

@@ -499,7 +499,7 @@ class Checker {
   /// literal (a simple escape stands for one character: \" and \\ a quote and a backslash, other
   /// escapes an unprintable character), shown with its quotes and backslashes as the C++ front
   /// end shows them, other escapes as written.
-  void reject_string(const Node* n, std::string_view what) {
+  [[gnu::cold, gnu::noinline]] void reject_string(const Node* n, std::string_view what) {
     std::string shown;
     for (std::size_t i = 0; i < n->text.size(); ++i) {
       char c = n->text[i];

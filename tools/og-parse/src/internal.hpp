@@ -64,14 +64,16 @@ inline constexpr bool is_ident_start(char c) noexcept { return char_is(c, cc_ide
 inline constexpr bool is_ident_char(char c) noexcept { return char_is(c, cc_ident_start | cc_digit); }
 inline constexpr bool is_digit(char c) noexcept { return char_is(c, cc_digit); }
 
-/// The token a character starts on the lexer's fast path: a name, a string, one of the
-/// one-character tokens, or `other` for everything next_slow() reads.
-inline constexpr std::array<Tok, 256> single_char_tokens = [] {
+/// The token a character starts on the lexer's fast path: a name, a number, a string, '::', one
+/// of the one-character tokens, or `other` for everything next_slow() reads.
+inline constexpr std::array<Tok, 256> token_starts = [] {
   std::array<Tok, 256> t{};
   t.fill(Tok::other);
   for (std::size_t c = 0; c < 256; ++c)
     if (is_ident_start(static_cast<char>(c))) t[c] = Tok::ident;
+  for (char c = '0'; c <= '9'; ++c) t[static_cast<unsigned char>(c)] = Tok::number;
   t['"'] = Tok::string;
+  t[':'] = Tok::scope;
   t['('] = Tok::lparen;
   t[')'] = Tok::rparen;
   t[','] = Tok::comma;
@@ -85,9 +87,9 @@ class Lexer {
  public:
   Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos)
       : s_(s), file_(file), src_(src), pos_(pos) {}
-  /// The next token. Inline for what rules are mostly made of (names, strings, parentheses,
-  /// commas, signs after plain white space); all the rest is next_slow()'s.
-  Token next() {
+  /// The next token. Inline for what rules are mostly made of (names, numbers, strings,
+  /// parentheses, commas, signs, '::' after plain white space); all the rest is next_slow()'s.
+  [[gnu::always_inline]] Token next() {
     const std::size_t n = src_.size();
     const char* const s = src_.data();
     std::size_t p = pos_;
@@ -96,12 +98,19 @@ class Lexer {
     if (p >= n) return next_slow();
     const char c = s[p];
     std::size_t e = p + 1;
-    Tok k = single_char_tokens[static_cast<unsigned char>(c)];
+    Tok k = token_starts[static_cast<unsigned char>(c)];
     if (k == Tok::ident) {
       while (e < n && is_ident_char(s[e])) ++e;
     } else if (k == Tok::string) {
       while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
       if (e >= n || s[e] != '"') return next_slow();  // an escape, or not terminated on its line
+      ++e;
+    } else if (k == Tok::number) {
+      // digits, letters and '.'; a sign after an exponent or a digit separator: next_slow()'s
+      while (e < n && (is_ident_char(s[e]) || s[e] == '.')) ++e;
+      if (e < n && (s[e] == '+' || s[e] == '-' || s[e] == '\'')) return next_slow();
+    } else if (k == Tok::scope) {
+      if (e >= n || s[e] != ':') return next_slow();  // a lone ':'
       ++e;
     } else if (k == Tok::other) {
       return next_slow();

@@ -174,52 +174,30 @@ class Parser {
   }
 
   // ---- expressions --------------------------------------------------------------------------
+  // expr() keeps to the common shapes (strings, numbers, names, calls); the rare ones and the
+  // errors are functions of their own, so that expr() stays small: it runs once per node.
   Node* expr(int depth = 0) {
-    if (depth > max_nesting) fail(peek().loc, "expression nested too deeply");
-    const Token t = peek();
+    if (depth > max_nesting) too_deep();
+    const Token& t = peek();
     switch (t.kind) {
       case Tok::string: {
         Node* n = node(NodeKind::string, t.loc);
-        take();
         n->text = t.text.substr(1, t.text.size() - 2);
-        if (peek().kind == Tok::string) {  // adjacent strings are joined
-          std::string joined(n->text);
-          while (peek().kind == Tok::string) {
-            const Token s = take();
-            joined.append(s.text.substr(1, s.text.size() - 2));
-          }
-          n->text = s_.intern(joined);
-        }
+        take();
+        if (peek().kind == Tok::string) join_strings(n);  // adjacent strings are joined
         return n;
       }
       case Tok::plus:
-      case Tok::minus: {
-        take();
-        const Token num = peek();
-        if (num.kind != Tok::number)
-          fail(t.loc, fmt::format("unexpected '{}': a sign is only allowed before a numeric constant", t.text));
-        take();
-        return number(num, t.kind == Tok::minus, t.loc);
+      case Tok::minus: return signed_number();
+      case Tok::number: {
+        const Token num = take();
+        return number(num, false, num.loc);
       }
-      case Tok::number:
-        take();
-        return number(t, false, t.loc);
       case Tok::ident: {
-        take();
         Node* n = node(NodeKind::name, t.loc);
         n->text = t.text;
-        if (peek().kind == Tok::scope) {
-          std::string scoped(t.text);
-          while (peek().kind == Tok::scope) {
-            take();
-            const Token part = peek();
-            if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
-            take();
-            scoped += "::";
-            scoped += part.text;
-          }
-          n->text = s_.intern(scoped);
-        }
+        take();
+        if (peek().kind == Tok::scope) scoped_name(n);
         if (peek().kind == Tok::lparen) {
           n->kind = NodeKind::call;
           take();
@@ -232,13 +210,12 @@ class Parser {
           for (;;) {
             Node* a = expr(depth + 1);
             operands_.push_back(a);
-            const Token sep = peek();
-            if (sep.kind == Tok::rparen) {
+            const Tok sep = peek().kind;
+            if (sep == Tok::rparen) {
               take();
               break;
             }
-            if (sep.kind != Tok::comma)
-              fail(sep.loc, fmt::format("expected ',' or ')' in the arguments of '{}', found {}", n->text, spell(sep)));
+            if (sep != Tok::comma) bad_separator(n);
             take();
           }
           n->args = s_.node_list(std::span<Node* const>(operands_).subspan(mark));
@@ -246,35 +223,72 @@ class Parser {
         }
         return n;
       }
-      case Tok::lparen: {
-        // (int)x, (size_t)x, (unsigned int)x: C casts are outside the grammar
-        std::size_t k = 1;
-        std::string type;
-        while (peek(k).kind == Tok::ident || peek(k).kind == Tok::scope ||
-               (peek(k).kind == Tok::other && (peek(k).text == "*" || peek(k).text == "&"))) {
-          if (!type.empty() && peek(k).kind == Tok::ident && peek(k - 1).kind == Tok::ident) type += ' ';
-          type += peek(k).text;
-          ++k;
-        }
-        if (k > 1 && peek(k).kind == Tok::rparen)
-          fail(t.loc, catalogue(Fault::c_style_cast, type, type));
-        fail(t.loc, catalogue(Fault::stray_parenthesis));
-      }
-      case Tok::eof:
-        fail(t.loc, "unexpected end of the construct: missing an argument");
-      default:
-        fail(t.loc, fmt::format("unexpected {} in a rule", spell(t)));
+      default: unexpected_token();
     }
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void too_deep() { fail(peek().loc, "expression nested too deeply"); }
+  [[gnu::noinline]] void join_strings(Node* n) {
+    std::string joined(n->text);
+    while (peek().kind == Tok::string) {
+      const Token s = take();
+      joined.append(s.text.substr(1, s.text.size() - 2));
+    }
+    n->text = s_.intern(joined);
+  }
+  [[gnu::noinline]] Node* signed_number() {
+    const Token sign = take();
+    const Token num = peek();
+    if (num.kind != Tok::number)
+      fail(sign.loc, fmt::format("unexpected '{}': a sign is only allowed before a numeric constant", sign.text));
+    take();
+    return number(num, sign.kind == Tok::minus, sign.loc);
+  }
+  /// `n` followed by '::' and more names: one name (DType::Float32, ns::fn).
+  [[gnu::noinline]] void scoped_name(Node* n) {
+    std::string scoped(n->text);
+    while (peek().kind == Tok::scope) {
+      take();
+      const Token part = peek();
+      if (part.kind != Tok::ident) fail(part.loc, fmt::format("expected a name after '::', found {}", spell(part)));
+      take();
+      scoped += "::";
+      scoped += part.text;
+    }
+    n->text = s_.intern(scoped);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_separator(const Node* call) {
+    const Token& sep = peek();
+    fail(sep.loc, fmt::format("expected ',' or ')' in the arguments of '{}', found {}", call->text, spell(sep)));
+  }
+  /// What no expression starts with: a parenthesis (a C cast, say), the end, anything else.
+  [[noreturn, gnu::cold, gnu::noinline]] void unexpected_token() {
+    const Token& t = peek();
+    if (t.kind == Tok::lparen) {
+      // (int)x, (size_t)x, (unsigned int)x: C casts are outside the grammar
+      std::size_t k = 1;
+      std::string type;
+      while (peek(k).kind == Tok::ident || peek(k).kind == Tok::scope ||
+             (peek(k).kind == Tok::other && (peek(k).text == "*" || peek(k).text == "&"))) {
+        if (!type.empty() && peek(k).kind == Tok::ident && peek(k - 1).kind == Tok::ident) type += ' ';
+        type += peek(k).text;
+        ++k;
+      }
+      if (k > 1 && peek(k).kind == Tok::rparen) fail(t.loc, catalogue(Fault::c_style_cast, type, type));
+      fail(t.loc, catalogue(Fault::stray_parenthesis));
+    }
+    if (t.kind == Tok::eof) fail(t.loc, "unexpected end of the construct: missing an argument");
+    fail(t.loc, fmt::format("unexpected {} in a rule", spell(t)));
   }
 
   // ---- rules --------------------------------------------------------------------------------
   /// The pass spec as written, up to the comma that ends it, spaced as the C++ front end sees it
   /// (the macro argument, stringized): its tokens, with one space where the source has any.
-  std::string pass_spec_text() {
+  /// Only messages show it.
+  std::string pass_spec_text() const {
     std::string t;
     const char* end = nullptr;
-    for (std::size_t k = 0;; ++k) {
-      const Token x = peek(k);
+    for (std::size_t k = spec_at_;; ++k) {
+      const Token& x = k < n_ ? t_[k] : eof_;
       if (x.kind == Tok::comma || x.kind == Tok::rparen || x.kind == Tok::eof) break;
       if (end && (x.text.data() != end)) t += ' ';
       t += x.text;
@@ -294,7 +308,7 @@ class Parser {
     take();
     const Token num = peek();
     if (num.kind != Tok::number)
-      fail(num.loc, catalogue(Fault::pass_spec_form, spec_));
+      fail(num.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
     take();
     for (char c : num.text)
       if (!is_digit(c))
@@ -325,11 +339,12 @@ class Parser {
     try {
       take();  // '('
       const Token pn = peek();
-      spec_ = pass_spec_text();
-      if (pn.kind != Tok::ident) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
+      spec_at_ = i_;
+      if (pn.kind != Tok::ident) fail(pn.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
       take();
       r.pass = pass_spec(pn);
-      if (peek().kind == Tok::plus || peek().kind == Tok::minus) fail(pn.loc, catalogue(Fault::pass_spec_form, spec_));
+      if (peek().kind == Tok::plus || peek().kind == Tok::minus)
+        fail(pn.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
       expect(Tok::comma, "','", "after the pass spec");
       if (r.with_flags) {
         r.flags = flags_arg();
@@ -686,7 +701,7 @@ class Parser {
   const Token* t_;
   std::size_t n_;
   Token eof_;
-  std::string spec_;  ///< the pass spec of the rule being parsed, as written
+  std::size_t spec_at_ = 0;  ///< the first token of the pass spec of the rule being parsed
   std::size_t i_ = 0;
   std::vector<Node*>& operands_;  ///< operands of the calls being parsed, innermost last
 };

@@ -159,6 +159,9 @@ void Session::run() {
     auto [it, fresh] = declared_index_.emplace(declared_[i].name, i);
     if (!fresh && it->second && declared_[*it->second].params != declared_[i].params) it->second.reset();
   }
+  std::size_t item_count = 0;  // most items are rules: their records are not moved as the list grows
+  for (const auto& v : items) item_count += v.size();
+  rules_.reserve(rules_.size() + item_count);
   for (std::size_t f = 0; f < items.size(); ++f)
     for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
   if (opts_.lint) detail::lint_rules(*this);

@@ -85,22 +85,34 @@ inline constexpr std::array<Tok, 256> token_starts = [] {
 /// Tokens of one source text, skipping white space and C/C++ comments.
 class Lexer {
  public:
-  Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos)
-      : s_(s), file_(file), src_(src), pos_(pos) {}
+  /// `terminated`: a NUL follows `src` (it is a whole std::string), so that the loops over
+  /// blanks and names may stop at it instead of testing the end as well.
+  Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos, bool terminated = false)
+      : s_(s), file_(file), src_(src), pos_(pos), terminated_(terminated) {}
   /// The next token. Inline for what rules are mostly made of (names, numbers, strings,
   /// parentheses, commas, signs, '::' after plain white space); all the rest is next_slow()'s.
   [[gnu::always_inline]] Token next() {
     const std::size_t n = src_.size();
     const char* const s = src_.data();
     std::size_t p = pos_;
-    while (p < n && is_space(s[p])) ++p;
+    if (terminated_) {
+      while (is_space(s[p])) ++p;
+    } else {
+      while (p < n && is_space(s[p])) ++p;
+    }
     pos_ = p;
     if (p >= n) return next_slow();
     const char c = s[p];
     std::size_t e = p + 1;
     Tok k = token_starts[static_cast<unsigned char>(c)];
-    if (k == Tok::ident) {
-      while (e < n && is_ident_char(s[e])) ++e;
+    if (k >= Tok::lparen && k <= Tok::minus) {
+      // one character
+    } else if (k == Tok::ident) {
+      if (terminated_) {
+        while (is_ident_char(s[e])) ++e;
+      } else {
+        while (e < n && is_ident_char(s[e])) ++e;
+      }
     } else if (k == Tok::string) {
       while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
       if (e >= n || s[e] != '"') return next_slow();  // an escape, or not terminated on its line
@@ -128,6 +140,7 @@ class Lexer {
   std::uint32_t file_;
   std::string_view src_;
   std::size_t pos_;
+  bool terminated_;
 };
 
 /// True when only spaces and tabs precede `off` on its line.

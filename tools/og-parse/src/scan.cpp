@@ -246,7 +246,7 @@ class Scanner {
         p = skip_blank_and_comments(j);
         if (p >= n || src_[p] != '(') return j;  // a mention, not a use
       }
-      return decl_start_ = item(kind, loc(i), p);
+      return decl_start_ = item(kind, loc(i), name, p);
     }
     if (at_line_start(src_, i)) {
       const Macro* m = macros_.find(name);
@@ -327,7 +327,7 @@ class Scanner {
   /// one of the tokens names a macro of the file.
   bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end,
                bool& macro_used) {
-    Lexer lx(s_, file_, src_, lp);
+    Lexer lx(s_, file_, src_, lp, /*terminated=*/true);  // src_ is a file's whole text (a std::string)
     int depth = 0;
     const Loc open = loc(lp);
     const bool any_macros = !macros_.empty();
@@ -386,12 +386,9 @@ class Scanner {
     return true;
   }
 
-  std::size_t item(ItemKind kind, Loc at, std::size_t lp) {
+  /// The item whose macro `name` is at `at`, its '(' at `lp`.
+  std::size_t item(ItemKind kind, Loc at, std::string_view name, std::size_t lp) {
     std::size_t end = lp;
-    const std::string_view what = src_.substr(at.offset, lp - at.offset);
-    std::size_t name_end = 0;  // the macro's name: only blanks and comments follow it up to '('
-    while (name_end < what.size() && is_ident_char(what[name_end])) ++name_end;
-    const std::string_view name = what.substr(0, name_end);
     Item it;
     it.kind = kind;
     it.loc = at;

@@ -82,65 +82,72 @@ inline constexpr std::array<Tok, 256> token_starts = [] {
   return t;
 }();
 
+/// The lexer's fast path: what rules are mostly made of (names, numbers, strings, parentheses,
+/// commas, signs, '::') after plain white space, in `s[0, n)` from `p`. Returns the token, `p`
+/// past it; or a token of kind `other` (which this path never gives), `p` at what
+/// Lexer::next_slow() must read (a comment, an escape, the end, ...). `Terminated`: a NUL follows
+/// the text (it is a whole std::string), so that the loops over blanks and names stop at it
+/// without testing the end as well.
+template <bool Terminated>
+[[gnu::always_inline]] inline Token lex_fast(const char* s, std::size_t n, std::uint32_t file, std::size_t& p) {
+  constexpr Token slow{Tok::other, Loc{}, {}};
+  std::size_t b = p;
+  if constexpr (Terminated) {
+    while (is_space(s[b])) ++b;
+  } else {
+    while (b < n && is_space(s[b])) ++b;
+  }
+  p = b;
+  if (b >= n) return slow;
+  std::size_t e = b + 1;
+  const Tok k = token_starts[static_cast<unsigned char>(s[b])];
+  if (k >= Tok::lparen && k <= Tok::minus) {
+    // one character
+  } else if (k == Tok::ident) {
+    if constexpr (Terminated) {
+      while (is_ident_char(s[e])) ++e;
+    } else {
+      while (e < n && is_ident_char(s[e])) ++e;
+    }
+  } else if (k == Tok::string) {
+    while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
+    if (e >= n || s[e] != '"') return slow;  // an escape, or not terminated on its line
+    ++e;
+  } else if (k == Tok::number) {
+    // digits, letters and '.'; a sign after an exponent or a digit separator: next_slow()'s
+    while (e < n && (is_ident_char(s[e]) || s[e] == '.')) ++e;
+    if (e < n && (s[e] == '+' || s[e] == '-' || s[e] == '\'')) return slow;
+  } else if (k == Tok::scope) {
+    if (e >= n || s[e] != ':') return slow;  // a lone ':'
+    ++e;
+  } else {
+    return slow;
+  }
+  p = e;
+  return Token{k, Loc{file, static_cast<std::uint32_t>(b)}, std::string_view(s + b, e - b)};
+}
+
 /// Tokens of one source text, skipping white space and C/C++ comments.
 class Lexer {
  public:
-  /// `terminated`: a NUL follows `src` (it is a whole std::string), so that the loops over
-  /// blanks and names may stop at it instead of testing the end as well.
-  Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos, bool terminated = false)
-      : s_(s), file_(file), src_(src), pos_(pos), terminated_(terminated) {}
-  /// The next token. Inline for what rules are mostly made of (names, numbers, strings,
-  /// parentheses, commas, signs, '::' after plain white space); all the rest is next_slow()'s.
-  [[gnu::always_inline]] Token next() {
-    const std::size_t n = src_.size();
-    const char* const s = src_.data();
-    std::size_t p = pos_;
-    if (terminated_) {
-      while (is_space(s[p])) ++p;
-    } else {
-      while (p < n && is_space(s[p])) ++p;
-    }
-    pos_ = p;
-    if (p >= n) return next_slow();
-    const char c = s[p];
-    std::size_t e = p + 1;
-    Tok k = token_starts[static_cast<unsigned char>(c)];
-    if (k >= Tok::lparen && k <= Tok::minus) {
-      // one character
-    } else if (k == Tok::ident) {
-      if (terminated_) {
-        while (is_ident_char(s[e])) ++e;
-      } else {
-        while (e < n && is_ident_char(s[e])) ++e;
-      }
-    } else if (k == Tok::string) {
-      while (e < n && s[e] != '"' && s[e] != '\\' && s[e] != '\n') ++e;
-      if (e >= n || s[e] != '"') return next_slow();  // an escape, or not terminated on its line
-      ++e;
-    } else if (k == Tok::number) {
-      // digits, letters and '.'; a sign after an exponent or a digit separator: next_slow()'s
-      while (e < n && (is_ident_char(s[e]) || s[e] == '.')) ++e;
-      if (e < n && (s[e] == '+' || s[e] == '-' || s[e] == '\'')) return next_slow();
-    } else if (k == Tok::scope) {
-      if (e >= n || s[e] != ':') return next_slow();  // a lone ':'
-      ++e;
-    } else if (k == Tok::other) {
-      return next_slow();
-    }
-    pos_ = e;
-    return Token{k, Loc{file_, static_cast<std::uint32_t>(p)}, std::string_view(s + p, e - p)};
+  Lexer(Session& s, std::uint32_t file, std::string_view src, std::size_t pos)
+      : s_(s), file_(file), src_(src), pos_(pos) {}
+  /// The next token: lex_fast(), else next_slow().
+  Token next() {
+    const Token t = lex_fast<false>(src_.data(), src_.size(), file_, pos_);
+    return t.kind != Tok::other ? t : next_slow();
   }
+  /// The token at pos() that lex_fast() leaves (anything it does not read).
+  Token next_slow();
   std::size_t pos() const noexcept { return pos_; }
   void set_pos(std::size_t p) noexcept { pos_ = p; }
 
  private:
-  Token next_slow();
 
   Session& s_;
   std::uint32_t file_;
   std::string_view src_;
   std::size_t pos_;
-  bool terminated_;
 };
 
 /// True when only spaces and tabs precede `off` on its line.

@@ -135,20 +135,16 @@ class Parser {
 
   /// The node of integer constant `t` of value `v` (negated when `negative`), range-checked.
   Node* integer(const Token& t, std::uint64_t v, bool is_size, bool negative, Loc at) {
+    if (is_size ? negative : v > (negative ? 2147483648ULL : 2147483647ULL)) integer_range(t, is_size, negative, at);
     Node* n = node(NodeKind::integer, at);
     n->is_size = is_size;
-    if (is_size) {
-      if (negative) fail(at, fmt::format("negative size constant '-{}'", t.text));
-      n->ival = static_cast<std::int64_t>(v);
-      n->type = ValueType::size;
-    } else {
-      const std::uint64_t limit = negative ? 2147483648ULL : 2147483647ULL;
-      if (v > limit)
-        fail(t.loc, catalogue(Fault::integer_out_of_range, fmt::format("{}{}", negative ? "-" : "", t.text)));
-      n->ival = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
-      n->type = ValueType::int_;
-    }
+    n->ival = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+    n->type = is_size ? ValueType::size : ValueType::int_;
     return n;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void integer_range(const Token& t, bool is_size, bool negative, Loc at) {
+    if (is_size) fail(at, fmt::format("negative size constant '-{}'", t.text));
+    fail(t.loc, catalogue(Fault::integer_out_of_range, fmt::format("{}{}", negative ? "-" : "", t.text)));
   }
 
   Node* floating(const Token& t, std::string_view text, bool hex, bool negative, Loc at) {
@@ -191,6 +187,7 @@ class Parser {
       case Tok::minus: return signed_number();
       case Tok::number: {
         const Token num = take();
+        if (Node* n = plain_decimal(num, false, num.loc)) return n;
         return number(num, false, num.loc);
       }
       case Tok::ident: {

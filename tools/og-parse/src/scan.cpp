@@ -327,48 +327,55 @@ class Scanner {
   /// one of the tokens names a macro of the file.
   bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end,
                bool& macro_used) {
-    Lexer lx(s_, file_, src_, lp, /*terminated=*/true);  // src_ is a file's whole text (a std::string)
+    const char* const s = src_.data();  // a file's whole text (a std::string): a NUL follows it
+    const std::size_t n = src_.size();
+    std::size_t p = lp;
     int depth = 0;
     const Loc open = loc(lp);
     const bool any_macros = !macros_.empty();
     macro_used = false;
-    try {
-      for (;;) {
-        const std::size_t before = lx.pos();
-        const Token t = lx.next();
-        switch (t.kind) {
-          case Tok::lparen: ++depth; break;
-          case Tok::rparen:
-            if (--depth == 0) {
-              raw.push_back(t);
-              end = lx.pos();
-              return true;
-            }
-            break;
-          case Tok::ident:
-            if (t.text.size() >= 24 && t.text.substr(0, 24) == "DEF_PACKAGE_OPTIMIZATION" && depth > 0 &&
-                at_line_start(src_, t.loc.offset))
-              return unclosed_before(open, what, t, before, end);
-            if (any_macros && !macro_used && macros_.find(t.text)) macro_used = true;
-            break;
-          case Tok::hash:
-            if (depth > 0 && at_line_start(src_, t.loc.offset)) return unclosed_before(open, what, t, before, end);
-            break;
-          case Tok::eof:
-            s_.diag(open, Severity::error, fmt::format("unbalanced parentheses: '(' of {} is never closed", what));
-            end = src_.size();
-            return false;
-          default: break;
+    for (;;) {
+      const std::size_t before = p;
+      Token t = lex_fast<true>(s, n, file_, p);
+      if (t.kind == Tok::other) {
+        Lexer lx(s_, file_, src_, p);
+        try {
+          t = lx.next_slow();
+        } catch (const RuleError&) {
+          end = lx.pos();
+          return false;
         }
-        raw.push_back(t);
+        p = lx.pos();
       }
-    } catch (const RuleError&) {
-      end = lx.pos();
-      return false;
+      switch (t.kind) {
+        case Tok::lparen: ++depth; break;
+        case Tok::rparen:
+          if (--depth == 0) {
+            raw.push_back(t);
+            end = p;
+            return true;
+          }
+          break;
+        case Tok::ident:
+          if (t.text.size() >= 24 && t.text.substr(0, 24) == "DEF_PACKAGE_OPTIMIZATION" && depth > 0 &&
+              at_line_start(src_, t.loc.offset))
+            return unclosed_before(open, what, t, before, end);
+          if (any_macros && !macro_used && macros_.find(t.text)) macro_used = true;
+          break;
+        case Tok::hash:
+          if (depth > 0 && at_line_start(src_, t.loc.offset)) return unclosed_before(open, what, t, before, end);
+          break;
+        case Tok::eof:
+          s_.diag(open, Severity::error, fmt::format("unbalanced parentheses: '(' of {} is never closed", what));
+          end = src_.size();
+          return false;
+        default: break;
+      }
+      raw.push_back(t);
     }
   }
   /// collect()'s diagnostic for a construct that a directive or the next rule interrupts.
-  bool unclosed_before(Loc open, std::string_view what, const Token& t, std::size_t before, std::size_t& end) {
+  bool unclosed_before(Loc open, std::string_view what, Token t, std::size_t before, std::size_t& end) {
     s_.diag(open, Severity::error,
             fmt::format("unbalanced parentheses: '(' of {} is not closed before {} on line {}", what, spell(t),
                         s_.line_of(t.loc)));
@@ -567,6 +574,7 @@ class Scanner {
       const Macro& m = *mp;
       const Loc at = use ? *use : t.loc;
       std::vector<Token> body;
+      body.reserve(m.body.size());
       if (!m.function_like) {
         count(at, m.body.size());
         for (const auto& bt : m.body) body.push_back(Token{bt.kind, at, bt.text});

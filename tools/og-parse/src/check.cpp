@@ -327,8 +327,8 @@ class Checker {
     bool let = false;
   };
   /// The tag records go to `tags` (empty), kept from rule to rule by the caller.
-  Checker(Session& s, Rule& r, std::vector<Tag>& tags, std::uint64_t nodes_before)
-      : s_(s), r_(r), tags_(tags), nodes_before_(nodes_before) {}
+  Checker(Session& s, Rule& r, std::vector<Tag>& tags, std::uint64_t operands_before)
+      : s_(s), r_(r), tags_(tags), operands_before_(operands_before) {}
 
   void run(Node* match, Node* constraint, Node* replacement) {
     r_.match = match_root(match);
@@ -342,9 +342,10 @@ class Checker {
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
-    // Without an expansion that repeats an operand, no subtree is shared: the trees are no larger
-    // than the nodes made for the rule, and the walk is needed only when those are many.
-    const bool may_be_large = shares_ || s_.nodes_made() - nodes_before_ > max_expanded_nodes;
+    // Unless an expansion repeats an operand that has operands of its own, no node but a leaf
+    // is reached twice: a tree is then its root and one node per operand reference, no more than
+    // the operands listed for the rule, and the walk is needed only when those are many.
+    const bool may_be_large = shares_ || s_.operands_listed() - operands_before_ + 1 > max_expanded_nodes;
     for (const Node* t : {r_.match, r_.constraint, r_.replacement})
       if (std::uint64_t left = max_expanded_nodes; may_be_large && larger_than(t, left))
         fail(t->loc, fmt::format("the rule is too large once its macros are expanded (more than {} nodes)",
@@ -451,7 +452,8 @@ class Checker {
   /// operands are shared, not copied.
   Node* expand_record(Node* n, const optgrammar::dsl::Construct& rec) {
     const auto record = static_cast<std::size_t>(&rec - optgrammar::dsl::constructs);
-    shares_ = shares_ || expansion_shares(record);
+    shares_ = shares_ || (expansion_shares(record) &&
+                          std::any_of(n->args.begin(), n->args.end(), [](const Node* a) { return !a->args.empty(); }));
     const ExpansionForm& form = expansion_form(record);
     if (form.empty()) fail(n->loc, fmt::format("internal: '{}' is not a name of the expansion list", rec.name));
     std::size_t i = 0;
@@ -814,8 +816,8 @@ class Checker {
     }
     const std::size_t typed_n = a.size() - names;
     // Most constructs take one to four operands: no allocation for them.
-    boost::container::small_vector<optgrammar::dsl::VType, 8> types(typed_n);
-    boost::container::small_vector<Loc, 8> locs(typed_n);
+    boost::container::small_vector<optgrammar::dsl::VType, 8> types(typed_n, boost::container::default_init);
+    boost::container::small_vector<Loc, 8> locs(typed_n, boost::container::default_init);
     for (std::size_t i = 0; i < typed_n; ++i) {
       locs[i] = a[names + i]->loc;
       a[names + i] = cx(a[names + i]);
@@ -1308,9 +1310,9 @@ class Checker {
   Session& s_;
   Rule& r_;
   std::vector<Tag>& tags_;
-  std::uint64_t nodes_before_ = 0;  ///< Session::nodes_made() before the rule was parsed
+  std::uint64_t operands_before_ = 0;  ///< Session::operands_listed() before the rule was parsed
   bool in_replacement_ = false;
-  bool shares_ = false;  ///< an expansion shares an operand subtree (see run())
+  bool shares_ = false;  ///< an expansion repeats an operand that has operands (see run())
   std::vector<std::string_view> split_scope_;
   std::vector<std::string_view> split_declared_;
   std::vector<std::pair<std::string_view, int>> split_refs_;  ///< uses of each split tag (a rule has few)
@@ -1328,10 +1330,10 @@ bool is_bare_word(std::string_view name) noexcept {
   return name == "OK" || name == "true" || name == "false" || name == "INF" || name == "NEG_INF";
 }
 
-void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t nodes_before) {
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t operands_before) {
   static thread_local std::vector<Checker::Tag> tags;  // one list for all rules: no allocation per rule
   tags.clear();
-  Checker(s, r, tags, nodes_before).run(match, constraint, replacement);
+  Checker(s, r, tags, operands_before).run(match, constraint, replacement);
 }
 
 }  // namespace og_parse::detail

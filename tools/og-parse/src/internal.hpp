@@ -180,9 +180,9 @@ void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::ve
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
 
 /// Checks a parsed rule (syntax trees of match, constraint, replacement) and fills `r`.
-/// `nodes_before` is Session::nodes_made() before the rule was parsed. Throws RuleError after
-/// reporting the first error.
-void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t nodes_before);
+/// `operands_before` is Session::operands_listed() before the rule was parsed. Throws RuleError
+/// after reporting the first error.
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t operands_before);
 
 /// Whether `name` is a construct of the rule language (optgrammar/dsl/grammar.hpp).
 bool is_construct(std::string_view name) noexcept;

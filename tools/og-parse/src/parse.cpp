@@ -332,7 +332,7 @@ class Parser {
     r.line = s_.line_of(r.loc);
     r.with_flags = item_.kind == ItemKind::rule_with_flags;
     const char* what = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
-    const std::uint64_t nodes_before = s_.nodes_made();
+    const std::uint64_t operands_before = s_.operands_listed();
     try {
       take();  // '('
       const Token pn = peek();
@@ -360,7 +360,7 @@ class Parser {
         if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
           fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
       }
-      check_rule(s_, r, m, c, rp, nodes_before);
+      check_rule(s_, r, m, c, rp, operands_before);
       r.valid = !item_.bad_tail;
     } catch (const RuleError&) {
       r.valid = false;

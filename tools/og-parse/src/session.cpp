@@ -101,12 +101,12 @@ void* Arena::take_new_block(std::size_t bytes, std::size_t align) {
 }
 
 Node* Session::make_node() {
-  ++nodes_made_;
   return ::new (arena_.take(sizeof(Node), alignof(Node))) Node();
 }
 
 std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   if (nodes.empty()) return {};
+  operands_listed_ += nodes.size();
   auto* p = static_cast<Node**>(arena_.take(nodes.size_bytes(), alignof(Node*)));
   std::copy(nodes.begin(), nodes.end(), p);
   return {p, nodes.size()};

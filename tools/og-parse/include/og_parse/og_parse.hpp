@@ -240,8 +240,8 @@ class Session {
   Node* make_node();
   /// A copy of `nodes` in the session's arena, as a node's operand list.
   std::span<Node*> node_list(std::span<Node* const> nodes);
-  /// How many nodes make_node() has made in this session.
-  std::uint64_t nodes_made() const noexcept { return nodes_made_; }
+  /// How many operands node_list() has listed in this session.
+  std::uint64_t operands_listed() const noexcept { return operands_listed_; }
   /// A copy of `s` that lives as long as the session (in its arena).
   std::string_view intern(std::string_view s);
   const Options& options() const noexcept { return opts_; }
@@ -277,7 +277,7 @@ class Session {
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
   Arena arena_;
   std::uint64_t seq_ = 0;
-  std::uint64_t nodes_made_ = 0;
+  std::uint64_t operands_listed_ = 0;
 };
 
 /// Canonical text of one checked node (docs/canonical-form.md).

@@ -23,9 +23,11 @@ class Parser {
  public:
   Parser(Session& s, const Item& item, const Token* begin, const Token* end, std::vector<Node*>& operands)
       : s_(s), item_(item), t_(begin), n_(static_cast<std::size_t>(end - begin)),
-        eof_{Tok::eof, n_ ? begin[n_ - 1].loc : item.loc, {}}, operands_(operands) {}
+        operands_(operands) {}
 
-  const Token& peek(std::size_t k = 0) const noexcept { return i_ + k < n_ ? t_[i_ + k] : eof_; }
+  /// The token at hand; at the end, the end-of-input token that follows the item's (Item).
+  const Token& peek() const noexcept { return t_[i_]; }
+  const Token& peek(std::size_t k) const noexcept { return t_[std::min(i_ + k, n_)]; }
   Token take() {
     Token t = peek();
     if (i_ < n_) ++i_;
@@ -285,7 +287,7 @@ class Parser {
     std::string t;
     const char* end = nullptr;
     for (std::size_t k = spec_at_;; ++k) {
-      const Token& x = k < n_ ? t_[k] : eof_;
+      const Token& x = t_[std::min(k, n_)];
       if (x.kind == Tok::comma || x.kind == Tok::rparen || x.kind == Tok::eof) break;
       if (end && (x.text.data() != end)) t += ' ';
       t += x.text;
@@ -697,7 +699,6 @@ class Parser {
   const Item& item_;
   const Token* t_;
   std::size_t n_;
-  Token eof_;
   std::size_t spec_at_ = 0;  ///< the first token of the pass spec of the rule being parsed
   std::size_t i_ = 0;
   std::vector<Node*>& operands_;  ///< operands of the calls being parsed, innermost last

@@ -425,10 +425,17 @@ class Scanner {
     if (it.bad) {
       toks_.resize(it.begin);
     } else {
-      it.end = toks_.size();
-      items_.push_back(it);
+      add_item(it);
     }
     return end;
+  }
+
+  /// Records `it`, whose tokens are those from it.begin to the end of the buffer, and puts the
+  /// end-of-input token after them (Item).
+  void add_item(Item& it) {
+    it.end = toks_.size();
+    toks_.push_back(Token{Tok::eof, it.end > it.begin ? toks_.back().loc : it.loc, {}});
+    items_.push_back(it);
   }
 
   /// A line-start use of one of the file's macros whose expansion holds DEF_PACKAGE_* items.
@@ -485,7 +492,7 @@ class Scanner {
         k = q;
         continue;
       }
-      items_.push_back(it);
+      add_item(it);
       k = q;
     }
     if (!check_after_rule(end, src_.substr(i, j - i)) && !items_.empty() && items_.back().loc.offset == at.offset &&

@@ -76,8 +76,13 @@ bool same(const Node* a, const Node* b) {
 
 void lint_rules(Session& s) {
   auto& rules = s.mutable_rules();
-  for (const auto& r : rules) {
+  // Each rule's group (its pass, its root op), read here in one pass over the rules: their nodes
+  // are far apart in memory, and reads that do not wait on each other overlap.
+  std::vector<std::pair<int, std::string_view>> group(rules.size());
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const Rule& r = rules[i];
     if (!r.valid) continue;
+    group[i] = {r.pass.priority, r.match->args[0]->text};
     for (const auto& t : r.tags)
       if (t.match_count == 1 && t.use_count == 0)
         s.diag(t.loc, Severity::warning, fmt::format("tag \"{}\" is bound by the match but never used", t.tag));
@@ -112,7 +117,7 @@ void lint_rules(Session& s) {
   for (const std::size_t i : order) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    const auto slot = latest.try_emplace({r.pass.priority, std::string_view(r.match->args[0]->text)}, none).first;
+    const auto slot = latest.try_emplace(group[i], none).first;
     std::size_t compared = 0;
     for (std::size_t e = slot->second; e != none && compared < max_earlier; e = previous[e], ++compared) {
       const Rule& q = rules[e];

@@ -436,6 +436,12 @@ TEST_CASE("nested expansions that share operands are bounded", "[robustness]") {
   std::string ok = "RANK_OF(\"x\")";
   for (int i = 0; i < 8; ++i) ok = "CEILDIV(1, " + ok + ")";
   CHECK(parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(" + ok + ", 1), \"x\")\n").canonical.size() == 1);
+  // nested in the operand used once, the repeated one a constant: 40 levels grow the rule linearly
+  std::string linear = "RANK_OF(\"x\")";
+  for (int i = 0; i < 40; ++i) linear = "CEILDIV(" + linear + ", 2)";
+  const auto l = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(" + linear + ", 1), \"x\")\n");
+  CHECK(l.s->error_count() == 0);
+  CHECK(l.canonical.size() == 1);
 }
 
 TEST_CASE("CRLF line ends and a UTF-8 byte order mark", "[lexical]") {

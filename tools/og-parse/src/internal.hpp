@@ -143,7 +143,6 @@ class Lexer {
   void set_pos(std::size_t p) noexcept { pos_ = p; }
 
  private:
-
   Session& s_;
   std::uint32_t file_;
   std::string_view src_;

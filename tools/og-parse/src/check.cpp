@@ -487,14 +487,8 @@ class Checker {
   Node* plain_string(Node* n, std::string_view what, VT t) {
     if (n->kind != NodeKind::string) fail(n->loc, fmt::format("expected {} (a string constant), found {}", what, spelled(n)));
     if (n->text.empty()) fail(n->loc, catalogue(Fault::empty_string, bare(what)));
-    // printable, no space, quote or backslash
-    static constexpr std::array<bool, 256> plain = [] {
-      std::array<bool, 256> t{};
-      for (int c = 0x21; c < 0x7f; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
-      return t;
-    }();
     for (const char c : n->text) {
-      if (!plain[static_cast<unsigned char>(c)]) {
+      if (!is_plain_string_char(c)) {
         reject_string(n, what);
         break;
       }

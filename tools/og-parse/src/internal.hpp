@@ -45,7 +45,7 @@ using optgrammar::dsl::Fault;
 struct RuleError {};
 
 /// Character classes of the lexer and the scanner: one table load per byte.
-enum CharClass : std::uint8_t { cc_space = 1, cc_ident_start = 2, cc_digit = 4 };
+enum CharClass : std::uint8_t { cc_space = 1, cc_ident_start = 2, cc_digit = 4, cc_plain = 8 };
 inline constexpr std::array<std::uint8_t, 256> char_classes = [] {
   std::array<std::uint8_t, 256> t{};
   for (unsigned char c : std::string_view(" \t\n\r\f\v")) t[c] = cc_space;
@@ -53,6 +53,8 @@ inline constexpr std::array<std::uint8_t, 256> char_classes = [] {
   for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<std::size_t>(c)] = cc_ident_start;
   t['_'] = cc_ident_start;
   for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = cc_digit;
+  for (int c = 0x21; c < 0x7f; ++c)
+    if (c != '"' && c != '\\') t[static_cast<std::size_t>(c)] |= cc_plain;
   return t;
 }();
 inline constexpr bool char_is(char c, std::uint8_t classes) noexcept {
@@ -63,6 +65,8 @@ inline constexpr bool is_space(char c) noexcept { return char_is(c, cc_space); }
 inline constexpr bool is_ident_start(char c) noexcept { return char_is(c, cc_ident_start); }
 inline constexpr bool is_ident_char(char c) noexcept { return char_is(c, cc_ident_start | cc_digit); }
 inline constexpr bool is_digit(char c) noexcept { return char_is(c, cc_digit); }
+/// What a string constant of the grammar may hold: printable, no space, quote or backslash.
+inline constexpr bool is_plain_string_char(char c) noexcept { return char_is(c, cc_plain); }
 
 /// The token a character starts on the lexer's fast path: a name, a number, a string, '::', one
 /// of the one-character tokens, or `other` for everything next_slow() reads.

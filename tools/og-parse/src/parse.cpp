@@ -54,8 +54,13 @@ class Parser {
   }
 
   // ---- constants ----------------------------------------------------------------------------
+  /// A numeric constant: plain_decimal() for what most are, else any_number().
   Node* number(const Token& t, bool negative, Loc at) {
     if (Node* n = plain_decimal(t, negative, at)) return n;
+    return any_number(t, negative, at);
+  }
+  /// Any C numeric constant: hex, octal, binary, digit separators, suffixes, floats.
+  [[gnu::noinline]] Node* any_number(const Token& t, bool negative, Loc at) {
     // the digits without their separators (a copy only when there are any)
     std::string stripped;
     std::string_view text = t.text;
@@ -189,7 +194,6 @@ class Parser {
       case Tok::minus: return signed_number();
       case Tok::number: {
         const Token num = take();
-        if (Node* n = plain_decimal(num, false, num.loc)) return n;
         return number(num, false, num.loc);
       }
       case Tok::ident: {

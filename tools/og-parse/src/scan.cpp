@@ -486,8 +486,7 @@ class Scanner {
                 fmt::format("'{}' may not follow the closing ')' of {}(...)", out[q + 1].text, out[k].text));
         it.bad_tail = true;
       }
-      it.end = toks_.size();
-      if (unexpandable(it, it.begin, it.end)) {
+      if (unexpandable(it, it.begin, toks_.size())) {
         toks_.resize(it.begin);
         k = q;
         continue;

@@ -91,30 +91,21 @@ std::string Session::format(const Diagnostic& d) const {
                      d.severity == Severity::error ? "error" : "warning", d.message);
 }
 
-void* Arena::take_new_block(std::size_t bytes, std::size_t align) {
-  // a request larger than a quarter block gets a block of its own; the current one stays
-  if (bytes > block_size_ / 4) return blocks_.allocate(bytes, align);
-  if (block_size_ < (std::size_t{1} << 20)) block_size_ *= 2;
-  next_ = reinterpret_cast<std::uintptr_t>(blocks_.allocate(block_size_, alignof(std::max_align_t)));
-  end_ = next_ + block_size_;
-  return take(bytes, align);
-}
-
 Node* Session::make_node() {
-  return ::new (arena_.take(sizeof(Node), alignof(Node))) Node();
+  return ::new (arena_.allocate(sizeof(Node), alignof(Node))) Node();
 }
 
 std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   if (nodes.empty()) return {};
   operands_listed_ += nodes.size();
-  auto* p = static_cast<Node**>(arena_.take(nodes.size_bytes(), alignof(Node*)));
+  auto* p = static_cast<Node**>(arena_.allocate(nodes.size_bytes(), alignof(Node*)));
   std::copy(nodes.begin(), nodes.end(), p);
   return {p, nodes.size()};
 }
 
 std::string_view Session::intern(std::string_view s) {
   if (s.empty()) return {};
-  auto* p = static_cast<char*>(arena_.take(s.size(), 1));
+  auto* p = static_cast<char*>(arena_.allocate(s.size(), 1));
   std::memcpy(p, s.data(), s.size());
   return {p, s.size()};
 }

@@ -83,27 +83,6 @@ enum class ValueType : std::uint8_t {
 
 std::string_view to_string(ValueType t) noexcept;
 
-/// Where a session's nodes, their operand lists and its interned texts live, released all at
-/// once: blocks of a monotonic_buffer_resource, handed out by a pointer bumped here (the
-/// resource's own allocation is an out-of-line virtual call of about 55 instructions in
-/// libstdc++ 12, and a rule allocates about 40 times).
-class Arena {
- public:
-  void* take(std::size_t bytes, std::size_t align) {
-    const std::uintptr_t at = (next_ + (align - 1)) & ~static_cast<std::uintptr_t>(align - 1);
-    if (at + bytes > end_) return take_new_block(bytes, align);
-    next_ = at + bytes;
-    return reinterpret_cast<void*>(at);
-  }
-
- private:
-  void* take_new_block(std::size_t bytes, std::size_t align);
-
-  std::pmr::monotonic_buffer_resource blocks_;
-  std::uintptr_t next_ = 0, end_ = 0;  ///< the free part of the current block
-  std::size_t block_size_ = std::size_t{1} << 16;
-};
-
 /// A node of a rule's tree. Nodes and their operand lists live in the session's arena (freed all
 /// at once with the session); `text` views the source, a text the session keeps (Session::intern)
 /// or a constant of the grammar.
@@ -275,7 +254,7 @@ class Session {
   std::map<std::string, std::optional<std::size_t>, std::less<>> declared_index_;  ///< nullopt: overloaded
   /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
-  Arena arena_;
+  std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
   std::uint64_t seq_ = 0;
   std::uint64_t operands_listed_ = 0;
 };

@@ -12,9 +12,9 @@
 //   TILING          AUTOSPLIT of convolutions by rows when their output has more elements than
 //                   the graph option htp_tile_elements
 #include <optgrammar/core/context.hpp>
+#include <optgrammar/rules.hpp>
 #include <optgrammar/ops/eval.hpp>
 #include <optgrammar/ops/verify.hpp>
-#include <optgrammar/autosplit.hpp>  // rules.hpp and the split check: the TILING rules split
 
 #include <algorithm>
 #include <cstdint>

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "optgrammar/package/properties.hpp"
-#include "optgrammar/autosplit.hpp"  // package sources split with AUTOSPLIT freely
+#include "optgrammar/rules.hpp"
 
 #include <cassert>  // package kernels and shape functions use assert without including it
 #include <charconv>

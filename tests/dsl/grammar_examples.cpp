@@ -4,7 +4,6 @@
 // every rule of a block was registered (so every quoted example passed the C++ front end's
 // checker). The test dsl.examples_og_parse runs og-parse on this file: no error, no warning.
 #include <optgrammar/rules.hpp>
-#include <optgrammar/autosplit.hpp>
 #include <optgrammar/engine/driver.hpp>
 
 #include <catch2/catch.hpp>

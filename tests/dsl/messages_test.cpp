@@ -43,15 +43,9 @@ static_assert(info<ok_rule>().ok);
 OG_ANALYZED(ok_minus, LATE - 2, Op("Relu", "x"), GT(DIM_OF("x", int32_t(3)), 1), "x")
 static_assert(info<ok_minus>().ok && analyzed<ok_minus>::value.pass.priority() == 21048);
 
-// A rule that splits, written where <optgrammar/autosplit.hpp> was not included before it.
+// A rule that splits, with rules.hpp alone.
 OG_ANALYZED(splits, EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 4, Op("B", TYPICAL_SLICE("x", "I"))))
 static_assert(info<splits>().ok && info<splits>().uses_autosplit);
-struct splits_without_header : splits {
-  static constexpr bool split_check_included = false;
-};
-static_assert(says<splits_without_header>(Fault::autosplit_header,
-                                          "a rule with AUTOSPLIT needs #include <optgrammar/autosplit.hpp> before it "
-                                          "(the split check is not part of rules.hpp)"));
 static_assert(!info<ok_rule>().uses_autosplit);
 
 // Whether a rule's outcome may depend on an op's readers: the driver then re-enqueues the op that

@@ -27,7 +27,7 @@ struct Analysis {
   std::size_t prefix_len = 0;
   Message subject;        ///< the error's first slot: the offending tag or construct
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
-  bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT (needs its check's header)
+  bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT
   /// The constraint or the replacement may read an op's uses (OUTPUT_OF, OUTPUTS_OF, or an
   /// external function, which may read anything): a change of readers can change its outcome.
   bool reads_uses = false;

@@ -77,7 +77,6 @@
   X(autosplit_place,         "splitting", "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root") \
   X(autosplit_nested_strict, "splitting", "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
   X(slice_operand_strict,    "splitting", "{}'s first operand is an Op construction: the grammar wants an existing opref (an error in strict mode)") \
-  X(autosplit_header,        "splitting", "a rule with AUTOSPLIT needs #include <optgrammar/autosplit.hpp> before it (the split check is not part of rules.hpp)") \
   X(split_tag_twice,         "splitting", "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")            \
   X(split_tag_unused,        "splitting", "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")   \
   X(split_var_scope,         "splitting", "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \

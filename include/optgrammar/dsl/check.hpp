@@ -186,7 +186,7 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
   }
   // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
   for (std::size_t i = 0; i < n; ++i)
-    if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, i + 1, name);
+    if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, name, i + 1);
   for (std::size_t i = 0; i < n; ++i) {
     VType t = kid(i);
     const bool wants_ref = i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf);
@@ -799,10 +799,10 @@ constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M
   }
   detail::walk_expr(out.constraint, a, detail::Where::Constraint, false, false);
   if (a.ok && C::vtype != VType::Bool && C::vtype != VType::Bad)
-    a.fail(Fault::constraint_not_bool, vtype_name(C::vtype));
+    a.fail(Fault::constraint_not_bool, detail::written_name(out.constraint), vtype_name(C::vtype));
   if (!a.ok) return out;
   if (out.replacement.leaf.may_star) {
-    a.fail(Fault::star_replacement);
+    a.fail(Fault::star_replacement, "*");
     return out;
   }
   detail::walk_expr(out.replacement, a, detail::Where::Replacement, true, false);

@@ -334,11 +334,11 @@ class Checker {
     r_.match = match_root(match);
     Node* c = cx(constraint);
     if (c->type != VT::boolean)
-      fail(constraint->loc, catalogue(Fault::constraint_not_bool, type_word(c->type)));
+      fail(constraint->loc, catalogue(Fault::constraint_not_bool, construct_word(c), type_word(c->type)));
     r_.constraint = c;
     in_replacement_ = true;
     Node* rp = rx(replacement, RCtx{true, false, false});
-    if (rp->may_star) fail(replacement->loc, catalogue(Fault::star_replacement));
+    if (rp->may_star) fail(replacement->loc, catalogue(Fault::star_replacement, "*"));
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
@@ -656,7 +656,7 @@ class Checker {
   static std::string operand_fault(std::string_view name, std::size_t idx, VT t, std::string_view what) {
     if (name == "SELECT" && idx == 0) return catalogue(Fault::select_condition, type_word(t));
     if (what == "bool") return catalogue(Fault::needs_bool, name, idx + 1, type_word(t));
-    if (t == VT::dtype) return catalogue(Fault::dtype_use, idx + 1, name);
+    if (t == VT::dtype) return catalogue(Fault::dtype_use, name, idx + 1);
     if (what.substr(0, 10) == "an operand") return catalogue(Fault::needs_opref, name, idx + 1, type_word(t));
     if (!is_scalar(t)) return catalogue(Fault::opref_as_value, name, idx + 1, t == VT::opref ? "an opref" : type_word(t));
     return catalogue(Fault::operand_type, name, optgrammar::dsl::ordinal_word(idx), what, type_word(t));

@@ -590,6 +590,51 @@ TEST_CASE("DEF_OPT and DEF_OPTIM, the framework's short names of the rule macros
   CHECK(unknown.diags[0].find("t.cpp:1:1: warning: 'MY_RULE(...)' looks like a rule") == 0);
 }
 
+TEST_CASE("the framework's rule macros made of others, known without a #define", "[canonical]") {
+  // include/optgrammar/htp_compat_macros.hpp, built into og-parse: the rules print as the
+  // long macros they stand for.
+  auto p = parse(
+      "DEF_AUTOSPLIT(TILING, Op(\"T\", \"x\"), IS_FLOAT32(\"x\"), 2, \"I\", 4, Op(\"T\", TYPICAL_SLICE(\"x\", \"I\")))\n"
+      "DEF_AUTOSPLIT_ORDERED(TILING + 1, Op(\"U\", \"x\"), OK, 1, \"I\", 8, Op(\"U\", TYPICAL_SLICE(\"x\", \"I\")))\n"
+      "DEF_AUTOSPLIT_TYPICAL(TILING + 2, \"V\", 2, 1, 16)\n"
+      "CONVERT_BINARY_OP_TO_FP16(\"Mul\", \"a\", \"b\")\n"
+      "DEF_INTERNAL_PACKAGE_OPTIMIZATION(EARLY, Op(\"W\", \"x\"), OK, \"x\")\n"
+      "DEF_PACKAGE_OP_REG(\"core\", reluImpl<Tensor>, \"Relu\")\n"
+      "TILE_LIKE(Op(\"T\", \"x\"), \"x\");\n"
+      "DEF_TILE_PROPERTIES(Op(\"T\", \"x\"), Flat(\"x\"))\n");
+  for (const auto& d : p.diags) INFO(d);
+  CHECK(p.diags.empty());
+  REQUIRE(p.canonical.size() == 5);
+  CHECK(p.canonical[0].rfind("DEF_PACKAGE_OPTIMIZATION(TILING,Op(\"T\",\"x\"),AND(GT(DIM_OF(\"*\",2),4),"
+                             "EQ(DTYPE_OF(\"x\"),DType::Float32)),AUTOSPLIT(2,\"I\",4,Op(\"T\",",
+                             0) == 0);
+  CHECK(p.canonical[1].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(TILING+1,ordered_autosplit_flag,Op(\"U\",\"x\"),", 0) == 0);
+  CHECK(p.canonical[2].rfind("DEF_PACKAGE_OPTIMIZATION(TILING+2,OpVarIn(\"V\"),GT(DIM_OF(\"*\",1),16),AUTOSPLIT(1,\"I\",16,"
+                             "OP_ITER(Op(\"V\"),\"J\",0,INPUTS_OF(\"*\"),SELECT(GE(SPLIT_START(\"J\"),2),ITER_INPUT_OF(\"*\",\"J\"),",
+                             0) == 0);
+  CHECK(p.canonical[3].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"Mul\",\"a\",\"b\"),", 0) == 0);
+  CHECK(p.canonical[4] == "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"W\",\"x\"),true,\"x\")");
+  REQUIRE(p.s->ops().size() == 1);
+  CHECK(p.s->ops()[0].op == "Relu");
+  // A source's own definition of one of them comes first.
+  auto own = parse(
+      "#define DEF_AUTOSPLIT(P, M, C, D, T, N, R) DEF_PACKAGE_OPTIMIZATION(P, M, C, R)\n"
+      "DEF_AUTOSPLIT(TILING, Op(\"T\", \"x\"), OK, 2, \"I\", 4, \"x\")\n");
+  REQUIRE(own.canonical.size() == 1);
+  CHECK(own.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(TILING,Op(\"T\",\"x\"),true,\"x\")");
+}
+
+TEST_CASE("IS_OP, PRODUCER_FOR and DATA_SIZE: an existing opref, then an op name", "[canonical]") {
+  CHECK(constraint_of("AND(IS_OP(\"x\", \"Relu\"), PRODUCER_FOR(INPUT_OF(\"*\", 0), \"Add\"))") ==
+        "AND(IS_OP(\"x\",\"Relu\"),PRODUCER_FOR(INPUT_OF(\"*\",0),\"Add\"))");
+  CHECK(constraint_of("GT(DATA_SIZE(\"x\"), 64)") == "GT(DATA_SIZE(\"x\"),64)");
+  auto bad = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), IS_OP(1, \"Relu\"), \"x\")\n"
+                   "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"B\", \"x\"), PRODUCER_FOR(\"x\", \"\"), \"x\")\n");
+  REQUIRE(bad.diags.size() == 2);
+  CHECK(bad.diags[0].find("IS_OP's operand 1 must be an operand tag or opref, not int") != std::string::npos);
+  CHECK(bad.diags[1].find("op name") != std::string::npos);
+}
+
 TEST_CASE("registrations as the framework writes them: template-ids without parentheses, cost functions, \"...\"") {
   auto p = parse(
       "DEF_PACKAGE_OP(reluImpl<Tensor>, \"Relu\")\n"

@@ -3,9 +3,10 @@
 // CONVERT_BINARY_OP_TO_FP16, DEF_INTERNAL_PACKAGE_OPTIMIZATION), the registrations that name a
 // registry, the tiling declarations and the compile hook (accepted, no effect here), the
 // constant-placement matches, the properties IS_OP, PRODUCER_FOR and DATA_SIZE, the threading
-// tests, the conditional messages, the rearrangements through width 1, and the size heuristics of
-// its tiling rules. Compiled as is and with PREPARE_DISABLED (tests/compat/CMakeLists.txt), its
-// rules run in framework_surface_test.cpp, and og-parse reads it (compat.og-parse-reads-package-sources).
+// tests, the conditional messages, the rearrangements through width 1, and one of the size
+// heuristics of its tiling rules. Compiled as is and with PREPARE_DISABLED
+// (tests/compat/CMakeLists.txt), its rules run in framework_surface_test.cpp, and og-parse reads it
+// (compat.og-parse-reads-package-sources).
 #include "HTP/core/constraints.h"
 #include "HTP/core/op_package_feature_support.h"
 #include "HTP/core/op_register_ext.h"
@@ -102,30 +103,12 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 3, Op("SurfHx", "x"), WIDTH_TO_HEIGHTX_CONSTRAI
 DEF_PACKAGE_OPTIMIZATION(EARLY + 3, Op("SurfH84", "x"), OK,
                          Op("SurfH84Done", WITH_SIZE(HEIGHT84_SHAPE("x"), Op("Reshape", "x", HEIGHT84_SHAPE("x")))))
 
-// ---- the size heuristics of the framework's tiling rules ---------------------------------------------
-DEF_PACKAGE_OPTIMIZATION(TILING + 4, Op("SurfConv", "act", "w", "stride"),
-                         AND(GT(DIM_WIDTH("*"), MAX_GOOD_WIDTH("act", "w", "*", TCM_MAXTENSOR_SIZE)),
-                             GT(ESTIMATE_MIN_SIZE("act", "w", "stride", 1, 1), 0),
-                             GT(ESTIMATE_SIZE_ALIGNED_SLICE("act", "stride", "*"), 0),
-                             GT(MAX_GOOD_WIDTH_CONV("act", "w", "*", 2, 1, TCM_MAXTENSOR_SIZE), 0),
-                             GT(SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2("act", "w", "*", TCM_MAXTENSOR_SIZE), 0),
-                             GT(DWC_SMART_CHANNEL_SIZE("w", "act"), 0), DWC_GOOD_WEIGHTS("w", "act", 32),
-                             GT(DWC_ACT_STORAGE_EST("w", "act", 32), 0), GT(GET_IN_SIZE(8, 3, 1, 1), 0),
-                             GT(MAX_GOOD_WIDTH_DILATION("act", "w", "*", 2, TCM_MAXTENSOR_SIZE), 0),
-                             GT(MAX_GOOD_WIDTH_S2D("act", "w", "*", TCM_MAXTENSOR_SIZE), 0),
-                             GT(S2S2D_GOODWIDTH("w", "act", TCM_MAXTENSOR_SIZE), 0), DO_BIG_WIDTH_SPLIT, CAN_FINE_SPLIT,
-                             GT(BIG_WIDTH_SIZE, 0)),
-                         AUTOSPLIT(2, "I", MAX_GOOD_WIDTH("act", "w", "*", TCM_MAXTENSOR_SIZE),
-                                   Op("SurfConv", TYPICAL_SLICE("act", "I"), "w", "stride")))
-DEF_PACKAGE_OPTIMIZATION(TILING + 4, Op("SurfElem", "a", "b"),
-                         AND(GT(MAX_GOOD_WIDTH_ELEMWISE("a", "b", "*", TCM_MAXTENSOR_SIZE), 0),
-                             GT(MAX_GOOD_WIDTH_CHANSHUF("a", "*", TCM_MAXTENSOR_SIZE), 0),
-                             GT(MAX_GOOD_WIDTH_QUANTIZE("a", "*", TCM_MAXTENSOR_SIZE), 0),
-                             GT(ESTIMATE_H1_MATMUL_SIZE("a", "b"), 0), GT(SMART_BATCHNORM_WIDTH("a", "b", "*", 256), 0),
-                             GT(SMART_WIDTH_DEPTHTOSPACE("a", "*", 128), 0), GOOD_WIDTH_DEPTHTOSPACE_CHECK("a", "*", 64),
-                             GT(EVEN_TILE_UNDER_CUTOFF2_CUSTOM(DIM_WIDTH("*"), 256, 8), 0),
-                             GT(EVEN_TILE_UNDER_CUSTOM(DIM_WIDTH("*"), 256, 16), 0)),
-                         AUTOSPLIT(2, "I", SMART_EARLY_WIDTH_S2("a", "b", "*", TCM_MAXTENSOR_SIZE, 8),
-                                   Op("SurfElem", TYPICAL_SLICE("a", "I"), TYPICAL_SLICE("b", "I"))))
+// ---- the size heuristics of the framework's tiling rules --------------------------------------------
+// As its own tiling rules use them: the widest part of a convolution that fits. (Each such name
+// in a rule costs the compiler seconds, so the others are compiled as words by
+// tests/dsl/grammar_test.cpp and read as rules by og-parse's tests, not here.)
+DEF_AUTOSPLIT(TILING + 4, Op("SurfConv", "act", "w", "stride"), SHOULD_TILE(IS_FLOAT32("act")), 2, "I",
+              MAX_GOOD_WIDTH("act", "w", "*", TCM_MAXTENSOR_SIZE),
+              Op("SurfConv", TYPICAL_SLICE("act", "I"), "w", "stride"))
 
 END_PKG_OP_DEFINITION(PKG_Surface);

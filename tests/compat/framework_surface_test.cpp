@@ -80,7 +80,8 @@ TEST_CASE("framework surface: DEF_AUTOSPLIT and DEF_AUTOSPLIT_TYPICAL split as t
   Graph g;
   const OpRef x = g.add_input(f32({1, 2, 10, 4}));
   const OpRef tile = g.add_output(g.add_op("SurfTile", {x}, f32({1, 2, 10, 4})));
-  const OpRef a = g.add_input(f32({1, 4, 2, 8})), b = g.add_input(f32({1, 4, 2, 8})), c = g.add_input(f32({1, 1, 1, 8}));
+  const OpRef a = g.add_input(f32({1, 4, 2, 8})), b = g.add_input(f32({1, 4, 2, 8}));
+  const OpRef c = g.add_input(f32({1, 1, 1, 8}));
   const OpRef add = g.add_output(g.add_op("SurfAdd", {a, b, c}, f32({1, 4, 2, 8})));
   run_rules(g, RuleSet::global());
   CHECK(verify(g).empty());
@@ -134,7 +135,8 @@ TEST_CASE("framework surface: IS_OP and PRODUCER_FOR read the op's name and its 
   const OpRef fed = g.add_op("SurfWrap", {src}, f32({1, 1, 1, 4}));
   const OpRef sink = g.add_output(g.add_op("SurfSink", {fed}, f32({1, 1, 1, 4})));
   const OpRef unfed = g.add_output(g.add_op("SurfWrap", {src}, f32({1, 1, 1, 4})));
-  const OpRef other = g.add_output(g.add_op("SurfSink", {g.add_op("SurfWrap", {in}, f32({1, 1, 1, 4}))}, f32({1, 1, 1, 4})));
+  const OpRef wrap_in = g.add_op("SurfWrap", {in}, f32({1, 1, 1, 4}));
+  const OpRef other = g.add_output(g.add_op("SurfSink", {wrap_in}, f32({1, 1, 1, 4})));
   const OpRef peek_src = g.add_output(g.add_op("SurfPeek", {src}, f32({1, 1, 1, 4})));
   const OpRef peek_in = g.add_output(g.add_op("SurfPeek", {in}, f32({1, 1, 1, 4})));
   run_rules(g, RuleSet::global());

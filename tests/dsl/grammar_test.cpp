@@ -70,6 +70,7 @@ struct Sample {
   std::string_view name;
   std::string built;               ///< the canonical text of the C++ front end's tree
   std::vector<std::string> args;   ///< the operands' canonical texts
+  bool typed = false;              ///< the tree types (its node is not ill-typed)
 };
 
 template <class T>
@@ -80,7 +81,7 @@ std::string text_of(const T& v) {
 }
 template <class N, class... A>
 Sample sample(std::string_view name, const N& built, const A&... args) {
-  return Sample{name, text_of(built), {text_of(args)...}};
+  return Sample{name, text_of(built), {text_of(args)...}, detail::node_t<N>::vtype != VType::Bad};
 }
 
 std::vector<Sample> samples() {
@@ -225,6 +226,7 @@ TEST_CASE("every expansion of the records is what the C++ front end builds for t
     const auto it = std::find_if(all.begin(), all.end(), [&](const Sample& s) { return s.name == rec.name; });
     REQUIRE(it != all.end());
     CHECK(it->args.size() >= rec.min_args);
+    CHECK(it->typed);
     CHECK(it->built == expansion_text::fully_expanded(expansion_text::substituted(rec.expansion, it->args)));
   }
   for (const auto& s : all) {

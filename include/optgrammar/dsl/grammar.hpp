@@ -338,7 +338,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
 /// Both front ends build the expansion from its text (the C++ front end at compile time,
 /// dsl/words.hpp; og-parse when it checks the rule); this list makes the names' records and their
 /// C++ words. (The casts around an op are written as packages write them for relaxed precision:
-/// the replaced op's size unless said otherwise; CAST_TO_FP16 takes its operand's.)
+/// the replaced op's size unless said otherwise; CAST_TO_FP16 takes its operand's.) The names
+/// after AUTOTHREAD_HMX are the rest of the framework's rule headers (docs/htp-compat.md): its
+/// constant placements (OPCONST_TCM, ...) steer only its device's memory, so each matches the
+/// constant itself; its size heuristics are its 2023 headers' formulas, and those of its 2020
+/// headers only (MAX_GOOD_WIDTH_DILATION, S2S2D_*, MAX_GOOD_WIDTH_S2D) the 2020 ones.
 // clang-format off
 #define OPTGRAMMAR_EXPANSION_RECORDS(X) \
   X(IS_FLOAT32, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::Float32)") \
@@ -726,7 +730,9 @@ constexpr std::size_t record_index(std::string_view name) {
 
 /// The rule flags DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS may name (joined with '|'): name, bit, and
 /// the graph option a rule with the flag waits for ("": the flag is accepted and changes nothing
-/// in this engine, which runs CSE and constant folding between all passes anyway).
+/// in this engine, which runs CSE and constant folding between all passes anyway). The bits are
+/// the framework's OptimFlags, but for ordered_autosplit_flag (which its DEF_AUTOSPLIT_ORDERED
+/// names; the headers read do not give its bit), which has the next free one.
 // clang-format off
 #define OPTGRAMMAR_RULE_FLAGS(X)                                  \
   X(any_rule,                      0,  "")                        \

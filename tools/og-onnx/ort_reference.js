@@ -1,7 +1,10 @@
 // Writes an ONNX backend test folder for a model with ONNX Runtime's outputs as the expected
 // ones: OUTDIR/model.onnx and OUTDIR/test_data_set_0/{input_0,output_K}.pb. The input (the
-// model's first, float32, of the dims given) holds a fixed pattern in [0, 1).
-//   node ort_reference.js MODEL OUTDIR D0 D1 ...
+// model's first, of the dims given) holds a fixed pattern: float32 in [0, 1), or with
+// `--int64 V` int64 token ids in [0, V). `--no-optimization` runs ONNX Runtime with its graph
+// optimizations off (each node as the model states it, e.g. QuantizeLinear and DequantizeLinear
+// as such rather than fused into integer kernels).
+//   node ort_reference.js [--int64 V] [--no-optimization] MODEL OUTDIR D0 D1 ...
 // Needs onnxruntime-node (tools/fetch-models.sh); NODE_PATH or a node_modules above OUTDIR.
 'use strict';
 const fs = require('fs');
@@ -36,13 +39,28 @@ function tensorProto(name, tensor) {
 }
 
 async function main() {
-  const [model, outdir, ...dimArgs] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  let tokens = 0;
+  const options = {};
+  for (;;) {
+    if (args[0] === '--int64') tokens = Number(args.splice(0, 2)[1]);
+    else if (args[0] === '--no-optimization') options.graphOptimizationLevel = 'disabled', args.shift();
+    else break;
+  }
+  const [model, outdir, ...dimArgs] = args;
   const dims = dimArgs.map(Number);
-  const s = await ort.InferenceSession.create(model);
+  const s = await ort.InferenceSession.create(model, options);
   const n = dims.reduce((a, b) => a * b, 1);
-  const x = new Float32Array(n);
-  for (let i = 0; i < n; ++i) x[i] = (Math.sin(i * 0.37) + 1) / 2 * 0.999;
-  const input = new ort.Tensor('float32', x, dims);
+  let input;
+  if (tokens > 0) {
+    const x = new BigInt64Array(n);
+    for (let i = 0; i < n; ++i) x[i] = BigInt((i * 37 + 11) % tokens);
+    input = new ort.Tensor('int64', x, dims);
+  } else {
+    const x = new Float32Array(n);
+    for (let i = 0; i < n; ++i) x[i] = (Math.sin(i * 0.37) + 1) / 2 * 0.999;
+    input = new ort.Tensor('float32', x, dims);
+  }
   const out = await s.run({ [s.inputNames[0]]: input });
   const set = path.join(outdir, 'test_data_set_0');
   fs.mkdirSync(set, { recursive: true });

@@ -589,7 +589,7 @@ class Importer {
     for (const auto& name : names) types.push_back(types_[name]);
     std::vector<std::vector<OpRef>> stacked(static_cast<std::size_t>(scans));
     std::vector<int> scan_elem(static_cast<std::size_t>(scans), 0);
-    constexpr double max_unrolled_nodes = 1e6;
+    constexpr std::int64_t max_unrolled = 100000;  // iterations times body nodes (at least one each)
     for (std::int64_t i = 0;; ++i) {
       if (trips && static_cast<double>(i) >= *trips) break;
       if (cond) {
@@ -597,8 +597,8 @@ class Importer {
         if (!c) depends(i == 0 ? "its condition '" + n.input(1) + "'" : "its condition after iteration " + std::to_string(i - 1));
         if (*c == 0) break;
       }
-      if (static_cast<double>(i + 1) * body.node_size() > max_unrolled_nodes)
-        fail(Kind::invalid, where + ": unrolled, it would have more than " + std::to_string(static_cast<long>(max_unrolled_nodes)) + " nodes");
+      if ((i + 1) * std::max(body.node_size(), 1) > max_unrolled)
+        fail(Kind::invalid, where + ": unrolled, it would have more than " + std::to_string(max_unrolled) + " nodes");
       // The body's inputs: the iteration number, the condition, the carried values.
       const auto& iter = body.input(0);
       const int iter_elem = iter.type().tensor_type().elem_type();

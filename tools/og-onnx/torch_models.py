@@ -7,13 +7,15 @@ export time modest.
 
     torch_models.py OUTDIR [--only NAME,...] [--llm-layers N] [--list]
 
-Writes OUTDIR/NAME.onnx for each model (an existing file is kept: the export is cached) and
+Writes OUTDIR/NAME.onnx for each model (an existing file is kept: the export is cached, until
+this script or PyTorch's version changes, which OUTDIR/export.stamp records) and
 OUTDIR/models.txt, one line per model: `NAME FILE INPUT_KIND D0 D1 ...` (INPUT_KIND is `float`,
 or `int64:V` for token ids below V). A model whose export fails is listed in
 OUTDIR/failed.txt with the reason, and the script goes on. Exit status 0 when every model
 asked for was exported, 1 otherwise, 77 when PyTorch is not installed.
 """
 import argparse
+import hashlib
 import math
 import os
 import sys
@@ -312,6 +314,17 @@ def main():
         print(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(table)}", file=sys.stderr)
         return 2
     os.makedirs(args.outdir, exist_ok=True)
+    # A changed script or PyTorch makes other models: the cached ones (and their QDQ versions) go.
+    with open(os.path.abspath(__file__), "rb") as f:
+        stamp = hashlib.sha256(f.read() + torch.__version__.encode()).hexdigest()
+    stamp_file = os.path.join(args.outdir, "export.stamp")
+    old = open(stamp_file).read().strip() if os.path.exists(stamp_file) else ""
+    if old != stamp:
+        for f in os.listdir(args.outdir):
+            if f.endswith((".onnx", ".step")):
+                os.remove(os.path.join(args.outdir, f))
+        with open(stamp_file, "w") as f:
+            f.write(stamp + "\n")
     lines, failed = [], []
     for name, entry in table.items():
         if only and name not in only:

@@ -48,6 +48,12 @@ fi
 while read -r name reason; do result FAIL "$name: export: $reason"; done <"$torch_dir/failed.txt"
 echo "export: $(($(date +%s) - start)) s (cached files are kept)"
 
+# The QDQ versions are remade when qdq.py changes.
+stamp=$(sha256sum "$here/qdq.py" | cut -d' ' -f1)
+if [ "$(cat "$torch_dir/qdq.stamp" 2>/dev/null)" != "$stamp" ]; then
+  rm -f "$torch_dir"/*_qdq.onnx "$torch_dir"/*_qdq.step
+  echo "$stamp" >"$torch_dir/qdq.stamp"
+fi
 rm -rf "$work" && mkdir -p "$work"
 list=()
 while read -r name file kind dims; do

@@ -69,12 +69,12 @@ struct Builder {
     t->set_data_type(onnx::TensorProto_DataType_FLOAT);
     t->add_float_data(v);
   }
-  oi::Imported import(const std::string& file) {
+  oi::Imported import(const std::string& file, const oi::ImportOptions& options = {}) {
     const std::string path = file + ".onnx";
     std::ofstream os(path, std::ios::binary);
     m.SerializeToOstream(&os);
     os.close();
-    return oi::import_file(path);
+    return oi::import_file(path, options);
   }
 };
 
@@ -206,5 +206,31 @@ TEST_CASE("an If whose condition depends on the model's inputs is an error namin
     INFO(what);
     CHECK((what.find("node 0 'branch' (If): its condition 'c' depends on the model's inputs") != std::string::npos ||
            what.find("BOOL is not imported") != std::string::npos));
+  }
+}
+
+TEST_CASE("an input given a value (--input-value) is a constant, and the shapes that follow from it are known") {
+  Builder b(13);
+  b.input("x", {2, 3});
+  b.input("target", {2}, onnx::TensorProto_DataType_INT64);
+  b.op("Reshape", {"x", "target"}, {"y"});
+  b.output("y");
+  oi::ImportOptions opt;
+  CHECK_FALSE(opt.add_input_value("target"));
+  CHECK_FALSE(opt.add_input_value("target=3,"));
+  CHECK_FALSE(opt.add_input_value("=3"));
+  CHECK_FALSE(opt.add_input_value("target=3,two"));
+  REQUIRE(opt.add_input_value("target=3,2"));
+  const auto im = b.import("input_value", opt);
+  CHECK(im.inputs == std::vector<std::string>{"x"});
+  CHECK(dims_of(im.graph.output(result(im.graph))) == std::vector<std::size_t>{3, 2});
+
+  SECTION("a value for a name that is no input, or of the wrong element count, is an error") {
+    oi::ImportOptions bad;
+    REQUIRE(bad.add_input_value("shape=3,2"));
+    CHECK_THROWS_WITH(b.import("input_value_bad", bad), Catch::Contains("a value is given for 'shape', which is no input of the model (its inputs: x, target)"));
+    oi::ImportOptions short_one;
+    REQUIRE(short_one.add_input_value("target=6"));
+    CHECK_THROWS_WITH(b.import("input_value_short", short_one), Catch::Contains("input 'target': 1 values are given for its 2 elements"));
   }
 }

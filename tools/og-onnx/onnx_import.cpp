@@ -310,15 +310,17 @@ class Importer {
     // Fixed input shapes where asked, then ONNX shape inference.
     std::unordered_map<std::string, bool> is_init;
     for (const auto& t : gp.initializer()) is_init[t.name()] = true;
-    for (const auto& [name, dims] : opt_.input_shapes) {
+    auto must_be_input = [&](const std::string& name, const char* what) {
       const auto& ins = gp.input();
-      if (std::none_of(ins.begin(), ins.end(), [&n = name](const auto& in) { return in.name() == n; })) {
+      if (std::none_of(ins.begin(), ins.end(), [&](const auto& in) { return in.name() == name && !is_init.count(name); })) {
         std::string names;
         for (const auto& in : ins)
           if (!is_init.count(in.name())) names += (names.empty() ? "" : ", ") + in.name();
-        fail(Kind::invalid, "a shape is given for '" + name + "', which is no input of the model (its inputs: " + names + ")");
+        fail(Kind::invalid, std::string("a ") + what + " is given for '" + name + "', which is no input of the model (its inputs: " + names + ")");
       }
-    }
+    };
+    for (const auto& e : opt_.input_shapes) must_be_input(e.first, "shape");
+    for (const auto& e : opt_.input_values) must_be_input(e.first, "value");
     for (auto& in : *gp.mutable_input()) {
       auto it = opt_.input_shapes.find(in.name());
       if (it == opt_.input_shapes.end() || !in.type().has_tensor_type()) continue;
@@ -339,6 +341,10 @@ class Importer {
     for (const auto& in : gp.input()) {
       if (is_init.count(in.name())) continue;
       auto d = def_of(in.type(), "input '" + in.name() + "'");
+      if (const auto v = opt_.input_values.find(in.name()); v != opt_.input_values.end()) {
+        fixed_input(in, d, v->second);
+        continue;
+      }
       if (!d) {
         const auto& shape = in.type().tensor_type().shape();
         std::string declared = in.type().tensor_type().has_shape() ? "[" : "no shape";
@@ -473,6 +479,18 @@ class Importer {
       for (auto& a : *n.mutable_attribute())
         if (a.has_t()) files.load(*a.mutable_t(), node_label(n, k) + ": attribute " + a.name());
     }
+  }
+
+  /// Input `in` (of definition d, when its shape is known) as the constant `values`.
+  void fixed_input(const onnx::ValueInfoProto& in, const std::optional<OutputDef>& d, const std::vector<double>& values) {
+    const std::string at = "input '" + in.name() + "'";
+    if (!d) fail(Kind::invalid, at + ": a value is given, but its shape is not fixed (give it with --input-shape too)");
+    if (d->element_count() != values.size())
+      fail(Kind::invalid, at + ": " + std::to_string(values.size()) + " values are given for its " + std::to_string(d->element_count()) + " elements");
+    std::vector<std::byte> bytes(d->byte_size());
+    for (std::size_t i = 0; i < values.size(); ++i) ev::put(d->dtype, bytes.data(), i, values[i]);
+    values_[in.name()] = new_const(*d, bytes);
+    set_type(in.name(), in.type().tensor_type().elem_type(), *d);
   }
 
   /// Records the ONNX type of value `name`: element type `elem` and def's dims (what the
@@ -992,6 +1010,23 @@ class Importer {
 };
 
 }  // namespace
+
+bool ImportOptions::add_input_value(std::string_view spec) {
+  const auto eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  std::vector<double> values;
+  for (std::size_t at = eq + 1;;) {
+    const std::size_t comma = std::min(spec.find(',', at), spec.size());
+    double v = 0;
+    const auto [end, ec] = std::from_chars(spec.data() + at, spec.data() + comma, v);
+    if (comma == at || ec != std::errc{} || end != spec.data() + comma) return false;
+    values.push_back(v);
+    if (comma == spec.size()) break;
+    at = comma + 1;
+  }
+  input_values[std::string(spec.substr(0, eq))] = std::move(values);
+  return true;
+}
 
 bool ImportOptions::add_input_shape(std::string_view spec) {
   const auto eq = spec.find('=');

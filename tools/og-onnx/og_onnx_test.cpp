@@ -51,8 +51,12 @@ struct Stats {
 
 /// Empty when equal within tolerance, else the first element that differs; notes the
 /// differences of every float element in `st`.
-std::string compare(const Tensor& got, const Tensor& want, Stats& st) {
-  if (got.def.dtype != want.def.dtype) return "dtype differs";
+std::string compare(const Tensor& got, const Tensor& want_as_read, Stats& st) {
+  Tensor want = want_as_read;
+  // ONNX's test data of this version stores bfloat16 values as uint16 tensors of their bits.
+  if (got.def.dtype == DType::BFloat16 && want.def.dtype == DType::UInt16) want.def.dtype = DType::BFloat16;
+  if (got.def.dtype != want.def.dtype)
+    return "dtype " + std::string(optgrammar::dtype_name(got.def.dtype)) + ", expected " + std::string(optgrammar::dtype_name(want.def.dtype));
   if (!got.def.same_shape(want.def)) return "shape " + shape_string(got.def) + ", expected " + shape_string(want.def);
   namespace ev = optgrammar::ops::onnx_eval;
   const bool fl = ev::is_float(want.def.dtype);
@@ -60,7 +64,7 @@ std::string compare(const Tensor& got, const Tensor& want, Stats& st) {
   for (std::size_t i = 0; i < want.def.element_count(); ++i) {
     const double a = ev::get(got.def.dtype, got.data.data(), i), b = ev::get(want.def.dtype, want.data.data(), i);
     bool ok;
-    if (!fl) ok = a == b;
+    if (!fl) ok = ev::get_int(got.def.dtype, got.data.data(), i) == ev::get_int(want.def.dtype, want.data.data(), i);
     else if (std::isnan(b)) ok = std::isnan(a);
     else if (std::isinf(b)) ok = a == b;
     else {
@@ -106,7 +110,7 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
     for (const auto& p : numbered(sets[0], "input_", ".pb")) {
       std::string name;
       try {
-        const Tensor t = oi::read_tensor_file(p.string(), nullptr, &name);
+        const Tensor t = oi::read_tensor_file(p.string(), &name);
         if (!name.empty()) opt.input_shapes[name].assign(t.def.dims.begin(), t.def.dims.begin() + t.def.rank);
       } catch (const oi::ImportError&) {
         // not a tensor of an imported type: the import below says what it does not take
@@ -124,14 +128,9 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
     for (const auto& s : sets) {
       const std::string set = s.filename().string() + ": ";
       std::vector<Tensor> ins;
-      bool clamped = false;
-      for (const auto& p : numbered(s, "input_", ".pb")) ins.push_back(oi::read_tensor_file(p.string(), &clamped));
+      for (const auto& p : numbered(s, "input_", ".pb")) ins.push_back(oi::read_tensor_file(p.string()));
       std::vector<Tensor> want;
-      for (const auto& p : numbered(s, "output_", ".pb")) want.push_back(oi::read_tensor_file(p.string(), &clamped));
-      if (clamped) {
-        msg = set + "an int64 value is outside Int32's range";
-        return Outcome::fail;
-      }
+      for (const auto& p : numbered(s, "output_", ".pb")) want.push_back(oi::read_tensor_file(p.string()));
       const auto t0 = clock::now();
       auto got = optgrammar::engine::interpret(m.graph, ins);
       st.interpret_ms += ms_since(t0);

@@ -51,13 +51,18 @@ std::optional<DType> dtype_of(int t) {
   switch (t) {
     case onnx::TensorProto_DataType_FLOAT: return DType::Float32;
     case onnx::TensorProto_DataType_FLOAT16: return DType::Float16;
-    case onnx::TensorProto_DataType_INT32:
-    case onnx::TensorProto_DataType_INT64: return DType::Int32;
-    case onnx::TensorProto_DataType_UINT8: return DType::QUInt8;
-    case onnx::TensorProto_DataType_INT8: return DType::QInt8;
-    case onnx::TensorProto_DataType_UINT16: return DType::QUInt16;
-    case onnx::TensorProto_DataType_INT16: return DType::QInt16;
-    default: return std::nullopt;
+    case onnx::TensorProto_DataType_BFLOAT16: return DType::BFloat16;
+    case onnx::TensorProto_DataType_DOUBLE: return DType::Float64;
+    case onnx::TensorProto_DataType_INT8: return DType::Int8;
+    case onnx::TensorProto_DataType_UINT8: return DType::UInt8;
+    case onnx::TensorProto_DataType_INT16: return DType::Int16;
+    case onnx::TensorProto_DataType_UINT16: return DType::UInt16;
+    case onnx::TensorProto_DataType_INT32: return DType::Int32;
+    case onnx::TensorProto_DataType_INT64: return DType::Int64;
+    case onnx::TensorProto_DataType_UINT32: return DType::UInt32;
+    case onnx::TensorProto_DataType_UINT64: return DType::UInt64;
+    case onnx::TensorProto_DataType_BOOL: return DType::Bool;
+    default: return std::nullopt;  // string, complex
   }
 }
 
@@ -80,8 +85,11 @@ OutputDef def_of_tensor(const onnx::TensorProto& p, const std::string& where) {
   return def;
 }
 
-/// A TensorProto's values converted to `def` (its dtype and dims already set).
-engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, bool* clamped) {
+/// A TensorProto's values: every imported element type has ONNX's width, so raw data is copied
+/// as it is; the typed fields (float_data, double_data, int64_data, uint64_data, and int32_data for
+/// the narrower integers, bool and the bits of float16 and bfloat16) are converted element by
+/// element.
+engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where) {
   engine::Tensor t;
   t.def = def_of_tensor(p, where);
   if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)  // (ExternalData loads it first)
@@ -89,75 +97,43 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, b
   const std::size_t n = t.def.element_count();
   if (t.def.byte_size() > (std::size_t{1} << 34)) fail(Kind::invalid, where + ": more than 16 GiB of elements");
   t.data.resize(t.def.byte_size());
-  const int et = p.data_type();
-  const std::string& raw = p.raw_data();
-  auto raw_at = [&](std::size_t i, std::size_t w) {
-    if (raw.size() != n * w) fail(Kind::invalid, where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
-    return raw.data() + i * w;
-  };
-  const bool has_raw = p.has_raw_data();
-  // Same bytes in both (little-endian raw data of an element type stored at its own width).
   static_assert(std::endian::native == std::endian::little, "ONNX raw data is little-endian");
-  if (has_raw && et != onnx::TensorProto_DataType_INT64 && raw.size() == t.data.size()) {
+  if (p.has_raw_data()) {
+    const std::string& raw = p.raw_data();
+    if (raw.size() != t.data.size())
+      fail(Kind::invalid, where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
     if (!raw.empty()) std::memcpy(t.data.data(), raw.data(), raw.size());
     return t;
   }
-  if (!has_raw && et == onnx::TensorProto_DataType_FLOAT && static_cast<std::size_t>(p.float_data_size()) == n) {
-    if (n) std::memcpy(t.data.data(), p.float_data().data(), 4 * n);
-    return t;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    double v = 0;
-    const int ii = static_cast<int>(i);
-    switch (et) {
-      case onnx::TensorProto_DataType_FLOAT: {
-        float f;
-        if (has_raw) std::memcpy(&f, raw_at(i, 4), 4);
-        else if (ii < p.float_data_size()) f = p.float_data(ii);
-        else fail(Kind::invalid, where + ": too few values");
-        v = f;
-        break;
+  auto check = [&](int have) {
+    if (static_cast<std::size_t>(have) != n)
+      fail(Kind::invalid, where + ": " + std::to_string(have) + " values for " + std::to_string(n) + " elements");
+  };
+  const DType dt = t.def.dtype;
+  switch (p.data_type()) {
+    case onnx::TensorProto_DataType_FLOAT:
+      check(p.float_data_size());
+      if (n) std::memcpy(t.data.data(), p.float_data().data(), 4 * n);
+      break;
+    case onnx::TensorProto_DataType_DOUBLE:
+      check(p.double_data_size());
+      if (n) std::memcpy(t.data.data(), p.double_data().data(), 8 * n);
+      break;
+    case onnx::TensorProto_DataType_INT64:
+      check(p.int64_data_size());
+      if (n) std::memcpy(t.data.data(), p.int64_data().data(), 8 * n);
+      break;
+    case onnx::TensorProto_DataType_UINT32:
+    case onnx::TensorProto_DataType_UINT64:
+      check(p.uint64_data_size());
+      for (std::size_t i = 0; i < n; ++i) store_int(dt, t.data.data(), i, static_cast<std::int64_t>(p.uint64_data(static_cast<int>(i))));
+      break;
+    default:  // int32_data: int32 and narrower integers, bool, the bits of float16 and bfloat16
+      check(p.int32_data_size());
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t v = p.int32_data(static_cast<int>(i));
+        store_int(dt == DType::Float16 || dt == DType::BFloat16 ? DType::UInt16 : dt, t.data.data(), i, v);
       }
-      case onnx::TensorProto_DataType_INT64: {
-        std::int64_t x;
-        if (has_raw) std::memcpy(&x, raw_at(i, 8), 8);
-        else if (ii < p.int64_data_size()) x = p.int64_data(ii);
-        else fail(Kind::invalid, where + ": too few values");
-        const std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
-        if (x < lo || x > hi) {
-          if (clamped) *clamped = true;
-          x = x < lo ? lo : hi;
-        }
-        v = static_cast<double>(x);
-        break;
-      }
-      case onnx::TensorProto_DataType_FLOAT16: {
-        std::uint16_t h;
-        if (has_raw) std::memcpy(&h, raw_at(i, 2), 2);
-        else if (ii < p.int32_data_size()) h = static_cast<std::uint16_t>(p.int32_data(ii));
-        else fail(Kind::invalid, where + ": too few values");
-        std::memcpy(t.data.data() + 2 * i, &h, 2);  // bits as they are
-        continue;
-      }
-      default: {  // int32 and narrower integers
-        const std::size_t w = element_size(t.def.dtype);
-        if (has_raw) {
-          const char* q = raw_at(i, w);
-          switch (t.def.dtype) {
-            case DType::QUInt8: v = static_cast<unsigned char>(q[0]); break;
-            case DType::QInt8: v = static_cast<signed char>(q[0]); break;
-            case DType::QUInt16: { std::uint16_t x; std::memcpy(&x, q, 2); v = x; break; }
-            case DType::QInt16: { std::int16_t x; std::memcpy(&x, q, 2); v = x; break; }
-            default: { std::int32_t x; std::memcpy(&x, q, 4); v = x; break; }
-          }
-        } else if (ii < p.int32_data_size()) {
-          v = p.int32_data(ii);
-        } else {
-          fail(Kind::invalid, where + ": too few values");
-        }
-      }
-    }
-    ev::put(t.def.dtype, t.data.data(), i, v);
   }
   return t;
 }
@@ -207,10 +183,9 @@ class ExternalData {
       fail(Kind::invalid, at + " location '" + location + "' is not a path inside the model's folder");
     if (dir_.empty())
       fail(Kind::invalid, at + " is in '" + location + "', but the model's folder is not known (it was not read from a file)");
-    // The tensor's bytes when the model gives no length: its elements at their ONNX width
-    // (8 for int64, which is imported as Int32).
+    // The tensor's bytes when the model gives no length: its elements at their width (ONNX's).
     const OutputDef def = def_of_tensor(p, where);
-    const std::uint64_t width = p.data_type() == onnx::TensorProto_DataType_INT64 ? 8 : element_size(def.dtype);
+    const std::uint64_t width = element_size(def.dtype);
     const std::uint64_t from = offset.value_or(0), len = length.value_or(def.element_count() * width);
     if (len > (std::uint64_t{1} << 34)) fail(Kind::invalid, at + ": more than 16 GiB");
     auto& [stream, size] = open(rel, at);
@@ -506,7 +481,7 @@ class Importer {
   /// A graph's initializers as constants.
   void initializers(const onnx::GraphProto& gp) {
     for (const auto& t : gp.initializer()) {
-      add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'", nullptr));
+      add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'"));
       set_type(t.name(), t.data_type(), g_.output(values_[t.name()]));
     }
   }
@@ -676,7 +651,7 @@ class Importer {
     for (std::uint32_t k = 0; k < one.rank; ++k) each.dims[k + 1] = one.dims[k];
     std::vector<double> dims;
     for (std::uint32_t k = 0; k < each.rank; ++k) dims.push_back(static_cast<double>(each.dims[k]));
-    const OpRef shape = list_const(DType::Int32, dims);
+    const OpRef shape = list_const(DType::Int64, dims);
     std::vector<OpRef> reshaped;
     for (const OpRef p : parts) reshaped.push_back(onnx_op("Reshape", {}, {p, shape}, each));
     OutputDef all = each;
@@ -709,25 +684,15 @@ class Importer {
     if (g_.is_const(r)) bytes = g_.payload(r);
     else if (const auto* k = known(r)) bytes = *k;
     else return nullptr;
+    // Every imported element type is stored at ONNX's width, little-endian: the bytes are ONNX's
+    // raw data.
     const OutputDef& d = g_.output(r);
-    onnx::TensorProto& t = protos_[r.index];
     const int elem = types_[name].tensor_type().elem_type();
+    if (dtype_of(elem) != d.dtype) return nullptr;
+    onnx::TensorProto& t = protos_[r.index];
     t.set_data_type(elem);
     for (std::uint32_t k = 0; k < d.rank; ++k) t.add_dims(static_cast<std::int64_t>(d.dims[k]));
-    const std::size_t n = d.element_count();
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = ev::get(d.dtype, bytes.data(), i);
-      switch (elem) {
-        case onnx::TensorProto_DataType_FLOAT: t.add_float_data(static_cast<float>(x)); break;
-        case onnx::TensorProto_DataType_DOUBLE: t.add_double_data(x); break;
-        case onnx::TensorProto_DataType_INT64: t.add_int64_data(static_cast<std::int64_t>(x)); break;
-        case onnx::TensorProto_DataType_UINT32:
-        case onnx::TensorProto_DataType_UINT64: t.add_uint64_data(static_cast<std::uint64_t>(x)); break;
-        case onnx::TensorProto_DataType_FLOAT16:
-        case onnx::TensorProto_DataType_BFLOAT16: t.clear_int32_data(); t.set_raw_data(bytes.data(), bytes.size()); i = n; break;
-        default: t.add_int32_data(static_cast<std::int32_t>(x));
-      }
-    }
+    t.set_raw_data(bytes.data(), bytes.size());
     return &t;
   }
 
@@ -884,18 +849,28 @@ class Importer {
   void constant(const onnx::NodeProto& n, const std::string& where) {
     if (n.attribute_size() != 1 || n.output_size() != 1) fail(Kind::invalid, where + ": a Constant has one attribute and one output");
     const auto& a = n.attribute(0);
-    const bool real = a.name() == "value_float" || a.name() == "value_floats";
-    const auto t = real ? DType::Float32 : DType::Int32;
-    const int elem = a.name() == "value" ? a.t().data_type() : real ? onnx::TensorProto_DataType_FLOAT : onnx::TensorProto_DataType_INT64;
-    if (a.name() == "value") add_const(n.output(0), tensor_of(a.t(), where, nullptr));
-    else if (a.name() == "value_float") values_[n.output(0)] = scalar_const(t, a.f());
-    else if (a.name() == "value_int") values_[n.output(0)] = scalar_const(t, static_cast<double>(a.i()));
-    else if (a.name() == "value_floats") values_[n.output(0)] = list_const(t, std::vector<double>(a.floats().begin(), a.floats().end()));
-    else if (a.name() == "value_ints") {
-      std::vector<double> v;
-      for (auto x : a.ints()) v.push_back(static_cast<double>(x));
-      values_[n.output(0)] = list_const(t, v);
-    } else {
+    const int elem = a.name() == "value" ? a.t().data_type()
+                     : a.name() == "value_float" || a.name() == "value_floats" ? onnx::TensorProto_DataType_FLOAT
+                                                                               : onnx::TensorProto_DataType_INT64;
+    // The other forms, as ONNX types them: float and int64 scalars and 1-d lists.
+    auto ints = [&](std::span<const std::int64_t> v, bool scalar) {
+      OutputDef d;
+      d.dtype = DType::Int64;
+      d.rank = scalar ? 0 : 1;
+      d.dims[0] = scalar ? 0 : v.size();
+      std::vector<std::byte> b(d.byte_size());
+      if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+      return new_const(d, b);
+    };
+    if (a.name() == "value") add_const(n.output(0), tensor_of(a.t(), where));
+    else if (a.name() == "value_float") values_[n.output(0)] = scalar_const(DType::Float32, a.f());
+    else if (a.name() == "value_int") {
+      const std::int64_t v = a.i();
+      values_[n.output(0)] = ints(std::span<const std::int64_t>(&v, 1), true);
+    }
+    else if (a.name() == "value_floats") values_[n.output(0)] = list_const(DType::Float32, std::vector<double>(a.floats().begin(), a.floats().end()));
+    else if (a.name() == "value_ints") values_[n.output(0)] = ints(std::span<const std::int64_t>(a.ints().data(), static_cast<std::size_t>(a.ints_size())), false);
+    else {
       fail(Kind::unsupported_type, where + ": Constant attribute '" + a.name() + "' is not imported");
     }
     set_type(n.output(0), elem, g_.output(values_[n.output(0)]));
@@ -1109,13 +1084,13 @@ Imported import_bytes(std::string_view bytes, const std::string& name, const Imp
   }
 }
 
-engine::Tensor read_tensor_file(const std::string& path, bool* clamped, std::string* name) {
+engine::Tensor read_tensor_file(const std::string& path, std::string* name) {
   std::ifstream is(path, std::ios::binary);
   if (!is) fail(Kind::invalid, "cannot read " + path);
   onnx::TensorProto p;
   if (!p.ParseFromIstream(&is)) fail(Kind::invalid, path + " is not a serialized TensorProto");
   if (name) *name = p.name();
-  return tensor_of(p, path, clamped);
+  return tensor_of(p, path);
 }
 
 }  // namespace optgrammar::onnx_import

@@ -437,7 +437,7 @@ inline std::vector<OpSpec> make_table() {
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
                {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3, checks::batch_norm>(), dtypes::floats});
   t.push_back({"Resize", "N-d resize: nearest, linear or cubic (opset 11 and later)",
-               {in("X"), opt("roi", dtypes::floats), opt("scales", dtypes::f32), opt("sizes", dtypes::i32)},
+               {in("X"), opt("roi", dtypes::floats), opt("scales", dtypes::f32), opt("sizes", dtypes::i64)},
                {ch("coordinate_transformation_mode",
                    "half_pixel,pytorch_half_pixel,align_corners,asymmetric,tf_half_pixel_for_nn,tf_crop_and_resize"),
                 f("cubic_coeff_a", -0.75), i("exclude_outside"), f("extrapolation_value", 0.0), ch("mode", "nearest,linear,cubic"),

@@ -7,6 +7,7 @@
 // attributes an Int32 index into the entry's list of choices.
 #pragma once
 
+#include "optgrammar/core/element.hpp"
 #include "optgrammar/ops/definition.hpp"
 
 #include <algorithm>
@@ -22,76 +23,17 @@ namespace optgrammar::ops::onnx_eval {
 
 // ---- elements -------------------------------------------------------------------------------
 
-/// IEEE half (bits) to float.
-inline float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h >> 15) << 31;
-  const std::uint32_t exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(static_cast<float>(man), -24);
-    if (sign) f = -f;
-    return f;
-  }
-  std::uint32_t bits;
-  if (exp == 31) bits = sign | 0x7F800000u | (man << 13);
-  else bits = sign | ((exp + 112u) << 23) | (man << 13);
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
+/// Element i of a value, as double (core/element.hpp).
+inline double get(DType t, const std::byte* p, std::size_t i) { return element_value(t, p, i); }
 
-/// float to IEEE half (bits), rounding to nearest even.
-inline std::uint16_t float_to_half(float f) {
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-  const std::uint32_t ax = x & 0x7FFFFFFFu;
-  if (ax >= 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0u));
-  if (ax >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504
-  if (ax < 0x38800000u) {  // below the smallest normal half: a multiple of 2^-24
-    const float a = std::fabs(f) * 16777216.0f;  // exact scaling
-    const float r = std::nearbyint(a);            // current rounding mode: to nearest even
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(r));
-  }
-  std::uint32_t m = ax + 0xC8000000u;  // rebias the exponent (127 -> 15)
-  m = m + 0x0FFFu + ((m >> 13) & 1u);  // round to nearest even at bit 13
-  return static_cast<std::uint16_t>(sign | (m >> 13));
-}
-
-/// Element i of a value, as double.
-inline double get(DType t, const std::byte* p, std::size_t i) {
-  switch (t) {
-    case DType::Float32: { float v; std::memcpy(&v, p + 4 * i, 4); return v; }
-    case DType::Float16: { std::uint16_t v; std::memcpy(&v, p + 2 * i, 2); return half_to_float(v); }
-    case DType::Int32:
-    case DType::QInt32: { std::int32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
-    case DType::QUInt8: return static_cast<double>(std::to_integer<std::uint8_t>(p[i]));
-    case DType::QInt8: return static_cast<double>(static_cast<std::int8_t>(std::to_integer<std::uint8_t>(p[i])));
-    case DType::QUInt16: { std::uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
-    case DType::QInt16: { std::int16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
-  }
-  return 0;
-}
+/// Element i of an integer or bool value exactly (floats truncated).
+inline std::int64_t get_int(DType t, const std::byte* p, std::size_t i) { return element_int(t, p, i); }
 
 /// Stores v as element i: floats rounded, integers truncated toward zero and wrapped to the
-/// storage width (NaN and infinities give 0 for integers).
-inline void put(DType t, std::byte* p, std::size_t i, double v) {
-  auto as_int = [&]() -> std::int64_t {
-    if (!std::isfinite(v) || std::fabs(v) >= 9.2e18) return 0;
-    return static_cast<std::int64_t>(std::trunc(v));
-  };
-  switch (t) {
-    case DType::Float32: { float f = static_cast<float>(v); std::memcpy(p + 4 * i, &f, 4); return; }
-    case DType::Float16: { std::uint16_t h = float_to_half(static_cast<float>(v)); std::memcpy(p + 2 * i, &h, 2); return; }
-    case DType::Int32:
-    case DType::QInt32: { auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(as_int())); std::memcpy(p + 4 * i, &x, 4); return; }
-    case DType::QUInt8:
-    case DType::QInt8: p[i] = static_cast<std::byte>(static_cast<std::uint8_t>(as_int())); return;
-    case DType::QUInt16:
-    case DType::QInt16: { auto x = static_cast<std::uint16_t>(as_int()); std::memcpy(p + 2 * i, &x, 2); return; }
-  }
-}
+/// storage width (NaN gives 0), Bool as v != 0.
+inline void put(DType t, std::byte* p, std::size_t i, double v) { store_value(t, p, i, v); }
 
-inline bool is_float(DType t) { return t == DType::Float32 || t == DType::Float16; }
+inline bool is_float(DType t) { return is_floating(t); }
 
 // ---- shapes ---------------------------------------------------------------------------------
 
@@ -175,8 +117,7 @@ struct Args {
     std::vector<std::int64_t> out;
     if (!present(k)) return out;
     const ValueView& a = in(k);
-    for (std::size_t i = 0; i < a.def->element_count(); ++i)
-      out.push_back(static_cast<std::int64_t>(get(a.def->dtype, a.data.data(), i)));
+    for (std::size_t i = 0; i < a.def->element_count(); ++i) out.push_back(get_int(a.def->dtype, a.data.data(), i));
     return out;
   }
   bool inputs_have_data() const {

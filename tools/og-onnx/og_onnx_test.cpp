@@ -4,9 +4,11 @@
 // values near zero). A DIR without model.onnx is a folder of tests (its subfolders, by name).
 // One line per test; the last line is `N passed, M failed, K skipped`, where skipped means the
 // importer does not claim an op type or element type of the test. Exit status 1 when any failed.
-//   og-onnx-test [--rtol R] [--atol A] [--stats] DIR...
+//   og-onnx-test [--rtol R] [--atol A] [--stats] [--fixed-input NAME]... DIR...
 // --rtol and --atol set the float tolerance (|got - expected| <= R |expected| + A); --stats adds
-// to each test's line its nodes, import and interpretation times and the largest differences.
+// to each test's line its nodes, import and interpretation times and the largest differences;
+// --fixed-input imports the input NAME as a constant of its first data set's value (as
+// ImportOptions::input_values: e.g. a sample rate a model branches on).
 #include "onnx_import.hpp"
 
 #include <optgrammar/ops/builtin.hpp>
@@ -31,6 +33,9 @@ namespace {
 
 double rel_tol = 1e-4, abs_tol = 1e-5;
 bool stats = false;
+std::vector<std::string> fixed_inputs;
+
+bool is_fixed(const std::string& name) { return std::find(fixed_inputs.begin(), fixed_inputs.end(), name) != fixed_inputs.end(); }
 
 using optgrammar::ops::infer::shape_string;
 
@@ -112,6 +117,10 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
       try {
         const Tensor t = oi::read_tensor_file(p.string(), &name);
         if (!name.empty()) opt.input_shapes[name].assign(t.def.dims.begin(), t.def.dims.begin() + t.def.rank);
+        if (is_fixed(name)) {
+          auto& v = opt.input_values[name];
+          for (std::size_t i = 0; i < t.def.element_count(); ++i) v.push_back(optgrammar::ops::onnx_eval::get(t.def.dtype, t.data.data(), i));
+        }
       } catch (const oi::ImportError&) {
         // not a tensor of an imported type: the import below says what it does not take
       }
@@ -128,7 +137,11 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
     for (const auto& s : sets) {
       const std::string set = s.filename().string() + ": ";
       std::vector<Tensor> ins;
-      for (const auto& p : numbered(s, "input_", ".pb")) ins.push_back(oi::read_tensor_file(p.string()));
+      for (const auto& p : numbered(s, "input_", ".pb")) {
+        std::string name;
+        Tensor t = oi::read_tensor_file(p.string(), &name);
+        if (!is_fixed(name)) ins.push_back(std::move(t));
+      }
       std::vector<Tensor> want;
       for (const auto& p : numbered(s, "output_", ".pb")) want.push_back(oi::read_tensor_file(p.string()));
       const auto t0 = clock::now();
@@ -181,13 +194,14 @@ int main(int argc, char** argv) {
     if (o == "--rtol") rel_tol = number_option(argc, argv, first);
     else if (o == "--atol") abs_tol = number_option(argc, argv, first);
     else if (o == "--stats") stats = true;
+    else if (o == "--fixed-input" && first + 1 < argc) fixed_inputs.emplace_back(argv[++first]);
     else {
       std::cerr << "og-onnx-test: unknown option " << o << "\n";
       return 2;
     }
   }
   if (first >= argc) {
-    std::cerr << "usage: og-onnx-test [--rtol R] [--atol A] [--stats] DIR...   (an ONNX backend test folder, or a folder of them)\n";
+    std::cerr << "usage: og-onnx-test [--rtol R] [--atol A] [--stats] [--fixed-input NAME]... DIR...   (an ONNX backend test folder, or a folder of them)\n";
     return 2;
   }
   std::vector<fs::path> tests;

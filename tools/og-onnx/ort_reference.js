@@ -3,8 +3,11 @@
 // model's first, of the dims given) holds a fixed pattern: float32 in [0, 1), or with
 // `--int64 V` int64 token ids in [0, V). `--no-optimization` runs ONNX Runtime with its graph
 // optimizations off (each node as the model states it, e.g. QuantizeLinear and DequantizeLinear
-// as such rather than fused into integer kernels).
-//   node ort_reference.js [--int64 V] [--no-optimization] MODEL OUTDIR D0 D1 ...
+// as such rather than fused into integer kernels). A model's further inputs: `--shape NAME=D0,D1`
+// gives a float32 one the same pattern, `--scalar NAME=V` makes an int64 scalar of value V (e.g.
+// a sample rate); input_K.pb follow the model's input order.
+//   node ort_reference.js [--int64 V] [--no-optimization] [--shape NAME=D0,...] [--scalar NAME=V]
+//                         MODEL OUTDIR D0 D1 ...
 // Needs onnxruntime-node (tools/fetch-models.sh); NODE_PATH or a node_modules above OUTDIR.
 'use strict';
 const fs = require('fs');
@@ -42,30 +45,41 @@ async function main() {
   const args = process.argv.slice(2);
   let tokens = 0;
   const options = {};
+  const shapes = {}, scalars = {};
+  const named = (spec) => { const eq = spec.indexOf('='); return [spec.slice(0, eq), spec.slice(eq + 1)]; };
   for (;;) {
     if (args[0] === '--int64') tokens = Number(args.splice(0, 2)[1]);
     else if (args[0] === '--no-optimization') options.graphOptimizationLevel = 'disabled', args.shift();
+    else if (args[0] === '--shape') { const [n, v] = named(args.splice(0, 2)[1]); shapes[n] = v.split(',').map(Number); }
+    else if (args[0] === '--scalar') { const [n, v] = named(args.splice(0, 2)[1]); scalars[n] = BigInt(v); }
     else break;
   }
   const [model, outdir, ...dimArgs] = args;
   const dims = dimArgs.map(Number);
   const s = await ort.InferenceSession.create(model, options);
-  const n = dims.reduce((a, b) => a * b, 1);
-  let input;
-  if (tokens > 0) {
-    const x = new BigInt64Array(n);
-    for (let i = 0; i < n; ++i) x[i] = BigInt((i * 37 + 11) % tokens);
-    input = new ort.Tensor('int64', x, dims);
-  } else {
+  const pattern = (d) => {
+    const n = d.reduce((a, b) => a * b, 1);
     const x = new Float32Array(n);
     for (let i = 0; i < n; ++i) x[i] = (Math.sin(i * 0.37) + 1) / 2 * 0.999;
-    input = new ort.Tensor('float32', x, dims);
-  }
-  const out = await s.run({ [s.inputNames[0]]: input });
+    return new ort.Tensor('float32', x, d);
+  };
+  const inputs = {};
+  s.inputNames.forEach((name, k) => {
+    if (name in scalars) inputs[name] = new ort.Tensor('int64', BigInt64Array.from([scalars[name]]), []);
+    else if (name in shapes) inputs[name] = pattern(shapes[name]);
+    else if (k > 0) throw new Error(`input '${name}' needs --shape or --scalar`);
+    else if (tokens > 0) {
+      const n = dims.reduce((a, b) => a * b, 1);
+      const x = new BigInt64Array(n);
+      for (let i = 0; i < n; ++i) x[i] = BigInt((i * 37 + 11) % tokens);
+      inputs[name] = new ort.Tensor('int64', x, dims);
+    } else inputs[name] = pattern(dims);
+  });
+  const out = await s.run(inputs);
   const set = path.join(outdir, 'test_data_set_0');
   fs.mkdirSync(set, { recursive: true });
   fs.copyFileSync(model, path.join(outdir, 'model.onnx'));
-  fs.writeFileSync(path.join(set, 'input_0.pb'), tensorProto(s.inputNames[0], input));
+  s.inputNames.forEach((name, k) => fs.writeFileSync(path.join(set, `input_${k}.pb`), tensorProto(name, inputs[name])));
   s.outputNames.forEach((name, k) => fs.writeFileSync(path.join(set, `output_${k}.pb`), tensorProto(name, out[name])));
   console.log(`${path.basename(model)}: ${s.outputNames.map((o) => o + ' ' + JSON.stringify(out[o].dims)).join(', ')}`);
 }

@@ -17,6 +17,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace optgrammar::ops::onnx_eval {
@@ -102,6 +103,14 @@ struct Args {
     for (std::size_t i = 0; i < a.def->element_count(); ++i) out.push_back(get(a.def->dtype, a.data.data(), i));
     return out;
   }
+  /// Attribute k's bytes as text (a free-text string attribute: Einsum's equation).
+  std::string attr_text(std::size_t k) const {
+    const ValueView& a = attr(k);
+    if (!a.def || !a.known) return {};
+    return std::string(reinterpret_cast<const char*>(a.data.data()), a.data.size());
+  }
+  /// Whether attribute k was given (an optional attribute without a default is an empty constant).
+  bool has_attr(std::size_t k) const { return attr(k).def && attr(k).def->element_count() > 0; }
   double attr_scalar(std::size_t k) const {
     auto x = attr_values(k);
     return x.empty() ? 0.0 : x[0];
@@ -155,25 +164,45 @@ bool unary(const OpView& v, std::span<std::byte> out, std::size_t na) {
 }
 
 using BinaryFn = double (*)(double a, double b, bool integer);
+/// The same function on integers, computed exactly (64-bit, wrapping).
+using IntBinaryFn = std::int64_t (*)(std::int64_t a, std::int64_t b);
 
 /// Folds the inputs left to right with F, broadcasting each to the output shape (Add, Max,
-/// Sum, ...). `mean` divides by the input count at the end.
-template <BinaryFn F, bool mean = false>
+/// Sum, ...). `mean` divides by the input count at the end. When every input is an integer or
+/// bool and the op gives G, the fold runs on exact 64-bit integers instead of doubles.
+template <BinaryFn F, bool mean = false, IntBinaryFn G = nullptr>
 bool nary(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
   if (a.n_inputs() < 1 || !a.inputs_have_data()) return false;
   const OutputDef& o = *v.declared;
   const Dims od = dims_of(o);
   const bool integer = !is_float(o.dtype);
-  std::vector<double> acc(o.element_count());
+  bool exact = G != nullptr;
+  for (std::size_t k = 0; k < a.n_inputs(); ++k) exact = exact && !is_float(a.in(k).def->dtype);
+  std::vector<double> acc(exact ? 0 : o.element_count());
+  std::vector<std::int64_t> iacc(exact ? o.element_count() : 0);
   for (std::size_t k = 0; k < a.n_inputs(); ++k) {
     const ValueView& x = a.in(k);
     auto offs = broadcast_offsets(dims_of(*x.def), od);
     if (!offs) return false;
+    if constexpr (G != nullptr) {
+      if (exact) {
+        for (std::size_t i = 0; i < iacc.size(); ++i) {
+          const std::int64_t e = get_int(x.def->dtype, x.data.data(), (*offs)[i]);
+          iacc[i] = k == 0 ? e : G(iacc[i], e);
+        }
+        continue;
+      }
+    }
     for (std::size_t i = 0; i < acc.size(); ++i) {
       const double e = get(x.def->dtype, x.data.data(), (*offs)[i]);
       acc[i] = k == 0 ? e : F(acc[i], e, integer);
     }
+  }
+  if (exact) {
+    for (std::size_t i = 0; i < iacc.size(); ++i)
+      store_int(o.dtype, out.data(), i, mean ? iacc[i] / static_cast<std::int64_t>(a.n_inputs()) : iacc[i]);
+    return true;
   }
   for (std::size_t i = 0; i < acc.size(); ++i) {
     double r = acc[i];
@@ -614,6 +643,16 @@ inline bool gemm(const OpView& v, std::span<std::byte> out, std::size_t na) {
 
 // ---- convolution and pooling ----------------------------------------------------------------
 
+/// A flat row-major offset within dims d as an index.
+inline Dims unravel(std::size_t off, const Dims& d) {
+  Dims idx(d.size(), 0);
+  for (std::size_t k = d.size(); k-- > 0;) {
+    idx[k] = d[k] ? off % d[k] : 0;
+    off = d[k] ? off / d[k] : 0;
+  }
+  return idx;
+}
+
 /// The spatial geometry shared by Conv, ConvTranspose and the pools: kernel, strides,
 /// dilations and the padding before each spatial dimension.
 struct Window {
@@ -813,7 +852,9 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
 
 /// AveragePool / MaxPool over N-d windows. Attributes (in table order):
 /// average: auto_pad, ceil_mode, count_include_pad, kernel_shape, pads, strides;
-/// max:     auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides.
+/// max:     auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides, output
+/// (output 1: the flat position of each maximum in X, row-major, or column-major within its
+/// plane with storage_order 1).
 template <bool is_max>
 bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
@@ -829,6 +870,7 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
                          : make_window(w, nsp, a.attr_ints(3), a.attr_ints(5), {}, a.attr_ints(4), auto_pad, in_sp, out_sp);
   if (!ok || od[0] * od[1] != NC) return false;
   const bool include_pad = !is_max && a.attr_int(2) != 0;
+  const bool indices = is_max && na > 7 && a.attr_int(7) == 1;
   const std::size_t in_size = count(in_sp), out_size = count(out_sp), k_size = count(w.kernel);
   const Dims is = strides_of(in_sp);
   Dims op(nsp, 0);
@@ -854,13 +896,30 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
     }
     for (std::size_t c = 0; c < NC; ++c) {
       double r = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+      std::size_t arg = taps.empty() ? 0 : taps[0];
       for (std::size_t t : taps) {
         const double e = get(X.def->dtype, X.data.data(), c * in_size + t);
-        if constexpr (is_max) r = std::max(r, e);
-        else r += e;
+        if constexpr (is_max) {
+          if (e > r) {
+            r = e;
+            arg = t;
+          }
+        } else {
+          r += e;
+        }
       }
       if constexpr (!is_max) r /= static_cast<double>(include_pad ? padded : taps.size());
-      put(v.declared->dtype, out.data(), c * out_size + o, r);
+      if (is_max && indices) {
+        std::size_t pos = arg;
+        if (a.attr_int(5) != 0) {  // column-major within the plane: the spatial index reversed
+          const Dims sp = unravel(arg, in_sp);
+          pos = 0;
+          for (std::size_t d = nsp; d-- > 0;) pos = pos * in_sp[d] + sp[d];
+        }
+        store_int(v.declared->dtype, out.data(), c * out_size + o, static_cast<std::int64_t>(c * in_size + pos));
+      } else {
+        put(v.declared->dtype, out.data(), c * out_size + o, r);
+      }
     }
     for (std::size_t d = nsp; d-- > 0;) {
       if (++op[d] < out_sp[d]) break;

@@ -688,6 +688,12 @@ class Importer {
     }
     if (k < n.input_size()) fail(Kind::invalid, where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
     if (align_b) align_second_input(operands, na, *align_b, where);
+    if (n.op_type() == "Dropout" && n.input_size() > 2 && !n.input(2).empty()) {
+      const OpRef mode = operands[na + 2];
+      if (!g_.is_const(mode) || ev::get(g_.output(mode).dtype, g_.payload(mode).data(), 0) != 0)
+        fail(Kind::unsupported_op, where + ": Dropout in training mode (a training_mode input that is not a constant false) is "
+                                           "not claimed: its mask is random");
+    }
     if (std::all_of(n.output().begin(), n.output().end(), [](const std::string& o) { return o.empty(); }))
       fail(Kind::invalid, where + ": no output");
     // One op per output: the first, and each further one that is used (multi-output ops).

@@ -12,6 +12,8 @@
 
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/onnx_eval.hpp"
+#include "optgrammar/ops/onnx_eval_norm.hpp"
+#include "optgrammar/ops/onnx_eval_quant.hpp"
 #include "optgrammar/ops/onnx_eval_tensor.hpp"
 
 #include <cmath>
@@ -462,6 +464,71 @@ inline void add_tensor_ops(std::vector<OpSpec>& t) {
      11);
 }
 
+/// The normalizations, Lp pools, Dropout and the losses (onnx_eval_norm.hpp), and the
+/// quantization ops (onnx_eval_quant.hpp).
+inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
+  auto op = [&](std::string_view type, std::string_view summary, std::vector<InputSpec> inputs, std::vector<AttrSpec> attrs,
+                Kernel k, DTypeSet types = dtypes::any, int since = 1, std::vector<std::string_view> outputs = {}) {
+    t.push_back({type, summary, std::move(inputs), std::move(attrs), k, types, since, std::move(outputs)});
+  };
+  const std::vector<AttrSpec> conv_attrs = {ch("auto_pad", auto_pad), is("dilations"), i("group", 1), is("kernel_shape"),
+                                            is("pads"), is("strides")};
+  op("LayerNormalization", "over the dims from axis on, (x - mean) / sqrt(var + epsilon) * Scale + B (Scale and B "
+     "broadcast over those dims); output 1 (Mean): the means, 2 (InvStdDev): 1 / sqrt(var + epsilon), both of X's shape "
+     "with the normalized dims 1; computed in double", {in("X"), in("Scale"), opt("B")},
+     {i("axis", -1), f("epsilon", 1e-5), i("stash_type", 1)}, kernel<e::layer_norm, 4>(), dtypes::floats, 17,
+     {"Y", "Mean", "InvStdDev"});
+  op("InstanceNormalization", "per (n, c) over the spatial dims, (x - mean) / sqrt(var + epsilon) * scale[c] + B[c]",
+     {in("input"), in("scale"), in("B")}, {f("epsilon", 1e-5)}, kernel<e::instance_norm, 1>(), dtypes::floats);
+  op("LRN", "x / (bias + alpha / size * the sum of x^2 over channels c - floor((size-1)/2) .. c + ceil((size-1)/2))^beta",
+     {in("X")}, {f("alpha", 1e-4), f("beta", 0.75), f("bias", 1.0), ir("size")}, kernel<e::lrn, 4>(), dtypes::floats);
+  op("MeanVarianceNormalization", "(x - mean) / (sqrt(var) + 1e-9) over axes (default [0, 2, 3]), as ONNX's function of it",
+     {in("X")}, {is("axes")}, kernel<e::mean_variance_norm, 1>(), dtypes::floats, 9);
+  op("LpNormalization", "x divided by the p-norm (p 1 or 2) of its line along axis (a zero norm gives 0)", {in("input")},
+     {i("axis", -1), i("p", 2)}, kernel<e::lp_norm, 2>(), dtypes::floats);
+  op("LpPool", "N-d window (sum of |x|^p)^(1/p), padding adding nothing", {in("X")},
+     {ch("auto_pad", auto_pad), is("kernel_shape"), i("p", 2), is("pads"), is("strides")}, kernel<e::lp_pool, 5>(), dtypes::floats, 2);
+  op("GlobalLpPool", "(sum of |x|^p over the spatial dims)^(1/p) per (n, c)", {in("X")}, {i("p", 2)},
+     kernel<e::global_lp_pool, 1>(), dtypes::floats, 2);
+  op("Dropout", "inference: output 0 the data as it is, output 1 (mask) all true; a training_mode input that is not a "
+     "constant false is not claimed (the importer refuses it: its mask is random)",
+     {in("data"), opt("ratio", dtypes::floats), opt("training_mode", dtypes::boolean)}, {iopt("seed"), f("ratio", 0.5)},
+     kernel<e::dropout, 3>(), dtypes::any, 1, {"output", "mask"});
+  op("NegativeLogLikelihoodLoss", "-input[n, target, d...] * weight[target] per element (0 where target is ignore_index); "
+     "reduction none keeps them, sum adds them, mean divides the sum by the sum of the weights used",
+     {in("input"), in("target", dtypes::integers), opt("weight")}, {iopt("ignore_index"), ch("reduction", "mean,none,sum")},
+     kernel<e::nll_loss_op, 2>(), dtypes::floats, 12);
+  op("SoftmaxCrossEntropyLoss", "output 1 (log_prob): the log-softmax of scores along dim 1; output 0: its "
+     "NegativeLogLikelihoodLoss at labels", {in("scores"), in("labels", dtypes::integers), opt("weights")},
+     {iopt("ignore_index"), ch("reduction", "mean,none,sum")}, kernel<e::softmax_cross_entropy, 3>(), dtypes::floats, 12,
+     {"output", "log_prob"});
+  // quantization: as ONNX Runtime computes, bit for bit
+  op("QuantizeLinear", "saturate(round_half_even(x / y_scale) + y_zero_point) in the zero point's integer type (UInt8 "
+     "without one), the division in float; y_scale and y_zero_point per tensor or, 1-d, per slice along axis",
+     {in("x"), in("y_scale"), opt("y_zero_point")}, {i("axis", 1)}, kernel<e::quantize_linear, 1>(), dtypes::any, 10);
+  op("DequantizeLinear", "(x - x_zero_point) * x_scale in float, per tensor or, 1-d, per slice along axis",
+     {in("x"), in("x_scale"), opt("x_zero_point")}, {i("axis", 1)}, kernel<e::dequantize_linear, 1>(), dtypes::any, 10);
+  op("DynamicQuantizeLinear", "output 1 (y_scale): (max(0, max x) - min(0, min x)) / 255; output 2 (y_zero_point): "
+     "saturate(round_half_even(-min / scale)); output 0 (y): x quantized to UInt8 with them; all in float", {in("x")}, {},
+     kernel<e::dynamic_quantize_linear, 1>(), dtypes::floats, 11, {"y", "y_scale", "y_zero_point"});
+  op("MatMulInteger", "matmul of (A - a_zero_point) and (B - b_zero_point) summed exactly into Int32 (a_zero_point per row "
+     "or scalar, b_zero_point per column or scalar)", {in("A"), in("B"), opt("a_zero_point"), opt("b_zero_point")}, {},
+     kernel<e::matmul_integer, 0>(), dtypes::any, 10);
+  op("QLinearMatMul", "the exact matmul of (a - a_zero_point) and (b - b_zero_point) requantized: "
+     "saturate(round_half_even(sum * (a_scale * b_scale / y_scale)) + y_zero_point), the scale and product in float "
+     "(b's scale and zero point per column or scalar)",
+     {in("a"), in("a_scale"), in("a_zero_point"), in("b"), in("b_scale"), in("b_zero_point"), in("y_scale"), in("y_zero_point")},
+     {}, kernel<e::qlinear_matmul, 0>(), dtypes::any, 10);
+  op("ConvInteger", "Conv of (x - x_zero_point) and (w - w_zero_point) summed exactly into Int32 (w_zero_point per output "
+     "channel or scalar)", {in("x"), in("w"), opt("x_zero_point"), opt("w_zero_point")}, conv_attrs, kernel<e::conv_integer, 6>(),
+     dtypes::any, 10);
+  op("QLinearConv", "the exact Conv sums of (x - x_zero_point) and (w - w_zero_point) plus the Int32 bias B, requantized "
+     "per output channel m with x_scale * w_scale[m] / y_scale (as QLinearMatMul)",
+     {in("x"), in("x_scale"), in("x_zero_point"), in("w"), in("w_scale"), in("w_zero_point"), in("y_scale"), in("y_zero_point"),
+      opt("B")},
+     conv_attrs, kernel<e::qlinear_conv, 6>(), dtypes::any, 10);
+}
+
 inline std::vector<OpSpec> make_table() {
   std::vector<OpSpec> t;
   auto unary = [&](std::string_view type, std::string_view summary, Kernel k, std::vector<AttrSpec> attrs = {},
@@ -607,6 +674,7 @@ inline std::vector<OpSpec> make_table() {
                 ch("nearest_mode", "round_prefer_floor,round_prefer_ceil,floor,ceil")},
                kernel<e::resize, 6>(), dtypes::floats, 11});
   add_tensor_ops(t);
+  add_norm_and_quant_ops(t);
   for (const auto& s : t)
     if (s.kernel.attrs != s.attr_operands()) throw std::logic_error(std::string("onnx table: attribute count of ") + std::string(s.type));
   return t;

@@ -177,7 +177,7 @@ TEST_CASE("a shape that depends on the model's inputs is an error naming the nod
     (void)b.import("shape_from_data");
     FAIL("the model was accepted");
   } catch (const oi::ImportError& e) {
-    CHECK(e.kind == oi::ImportError::Kind::invalid);
+    CHECK(e.kind == oi::ImportError::Kind::unsupported_op);
     CHECK_THAT(e.what(), Catch::Contains("node 0 'reshape_by_data' (Reshape): output 'y': its shape is not known at import"));
     CHECK_THAT(e.what(), Catch::Contains("inputs whose values are known only when the model runs: 'x', 'target'"));
   }

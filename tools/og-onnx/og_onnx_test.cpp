@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -96,6 +97,19 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& prefix, c
 
 enum class Outcome { pass, fail, skip };
 
+/// Tests whose expected values ONNX Runtime does not compute, so that the interpreter, which
+/// follows ONNX Runtime, is not held to them: they are skipped with the reason.
+struct Divergent {
+  std::string_view test, why;
+};
+constexpr std::string_view bfloat16_truncated =
+    "the expected values truncate float to bfloat16; ONNX Runtime, and the interpreter, round to nearest even";
+constexpr Divergent divergent[] = {
+    {"test_cast_FLOAT_to_BFLOAT16", bfloat16_truncated},
+    {"test_castlike_FLOAT_to_BFLOAT16", bfloat16_truncated},
+    {"test_castlike_FLOAT_to_BFLOAT16_expanded", bfloat16_truncated},
+};
+
 using clock = std::chrono::steady_clock;
 double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
 
@@ -165,6 +179,11 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
 }
 
 Outcome run_test(const fs::path& dir, std::string& msg, Stats& st) {
+  for (const Divergent& d : divergent)
+    if (dir.filename() == d.test) {
+      msg = d.why;
+      return Outcome::skip;
+    }
   try {
     return run_test_unguarded(dir, msg, st);
   } catch (const std::exception& e) {

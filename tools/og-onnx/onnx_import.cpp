@@ -737,8 +737,11 @@ class Importer {
     std::string unknown;
     for (const auto& name : n.input())
       if (!name.empty() && !data_of(name)) unknown.append(unknown.empty() ? "'" : ", '").append(name).append("'");
-    fail(Kind::invalid, at + ": its shape is not known at import (ONNX's shape inference of the node found none" +
-                            (unknown.empty() ? std::string(")") : "; inputs whose values are known only when the model runs: " + unknown + ")"));
+    // A shape that depends on the values of the model's inputs is not claimed (og-onnx-test
+    // skips such a test); one that does not is the import's failure.
+    fail(unknown.empty() ? Kind::invalid : Kind::unsupported_op,
+         at + ": its shape is not known at import (ONNX's shape inference of the node found none" +
+             (unknown.empty() ? std::string(")") : "; inputs whose values are known only when the model runs: " + unknown + ")"));
   }
 
   /// The value of op r when the import already knows it (computed from constants and known
@@ -802,14 +805,29 @@ class Importer {
     const std::string at = where + ": attribute '" + std::string(a.name) + "'";
     if (!p) {
       if (a.required) fail(Kind::invalid, at + " is required");
+      if (a.optional) return list_const(DType::Int32, {});
       switch (a.kind) {
         case K::integer:
         case K::choice: return scalar_const(DType::Int32, a.default_value);
         case K::real: return scalar_const(DType::Float32, a.default_value);
-        case K::integers: return list_const(DType::Int32, {});
-        case K::reals: return list_const(DType::Float32, {});
+        case K::integers:
+        case K::choices: return list_const(DType::Int32, {});
+        case K::reals:
+        case K::tensor: return list_const(DType::Float32, {});
+        case K::text: return list_const(DType::UInt8, {});
       }
     }
+    // The index of string s in the attribute's comma-separated choices.
+    auto choice_index = [&](const std::string& str) {
+      std::string_view rest = a.choices;
+      for (int k = 0;; ++k) {
+        const auto comma = rest.find(',');
+        if (rest.substr(0, comma) == str) return static_cast<double>(k);
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+      }
+      fail(Kind::invalid, at + " is '" + str + "', not one of " + std::string(a.choices));
+    };
     auto clamp32 = [](std::int64_t x) {
       return static_cast<double>(std::clamp<std::int64_t>(x, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
     };
@@ -831,16 +849,25 @@ class Importer {
         std::vector<double> v(p->floats().begin(), p->floats().end());
         return list_const(DType::Float32, v);
       }
-      case K::choice: {
+      case K::choice:
         if (p->type() != onnx::AttributeProto_AttributeType_STRING) fail(Kind::invalid, at + " is not a string");
-        std::string_view rest = a.choices;
-        for (int k = 0;; ++k) {
-          const auto comma = rest.find(',');
-          if (rest.substr(0, comma) == p->s()) return scalar_const(DType::Int32, k);
-          if (comma == std::string_view::npos) break;
-          rest.remove_prefix(comma + 1);
-        }
-        fail(Kind::invalid, at + " is '" + p->s() + "', not one of " + std::string(a.choices));
+        return scalar_const(DType::Int32, choice_index(p->s()));
+      case K::choices: {
+        if (p->type() != onnx::AttributeProto_AttributeType_STRINGS) fail(Kind::invalid, at + " is not a list of strings");
+        std::vector<double> v;
+        for (const auto& x : p->strings()) v.push_back(choice_index(x));
+        return list_const(DType::Int32, v);
+      }
+      case K::text: {
+        if (p->type() != onnx::AttributeProto_AttributeType_STRING) fail(Kind::invalid, at + " is not a string");
+        std::vector<double> v(p->s().begin(), p->s().end());
+        for (double& c : v) c = static_cast<unsigned char>(static_cast<char>(c));
+        return list_const(DType::UInt8, v);
+      }
+      case K::tensor: {
+        if (p->type() != onnx::AttributeProto_AttributeType_TENSOR) fail(Kind::invalid, at + " is not a tensor");
+        const engine::Tensor t = tensor_of(p->t(), at);
+        return new_const(t.def, t.data);
       }
     }
     fail(Kind::invalid, at + ": unknown kind");
@@ -909,9 +936,11 @@ class Importer {
     if (opset_ < spec->since)
       fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) + " is not claimed (from opset " +
                                      std::to_string(spec->since) + ")");
-    for (int k = 1; k < n.output_size(); ++k)
-      if (!n.output(k).empty() && used_.count(n.output(k)))
-        fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " + n.op_type() + " is claimed");
+    if (!spec->multi_output())
+      for (int k = 1; k < n.output_size(); ++k)
+        if (!n.output(k).empty() && used_.count(n.output(k)))
+          fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " +
+                                         n.op_type() + " is claimed" + (n.op_type() == "BatchNormalization" ? " (the others are training mode's)" : ""));
     std::unordered_map<std::string, const onnx::AttributeProto*> attrs;
     for (const auto& a : n.attribute()) attrs[a.name()] = &a;
     std::vector<OpRef> operands;
@@ -920,7 +949,10 @@ class Importer {
       operands.push_back(attribute(a, it == attrs.end() ? nullptr : it->second, where));
       if (it != attrs.end()) attrs.erase(it);
     }
+    const std::optional<std::int64_t> align_b = legacy_attributes(n, attrs, where);
     if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
+    const std::size_t na = spec->attr_operands();
+    if (spec->multi_output()) operands.push_back(scalar_const(DType::Int32, 0));  // `output`, set per output below
     if (opset_ < 13 && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax")) {
       // Before opset 13 these flatten the input to 2-d at `axis` (default 1); that is the
       // claimed one-axis op only when the axis is the last one.
@@ -947,26 +979,106 @@ class Importer {
       ++k;
     }
     if (k < n.input_size()) fail(Kind::invalid, where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
-    if (n.output_size() < 1 || n.output(0).empty()) fail(Kind::invalid, where + ": no output");
-    int elem = 0;
-    const OutputDef d = output_def(n, 0, infer_node(n, where), elem, where);
-    // Shape arithmetic (a value computed from Shape or Size and constants) becomes a constant;
-    // other values known at import (ops on constants alone) stay ops, their values kept for
-    // the inference of the nodes after them.
-    const OpNameId id = intern_op_name(ops::onnx::op_name(n.op_type()));
-    auto v = evaluate(id, operands, d);
-    const bool shape_arithmetic = v && (id == intern_op_name("onnx.Shape") || id == intern_op_name("onnx.Size") ||
-                                        std::any_of(operands.begin(), operands.end(), [&](OpRef o) { return shape_values_.count(o.index); }));
-    OpRef r;
-    if (shape_arithmetic) {
-      r = new_const(d, *v);
-      shape_values_.insert(r.index);
-    } else {
-      r = g_.add_op(id, std::span<const OpRef>(operands), d);
-      if (v) known_[r.index] = std::move(*v);
+    if (align_b) align_second_input(operands, na, *align_b, where);
+    if (n.op_type() == "Dropout" && n.input_size() > 2 && !n.input(2).empty()) {
+      const OpRef mode = operands[na + 2];
+      if (!g_.is_const(mode) || ev::get(g_.output(mode).dtype, g_.payload(mode).data(), 0) != 0)
+        fail(Kind::unsupported_op, where + ": Dropout in training mode (a training_mode input that is not a constant false) is "
+                                           "not claimed: its mask is random");
     }
-    values_[n.output(0)] = r;
-    set_type(n.output(0), elem, d);
+    if (std::all_of(n.output().begin(), n.output().end(), [](const std::string& o) { return o.empty(); }))
+      fail(Kind::invalid, where + ": no output");
+    // One op per output: the first, and each further one that is used (multi-output ops).
+    const auto inferred = infer_node(n, where);
+    const OpNameId id = intern_op_name(ops::onnx::op_name(n.op_type()));
+    for (int k = 0; k < (spec->multi_output() ? n.output_size() : 1); ++k) {
+      const std::string& name = n.output(k);
+      if (name.empty() || (k > 0 && !used_.count(name))) continue;
+      if (spec->multi_output()) operands[na - 1] = scalar_const(DType::Int32, k);
+      int elem = 0;
+      const OutputDef d = output_def(n, k, inferred, elem, where);
+      // Shape arithmetic (a value computed from Shape or Size and constants) becomes a
+      // constant; other values known at import (ops on constants alone) stay ops, their values
+      // kept for the inference of the nodes after them.
+      auto v = evaluate(id, operands, d);
+      const bool shape_arithmetic = v && (id == intern_op_name("onnx.Shape") || id == intern_op_name("onnx.Size") ||
+                                          std::any_of(operands.begin(), operands.end(), [&](OpRef o) { return shape_values_.count(o.index); }));
+      OpRef r;
+      if (shape_arithmetic) {
+        r = new_const(d, *v);
+        shape_values_.insert(r.index);
+      } else {
+        r = g_.add_op(id, std::span<const OpRef>(operands), d);
+        if (v) known_[r.index] = std::move(*v);
+      }
+      values_[name] = r;
+      set_type(name, elem, d);
+    }
+  }
+
+  /// Attributes of older opsets that newer ones dropped: read here, so that each op keeps one
+  /// operand layout (docs/onnx.md, "Older opsets"). `consumed_inputs` (a memory hint) and Gemm's
+  /// `broadcast` (C broadcasts either way) change nothing; `is_test` 1 and `spatial` 1 are
+  /// inference as claimed (0: training mode and per-element statistics are not claimed). A binary
+  /// op's `broadcast` 1 lines B up with A from `axis` on (default: the last dims, numpy's way):
+  /// the returned axis, where align_second_input reshapes B. PRelu before opset 7 takes a slope of
+  /// one value per channel (A's dim 1).
+  std::optional<std::int64_t> legacy_attributes(const onnx::NodeProto& n,
+                                                std::unordered_map<std::string, const onnx::AttributeProto*>& attrs,
+                                                const std::string& where) {
+    std::optional<std::int64_t> align;
+    auto take = [&](const char* name) -> const onnx::AttributeProto* {
+      auto it = attrs.find(name);
+      if (it == attrs.end() || opset_ >= 9) return nullptr;
+      const onnx::AttributeProto* a = it->second;
+      attrs.erase(it);
+      return a;
+    };
+    take("consumed_inputs");
+    if (const auto* a = take("is_test"); a && a->i() == 0)
+      fail(Kind::unsupported_op, where + ": is_test 0 (training mode) is not claimed");
+    if (const auto* a = take("spatial"); a && a->i() == 0)
+      fail(Kind::unsupported_op, where + ": spatial 0 (statistics per element) is not claimed");
+    const auto* axis = attrs.count("axis") && attrs.count("broadcast") ? take("axis") : nullptr;
+    if (const auto* b = take("broadcast"); b && b->i() != 0 && n.op_type() != "Gemm" && n.input_size() == 2) {
+      const auto ra = static_cast<std::int64_t>(g_.output(value(n.input(0), where)).rank);
+      const auto rb = static_cast<std::int64_t>(g_.output(value(n.input(1), where)).rank);
+      align = axis ? axis->i() : ra - rb;
+      if (*align < 0) *align += ra;
+    }
+    if (n.op_type() == "PRelu" && opset_ < 7 && n.input_size() == 2) {
+      const OutputDef &x = g_.output(value(n.input(0), where)), &slope = g_.output(value(n.input(1), where));
+      if (x.rank > 2 && slope.rank == 1 && slope.dims[0] == x.dims[1] && slope.dims[0] != 1) align = 1;
+    }
+    return align;
+  }
+
+  /// Input 1 (after the `na` attribute operands) reshaped so that numpy broadcasting lines its
+  /// dims up with input 0's from `axis` on: trailing dims of 1 appended (a constant is imported
+  /// so; another value gets an onnx.Reshape).
+  void align_second_input(std::vector<OpRef>& operands, std::size_t na, std::int64_t axis, const std::string& where) {
+    const OutputDef& a = g_.output(operands[na]);
+    OutputDef b = g_.output(operands[na + 1]);
+    if (axis < 0 || axis + static_cast<std::int64_t>(b.rank) > static_cast<std::int64_t>(a.rank))
+      fail(Kind::invalid, where + ": broadcast axis " + std::to_string(axis) + " does not fit B of rank " + std::to_string(b.rank) +
+                              " into A of rank " + std::to_string(a.rank));
+    const auto trailing = static_cast<std::uint32_t>(a.rank - static_cast<std::uint32_t>(axis) - b.rank);
+    if (trailing == 0) return;
+    for (std::uint32_t k = 0; k < trailing; ++k) b.dims[b.rank++] = 1;
+    const OpRef in = operands[na + 1];
+    if (g_.is_const(in)) {
+      const auto bytes = g_.payload(in);
+      operands[na + 1] = new_const(b, std::vector<std::byte>(bytes.begin(), bytes.end()));
+      return;
+    }
+    OutputDef shape;
+    shape.dtype = DType::Int64;
+    shape.rank = 1;
+    shape.dims[0] = b.rank;
+    std::vector<std::byte> dims(shape.byte_size());
+    for (std::uint32_t k = 0; k < b.rank; ++k) store_int(DType::Int64, dims.data(), k, static_cast<std::int64_t>(b.dims[k]));
+    const OpRef reshape_operands[] = {scalar_const(DType::Int32, 0), in, new_const(shape, dims)};
+    operands[na + 1] = g_.add_op(intern_op_name(ops::onnx::op_name("Reshape")), std::span<const OpRef>(reshape_operands), b);
   }
 
   onnx::ModelProto& model_;

@@ -981,10 +981,15 @@ class Importer {
     if (k < n.input_size()) fail(Kind::invalid, where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
     if (align_b) align_second_input(operands, na, *align_b, where);
     if (n.op_type() == "Dropout" && n.input_size() > 2 && !n.input(2).empty()) {
+      // Training mode with a ratio of 0 drops nothing (exporters write it for dropout(p=0)).
       const OpRef mode = operands[na + 2];
-      if (!g_.is_const(mode) || ev::get(g_.output(mode).dtype, g_.payload(mode).data(), 0) != 0)
-        fail(Kind::unsupported_op, where + ": Dropout in training mode (a training_mode input that is not a constant false) is "
-                                           "not claimed: its mask is random");
+      const auto ratio = scalar_value(operands[na + 1]);
+      if (!g_.is_const(mode) || ev::get(g_.output(mode).dtype, g_.payload(mode).data(), 0) != 0) {
+        if (ratio != 0.0)
+          fail(Kind::unsupported_op, where + ": Dropout in training mode (a training_mode input that is not a constant false) is "
+                                             "not claimed unless its ratio is a constant 0: its mask is random");
+        operands[na + 2] = scalar_const(DType::Bool, 0);  // the same results as inference
+      }
     }
     if (std::all_of(n.output().begin(), n.output().end(), [](const std::string& o) { return o.empty(); }))
       fail(Kind::invalid, where + ": no output");

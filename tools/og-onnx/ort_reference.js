@@ -31,7 +31,7 @@ function bytesField(num, buf) { return field(num, 2, Buffer.concat([varint(buf.l
 
 // TensorProto: dims = 1, data_type = 2, name = 8, raw_data = 9.
 function tensorProto(name, tensor) {
-  const types = { float32: 1, int64: 7, int32: 6 };
+  const types = { float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, bool: 9, float16: 10, float64: 11 };
   if (!(tensor.type in types)) throw new Error('output type ' + tensor.type + ' not written');
   const parts = tensor.dims.map((d) => field(1, 0, varint(d)));
   parts.push(field(2, 0, varint(types[tensor.type])));

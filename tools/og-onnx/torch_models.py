@@ -203,7 +203,8 @@ def torchvision_models():
                                                           num_heads=[1, 2, 4, 8], window_size=[7, 7], num_classes=10),
                  [1, 3, 64, 64], 17),
         "convnext": (lambda: convnext.ConvNeXt([convnext.CNBlockConfig(16, 32, 1), convnext.CNBlockConfig(32, 64, 1),
-                                                convnext.CNBlockConfig(64, None, 1)], num_classes=10), [1, 3, 64, 64], 13),
+                                                convnext.CNBlockConfig(64, None, 1)], layer_scale=0.5, num_classes=10),
+                     [1, 3, 64, 64], 13),
         "lraspp_mobilenet_v3": (lambda: Outputs(seg.lraspp_mobilenet_v3_large(weights_backbone=None, num_classes=4), "out"),
                                 [1, 3, 64, 64], 13),
         "deeplabv3_mobilenet_v3": (lambda: Outputs(seg.deeplabv3_mobilenet_v3_large(weights_backbone=None, num_classes=4), "out"),
@@ -272,8 +273,12 @@ def detection_models():
 def export(name, build, dims, opset, kind, dynamic, path):
     torch.manual_seed(0)
     model = build().eval()
-    # Batch-norm statistics other than 0 and 1, so that folding them is visible in the results.
+    # Batch-norm statistics other than 0 and 1, so that folding them is visible in the results;
+    # no parameter all zeros (ViT's head and many biases start so: they would hide the layers).
     with torch.no_grad():
+        for p in model.parameters():
+            if not p.any():
+                p.normal_(0.0, 0.05)
         for m in model.modules():
             if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)):
                 m.running_mean.uniform_(-0.2, 0.2)

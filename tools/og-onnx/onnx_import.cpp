@@ -513,7 +513,7 @@ class Importer {
     const std::string at = where + ": attribute '" + std::string(a.name) + "'";
     if (!p) {
       if (a.required) fail(Kind::invalid, at + " is required");
-      if (a.optional) return list_const(DType::Int32, {});
+      if (a.optional) return list_const(a.kind == K::real ? DType::Float32 : DType::Int32, {});
       switch (a.kind) {
         case K::integer:
         case K::choice: return scalar_const(DType::Int32, a.default_value);

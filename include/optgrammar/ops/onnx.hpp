@@ -14,10 +14,12 @@
 #include "optgrammar/ops/onnx_eval.hpp"
 #include "optgrammar/ops/onnx_eval_norm.hpp"
 #include "optgrammar/ops/onnx_eval_quant.hpp"
+#include "optgrammar/ops/onnx_eval_rnn.hpp"
 #include "optgrammar/ops/onnx_eval_tensor.hpp"
 
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -352,6 +354,8 @@ inline AttrSpec ch(std::string_view n, std::string_view choices) { return {n, At
 inline AttrSpec chr(std::string_view n, std::string_view choices) { return {n, AttrKind::choice, 0, choices, true}; }
 /// An integer attribute without a default: absent, an empty constant.
 inline AttrSpec iopt(std::string_view n) { return {n, AttrKind::integer, 0, {}, false, true}; }
+/// A float attribute without a default: absent, an empty constant.
+inline AttrSpec fopt(std::string_view n) { return {n, AttrKind::real, 0, {}, false, true}; }
 inline AttrSpec txt(std::string_view n) { return {n, AttrKind::text, 0, {}, true}; }
 inline AttrSpec tensor(std::string_view n) { return {n, AttrKind::tensor, 0, {}, false}; }
 inline AttrSpec chs(std::string_view n, std::string_view choices) { return {n, AttrKind::choices, 0, choices, false}; }
@@ -522,6 +526,29 @@ inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
   op("ConvInteger", "Conv of (x - x_zero_point) and (w - w_zero_point) summed exactly into Int32 (w_zero_point per output "
      "channel or scalar)", {in("x"), in("w"), opt("x_zero_point"), opt("w_zero_point")}, conv_attrs, kernel<e::conv_integer, 6>(),
      dtypes::any, 10);
+  // recurrent: output 0 Y, 1 Y_h, 2 Y_c (LSTM)
+  auto rnn_attrs = [](std::optional<AttrSpec> option) {
+    std::vector<AttrSpec> v = {fs("activation_alpha"), fs("activation_beta"), chs("activations", e::rnn_activations), fopt("clip"),
+                               ch("direction", "forward,reverse,bidirectional"), iopt("hidden_size")};
+    if (option) v.push_back(*option);
+    v.push_back(i("layout"));
+    return v;
+  };
+  op("RNN", "Ht = f(Xt W^T + Ht-1 R^T + Wb + Rb) (f default Tanh), per direction; output 0 (Y): every step's Ht, "
+     "[seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]); 1 (Y_h): the last one (of each sequence_lens); "
+     "clip bounds the pre-activations",
+     {in("X"), in("W"), in("R"), opt("B"), opt("sequence_lens", dtypes::integers), opt("initial_h")}, rnn_attrs(std::nullopt),
+     kernel<e::recurrent<e::Cell::rnn>, 8>(), dtypes::floats, 7, {"Y", "Y_h"});
+  op("GRU", "gates z, r (f, default Sigmoid) and candidate h (g, default Tanh) in W's order z, r, h; ht = g(Xt Wh^T + (rt * "
+     "Ht-1) Rh^T + Rbh + Wbh), with linear_before_reset g(Xt Wh^T + rt * (Ht-1 Rh^T + Rbh) + Wbh); Ht = (1 - zt) * ht + zt * "
+     "Ht-1; outputs as RNN's",
+     {in("X"), in("W"), in("R"), opt("B"), opt("sequence_lens", dtypes::integers), opt("initial_h")},
+     rnn_attrs(i("linear_before_reset")), kernel<e::recurrent<e::Cell::gru>, 9>(), dtypes::floats, 7, {"Y", "Y_h"});
+  op("LSTM", "gates i, o, f (f, default Sigmoid; with peepholes P in the order i, o, f) and cell c (g, default Tanh) in W's "
+     "order i, o, f, c; Ct = ft * Ct-1 + it * ct, Ht = ot * h(Ct) (h default Tanh); input_forget makes ft = 1 - it; outputs "
+     "as RNN's and 2 (Y_c): the last cell state",
+     {in("X"), in("W"), in("R"), opt("B"), opt("sequence_lens", dtypes::integers), opt("initial_h"), opt("initial_c"), opt("P")},
+     rnn_attrs(i("input_forget")), kernel<e::recurrent<e::Cell::lstm>, 9>(), dtypes::floats, 7, {"Y", "Y_h", "Y_c"});
   op("QLinearConv", "the exact Conv sums of (x - x_zero_point) and (w - w_zero_point) plus the Int32 bias B, requantized "
      "per output channel m with x_scale * w_scale[m] / y_scale (as QLinearMatMul)",
      {in("x"), in("x_scale"), in("x_zero_point"), in("w"), in("w_scale"), in("w_zero_point"), in("y_scale"), in("y_zero_point"),

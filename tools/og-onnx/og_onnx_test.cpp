@@ -26,12 +26,12 @@ using optgrammar::engine::Tensor;
 
 namespace {
 
-constexpr double rtol = 1e-4, atol = 1e-5;
+constexpr double default_rtol = 1e-4, atol = 1e-5;
 
 using optgrammar::ops::infer::shape_string;
 
 /// Empty when equal within tolerance, else what differs.
-std::string compare(const Tensor& got, const Tensor& want_as_read) {
+std::string compare(const Tensor& got, const Tensor& want_as_read, double rtol) {
   Tensor want = want_as_read;
   // ONNX's test data of this version stores bfloat16 values as uint16 tensors of their bits.
   if (got.def.dtype == DType::BFloat16 && want.def.dtype == DType::UInt16) want.def.dtype = DType::BFloat16;
@@ -64,20 +64,40 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& prefix, c
 
 enum class Outcome { pass, fail, skip };
 
-/// Tests whose expected values ONNX Runtime does not compute, so that the interpreter, which
-/// follows ONNX Runtime, is not held to them: they are skipped with the reason.
+/// Tests whose expected values ONNX Runtime does not compute (checked against its outputs), so
+/// that the interpreter, which follows ONNX Runtime, is not held to them: skipped with the reason,
+/// or, where the expected values are only rounded (ONNX's own backend runner compares them to
+/// 1e-3), compared within that relative tolerance.
 struct Divergent {
   std::string_view test, why;
+  double rtol = 0;  ///< 0: skipped
 };
 constexpr std::string_view bfloat16_truncated =
     "the expected values truncate float to bfloat16; ONNX Runtime, and the interpreter, round to nearest even";
+constexpr std::string_view short_pi = "the expected values take pi as 3.1415; ONNX Runtime, and the interpreter, take pi";
+constexpr std::string_view four_digits = "expected values given to 4 digits: compared within 1e-3 relative, as ONNX's runner does";
 constexpr Divergent divergent[] = {
     {"test_cast_FLOAT_to_BFLOAT16", bfloat16_truncated},
     {"test_castlike_FLOAT_to_BFLOAT16", bfloat16_truncated},
     {"test_castlike_FLOAT_to_BFLOAT16_expanded", bfloat16_truncated},
+    {"test_blackmanwindow", short_pi},
+    {"test_blackmanwindow_symmetric", short_pi},
+    {"test_hammingwindow", short_pi},
+    {"test_hammingwindow_symmetric", short_pi},
+    {"test_hannwindow", short_pi},
+    {"test_hannwindow_symmetric", short_pi},
+    {"test_gridsample_bicubic", four_digits, 1e-3},
+    {"test_roialign_aligned_false", four_digits, 1e-3},
+    {"test_roialign_aligned_true", four_digits, 1e-3},
 };
+const Divergent* divergence(const fs::path& dir) {
+  for (const Divergent& d : divergent)
+    if (dir.filename() == d.test) return &d;
+  return nullptr;
+}
 
 Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
+  const Divergent* div = divergence(dir);
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
@@ -117,7 +137,7 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
         return Outcome::fail;
       }
       for (std::size_t k = 0; k < got.size(); ++k)
-        if (auto d = compare(got[k], want[k]); !d.empty()) {
+        if (auto d = compare(got[k], want[k], div ? div->rtol : default_rtol); !d.empty()) {
           msg = set + "output " + std::to_string(k) + " ('" + m.outputs[k] + "'): " + d;
           return Outcome::fail;
         }
@@ -127,15 +147,16 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
     return Outcome::fail;
   }
   msg = std::to_string(sets.size()) + (sets.size() == 1 ? " data set" : " data sets");
+  if (div) msg += "; " + std::string(div->why);
   return Outcome::pass;
 }
 
 Outcome run_test(const fs::path& dir, std::string& msg) {
-  for (const Divergent& d : divergent)
-    if (dir.filename() == d.test) {
-      msg = d.why;
-      return Outcome::skip;
-    }
+  const Divergent* d = divergence(dir);
+  if (d && d->rtol == 0) {
+    msg = d->why;
+    return Outcome::skip;
+  }
   try {
     return run_test_unguarded(dir, msg);
   } catch (const std::exception& e) {

@@ -459,7 +459,8 @@ inline void add_tensor_ops(std::vector<OpSpec>& t) {
      "neighbours, the last one edge-clamped); scales an input from opset 9, an attribute in 7 and 8",
      {in("X"), opt("scales", dtypes::floats)}, {ch("mode", "nearest,linear,bilinear"), fs("scales")}, kernel<e::upsample, 2>(),
      dtypes::any, 7);
-  op("MaxUnpool", "zeros of the output's shape with X's elements put at the flat positions I names",
+  op("MaxUnpool", "zeros of the output's shape with X's elements put at the flat output positions I names (as ONNX "
+     "Runtime and PyTorch take them, also for a larger output_shape)",
      {in("X"), in("I", dtypes::i64), opt("output_shape", dtypes::i64)}, {is("kernel_shape"), is("pads"), is("strides")},
      kernel<e::max_unpool, 3>(), dtypes::any, 9);
   op("Einsum", "Einstein summation over the labels of equation (its bytes: a UInt8 constant); without \"->\" the output "

@@ -805,7 +805,7 @@ class Importer {
     const std::string at = where + ": attribute '" + std::string(a.name) + "'";
     if (!p) {
       if (a.required) fail(Kind::invalid, at + " is required");
-      if (a.optional) return list_const(DType::Int32, {});
+      if (a.optional) return list_const(a.kind == K::real ? DType::Float32 : DType::Int32, {});
       switch (a.kind) {
         case K::integer:
         case K::choice: return scalar_const(DType::Int32, a.default_value);
@@ -948,6 +948,8 @@ class Importer {
       auto it = attrs.find(std::string(a.name));
       operands.push_back(attribute(a, it == attrs.end() ? nullptr : it->second, where));
       if (it != attrs.end()) attrs.erase(it);
+      // RoiAlign before opset 16 has no coordinate_transformation_mode: it computes as output_half_pixel.
+      if (a.name == "coordinate_transformation_mode" && n.op_type() == "RoiAlign" && opset_ < 16) operands.back() = scalar_const(DType::Int32, 1);
     }
     const std::optional<std::int64_t> align_b = legacy_attributes(n, attrs, where);
     if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");

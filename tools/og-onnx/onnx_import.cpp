@@ -1105,39 +1105,31 @@ class Importer {
 
 }  // namespace
 
-bool ImportOptions::add_input_value(std::string_view spec) {
+namespace {
+/// Adds `NAME=V0,V1,...` to `to` (the values read as T by from_chars); false, adding nothing,
+/// when spec is not of that form: an empty name, a missing or empty value, one that is no T.
+template <class T>
+bool add_named_list(std::string_view spec, std::map<std::string, std::vector<T>>& to) {
   const auto eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0) return false;
-  std::vector<double> values;
+  std::vector<T> values;
   for (std::size_t at = eq + 1;;) {
     const std::size_t comma = std::min(spec.find(',', at), spec.size());
-    double v = 0;
+    T v{};
     const auto [end, ec] = std::from_chars(spec.data() + at, spec.data() + comma, v);
     if (comma == at || ec != std::errc{} || end != spec.data() + comma) return false;
     values.push_back(v);
     if (comma == spec.size()) break;
     at = comma + 1;
   }
-  input_values[std::string(spec.substr(0, eq))] = std::move(values);
+  to[std::string(spec.substr(0, eq))] = std::move(values);
   return true;
 }
+}  // namespace
 
-bool ImportOptions::add_input_shape(std::string_view spec) {
-  const auto eq = spec.find('=');
-  if (eq == std::string_view::npos || eq == 0) return false;
-  std::vector<std::size_t> dims;
-  for (std::size_t at = eq + 1;;) {
-    const std::size_t comma = std::min(spec.find(',', at), spec.size());
-    std::size_t v = 0;
-    const auto [end, ec] = std::from_chars(spec.data() + at, spec.data() + comma, v);
-    if (comma == at || ec != std::errc{} || end != spec.data() + comma) return false;
-    dims.push_back(v);
-    if (comma == spec.size()) break;
-    at = comma + 1;
-  }
-  input_shapes[std::string(spec.substr(0, eq))] = std::move(dims);
-  return true;
-}
+bool ImportOptions::add_input_value(std::string_view spec) { return add_named_list(spec, input_values); }
+
+bool ImportOptions::add_input_shape(std::string_view spec) { return add_named_list(spec, input_shapes); }
 
 Imported import_file(const std::string& path, const ImportOptions& options) {
   std::ifstream is(path, std::ios::binary);

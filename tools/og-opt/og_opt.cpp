@@ -493,7 +493,8 @@ int main(int argc, char** argv) {
       std::string ints;
       for (optgrammar::OpRef r : g.live_ops())
         if (g.name_id(r) == optgrammar::op_names::input &&
-            (g.output(r).dtype == optgrammar::DType::Int32 || g.output(r).dtype == optgrammar::DType::QInt32))
+            (optgrammar::dtype_info(g.output(r).dtype).kind == optgrammar::DTypeKind::integer ||
+             g.output(r).dtype == optgrammar::DType::QInt32))
           ints += (ints.empty() ? "%" : ", %") + std::to_string(r.index);
       if (!ints.empty())
         std::cerr << "og-opt: note: --check fills the graph inputs with random values; the integer input(s) " << ints

@@ -47,15 +47,14 @@ inline bool graph_is_valid(const optgrammar::Graph& g, const Options& o, const s
 /// when it is empty or has no Output op. False (with the message printed) on a problem.
 inline bool prepare_graph(optgrammar::Graph& g, const Options& o, const std::vector<int>& op_lines) {
   if (!graph_is_valid(g, o, o.input, op_lines, "the input graph is invalid")) return false;
-  for (const auto& opt : o.graph_options) {  // NAME=UNSIGNED
-    const auto eq = opt.find('=');
+  for (const auto& opt : o.graph_options) {  // NAME=UNSIGNED, as the command line checked
+    std::string name;
     std::uint64_t v = 0;
-    const char* end = opt.data() + opt.size();
-    if (eq == std::string::npos || eq == 0 || std::from_chars(opt.data() + eq + 1, end, v).ptr != end || eq + 1 == opt.size()) {
+    if (!parse_graph_option(opt, name, v)) {
       std::cerr << "og-opt: --option wants NAME=UNSIGNED: " << opt << "\n";
       return false;
     }
-    g.set_option(opt.substr(0, eq), v);
+    g.set_option(name, v);
   }
   if (g.live_count() == 0) std::cerr << "og-opt: warning: the graph is empty\n";
   else {

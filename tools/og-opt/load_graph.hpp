@@ -1,4 +1,4 @@
-// og-opt's input: a graph in the text format, an ONNX model, or the built-in W1 graph.
+// og-opt's input: a graph in the text format, an ONNX model, or the built-in W1 demo graph.
 #pragma once
 
 #include "options.hpp"
@@ -66,29 +66,48 @@ struct InputGraph {
   optgrammar::Graph graph;
   std::string stem;            ///< the default outputs' name: the input's without its extension
   std::vector<int> op_lines;   ///< the line defining each op of an input file
+  std::string description;     ///< what it is, as the report's "graph:" line says
 };
+
+/// Where the first byte that is no text lies in `bytes`, as "line L, column C".
+inline std::string first_binary_byte(std::string_view bytes) {
+  std::size_t line = 1, col = 1;
+  for (const char c : bytes.substr(0, 4096)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f')
+      return fmt::format("byte 0x{:02x} at line {}, column {}", u, line, col);
+    if (c == '\n') ++line, col = 0;
+    ++col;
+  }
+  return "no binary byte";
+}
 
 /// Reads the graph or model named on the command line (a file or standard input, in the text
 /// format or as an ONNX model: a name ending in .onnx, or bytes that are no text; a model's first
-/// byte is a protobuf field tag, 0x08), or builds the built-in W1 graph, and prints what it is to
-/// `report`. False (with the message printed) when it cannot be read.
-inline bool load_graph(const Options& o, std::FILE* report, InputGraph& in) {
+/// byte is a protobuf field tag, 0x08), or builds the built-in W1 demo graph when none is named,
+/// and prints what it is to `report`. Returns og-opt's exit status when it stops (with the message
+/// printed): 1 when the input cannot be read, bad_arguments_status when --input-shape or
+/// --input-value is given for a graph in the text format or does not fit the model; 0 when the
+/// run goes on.
+inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
   const std::string& input = o.input;
   try {
     if (input.empty()) {
       in.graph = w1::build(o.blocks);
       in.stem = "w1";
-      fmt::print(report, "graph: built-in W1 redundant conv chain, {} blocks\n", o.blocks);
-      return true;
+      in.description =
+          fmt::format("none given, so og-opt runs its built-in demo graph: W1, a redundant conv chain of {} blocks", o.blocks);
+      fmt::print(report, "graph: {}\n", in.description);
+      return 0;
     }
     const bool from_stdin = input == "-";
-    if (!from_stdin && !readable_input(input, input.ends_with(".onnx") ? "model" : "graph")) return false;
+    if (!from_stdin && !readable_input(input, input.ends_with(".onnx") ? "model" : "graph")) return 1;
     std::ifstream file;
     if (!from_stdin) {
       file.open(input, std::ios::binary);
       if (!file) {
         std::cerr << "og-opt: cannot read the graph " << input << ": " << std::strerror(errno) << "\n";
-        return false;
+        return 1;
       }
     }
     std::istream& is = from_stdin ? std::cin : file;
@@ -96,29 +115,50 @@ inline bool load_graph(const Options& o, std::FILE* report, InputGraph& in) {
     in.stem = from_stdin ? "stdin" : input.substr(0, input.rfind('.'));
     std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
     if (is.bad()) throw std::runtime_error("og-opt: cannot read " + name);
-    if (input.ends_with(".onnx") || !looks_like_text(bytes)) {
+    const bool named_onnx = input.ends_with(".onnx");
+    if (named_onnx || !looks_like_text(bytes)) {
       optgrammar::onnx_import::ImportOptions io;
       for (const auto& s : o.input_shapes)
         if (!io.add_input_shape(s))
           throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
       for (const auto& s : o.input_values)
         if (!io.add_input_value(s)) throw std::runtime_error("og-opt: --input-value wants NAME=V0,V1,... (numbers): " + s);
-      auto m = from_stdin ? optgrammar::onnx_import::import_bytes(bytes, name, io)
-                          : optgrammar::onnx_import::import_file_bytes(bytes, input, io);
-      in.graph = std::move(m.graph);
-      fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", name, m.opset, m.nodes);
+      try {
+        auto m = from_stdin ? optgrammar::onnx_import::import_bytes(bytes, name, io)
+                            : optgrammar::onnx_import::import_file_bytes(bytes, input, io);
+        in.graph = std::move(m.graph);
+        in.description = fmt::format("{} (ONNX, opset {}, {} nodes)", name, m.opset, m.nodes);
+      } catch (const optgrammar::onnx_import::ImportError& e) {
+        if (e.kind == optgrammar::onnx_import::ImportError::Kind::bad_option) {  // --input-shape or --input-value
+          std::cerr << "og-opt: error: " << e.what() << "\n";
+          return bad_arguments_status;
+        }
+        // Binary content under a name that does not say ONNX: a graph file that is no text.
+        if (named_onnx || e.kind != optgrammar::onnx_import::ImportError::Kind::not_a_model) throw;
+        const std::string_view why = e.what();
+        const auto at = why.find("not an ONNX model");
+        std::string model_why = at == std::string_view::npos ? std::string(why) : std::string(why.substr(at + 17));
+        if (model_why.starts_with(": ")) model_why.erase(0, 2);
+        throw std::runtime_error(fmt::format("{}:1:1: error: this file is neither the graph text format (it holds binary "
+                                             "content: {}) nor an ONNX model{}",
+                                             name, first_binary_byte(bytes), model_why.empty() ? "" : " (" + model_why + ")"));
+      }
     } else {
-      if (!o.input_shapes.empty() || !o.input_values.empty())
-        std::cerr << "og-opt: warning: --input-shape and --input-value apply to ONNX models only; ignored\n";
+      if (!o.input_shapes.empty() || !o.input_values.empty()) {
+        std::cerr << "og-opt: error: --input-shape and --input-value apply to ONNX models; " << name
+                  << " is a graph in the text format\n";
+        return bad_arguments_status;
+      }
       std::istringstream text(std::move(bytes));
       in.graph = optgrammar::read_graph_text(text, name, &in.op_lines);
-      fmt::print(report, "graph: {}\n", name);
+      in.description = name;
     }
+    fmt::print(report, "graph: {}\n", in.description);
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
-    return false;
+    return 1;
   }
-  return true;
+  return 0;
 }
 
 }  // namespace og_opt

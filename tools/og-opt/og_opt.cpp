@@ -10,12 +10,14 @@
 #include "outputs.hpp"
 #include "pictures.hpp"
 #include "result_check.hpp"
+#include "rule_instances.hpp"
 #include "run.hpp"
 #include "summary.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
@@ -29,11 +31,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::FILE* const report = og_opt::report_stream(o);
-  if (!report) return 1;
-  og_opt::print_packages(report, loaded.packages);
+  std::vector<std::string> printed = og_opt::package_lines(o, loaded);  // (the report files repeat them)
+  for (const auto& line : printed) fmt::print(report, "{}\n", line);
 
   og_opt::InputGraph in;
-  if (!og_opt::load_graph(o, report, in)) return 1;
+  if (const int status = og_opt::load_graph(o, report, in)) return status;
+  printed.push_back("graph: " + in.description);
   optgrammar::Graph& g = in.graph;
   if (!og_opt::prepare_graph(g, o, in.op_lines)) return 1;
 
@@ -46,10 +49,14 @@ int main(int argc, char** argv) {
   og_opt::CheckRun check;
   if (o.check_n > 0 && !og_opt::start_check(g, o.check_n, check)) return 1;
 
+  const auto ops_before = og_opt::op_counts(g);
+  og_opt::InstanceRecorder instances;  // for the report file: one instance of each rule that fires
   og_opt::RunResult result;
-  if (!og_opt::run(g, loaded.rules, o, out.has_trace ? &out.trace.stream() : nullptr, result)) return 3;
-  og_opt::Report summary = og_opt::summarize(o, in.stem, result);
-  og_opt::print_summary(report, summary);
+  if (!og_opt::run(g, loaded.rules, o, out.has_trace ? &out.trace.stream() : nullptr,
+                   out.has_report ? &instances : nullptr, result))
+    return 3;
+  og_opt::Report summary = og_opt::summarize(o, in.stem, printed, result, ops_before, og_opt::op_counts(g));
+  og_opt::print_summary(report, summary, printed.size(), o.verbose);
 
   if (!og_opt::graph_is_valid(g, o, "", {}, "the result graph is invalid")) return 1;
   if (!out.write_graph(g, in.stem)) return 1;
@@ -58,10 +65,10 @@ int main(int argc, char** argv) {
     if (const int status = og_opt::finish_check(g, check, o.check_tolerance, report, diffs)) return status;
 
   if (!out.commit()) return 1;
-  fmt::print(report, "\nwrote {} and {}\n", out.text.to_stdout() ? "stdout" : out.text.path(),
-             out.dot.to_stdout() ? "stdout" : out.dot.path());
+  fmt::print(report, "\nwrote {} and {}\n", out.text_written(), out.dot.to_stdout() ? "stdout" : out.dot.path());
   og_opt::PictureCaptions captions;
   if (!out.svg.empty() && !og_opt::draw_pictures(before_graph, g, o, out, in.stem, report, captions)) return 1;
-  if (out.has_report && !og_opt::write_report_file(summary, o, out, diffs, captions, report)) return 1;
+  if (out.has_report && !og_opt::write_report_file(summary, o, out, diffs, captions, instances.instances(), report))
+    return 1;
   return 0;
 }

@@ -4,29 +4,28 @@
 // that fails are removed; the real names appear only when complete.
 #pragma once
 
+#include "graphviz.hpp"
 #include "options.hpp"
 #include "output_file.hpp"
 
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/text_io.hpp>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
 namespace og_opt {
 
-/// Where the printed report goes: stdout, unless an output does (then stderr); nullptr (with the
-/// message printed) when more than one output is given as '-'.
+/// Where the printed report goes: stdout, unless an output does (then stderr; the command line
+/// lets at most one of them be '-').
 inline std::FILE* report_stream(const Options& o) {
-  const bool text_stdout = o.out_text == "-", dot_stdout = o.out_dot == "-", trace_stdout = o.trace_file == "-";
-  if (text_stdout + dot_stdout + trace_stdout > 1) {
-    std::cerr << "og-opt: at most one of -o, --dot and --trace can be '-' (stdout)\n";
-    return nullptr;
-  }
-  return (text_stdout || dot_stdout || trace_stdout) ? stderr : stdout;
+  return (o.out_text == "-" || o.out_dot == "-" || o.trace_file == "-") ? stderr : stdout;
 }
 
 struct Outputs {
@@ -36,6 +35,9 @@ struct Outputs {
         dot(o.out_dot.empty() ? stem + ".opt.dot" : o.out_dot, "DOT output"),
         trace(o.trace_file.empty() ? std::string("-") : o.trace_file, "trace"),
         report(o.report_file.empty() ? std::string("-") : o.report_file, "report"),
+        side_data(text.path() + ".bin", "side data file"),
+        data_mode(!o.data_mode.empty() ? o.data_mode : text.to_stdout() ? "inline" : "side"),
+        data_inline_max(o.data_inline_max),
         has_trace(!o.trace_file.empty()),
         has_report(!o.report_file.empty()),
         report_html(o.report_file.ends_with(".html")),
@@ -46,18 +48,16 @@ struct Outputs {
   /// Opens the files and checks that the pictures can be drawn and written; false (with the
   /// message printed) when one cannot.
   bool open() {
-    if (has_report && !report.path().ends_with(".md") && !report_html) {
-      std::cerr << "og-opt: --report: give a FILE ending in .md (Markdown) or .html\n";
+    if (!text.open() || !dot.open() || (has_trace && !trace.open()) || (has_report && !report.open()) ||
+        (data_mode == "side" && !side_data.open()))
       return false;
-    }
-    if (!text.open() || !dot.open() || (has_trace && !trace.open()) || (has_report && !report.open())) return false;
     if (svg.empty()) return true;
     // Checked before the run, as the other outputs are: dot writes the pictures itself, after it.
     if (svg.find('\'') != std::string::npos) {
       std::cerr << "og-opt: --svg: a path with a quote is not supported\n";
       return false;
     }
-    if (std::system("command -v dot >/dev/null 2>&1") != 0) {
+    if (!graphviz_installed()) {
       std::cerr << "og-opt: --svg needs Graphviz's dot, which is not installed (apt-get install graphviz)\n";
       return false;
     }
@@ -76,7 +76,14 @@ struct Outputs {
       // Ops keep their graph index as label: the numbers of the trace, the verifier and the pictures.
       optgrammar::WriteOptions wo;
       wo.graph_numbers = true;
+      if (data_mode == "elided") wo.elide_data_over = std::max<std::size_t>(data_inline_max, 1);
+      if (data_mode == "side") {
+        wo.side_data_over = std::max<std::size_t>(data_inline_max, 1);
+        wo.side_data = &side_data.stream();
+        wo.side_data_name = std::filesystem::path(side_data.path()).filename().string();
+      }
       optgrammar::write_graph_text(text.stream(), g, wo);
+      side_used = data_mode == "side" && side_data.stream().tellp() > 0;
       optgrammar::write_dot(dot.stream(), g, stem);
     } catch (const std::exception& e) {
       std::cerr << "og-opt: writing the result failed: " << e.what() << "\n";
@@ -85,10 +92,26 @@ struct Outputs {
     return true;
   }
 
-  /// Gives the text, DOT and trace files their real names.
-  bool commit() { return text.commit() && dot.commit() && (!has_trace || trace.commit()); }
+  /// Gives the side data, text, DOT and trace files their real names (the side data first: a text
+  /// never names a side file that is not there).
+  bool commit() {
+    if (data_mode == "side" && !side_used) side_data.discard();  // no constant went there
+    return (!side_used || side_data.commit()) && text.commit() && dot.commit() && (!has_trace || trace.commit());
+  }
 
-  OutputFile text, dot, trace, report;
+  /// What the text output holds, for the report's "wrote" line.
+  std::string text_written() const {
+    const std::string where = text.to_stdout() ? "stdout" : text.path();
+    if (side_used) return fmt::format("{} (constants of more than {} elements in {})", where, data_inline_max, side_data.path());
+    if (data_mode == "elided")
+      return fmt::format("{} (constants of more than {} elements left out: it cannot be read back)", where, data_inline_max);
+    return where;
+  }
+
+  OutputFile text, dot, trace, report, side_data;
+  std::string data_mode;  ///< side, inline or elided
+  std::size_t data_inline_max;
+  bool side_used = false;  ///< the text output names the side data file
   bool has_trace, has_report, report_html;
   std::string svg, before_svg;  ///< the pictures (--svg): none when svg is empty
 };

@@ -19,10 +19,11 @@ struct RunResult {
   optgrammar::engine::CseStats cse;
 };
 
-/// Runs `rules` on `g` as the options say, one line per rewrite to `trace` when given. False
-/// (with the message printed) when the rewriting fails (a cycle).
+/// Runs `rules` on `g` as the options say, one line per rewrite to `trace` and every rule tried
+/// and fired to `watch` when given. False (with the message printed) when the rewriting fails (a
+/// cycle).
 inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Options& o, std::ostream* trace,
-                RunResult& out) {
+                optgrammar::RuleWatch* watch, RunResult& out) {
   if (o.relaxed_precision) g.set_option("relaxed_precision_flag", true);
   if (o.verify_splits) optgrammar::set_autosplit_verify(true);
   optgrammar::DriverOptions opt;
@@ -30,6 +31,7 @@ inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Op
   opt.verify_each_rewrite = o.verify_each;
   opt.rewrite_in_place = o.in_place;
   if (trace) opt.trace = trace;
+  opt.watch = watch;
   optgrammar::engine::ConstantFolder folder({.max_elements = o.fold_max});
   optgrammar::engine::Cse cse({.merge_constants = o.cse_constants});
   if (!o.no_fold) opt.visit = folder.visitor();

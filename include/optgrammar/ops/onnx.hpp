@@ -470,7 +470,7 @@ inline void add_tensor_ops(std::vector<OpSpec>& t) {
      11);
 }
 
-/// The normalizations, Lp pools, Dropout and the losses (onnx_eval_norm.hpp), and the
+/// The normalizations, Lp pools (onnx_eval.hpp's pools), Dropout and the losses (onnx_eval_norm.hpp), and the
 /// quantization ops (onnx_eval_quant.hpp).
 inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
   auto op = [&](std::string_view type, std::string_view summary, std::vector<InputSpec> inputs, std::vector<AttrSpec> attrs,
@@ -493,9 +493,9 @@ inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
   op("LpNormalization", "x divided by the p-norm (p 1 or 2) of its line along axis (a zero norm gives 0)", {in("input")},
      {i("axis", -1), i("p", 2)}, kernel<e::lp_norm, 2>(), dtypes::floats);
   op("LpPool", "N-d window (sum of |x|^p)^(1/p), padding adding nothing", {in("X")},
-     {ch("auto_pad", auto_pad), is("kernel_shape"), i("p", 2), is("pads"), is("strides")}, kernel<e::lp_pool, 5>(), dtypes::floats, 2);
+     {ch("auto_pad", auto_pad), is("kernel_shape"), i("p", 2), is("pads"), is("strides")}, kernel<e::pool<e::Pool::lp>, 5>(), dtypes::floats, 2);
   op("GlobalLpPool", "(sum of |x|^p over the spatial dims)^(1/p) per (n, c)", {in("X")}, {i("p", 2)},
-     kernel<e::global_lp_pool, 1>(), dtypes::floats, 2);
+     kernel<e::global_pool<e::Pool::lp>, 1>(), dtypes::floats, 2);
   op("Dropout", "inference: output 0 the data as it is, output 1 (mask) all true; a training_mode input that is not a "
      "constant false is not claimed (the importer refuses it: its mask is random)",
      {in("data"), opt("ratio", dtypes::floats), opt("training_mode", dtypes::boolean)}, {iopt("seed"), f("ratio", 0.5)},
@@ -736,17 +736,17 @@ inline std::vector<OpSpec> make_table() {
                kernel<e::conv_transpose, 8, checks::conv<true>>(), dtypes::floats});
   t.push_back({"AveragePool", "N-d window mean", {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), i("count_include_pad"), is("kernel_shape"), is("pads"), is("strides")},
-               kernel<e::pool<false>, 6>(), dtypes::floats});
+               kernel<e::pool<e::Pool::average>, 6>(), dtypes::floats});
   t.push_back({"MaxPool",
                "N-d window maximum; output 1 (Indices): the Int64 flat position of each maximum in X (the first of equal "
                "ones), row-major, or with storage_order 1 column-major within its (n, c) plane",
                {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), is("dilations"), is("kernel_shape"), is("pads"), i("storage_order"),
                 is("strides")},
-               kernel<e::pool<true>, 8>(), dtypes::any, 1, {"Y", "Indices"}});
-  t.push_back({"GlobalAveragePool", "mean over all spatial dims", {in("X")}, {}, kernel<e::global_pool<false>, 0>(),
+               kernel<e::pool<e::Pool::max>, 8>(), dtypes::any, 1, {"Y", "Indices"}});
+  t.push_back({"GlobalAveragePool", "mean over all spatial dims", {in("X")}, {}, kernel<e::global_pool<e::Pool::average>, 0>(),
                dtypes::floats});
-  t.push_back({"GlobalMaxPool", "maximum over all spatial dims", {in("X")}, {}, kernel<e::global_pool<true>, 0>(),
+  t.push_back({"GlobalMaxPool", "maximum over all spatial dims", {in("X")}, {}, kernel<e::global_pool<e::Pool::max>, 0>(),
                dtypes::floats});
   t.push_back({"BatchNormalization", "(x - mean) / sqrt(var + epsilon) * scale + B per channel (inference)",
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},

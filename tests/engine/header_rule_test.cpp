@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using namespace optgrammar;
 
@@ -81,4 +82,23 @@ TEST_CASE("add_once: one header reached under two path spellings is one rule") {
   CHECK(set.size() == 1);
   REQUIRE(set.rules().size() == 1);
   CHECK(set.rules()[0]->file == "/src/pkg/include/rules/a.hpp");
+}
+
+TEST_CASE("add_once: rules of one name (one macro use that defines several) are numbered") {
+  RuleSet set;
+  auto named = [](const char* file, int line, const char* match) {
+    RuleInfo r = rule_at(file, line);
+    r.name = std::string(file) + ":" + std::to_string(line);
+    r.canonical = std::string("DEF_PACKAGE_OPTIMIZATION(EARLY,") + match + ",true,\"x\")";
+    return r;
+  };
+  CHECK(set.add_once(named("p.cpp", 9, "Op(\"A\",\"x\")")));
+  CHECK(set.add_once(named("p.cpp", 10, "Op(\"A\",\"x\")")));
+  CHECK(set.add_once(named("p.cpp", 9, "Op(\"B\",\"x\")")));
+  CHECK(set.add_once(named("p.cpp", 9, "Op(\"C\",\"x\")")));
+  CHECK_FALSE(set.add_once(named("p.cpp", 9, "Op(\"B\",\"x\")")));  // the same rule again
+  REQUIRE(set.rules().size() == 4);
+  std::vector<std::string> names;
+  for (const RuleInfo* r : set.rules()) names.push_back(r->name);
+  CHECK(names == std::vector<std::string>{"p.cpp:9#1", "p.cpp:9#2", "p.cpp:9#3", "p.cpp:10"});
 }

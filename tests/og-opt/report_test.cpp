@@ -1,5 +1,7 @@
-// One report, two renderings: the same cells in Markdown and HTML, each escaped for its format.
+// One report, three renderings: the same cells as text, Markdown and HTML, each escaped for its
+// format; and the short patterns of rules the reports show.
 #include "report.hpp"
+#include "rule_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -76,8 +78,8 @@ TEST_CASE("pictures: linked in Markdown, inline in HTML without the XML prolog, 
     f << "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x\">\n<svg width=\"1pt\"><g/></svg>\n";
   }
   auto r = sample();
-  r.pictures.push_back({"After (whole graph: 1 ops)", "p.svg", svg});
-  r.pictures.push_back({"Before", "missing.svg", (dir / "missing.svg").string()});
+  r.picture_sections.push_back({"Pictures", "", {{"After (whole graph: 1 ops)", "p.svg", svg, ""},
+                                                  {"Before", "missing.svg", (dir / "missing.svg").string(), ""}}});
   const auto m = md(r);
   CHECK(has(m, "\n## Pictures\n\nAfter (whole graph: 1 ops):\n\n![After (whole graph: 1 ops)](p.svg)\n"));
   const auto h = html(r);
@@ -100,4 +102,38 @@ TEST_CASE("Text: the first column left-aligned, the others right-aligned to thei
   // min_first widens the first column only.
   const std::string narrow = og_opt::text_table({.heading = "", .columns = {"a", "b"}, .rows = {{"x", "1"}}}, 4);
   CHECK(narrow == "a    b\nx    1\n");
+}
+
+TEST_CASE("a shortened cell: its full text on demand in HTML, listed after the table in Markdown") {
+  auto r = sample();
+  r.tables[0].code_full = {"Op(\"Relu\",LET(\"r\",Op(\"Relu\",\"x\")))", "x & y & z"};
+  const auto h = html(r);
+  CHECK(has(h, "<td><details><summary><code>Op(&quot;Relu&quot;,&quot;x&quot;)|1</code></summary><code>Op(&quot;Relu&quot;,"
+               "LET(&quot;r&quot;,Op(&quot;Relu&quot;,&quot;x&quot;)))</code></details></td>"));
+  CHECK(has(h, "<summary><code>x &amp; y</code></summary><code>x &amp; y &amp; z</code>"));
+  const auto m = md(r);
+  CHECK(has(m, "\ncanonical form in full:\n\n- r.cpp:1: `Op(\"Relu\",LET(\"r\",Op(\"Relu\",\"x\")))`\n"));
+}
+
+TEST_CASE("a picture given as SVG text is embedded; a section has its heading and note") {
+  auto r = sample();
+  r.picture_sections.push_back({"One instance of each rule", "first firing", {{"r.cpp:1", "", "", "<?xml?>\n<svg><g/></svg>\n"}}});
+  const auto h = html(r);
+  CHECK(has(h, "<h2>One instance of each rule</h2>\n<p>first firing</p>\n<figure>\n<figcaption>r.cpp:1</figcaption>\n<svg><g/></svg>\n</figure>"));
+  CHECK(has(md(r), "\n## One instance of each rule\n\nfirst firing\n\nr.cpp:1\n"));
+}
+
+TEST_CASE("short pattern: match -> replacement, Op and LET left out, cut to the width from the deepest level") {
+  using og_opt::short_pattern;
+  CHECK(short_pattern(R"(DEF_PACKAGE_OPTIMIZATION(EARLY,Op("Relu",LET("r",Op("Relu","x"))),true,"r"))") ==
+        "Relu(Relu(x)) -> r");
+  CHECK(short_pattern(R"(DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY,relaxed_precision_flag,Op("A",Op("$Const")),)"
+                      R"(EQ(DTYPE_OF("*"),DType::Float32),Op("B","x",WITH_SIZE("x",Op("C",1U,"y,z"))))))") ==
+        "A($Const) -> B(x,WITH_SIZE(x,C(1U,y,z)))");
+  const std::string deep = R"(DEF_PACKAGE_OPTIMIZATION(EARLY,Op("Div",Op("Mul","x",Op("Clip",Op("Add","x","three"),"lo","hi")),"six"),true,Op("HardSwish","x")))";
+  CHECK(short_pattern(deep) == "Div(Mul(x,Clip(Add(x,three),lo,hi)),six) -> HardSwish(x)");
+  CHECK(short_pattern(deep, 40) == "Div(Mul(x,Clip(…)),six) -> HardSwish(x)");
+  CHECK(short_pattern(deep, 20) == "Div(…) -> HardSwish…");
+  // Text that is no rule is only cut.
+  CHECK(short_pattern("not a rule", 5) == "not …");
 }

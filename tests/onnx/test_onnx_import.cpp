@@ -118,6 +118,14 @@ TEST_CASE("bytes that parse but hold no model are refused: no IR version, no gra
   CHECK_THROWS_WITH(oi::import_bytes("", "empty.onnx"), Catch::Contains("empty.onnx: not an ONNX model: it states no IR version"));
   const std::string no_graph = model(13).SerializeAsString();
   CHECK_THROWS_WITH(oi::import_bytes(no_graph, "no_graph.onnx"), Catch::Contains("no_graph.onnx: not an ONNX model: it has no graph"));
+  // Their kind says so, apart from a model that is malformed (og-opt tells a file that is neither
+  // the graph text format nor a model by it).
+  for (const std::string& bytes : {std::string(), no_graph, std::string("\x0f\xff", 2)}) try {
+      oi::import_bytes(bytes, "x.onnx");
+      FAIL("accepted");
+    } catch (const oi::ImportError& e) {
+      CHECK(e.kind == oi::ImportError::Kind::not_a_model);
+    }
 }
 
 TEST_CASE("opsets above 17 are refused") {
@@ -178,8 +186,19 @@ TEST_CASE("input shapes: NAME=D0,D1,... is parsed strictly, and a name that is n
     oi::import_file(path, wrong);
     FAIL("no error");
   } catch (const oi::ImportError& e) {
-    CHECK(e.kind == oi::ImportError::Kind::invalid);
+    CHECK(e.kind == oi::ImportError::Kind::bad_option);
     CHECK_THAT(e.what(), Catch::Contains("a shape is given for 'y', which is no input of the model (its inputs: x)"));
+  }
+  // A shape of another rank is refused in the words of the shape, not of the first node that
+  // reads the input.
+  oi::ImportOptions rank;
+  REQUIRE(rank.add_input_shape("x=4,4"));
+  try {
+    oi::import_file(path, rank);
+    FAIL("no error");
+  } catch (const oi::ImportError& e) {
+    CHECK(e.kind == oi::ImportError::Kind::bad_option);
+    CHECK_THAT(e.what(), Catch::Contains("the shape given for 'x' has 2 dims, the model's input has 1: [n]"));
   }
 }
 

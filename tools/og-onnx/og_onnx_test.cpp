@@ -168,7 +168,8 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
     st.nodes = m.nodes;
   } catch (const oi::ImportError& e) {
     msg = e.what();
-    return e.kind == oi::ImportError::Kind::invalid ? Outcome::fail : Outcome::skip;
+    return e.kind == oi::ImportError::Kind::invalid || e.kind == oi::ImportError::Kind::not_a_model ? Outcome::fail
+                                                                                                 : Outcome::skip;
   }
   try {
     for (const auto& s : sets) {

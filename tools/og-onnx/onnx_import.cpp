@@ -154,6 +154,22 @@ std::optional<OutputDef> def_of(const onnx::TypeProto& tp, const std::string& wh
   return d;
 }
 
+/// A tensor type's shape as the model declares it: "[1, 3, height, ?]" (a named or unknown dim
+/// by its name or '?'), or "no shape".
+std::string declared_shape(const onnx::TypeProto& t) {
+  if (!t.tensor_type().has_shape()) return "no shape";
+  std::string s = "[";
+  const auto& shape = t.tensor_type().shape();
+  for (int k = 0; k < shape.dim_size(); ++k) {
+    const auto& dim = shape.dim(k);
+    s.append(k ? ", " : "")
+        .append(dim.has_dim_value() && dim.dim_value() >= 0 ? std::to_string(dim.dim_value())
+                : dim.has_dim_param()                        ? dim.dim_param()
+                                                             : "?");
+  }
+  return s + "]";
+}
+
 std::string node_label(const onnx::NodeProto& n, int index) {
   return "node " + std::to_string(index) + (n.name().empty() ? "" : " '" + n.name() + "'") + " (" + n.op_type() + ")";
 }
@@ -275,8 +291,8 @@ class Importer {
     Imported out;
     // Every ONNX model states its IR version and holds a graph; bytes without them (an empty
     // file parses as an empty message) are no model.
-    if (model_.ir_version() <= 0) fail(Kind::invalid, "not an ONNX model: it states no IR version");
-    if (!model_.has_graph()) fail(Kind::invalid, "not an ONNX model: it has no graph");
+    if (model_.ir_version() <= 0) fail(Kind::not_a_model, "not an ONNX model: it states no IR version");
+    if (!model_.has_graph()) fail(Kind::not_a_model, "not an ONNX model: it has no graph");
     for (const auto& op : model_.opset_import())
       if (op.domain().empty() || op.domain() == "ai.onnx") out.opset = static_cast<int>(op.version());
     opset_ = out.opset;
@@ -291,7 +307,7 @@ class Importer {
         std::string names;
         for (const auto& in : ins)
           if (!is_init.count(in.name())) names += (names.empty() ? "" : ", ") + in.name();
-        fail(Kind::invalid, std::string("a ") + what + " is given for '" + name + "', which is no input of the model (its inputs: " + names + ")");
+        fail(Kind::bad_option, std::string("a ") + what + " is given for '" + name + "', which is no input of the model (its inputs: " + names + ")");
       }
     };
     for (const auto& e : opt_.input_shapes) must_be_input(e.first, "shape");
@@ -299,6 +315,13 @@ class Importer {
     for (auto& in : *gp.mutable_input()) {
       auto it = opt_.input_shapes.find(in.name());
       if (it == opt_.input_shapes.end() || !in.type().has_tensor_type()) continue;
+      // A shape of another rank than the model declares would fail later, at the first node
+      // that reads the input, in that node's words.
+      const auto& declared = in.type().tensor_type();
+      if (declared.has_shape() && static_cast<std::size_t>(declared.shape().dim_size()) != it->second.size())
+        fail(Kind::bad_option, "the shape given for '" + in.name() + "' has " + std::to_string(it->second.size()) +
+                                " dims, the model's input has " + std::to_string(declared.shape().dim_size()) + ": " +
+                                declared_shape(in.type()));
       auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
       shape->clear_dim();
       for (auto d : it->second) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(d));
@@ -322,20 +345,13 @@ class Importer {
       }
       if (!d) {
         const auto& shape = in.type().tensor_type().shape();
-        std::string declared = in.type().tensor_type().has_shape() ? "[" : "no shape";
         std::string dims;
         for (int k = 0; k < shape.dim_size(); ++k) {
           const auto& dim = shape.dim(k);
           const bool fixed = dim.has_dim_value() && dim.dim_value() >= 0;
-          if (k) {
-            declared.append(", ");
-            dims.append(",");
-          }
-          declared.append(fixed ? std::to_string(dim.dim_value()) : dim.has_dim_param() ? dim.dim_param() : "?");
-          dims.append(fixed ? std::to_string(dim.dim_value()) : "1");
+          dims.append(k ? "," : "").append(fixed ? std::to_string(dim.dim_value()) : "1");
         }
-        if (in.type().tensor_type().has_shape()) declared.append("]");
-        unfixed.append(unfixed.empty() ? "'" : ", '").append(in.name()).append("' (").append(declared).append(")");
+        unfixed.append(unfixed.empty() ? "'" : ", '").append(in.name()).append("' (").append(declared_shape(in.type())).append(")");
         example.append(" --input-shape ").append(in.name()).append("=").append(shape.dim_size() ? dims : "1,1,1,1");
         continue;
       }
@@ -459,9 +475,9 @@ class Importer {
   /// Input `in` (of definition d, when its shape is known) as the constant `values`.
   void fixed_input(const onnx::ValueInfoProto& in, const std::optional<OutputDef>& d, const std::vector<double>& values) {
     const std::string at = "input '" + in.name() + "'";
-    if (!d) fail(Kind::invalid, at + ": a value is given, but its shape is not fixed (give it with --input-shape too)");
+    if (!d) fail(Kind::bad_option, at + ": a value is given, but its shape is not fixed (give it with --input-shape too)");
     if (d->element_count() != values.size())
-      fail(Kind::invalid, at + ": " + std::to_string(values.size()) + " values are given for its " + std::to_string(d->element_count()) + " elements");
+      fail(Kind::bad_option, at + ": " + std::to_string(values.size()) + " values are given for its " + std::to_string(d->element_count()) + " elements");
     std::vector<std::byte> bytes(d->byte_size());
     for (std::size_t i = 0; i < values.size(); ++i) ev::put(d->dtype, bytes.data(), i, values[i]);
     values_[in.name()] = new_const(*d, bytes);
@@ -1187,7 +1203,7 @@ Imported import_bytes(std::string_view bytes, const std::string& name, const Imp
     fail(Kind::invalid, name + " is not an ONNX model: it is larger than 2 GiB, which protobuf cannot read (keep the "
                                "weights outside it as ONNX's external data)");
   if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-    fail(Kind::invalid, name + " is not an ONNX model" + why_no_model(bytes));
+    fail(Kind::not_a_model, name + " is not an ONNX model" + why_no_model(bytes));
   try {
     return Importer(m, options).run();
   } catch (const ImportError& e) {

@@ -23,10 +23,14 @@
 namespace optgrammar::onnx_import {
 
 /// Why an import failed: `unsupported` marks what the importer does not claim (an op type or
-/// an element type); everything else is `invalid` (a malformed model, a missing shape, ...).
+/// an element type); `not_a_model` bytes that are no ONNX model at all (no protobuf message, or
+/// one without IR version or graph); everything else is `invalid` (a malformed model, a missing
+/// shape, ...).
 class ImportError : public std::runtime_error {
  public:
-  enum class Kind { unsupported_op, unsupported_type, invalid };
+  /// bad_option: an ImportOptions entry does not fit the model (a name that is no input, a shape of
+  /// another rank, values that do not fill the input).
+  enum class Kind { unsupported_op, unsupported_type, not_a_model, invalid, bad_option };
   ImportError(Kind k, const std::string& what) : std::runtime_error(what), kind(k) {}
   Kind kind;
 };

@@ -1,5 +1,5 @@
-// og-opt's report as data, written once and rendered as Markdown or as one self-contained HTML
-// file (--report FILE.md / FILE.html).
+// og-opt's report as data, written once and rendered as plain text (the terminal), Markdown or
+// one self-contained HTML file (--report FILE.md / FILE.html).
 #pragma once
 
 #include <fmt/format.h>
@@ -21,19 +21,30 @@ struct ReportTable {
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;
   std::size_t code_column = static_cast<std::size_t>(-1);  ///< a column of source text (rendered as code)
+  /// By row, when not empty: the code column's full text, which the cell shortens (HTML shows it
+  /// on demand, Markdown lists it after the table).
+  std::vector<std::string> code_full = {};
 };
 
 struct ReportPicture {
   std::string caption;  ///< e.g. "Before (changed region: 40 of 700 ops)"
-  std::string link;     ///< the SVG file relative to the report
+  std::string link;     ///< the SVG file relative to the report (empty: none)
   std::string file;     ///< the SVG file as og-opt wrote it (read to embed it in HTML)
+  std::string svg;      ///< the picture itself, when it has no file (embedded in HTML)
+};
+
+/// A section of pictures: the changed region, one instance of each rule.
+struct ReportPictures {
+  std::string heading;
+  std::string note;  ///< a line under the heading
+  std::vector<ReportPicture> pictures;
 };
 
 struct Report {
   std::string title;
-  std::vector<std::string> facts;  ///< one line each: counts, fold, CSE
+  std::vector<std::string> facts;  ///< one line each: the graph, the rules, counts, fold, CSE
   std::vector<ReportTable> tables;
-  std::vector<ReportPicture> pictures;
+  std::vector<ReportPictures> picture_sections;
 };
 
 /// Plain text for the terminal: one table, a header line and a row per line, the first column
@@ -84,10 +95,19 @@ inline void write_markdown(std::ostream& md, const Report& r) {
       }
       md << "\n";
     }
+    if (!t.code_full.empty()) {
+      md << "\n" << cell(t.columns[t.code_column]) << " in full:\n\n";
+      for (std::size_t k = 0; k < t.rows.size() && k < t.code_full.size(); ++k)
+        md << "- " << t.rows[k][0] << ": `" << t.code_full[k] << "`\n";
+    }
   }
-  if (!r.pictures.empty()) {
-    md << "\n## Pictures\n";
-    for (const auto& p : r.pictures) md << "\n" << p.caption << ":\n\n![" << p.caption << "](" << p.link << ")\n";
+  for (const auto& section : r.picture_sections) {
+    md << "\n## " << section.heading << "\n";
+    if (!section.note.empty()) md << "\n" << section.note << "\n";
+    for (const auto& p : section.pictures) {
+      md << "\n" << p.caption << (p.link.empty() ? "" : ":") << "\n";
+      if (!p.link.empty()) md << "\n![" << p.caption << "](" << p.link << ")\n";
+    }
   }
 }
 
@@ -107,16 +127,21 @@ inline std::string html_escape(std::string_view t) {
 }
 
 /// One HTML file, well-formed as XML too (every element closed), with its style inline and no
-/// script. Pictures are embedded as inline SVG (the <svg> element of the file Graphviz wrote,
-/// without its XML prolog), or linked when the file cannot be read.
+/// script. Tables fit the page (long code wraps; a shortened cell opens to its full text);
+/// pictures are embedded as inline SVG (the <svg> element Graphviz wrote, without its XML prolog),
+/// scaled down to the page's width, or linked when the file cannot be read.
 inline void write_html(std::ostream& h, const Report& r) {
   h << "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>"
     << html_escape(r.title) << "</title>\n<style>\n"
-    << "body { font-family: sans-serif; margin: 2em; }\n"
-    << "table { border-collapse: collapse; margin-bottom: 1em; }\n"
+    << "body { font-family: sans-serif; margin: 2em; max-width: 110em; }\n"
+    << "table { border-collapse: collapse; margin-bottom: 1em; max-width: 100%; }\n"
     << "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }\n"
     << "td.num { text-align: right; }\n"
-    << "figure { margin: 1em 0; overflow: auto; border: 1px solid #ddd; }\n"
+    << "td code { white-space: pre-wrap; overflow-wrap: anywhere; }\n"
+    << "details > code { display: block; margin-top: 0.3em; color: #444; }\n"
+    << "figure { margin: 1em 0; overflow: auto; border: 1px solid #ddd; max-height: 60em; }\n"
+    << "figure svg { max-width: 100%; height: auto; }\n"
+    << "figcaption { font-weight: bold; margin: 0.3em; }\n"
     << "</style>\n</head>\n<body>\n<h1>" << html_escape(r.title) << "</h1>\n<ul>\n";
   for (const auto& f : r.facts) h << "<li>" << html_escape(f) << "</li>\n";
   h << "</ul>\n";
@@ -127,25 +152,34 @@ inline void write_html(std::ostream& h, const Report& r) {
     h << "<h2>" << html_escape(t.heading) << "</h2>\n<table>\n<thead><tr>";
     for (const auto& c : t.columns) h << "<th>" << html_escape(c) << "</th>";
     h << "</tr></thead>\n<tbody>\n";
-    for (const auto& row : t.rows) {
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      const auto& row = t.rows[i];
       h << "<tr>";
       for (std::size_t k = 0; k < row.size(); ++k) {
-        if (k == t.code_column) h << "<td><code>" << html_escape(row[k]) << "</code></td>";
+        if (k == t.code_column && i < t.code_full.size())
+          h << "<td><details><summary><code>" << html_escape(row[k]) << "</code></summary><code>"
+            << html_escape(t.code_full[i]) << "</code></details></td>";
+        else if (k == t.code_column) h << "<td><code>" << html_escape(row[k]) << "</code></td>";
         else h << (numeric(row[k]) ? "<td class=\"num\">" : "<td>") << html_escape(row[k]) << "</td>";
       }
       h << "</tr>\n";
     }
     h << "</tbody>\n</table>\n";
   }
-  if (!r.pictures.empty()) {
-    h << "<h2>Pictures</h2>\n";
-    for (const auto& p : r.pictures) {
-      h << "<figure>\n<figcaption>" << html_escape(p.caption) << " (<a href=\"" << html_escape(p.link) << "\">"
-        << html_escape(p.link) << "</a>)</figcaption>\n";
-      std::ifstream in(p.file, std::ios::binary);
-      const std::string svg{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  for (const auto& section : r.picture_sections) {
+    h << "<h2>" << html_escape(section.heading) << "</h2>\n";
+    if (!section.note.empty()) h << "<p>" << html_escape(section.note) << "</p>\n";
+    for (const auto& p : section.pictures) {
+      h << "<figure>\n<figcaption>" << html_escape(p.caption);
+      if (!p.link.empty()) h << " (<a href=\"" << html_escape(p.link) << "\">" << html_escape(p.link) << "</a>)";
+      h << "</figcaption>\n";
+      std::string svg = p.svg;
+      if (svg.empty() && !p.file.empty()) {
+        std::ifstream in(p.file, std::ios::binary);
+        svg.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      }
       const auto start = svg.find("<svg");
-      if (in.is_open() && start != std::string::npos) h << std::string_view(svg).substr(start);
+      if (start != std::string::npos) h << std::string_view(svg).substr(start);
       h << "</figure>\n";
     }
   }

@@ -8,9 +8,14 @@
 #include <optgrammar/engine/interpret.hpp>
 #include <optgrammar/ops/onnx_eval.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -69,6 +74,53 @@ inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const Che
     }
   }
   return d;
+}
+
+/// --check N, before the run: interprets the input graph on N random inputs. False (with the
+/// message printed) when the interpreter cannot run it; the message names the integer inputs,
+/// since random values suit data, not indices, axes or sizes.
+inline bool start_check(const optgrammar::Graph& g, std::size_t n, CheckRun& check) {
+  try {
+    check = check_before(g, n);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "og-opt: --check: the interpreter cannot run the input graph: " << e.what() << "\n";
+    std::string ints;
+    for (optgrammar::OpRef r : g.live_ops())
+      if (g.name_id(r) == optgrammar::op_names::input &&
+          (optgrammar::dtype_info(g.output(r).dtype).kind == optgrammar::DTypeKind::integer ||
+           g.output(r).dtype == optgrammar::DType::QInt32))
+        ints += (ints.empty() ? "%" : ", %") + std::to_string(r.index);
+    if (!ints.empty())
+      std::cerr << "og-opt: note: --check fills the graph inputs with random values; the integer input(s) " << ints
+                << " may hold indices, axes or sizes, which random values put out of range\n";
+    return false;
+  }
+}
+
+/// --check N, after the run: interprets the result on the same inputs and prints the differences
+/// per output to `report`. Returns 0, 1 when the interpreter cannot run the result, 4 when an
+/// output changed beyond `tolerance`.
+inline int finish_check(const optgrammar::Graph& g, const CheckRun& check, double tolerance, std::FILE* report,
+                        std::vector<OutputDiff>& diffs) {
+  try {
+    diffs = check_after(g, check, tolerance);
+  } catch (const std::exception& e) {
+    std::cerr << "og-opt: --check: the interpreter cannot run the result graph: " << e.what() << "\n";
+    return 1;
+  }
+  bool ok = true;
+  for (std::size_t k = 0; k < diffs.size(); ++k) {
+    fmt::print(report, "check: output {}: max abs diff {:.3g}, max rel diff {:.3g} over {} inputs{}\n", k,
+               diffs[k].max_abs, diffs[k].max_rel, check.inputs.size(), diffs[k].ok ? "" : " (beyond tolerance)");
+    if (!diffs[k].ok) {
+      std::cerr << "og-opt: --check: output " << k << " changed beyond the tolerance " << tolerance;
+      if (!diffs[k].problem.empty()) std::cerr << ": " << diffs[k].problem;
+      std::cerr << "\n";
+      ok = false;
+    }
+  }
+  return ok ? 0 : 4;
 }
 
 }  // namespace og_opt

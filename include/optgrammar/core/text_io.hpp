@@ -15,9 +15,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <istream>
 #include <limits>
 #include <ostream>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -106,12 +108,26 @@ inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std
 struct WriteOptions {
   /// Constants with more elements than this are written as `data=elided` (0: never elide).
   std::size_t elide_data_over = 0;
+  /// Where `side_data_over` is not 0 and `side_data` is given: constants with more elements than
+  /// that are written as `data=@OFFSET`, their bytes (as the graph holds them) to `side_data` at
+  /// that offset, and the text names the side file `side_data_name` (a path relative to the text's
+  /// folder) on a `data_file` line with its size and checksum (docs/graph-text-format.md).
+  std::size_t side_data_over = 0;
+  std::ostream* side_data = nullptr;
+  std::string side_data_name;
   /// Label each op with its index in the graph (`%17`), the number the trace, the verifier and
   /// the DOT pictures use, instead of renumbering densely; the reader takes either.
   bool graph_numbers = false;
 };
 
-/// Writes the live part of g. With default options, read_graph_text gives the graph back.
+/// FNV-1a, 64 bits: the side data file's checksum.
+inline std::uint64_t fnv1a(std::span<const std::byte> bytes, std::uint64_t h = 0xcbf29ce484222325ull) {
+  for (const std::byte b : bytes) h = (h ^ static_cast<std::uint64_t>(b)) * 0x100000001b3ull;
+  return h;
+}
+
+/// Writes the live part of g. With default options, or with a side data file, read_graph_text
+/// gives the graph back.
 inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOptions& opt = {}) {
   os << "# optgrammar graph\n";
   std::vector<std::string> names;
@@ -135,6 +151,24 @@ inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOption
   auto order = topological_order(g);
   std::vector<std::uint32_t> number(g.size(), 0);
   for (std::uint32_t i = 0; i < order.size(); ++i) number[order[i].index] = i;
+  // The side file's constants, in the order written: its size and checksum come first.
+  const bool side = opt.side_data && opt.side_data_over != 0;
+  auto beside = [&](OpRef r) {
+    return side && g.is_const(r) && g.output(r).element_count() > opt.side_data_over &&
+           !(opt.elide_data_over && g.output(r).element_count() > opt.elide_data_over);
+  };
+  std::uint64_t side_size = 0, side_sum = fnv1a({});
+  for (OpRef r : order)
+    if (beside(r)) {
+      side_sum = fnv1a(g.payload(r), side_sum);
+      side_size += g.payload(r).size();
+    }
+  if (side_size != 0) {
+    char sum[24];
+    std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(side_sum));
+    os << "data_file \"" << opt.side_data_name << "\" size=" << side_size << " fnv1a=" << sum << '\n';
+  }
+  std::uint64_t side_at = 0;
   for (std::uint32_t i = 0; i < order.size(); ++i) {
     OpRef r = order[i];
     os << '%' << (opt.graph_numbers ? r.index : i) << " = " << g.name(r) << '(';
@@ -155,7 +189,12 @@ inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOption
       os << ' ';
       if (opt.elide_data_over && g.output(r).element_count() > opt.elide_data_over)
         os << "data=elided";
-      else
+      else if (beside(r)) {
+        const auto bytes = g.payload(r);
+        os << "data=@" << side_at;
+        opt.side_data->write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        side_at += bytes.size();
+      } else
         text_detail::write_data(os, g.output(r), g.payload(r));
     }
     os << '\n';
@@ -290,9 +329,16 @@ inline bool count_ahead(std::istream& is, std::size_t& lines, std::size_t& refs)
   if (!is.seekg(start)) throw TextError("the graph text's stream cannot go back to where it started");
   return true;
 }
+
+/// The side data file a `data_file "NAME" size=N fnv1a=H` line names, read whole and checked.
+struct SideData {
+  std::vector<std::byte> bytes;
+  bool loaded = false;
+};
 }  // namespace text_detail
 
-/// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages.
+/// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages,
+/// and its folder is where a side data file the text names (`data_file`) is looked for.
 /// A stream that can seek (a file, a string) is read twice: first to count its lines, which
 /// sizes the graph (Graph::reserve_bound: its records do not move while it is read; the room is
 /// address space until written, the lines being only a bound), then to parse it.
@@ -304,6 +350,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
   Graph g;
   if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve_bound(lines, refs);
   std::unordered_map<std::string, OpRef> ids;
+  text_detail::SideData side;
   std::string line;
   int lineno = 0;
   while (std::getline(is, line)) {
@@ -336,6 +383,54 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       } else
         c.fail("unknown option type '" + std::string(type) + "' (int, uint, float, bool, string)", tpos);
       if (!c.at_end()) c.fail("unexpected text after the option");
+      continue;
+    }
+    if (line.compare(c.pos, 10, "data_file ") == 0) {
+      c.pos += 10;
+      if (side.loaded) c.fail("a second data_file line (a graph has one side data file)", start);
+      c.expect('"', "to open the side data file's name");
+      const auto end = line.find('"', c.pos);
+      if (end == std::string::npos) c.fail("unterminated file name");
+      const std::string name = line.substr(c.pos, end - c.pos);
+      c.pos = end + 1;
+      std::uint64_t size = 0, sum = 0;
+      bool has_size = false, has_sum = false;
+      while (!c.at_end()) {
+        const std::size_t at = c.pos;
+        const auto key = c.word("size= or fnv1a=");
+        c.expect('=', "after the key");
+        if (key == "size") size = c.number<std::uint64_t>("a size in bytes"), has_size = true;
+        else if (key == "fnv1a") {
+          c.skip_ws();
+          const std::size_t b = c.pos;
+          const auto hex = c.word("a checksum");
+          if (std::from_chars(hex.data(), hex.data() + hex.size(), sum, 16).ptr != hex.data() + hex.size())
+            c.fail("expected a checksum in hexadecimal, found '" + std::string(hex) + "'", b);
+          has_sum = true;
+        } else
+          c.fail("unknown key '" + std::string(key) + "' (size, fnv1a)", at);
+      }
+      if (!has_size || !has_sum) c.fail("a data_file line needs size= and fnv1a=");
+      // Relative to the folder of the text (the file it came from; the current folder otherwise).
+      std::string path = name;
+      if (!name.starts_with('/')) {
+        const auto slash = file.rfind('/');
+        if (slash != std::string_view::npos) path = std::string(file.substr(0, slash + 1)) + name;
+      }
+      std::ifstream data(path, std::ios::binary | std::ios::ate);
+      if (!data) c.fail("cannot read the side data file " + path, start);
+      const std::streamoff actual = data.tellg();
+      if (actual < 0 || static_cast<std::uint64_t>(actual) != size)
+        c.fail("the side data file " + path + " has " + std::to_string(actual) + " bytes, not the " +
+                   std::to_string(size) + " this text was written with",
+               start);
+      side.bytes.resize(static_cast<std::size_t>(size));
+      data.seekg(0);
+      if (!data.read(reinterpret_cast<char*>(side.bytes.data()), static_cast<std::streamsize>(size)))
+        c.fail("cannot read the side data file " + path, start);
+      if (fnv1a(side.bytes) != sum)
+        c.fail("the side data file " + path + " is not the one this text was written with (its checksum differs)", start);
+      side.loaded = true;
       continue;
     }
     c.expect('%', "to start an op definition '%N = Name(...)'");
@@ -399,6 +494,9 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
     std::vector<int> split;
     bool has_data = false, elided = false;
     std::vector<std::byte> data;
+    std::uint64_t side_at = 0;
+    std::size_t side_col = 0;
+    bool from_side = false;
     while (!c.at_end()) {
       std::size_t at = c.pos;
       auto key = c.word("id=, split= or data=");
@@ -422,6 +520,10 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
         if (line.compare(c.pos, 6, "elided") == 0) {
           elided = true;
           c.pos += 6;
+        } else if (c.accept('@')) {
+          side_col = c.pos;
+          side_at = c.number<std::uint64_t>("an offset into the side data file");
+          from_side = true;
         } else {
           c.expect('[', "to open the data");
           if (!c.accept(']')) {
@@ -440,6 +542,15 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       if (nid == op_names::const_op) {
         if (!has_data) c.fail("constant %" + id + " has no data=[...]", start);
         if (elided) c.fail("constant %" + id + " has elided data; this text cannot be loaded", start);
+        if (from_side) {
+          if (!side.loaded) c.fail("data=@... needs a data_file line before it", side_col - 1);
+          if (side_at > side.bytes.size() || d.byte_size() > side.bytes.size() - side_at)
+            c.fail("constant %" + id + "'s " + std::to_string(d.byte_size()) + " bytes at " + std::to_string(side_at) +
+                       " run past the end of the side data file (" + std::to_string(side.bytes.size()) + " bytes)",
+                   side_col);
+          const auto first = side.bytes.begin() + static_cast<std::ptrdiff_t>(side_at);
+          data.assign(first, first + static_cast<std::ptrdiff_t>(d.byte_size()));
+        }
         if (data.size() != d.byte_size())
           c.fail("constant %" + id + std::string(" has ").append(std::to_string(data.size() / element_size(d.dtype))) + std::string(" elements, its shape needs ").append(std::to_string(d.element_count())),
                  start);

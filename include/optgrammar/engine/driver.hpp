@@ -57,6 +57,17 @@ struct RunReport {
   std::vector<RuleStats> stats;        ///< by rule order
 };
 
+/// Looks at rules at work, for tools (og-opt's report pictures one instance of each rule that
+/// fired): `trying` is called before a rule is tried on an op, `fired` after it fired there (the
+/// root may be gone or, with rewrite_in_place, be its replacement). A run with a watch takes the
+/// driver's slow path, as with a visit function.
+class RuleWatch {
+ public:
+  virtual ~RuleWatch() = default;
+  virtual void trying(const Rewriter& rw, const RuleInfo& rule, OpRef root) = 0;
+  virtual void fired(const Rewriter& rw, const RuleInfo& rule, OpRef root) = 0;
+};
+
 struct DriverOptions {
   /// A pass stops with CycleError after this many rewrites per live op at its start (plus 1000).
   std::uint64_t rewrite_budget_per_op = 16;
@@ -90,6 +101,8 @@ struct DriverOptions {
   /// Called before the first pass and after every pass (common-subexpression elimination
   /// plugs in here). Edits go through the Rewriter.
   std::function<void(Rewriter&)> between_passes;
+  /// Told of every rule tried and every rule that fired (RuleWatch); nullptr: none.
+  RuleWatch* watch = nullptr;
 };
 
 
@@ -136,6 +149,7 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
       if constexpr (!Checked) {
         if (!rule->apply(rw, *rule, r)) continue;
       } else {
+        if (opt.watch) opt.watch->trying(rw, *rule, r);
         std::size_t size0 = g.size(), live0 = g.live_count();
         std::uint64_t rw0 = rw.rewrites();
         bool fired = rule->apply(rw, *rule, r);
@@ -146,6 +160,7 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
             throw std::logic_error("rule " + rule->name + " reported firing but did not replace its root");
         }
         if (!fired) continue;
+        if (opt.watch) opt.watch->fired(rw, *rule, r);
         if (opt.verify_each_rewrite) {
           auto problems = verify(g);
           if (!problems.empty())
@@ -250,7 +265,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
     const std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
-    const bool checked = opt.check_rules || opt.verify_each_rewrite || opt.visit;  // the slow path
+    const bool checked = opt.check_rules || opt.verify_each_rewrite || opt.visit || opt.watch;  // the slow path
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself (visiting it would do nothing), and is not queued when pushed.
     const PassDispatch::Rooted rooted = by_root.rooted();
@@ -296,6 +311,7 @@ namespace optgrammar {
 using engine::CycleError;
 using engine::DriverOptions;
 using engine::PassReport;
+using engine::RuleWatch;
 using engine::RunReport;
 using engine::flags_switched_off;
 using engine::run_rules;

@@ -351,6 +351,10 @@ class RuleSet {
   /// holding the same text at the same line also count as one: in its pass the second copy
   /// could never fire (it is tried only where the first, identical, rule did not), so nothing
   /// is lost. Returns whether `r` was added.
+  /// Different rules of one name (one macro use that defines several rules, or two files of one
+  /// base name with rules at the same line) are told apart by a number, in the order they were
+  /// added: `htp_lowering.cpp:172#1`, `#2`, ..., so that every rule of the set has a name of
+  /// its own in traces, counters and reports.
   /// Start-up cost: one hash of the canonical text and a look at the rules of equal text, not a
   /// scan of every rule registered so far.
   bool add_once(RuleInfo r) {
@@ -360,6 +364,14 @@ class RuleSet {
       if (o.line == r.line && o.canonical == r.canonical &&
           dsl::file_base_name(o.file) == dsl::file_base_name(r.file))
         return false;
+    }
+    if (!r.name.empty()) {
+      auto [named, first] = by_name_.try_emplace(r.name, NameUse{owned_.size(), 0});
+      if (!first) {
+        if (named->second.count == 1) owned_[named->second.first].name += "#1";
+        r.name += "#" + std::to_string(named->second.count + 1);
+      }
+      ++named->second.count;
     }
     add_hashed(std::move(r), h);
     return true;
@@ -424,6 +436,11 @@ class RuleSet {
 
   std::deque<RuleInfo> owned_;  // stable addresses
   std::unordered_multimap<std::size_t, std::size_t> by_text_;  // canonical's hash -> owned_ index
+  struct NameUse {
+    std::size_t first;  // owned_ index of the first rule of the name
+    std::size_t count;  // rules of the name
+  };
+  std::unordered_map<std::string, NameUse> by_name_;  // add_once's names, as registered (file:line)
   mutable std::vector<const RuleInfo*> order_;
   mutable bool sorted_ = false;
   mutable std::vector<PassDispatch> dispatch_;

@@ -1,0 +1,53 @@
+// og-opt's run: the rules to a fixed point, with constant folding and CSE between rewrites.
+#pragma once
+
+#include "options.hpp"
+
+#include <optgrammar/engine/cse.hpp>
+#include <optgrammar/engine/driver.hpp>
+#include <optgrammar/engine/fold_step.hpp>
+
+#include <exception>
+#include <iostream>
+#include <ostream>
+
+namespace og_opt {
+
+struct RunResult {
+  optgrammar::RunReport report;
+  optgrammar::engine::FoldStats fold;
+  optgrammar::engine::CseStats cse;
+};
+
+/// Runs `rules` on `g` as the options say, one line per rewrite to `trace` and every rule tried
+/// and fired to `watch` when given. False (with the message printed) when the rewriting fails (a
+/// cycle).
+inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Options& o, std::ostream* trace,
+                optgrammar::RuleWatch* watch, RunResult& out) {
+  if (o.relaxed_precision) g.set_option("relaxed_precision_flag", true);
+  if (o.verify_splits) optgrammar::set_autosplit_verify(true);
+  optgrammar::DriverOptions opt;
+  opt.rewrite_budget_per_op = o.budget;
+  opt.verify_each_rewrite = o.verify_each;
+  opt.rewrite_in_place = o.in_place;
+  if (trace) opt.trace = trace;
+  opt.watch = watch;
+  optgrammar::engine::ConstantFolder folder({.max_elements = o.fold_max});
+  optgrammar::engine::Cse cse({.merge_constants = o.cse_constants});
+  if (!o.no_fold) opt.visit = folder.visitor();
+  if (!o.no_cse) opt.between_passes = cse.hook();
+  try {
+    out.report = optgrammar::run_rules(g, rules, opt);
+  } catch (const optgrammar::CycleError& e) {
+    std::cerr << "og-opt: " << e.what() << "\n";
+    return false;
+  } catch (const std::exception& e) {
+    std::cerr << "og-opt: rewriting failed: " << e.what() << "\n";
+    return false;
+  }
+  out.fold = folder.stats();
+  out.cse = cse.stats();
+  return true;
+}
+
+}  // namespace og_opt

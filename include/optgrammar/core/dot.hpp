@@ -102,7 +102,9 @@ inline GraphChanges graph_changes(const Graph& before, const Graph& after) {
 }
 
 /// One node per op shown (label: name, %index, output type, quantization of quantized types,
-/// values of constants of up to 8 f32 or i32 elements), one edge per input between ops shown.
+/// values of constants of up to 8 f32 or i32 elements, and where the graph tracks provenance,
+/// what made the op and its first source, all of them in its tooltip), one edge per input between
+/// ops shown.
 inline void write_dot(std::ostream& os, const Graph& g, std::string_view title, const DotView& view) {
   auto esc = [](std::string_view s) {
     std::string o;
@@ -137,6 +139,18 @@ inline void write_dot(std::ostream& os, const Graph& g, std::string_view title, 
         if (d.dtype == DType::Int32) os << iv;
         else os << fv;
       }
+    }
+    if (g.tracks_origins() && g.origins().of(i) != Origins::none) {
+      // Provenance: what made the op, and the first sources it stands for (all in the tooltip).
+      const auto from = g.made_from(r);
+      os << "\\nby " << esc(g.made_by(r));
+      std::string all_from;
+      for (std::size_t k = 0; k < from.size(); ++k) all_from.append(k ? ", " : "").append(from[k]);
+      if (!from.empty()) {
+        os << "\\nfrom " << esc(from[0]);
+        if (from.size() > 1) os << " +" << from.size() - 1;
+      }
+      os << "\", tooltip=\"by " << esc(g.made_by(r)) << (from.empty() ? "" : " from ") << esc(all_from);
     }
     os << '"';
     if (g.is_const(r)) os << ", style=filled, fillcolor=\"#e8e8e8\"";

@@ -103,6 +103,10 @@ struct RuleInfo {
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)
+  /// The ops a match covers below its root, as input slots followed from the root (the match's
+  /// Op and OpVarIn nodes within TermGuard::max_depth): a rewrite's ops stand for the sources of
+  /// these and of the root (Graph::origins(); for DSL rules, none for a hand-made RuleInfo).
+  std::vector<std::vector<std::uint32_t>> pattern_ops;
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 

@@ -160,6 +160,12 @@ struct StaticGuards {
   };
   Term terms[TermGuard::max_per_rule]{};
   std::size_t n_terms = 0;
+  /// Where the match spells an op below its root (an Op or OpVarIn node, LET-bound or not), up to
+  /// max_tags of them within TermGuard::max_depth: what a rewrite of the rule stands for
+  /// (provenance, RuleInfo::pattern_ops).
+  std::uint32_t op_path[max_tags][TermGuard::max_depth]{};
+  std::uint32_t op_depth[max_tags]{};
+  int n_ops = 0;
 };
 
 template <class N>
@@ -174,6 +180,10 @@ constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path
     }
     if constexpr (k == Kind::Let) place_tags(boost::hana::at_c<0>(n.kids), g, path, depth);
   } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
+    if (depth > 0 && g.n_ops < max_tags) {
+      for (std::uint32_t d = 0; d < depth; ++d) g.op_path[g.n_ops][d] = path[d];
+      g.op_depth[g.n_ops++] = depth;
+    }
     std::uint32_t i = 0;
     boost::hana::for_each(n.kids, [&](const auto& kid) {
       if (depth < TermGuard::max_depth) {
@@ -311,6 +321,8 @@ struct RuleSource {
     tg.dim = t.dim;
     tg.value = t.value;
   }
+  for (int k = 0; k < guards.n_ops; ++k)
+    info.pattern_ops.emplace_back(guards.op_path[k], guards.op_path[k] + guards.op_depth[k]);
   info.flags = src.flags;
   info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);
   info.canonical = src.canonical(src.rule, info.flags);

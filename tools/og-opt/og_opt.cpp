@@ -504,6 +504,9 @@ int main(int argc, char** argv) {
                   << " may hold indices, axes or sizes, which random values put out of range\n";
       return 1;
     }
+  // Provenance (core/origins.hpp): each op the run makes records its rule and the sources it
+  // stands for; an imported model's ops already name their ONNX nodes.
+  g.track_origins();
   if (relaxed_precision) g.set_option("relaxed_precision_flag", true);
   if (verify_splits) optgrammar::set_autosplit_verify(true);
   optgrammar::DriverOptions opt;
@@ -645,6 +648,7 @@ int main(int argc, char** argv) {
           .string();
     };
     og_opt::Report& r = summary;
+    constexpr std::size_t report_made_rows = 200;  // rows of the provenance table
     if (check_n > 0) {
       auto& ct = r.tables.emplace_back();
       ct.heading = fmt::format("Check ({} random inputs, tolerance {})", check_n, check_tolerance);
@@ -652,6 +656,19 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < diffs.size(); ++k)
         ct.rows.push_back({std::to_string(k), fmt::format("{:.3g}", diffs[k].max_abs), fmt::format("{:.3g}", diffs[k].max_rel)});
     }
+    // Provenance: each op the run made, the rule (or fold) that made it and the sources it stands for.
+    auto& made = r.tables.emplace_back();
+    made.columns = {"op", "made by", "from"};
+    std::size_t n_made = 0;
+    for (optgrammar::OpRef op : g.live_ops()) {
+      if (g.origins().of(op.index) == optgrammar::Origins::none || g.made_by(op) == "imported") continue;
+      if (++n_made > report_made_rows) continue;
+      std::string from;
+      for (std::string_view f : g.made_from(op)) from.append(from.empty() ? "" : ", ").append(f);
+      made.rows.push_back({fmt::format("%{} {}", op.index, g.name(op)), std::string(g.made_by(op)), from});
+    }
+    made.heading = fmt::format("Ops made by the run ({}{})", n_made,
+                               n_made > report_made_rows ? fmt::format(", the first {} listed", report_made_rows) : "");
     if (!svg_file.empty()) {
       r.pictures.push_back({"Before (" + before_caption + ")", rel(before_svg), before_svg});
       r.pictures.push_back({"After (" + after_caption + ")", rel(svg_file), svg_file});

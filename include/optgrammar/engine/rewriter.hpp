@@ -135,10 +135,10 @@ class Rewriter {
     Origins& o = g_.origins();
     std::vector<std::uint32_t> from;
     o.sources_of(root.index, from);
-    for (const auto& path : rule.pattern_ops) {
+    for (const PatternOp& op : rule.pattern_ops) {
       OpRef x = root;
       bool there = true;
-      for (const std::uint32_t k : path) {
+      for (const std::uint32_t k : std::span<const std::uint32_t>(op.path, op.depth)) {
         if (k >= g_.n_inputs(x)) {
           there = false;
           break;

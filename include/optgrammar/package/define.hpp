@@ -163,9 +163,8 @@ struct StaticGuards {
   /// Where the match spells an op below its root (an Op or OpVarIn node, LET-bound or not), up to
   /// max_tags of them within TermGuard::max_depth: what a rewrite of the rule stands for
   /// (provenance, RuleInfo::pattern_ops).
-  std::uint32_t op_path[max_tags][TermGuard::max_depth]{};
-  std::uint32_t op_depth[max_tags]{};
-  int n_ops = 0;
+  PatternOp ops[max_tags]{};
+  std::size_t n_ops = 0;
 };
 
 template <class N>
@@ -181,8 +180,8 @@ constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path
     if constexpr (k == Kind::Let) place_tags(boost::hana::at_c<0>(n.kids), g, path, depth);
   } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
     if (depth > 0 && g.n_ops < max_tags) {
-      for (std::uint32_t d = 0; d < depth; ++d) g.op_path[g.n_ops][d] = path[d];
-      g.op_depth[g.n_ops++] = depth;
+      for (std::uint32_t d = 0; d < depth; ++d) g.ops[g.n_ops].path[d] = path[d];
+      g.ops[g.n_ops++].depth = depth;
     }
     std::uint32_t i = 0;
     boost::hana::for_each(n.kids, [&](const auto& kid) {
@@ -321,8 +320,7 @@ struct RuleSource {
     tg.dim = t.dim;
     tg.value = t.value;
   }
-  for (int k = 0; k < guards.n_ops; ++k)
-    info.pattern_ops.emplace_back(guards.op_path[k], guards.op_path[k] + guards.op_depth[k]);
+  info.pattern_ops = std::span<const PatternOp>(guards.ops, guards.n_ops);
   info.flags = src.flags;
   info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);
   info.canonical = src.canonical(src.rule, info.flags);

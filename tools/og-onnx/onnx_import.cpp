@@ -356,6 +356,7 @@ class Importer {
         continue;
       }
       values_[in.name()] = g_.add_input(*d);
+      name_ops_since(g_.size() - 1, in.name());
       set_type(in.name(), in.type().tensor_type().elem_type(), *d);
       out.inputs.push_back(in.name());
     }
@@ -370,6 +371,7 @@ class Importer {
       auto it = values_.find(o.name());
       if (it == values_.end()) fail(Kind::invalid, "graph output '" + o.name() + "' is not computed");
       g_.add_output(it->second);
+      name_ops_since(g_.size() - 1, o.name());
       out.outputs.push_back(o.name());
     }
     // What folding left unused: the shape arithmetic that became constants, and the ops and
@@ -497,7 +499,9 @@ class Importer {
   /// A graph's initializers as constants.
   void initializers(const onnx::GraphProto& gp) {
     for (const auto& t : gp.initializer()) {
+      const std::size_t first = g_.size();
       add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'"));
+      name_ops_since(first, t.name());
       set_type(t.name(), t.data_type(), g_.output(values_[t.name()]));
     }
   }
@@ -521,10 +525,21 @@ class Importer {
     for (const auto& n : gp.node()) {
       const std::string where = scope + node_label(n, index++);
       const bool plain = n.domain().empty() || n.domain() == "ai.onnx";
+      const std::size_t first = g_.size();
       if (plain && n.op_type() == "If") inline_if(n, where);
       else if (plain && n.op_type() == "Loop") unroll_loop(n, where);
       else node(n, where);
+      // Provenance: the ops a node became are the node's (an inlined subgraph's nodes name theirs
+      // first). A node without a name is named by its first output, which the model names.
+      name_ops_since(first, scope + (!n.name().empty() ? n.name() : n.output_size() > 0 ? n.output(0) : where));
     }
+  }
+
+  /// Records the ops from index `first` on that have no provenance yet as imported from `source`.
+  void name_ops_since(std::size_t first, const std::string& source) {
+    const std::string from[] = {source};
+    for (std::size_t i = first; i < g_.size(); ++i)
+      if (g_.origins().of(static_cast<std::uint32_t>(i)) == Origins::none) g_.set_origin(OpRef{static_cast<std::uint32_t>(i)}, "imported", from);
   }
 
   /// The graph attribute `name` of node n; an error naming the node when it has none.

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   fmt::print(report, "\nwrote {} and {}\n", out.text_written(), out.dot.to_stdout() ? "stdout" : out.dot.path());
   og_opt::PictureCaptions captions;
   if (!out.svg.empty() && !og_opt::draw_pictures(before_graph, g, o, out, in.stem, report, captions)) return 1;
-  if (out.has_report && !og_opt::write_report_file(summary, o, out, diffs, captions, instances.instances(), report))
+  if (out.has_report && !og_opt::write_report_file(summary, g, o, out, diffs, captions, instances.instances(), report))
     return 1;
   return 0;
 }

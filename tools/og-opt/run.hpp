@@ -24,6 +24,9 @@ struct RunResult {
 /// cycle).
 inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Options& o, std::ostream* trace,
                 optgrammar::RuleWatch* watch, RunResult& out) {
+  // Provenance (core/origins.hpp): each op the run makes records its rule and the sources it
+  // stands for; an imported model's ops already name their ONNX nodes.
+  g.track_origins();
   if (o.relaxed_precision) g.set_option("relaxed_precision_flag", true);
   if (o.verify_splits) optgrammar::set_autosplit_verify(true);
   optgrammar::DriverOptions opt;

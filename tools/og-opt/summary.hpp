@@ -118,9 +118,9 @@ inline void print_summary(std::FILE* report, const Report& summary, std::size_t 
 
 /// --report: the summary with --check's differences, the pictures of --svg, and one instance of
 /// each rule that fired (pictured when Graphviz's dot is installed), as Markdown or HTML.
-inline bool write_report_file(Report& r, const Options& o, Outputs& out, const std::vector<OutputDiff>& diffs,
-                              const PictureCaptions& captions, const std::vector<RuleInstance>& instances,
-                              std::FILE* report) {
+inline bool write_report_file(Report& r, const optgrammar::Graph& g, const Options& o, Outputs& out,
+                              const std::vector<OutputDiff>& diffs, const PictureCaptions& captions,
+                              const std::vector<RuleInstance>& instances, std::FILE* report) {
   const auto rel = [&](const std::string& path) {
     return std::filesystem::absolute(path)
         .lexically_relative(std::filesystem::absolute(o.report_file).parent_path())
@@ -133,6 +133,20 @@ inline bool write_report_file(Report& r, const Options& o, Outputs& out, const s
     for (std::size_t k = 0; k < diffs.size(); ++k)
       ct.rows.push_back({std::to_string(k), fmt::format("{:.3g}", diffs[k].max_abs), fmt::format("{:.3g}", diffs[k].max_rel)});
   }
+  // Provenance: each op the run made, the rule (or fold) that made it and the sources it stands for.
+  constexpr std::size_t report_made_rows = 200;  // rows of the provenance table
+  auto& made = r.tables.emplace_back();
+  made.columns = {"op", "made by", "from"};
+  std::size_t n_made = 0;
+  for (optgrammar::OpRef op : g.live_ops()) {
+    if (g.origins().of(op.index) == optgrammar::Origins::none || g.made_by(op) == "imported") continue;
+    if (++n_made > report_made_rows) continue;
+    std::string from;
+    for (std::string_view f : g.made_from(op)) from.append(from.empty() ? "" : ", ").append(f);
+    made.rows.push_back({fmt::format("%{} {}", op.index, g.name(op)), std::string(g.made_by(op)), from});
+  }
+  made.heading = fmt::format("Ops made by the run ({}{})", n_made,
+                             n_made > report_made_rows ? fmt::format(", the first {} listed", report_made_rows) : "");
   if (!out.svg.empty()) {
     auto& changed = r.picture_sections.emplace_back();
     changed.heading = "The graph before and after";

@@ -72,8 +72,9 @@ inline void write_dot_op_type(std::ostream& os, const Graph& g, OpRef r) {
 
 /// The attributes of op r's node: its label (name, then write_dot_op_type, quantization of
 /// quantized types, then one line per input k for which `inlined(k)` holds: that constant's
-/// type) and its style (constants filled grey, inputs and outputs as ellipses). `fill`, when
-/// given, fills the node and draws it bold.
+/// type; where the graph tracks provenance, what made the op and its first source, all of them
+/// in its tooltip) and its style (constants filled grey, inputs and outputs as ellipses). `fill`,
+/// when given, fills the node and draws it bold.
 template <class Inlined>
 void write_dot_node_attributes(std::ostream& os, const Graph& g, OpRef r, const char* fill, Inlined inlined) {
   const OutputDef& d = g.output(r);
@@ -85,6 +86,18 @@ void write_dot_node_attributes(std::ostream& os, const Graph& g, OpRef r, const 
       os << "\\n" << k << ": ";
       write_dot_op_type(os, g, g.input(r, k));
     }
+  if (g.tracks_origins() && g.origins().of(r.index) != Origins::none) {
+    // Provenance: what made the op, and the first sources it stands for (all in the tooltip).
+    const auto from = g.made_from(r);
+    os << "\\nby " << dot_escape(g.made_by(r));
+    std::string all_from;
+    for (std::size_t k = 0; k < from.size(); ++k) all_from.append(k ? ", " : "").append(from[k]);
+    if (!from.empty()) {
+      os << "\\nfrom " << dot_escape(from[0]);
+      if (from.size() > 1) os << " +" << from.size() - 1;
+    }
+    os << "\", tooltip=\"by " << dot_escape(g.made_by(r)) << (from.empty() ? "" : " from ") << dot_escape(all_from);
+  }
   os << '"';
   if (fill) os << ", style=\"filled,bold\", fillcolor=\"" << fill << "\", penwidth=2";
   else if (g.is_const(r)) os << ", style=filled, fillcolor=\"#e8e8e8\"";

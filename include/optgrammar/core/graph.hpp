@@ -13,6 +13,7 @@
 
 #include "optgrammar/core/dtype.hpp"
 #include "optgrammar/core/op_names.hpp"
+#include "optgrammar/core/origins.hpp"
 #include "optgrammar/core/output_def.hpp"
 
 #include <boost/mp11/algorithm.hpp>
@@ -514,6 +515,7 @@ class Graph {
       if (ops_[i].has_split_history) history_of_.erase(static_cast<std::uint32_t>(i));
     uses_.resize(cp.uses);
     ops_.resize(cp.ops);
+    origins_.truncate(cp.ops);
     live_ = cp.live;
     unread_ = cp.unread;
     next_id_ = cp.next_id;
@@ -536,6 +538,35 @@ class Graph {
   }
   std::size_t distinct_outputs() const noexcept { return outdefs_.size(); }
   std::size_t distinct_payloads() const noexcept { return payloads_.size(); }
+
+  // ---- provenance (core/origins.hpp) ------------------------------------------------------
+  /// Turns on recording where ops come from: from then on a rewrite records, for each op it makes,
+  /// the rule that made it and the sources of the ops its match covered (engine/rewriter.hpp),
+  /// and constant folding "fold". Ops without a record count as made when the graph was built.
+  /// Off by default: building and rewriting then never touch the table.
+  void track_origins(bool on = true) noexcept { track_origins_ = on; }
+  bool tracks_origins() const noexcept { return track_origins_; }
+  Origins& origins() noexcept { return origins_; }
+  const Origins& origins() const noexcept { return origins_; }
+  /// Records that `r` was made by `by` ("imported", a rule's name, ...) from the sources `from`
+  /// (node names of the model it was read from). Turns tracking on.
+  void set_origin(OpRef r, std::string_view by, std::span<const std::string> from = {}) {
+    track_origins_ = true;
+    std::vector<std::uint32_t> ids;
+    for (const std::string& f : from) ids.push_back(origins_.name_id(f));
+    origins_.set(checked(r), origins_.add(origins_.name_id(by), std::move(ids)));
+  }
+  /// Who made r: "imported" for an op without a record, else the record's maker.
+  std::string_view made_by(OpRef r) const {
+    const auto& rec = origins_.record(origins_.of(r.index));
+    return rec.by == 0 ? std::string_view("imported") : origins_.name(rec.by);
+  }
+  /// The sources r stands for (sorted), none when it has no record.
+  std::vector<std::string_view> made_from(OpRef r) const {
+    std::vector<std::string_view> v;
+    for (std::uint32_t id : origins_.record(origins_.of(r.index)).from) v.push_back(origins_.name(id));
+    return v;
+  }
 
   // ---- options ----------------------------------------------------------------------------
   void set_option(std::string name, OptionValue v) { options_[std::move(name)] = std::move(v); }
@@ -953,6 +984,8 @@ class Graph {
   std::unordered_map<std::uint32_t, std::uint32_t> history_of_;  // op index → split_histories_
   std::unordered_map<std::string, OptionValue> options_;
   std::vector<OpRef> dead_stack_;
+  Origins origins_;  // where ops came from, when track_origins_
+  bool track_origins_ = false;
 };
 
 }  // namespace optgrammar

@@ -75,6 +75,15 @@ inline void write_type(std::ostream& os, const OutputDef& d) {
   if (is_quantized(d.dtype) || d.zero_offset != 0 || d.stepsize != 1.0f)
     os << "{zero=" << d.zero_offset << ",step=" << format_float(d.stepsize) << '}';
 }
+/// A string in double quotes, `"` and `\` escaped with a backslash (provenance names).
+inline void write_quoted(std::ostream& os, std::string_view v) {
+  os << '"';
+  for (char c : v) {
+    if (c == '"' || c == '\\') os << '\\';
+    os << c;
+  }
+  os << '"';
+}
 inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std::byte> bytes) {
   os << "data=[";
   std::size_t n = d.element_count(), es = element_size(d.dtype);
@@ -185,6 +194,19 @@ inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOption
       for (std::size_t k = 0; k < h.size(); ++k) os << (k ? "," : "") << h[k];
       os << ']';
     }
+    if (g.tracks_origins() && g.origins().of(r.index) != Origins::none) {
+      os << " by=";
+      text_detail::write_quoted(os, g.made_by(r));
+      const auto from = g.made_from(r);
+      if (!from.empty()) {
+        os << " from=[";
+        for (std::size_t k = 0; k < from.size(); ++k) {
+          if (k) os << ',';
+          text_detail::write_quoted(os, from[k]);
+        }
+        os << ']';
+      }
+    }
     if (g.is_const(r)) {
       os << ' ';
       if (opt.elide_data_over && g.output(r).element_count() > opt.elide_data_over)
@@ -249,6 +271,18 @@ struct Cursor {
     }
     if (b == pos) fail(std::string("expected ") + what);
     return text.substr(b, pos - b);
+  }
+  /// A string in double quotes (write_quoted's form).
+  std::string quoted(const char* what) {
+    expect('"', what);
+    std::string v;
+    while (pos < text.size() && text[pos] != '"') {
+      if (text[pos] == '\\' && pos + 1 < text.size()) ++pos;
+      v += text[pos++];
+    }
+    if (pos >= text.size()) fail("unterminated string");
+    ++pos;
+    return v;
   }
   template <class T>
   T number(const char* what) {
@@ -492,14 +526,16 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
     }
     std::uint64_t op_id = 0;
     std::vector<int> split;
-    bool has_data = false, elided = false;
+    bool has_data = false, elided = false, has_origin = false;
+    std::string by;
+    std::vector<std::string> from;
     std::vector<std::byte> data;
     std::uint64_t side_at = 0;
     std::size_t side_col = 0;
     bool from_side = false;
     while (!c.at_end()) {
       std::size_t at = c.pos;
-      auto key = c.word("id=, split= or data=");
+      auto key = c.word("id=, split=, by=, from= or data=");
       c.expect('=', "after the attribute name");
       if (key == "id") {
         c.skip_ws();
@@ -513,6 +549,17 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
           do split.push_back(c.number<int>("a split index"));
           while (c.accept(','));
           c.expect(']', "to close the split history");
+        }
+      } else if (key == "by") {
+        has_origin = true;
+        by = c.quoted("to open the name of what made the op");
+      } else if (key == "from") {
+        has_origin = true;
+        c.expect('[', "to open the list of sources");
+        if (!c.accept(']')) {
+          do from.push_back(c.quoted("to open a source name"));
+          while (c.accept(','));
+          c.expect(']', "to close the list of sources");
         }
       } else if (key == "data") {
         has_data = true;
@@ -533,7 +580,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
           }
         }
       } else
-        c.fail("unknown attribute '" + std::string(key) + "' (id, split, data)", at);
+        c.fail("unknown attribute '" + std::string(key) + "' (id, split, by, from, data)", at);
     }
     if (g.size() >= no_index - 1) c.fail("too many ops (a graph holds fewer than 2^32 - 1)", start);
     OpNameId nid = intern_op_name(name);
@@ -561,6 +608,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       }
       if (op_id) g.set_op_id(r, op_id);
       if (!split.empty()) g.set_split_history(r, split);
+      if (has_origin) g.set_origin(r, by.empty() ? std::string_view("imported") : std::string_view(by), from);
     } catch (const GraphError& e) {
       c.fail(e.what(), start);  // a limit of the graph's records, at the op's line
     }

@@ -107,11 +107,30 @@ struct shared_rule {
   const A& operator()() const { return *rule; }
 };
 
-/// Trace line of one rewrite: the root (named `root_name` before the rewrite) and its result.
+/// Trace line of one rewrite: the root (named `root_name` before the rewrite) and its result,
+/// and when the graph tracks provenance, the sources the result stands for.
 [[gnu::noinline]] inline void trace_rewrite(Rewriter& rw, const RuleInfo& self, const Graph& g, OpRef root,
                                             OpNameId root_name, OpRef result) {
   rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
-           << op_name_of(root_name) << ") -> %" << result.index << "(" << g.name(result) << ")\n";
+           << op_name_of(root_name) << ") -> %" << result.index << "(" << g.name(result) << ")";
+  if (g.tracks_origins()) {
+    const auto from = g.made_from(result);
+    for (std::size_t k = 0; k < from.size(); ++k) rw.trace << (k ? ", " : " from ") << from[k];
+  }
+  rw.trace << "\n";
+}
+
+/// What a rewrite reports beyond its edit (Rewriter::observing): the provenance of the ops it made
+/// (from index `first_new` on, and its root when re-formed in place into `result`), with the record
+/// `rec` read before the edit or, when none was, now (the root's input tree is still as matched),
+/// then the trace line.
+[[gnu::noinline]] inline void observe_rewrite(Rewriter& rw, const RuleInfo& self, Graph& g, OpRef root, OpNameId root_name,
+                                              OpRef result, std::size_t first_new, std::uint32_t rec) {
+  if (g.tracks_origins() && (first_new < g.size() || result == root)) {
+    if (rec == Origins::none) rec = rw.origin_of(self, root);
+    rw.record_origin(rec, first_new, result == root ? root : OpRef{});
+  }
+  if (rw.trace) trace_rewrite(rw, self, g, root, root_name, result);
 }
 
 /// One trace line for a replacement that failed and was rolled back, with the reason.
@@ -119,6 +138,11 @@ struct shared_rule {
                                             std::string_view reason) {
   rw.trace << (rw.pass_name ? *rw.pass_name : std::string()) << " " << self.name << " %" << root.index << "("
            << g.name(root) << ") failed: " << reason << "\n";
+}
+
+/// observe_rewrite after Rewriter::replace_by_new, with what Rewriter::observe_before noted.
+[[gnu::noinline, gnu::cold]] inline void observe_replaced(Rewriter& rw, const RuleInfo& self, OpRef root, OpRef result) {
+  observe_rewrite(rw, self, rw.graph(), root, rw.observed_root_name(), result, rw.observed_first_new(), rw.observed_origin());
 }
 
 /// The rule application, inlined into its two entry points below: `Check` runs the match and the
@@ -166,13 +190,14 @@ template <RuleLayout L, class A, class Check>
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       ((in[I] = slots[hana::at_c<I>(rule.replacement.kids).leaf.slot]), ...);
     }(std::make_index_sequence<Rep::arity>{});
-    const OpDef& was = g.op_at(root.index);
-    const OpNameId root_name = was.name;
     ++st.fired;
+    if (rw.observing()) [[unlikely]]
+      rw.observe_before(self, root);  // (what the match covered goes in the edit)
+    const OpDef& was = g.op_at(root.index);
     result = rw.replace_by_new<Shape, Rep::arity>(root, self.names[rule.replacement.leaf.index],
                                                   std::span<const OpRef, Rep::arity>(in, Rep::arity), was.output, was.id);
-    if (rw.trace) [[unlikely]]
-      trace_rewrite(rw, self, g, root, root_name, result);
+    if (rw.observing()) [[unlikely]]
+      observe_replaced(rw, self, root, result);
     return true;
   } else if constexpr (plain_build<Rep>()) {
     Split_Context none[1];
@@ -207,8 +232,8 @@ template <RuleLayout L, class A, class Check>
     g.commit(cp);  // the replacement stands; replace() below makes it visible
   }
   ++st.fired;
-  if (rw.trace) [[unlikely]]
-    trace_rewrite(rw, self, g, root, g.name_id(root), result);
+  if (rw.observing()) [[unlikely]]
+    observe_rewrite(rw, self, g, root, g.name_id(root), result, first_new, Origins::none);
   // The rewrite stands: the Rewriter learns what it made and replaced, and enqueues what that touched.
   if constexpr (Rep::kind != Kind::Tag) rw.notify_inserted_since(first_new);  // (a tag makes nothing)
   if constexpr (Rep::kind == Kind::Tag || plain_build<Rep>())

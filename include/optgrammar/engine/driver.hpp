@@ -242,7 +242,7 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   rep.ops_before = g.live_count();
   const double t_run = detail::now_seconds();
   Rewriter rw(g, rep.stats);
-  rw.trace = opt.trace;
+  rw.set_trace(opt.trace);
   rw.in_place = opt.rewrite_in_place;
   rep.dead_removed += g.remove_dead();
 

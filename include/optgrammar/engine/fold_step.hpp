@@ -73,6 +73,13 @@ class ConstantFolder {
     Graph& g = rw.graph();
     if (!compute(g, r)) return false;
     const bool here = rw.can_fold_in_place(r);
+    // Provenance: the constant is the fold's, standing for what the folded op stood for.
+    std::uint32_t origin = Origins::none;
+    if (g.tracks_origins()) [[unlikely]] {
+      std::vector<std::uint32_t> from;
+      g.origins().sources_of(r.index, from);
+      origin = g.origins().add(g.origins().name_id("fold"), std::move(from));
+    }
     const OpRef c = here ? r : add_folded(g, r);
     if (rw.trace)
       rw.trace << (rw.pass_name ? *rw.pass_name : std::string("-")) << " fold %" << r.index << "(" << g.name(r)
@@ -81,6 +88,7 @@ class ConstantFolder {
       rw.fold_in_place(r, std::span<const std::byte>(buf_));
     else
       rw.replace(r, c);
+    if (origin != Origins::none) g.origins().set(c.index, origin);
     return true;
   }
   std::function<bool(Rewriter&, OpRef)> visitor() {

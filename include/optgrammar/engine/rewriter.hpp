@@ -26,7 +26,7 @@ class Rewriter {
  public:
   /// `stats`: a counter for each rule the run may apply, by RuleInfo::index; the vector must
   /// keep its size while the Rewriter lives.
-  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats.data()) {}
+  Rewriter(Graph& g, std::vector<RuleStats>& stats) : g_(g), stats_(stats.data()), observing_(g.tracks_origins()) {}
 
   Graph& graph() noexcept { return g_; }
   const Graph& graph() const noexcept { return g_; }
@@ -104,6 +104,58 @@ class Rewriter {
   [[gnu::noinline]] void erase_unused_since(std::size_t first) {
     for (std::size_t i = first; i < g_.size(); ++i)
       if (const OpRef r{static_cast<std::uint32_t>(i)}; g_.alive(r)) erase_unused(r);
+  }
+
+  /// Whether a rewrite is reported beyond its edit: to the trace, or to the graph's provenance
+  /// table (Graph::tracks_origins, as it was when the Rewriter was made or set_trace last ran).
+  /// Rules test it once per rewrite: one flag.
+  bool observing() const noexcept { return observing_; }
+  /// Sets the trace (rewrite lines are written only to a trace set so).
+  void set_trace(TraceSink t) noexcept {
+    trace = t;
+    observing_ = trace || g_.tracks_origins();
+  }
+  /// What a rule whose edit erases what its match covered (Rewriter::replace_by_new) notes before
+  /// the edit, when observing(): the provenance record, the root's name and the first op the edit
+  /// may make.
+  [[gnu::noinline, gnu::cold]] void observe_before(const RuleInfo& rule, OpRef root) {
+    observed_origin_ = origin_of(rule, root);
+    observed_root_name_ = g_.name_id(root);
+    observed_first_new_ = g_.size();
+  }
+  std::uint32_t observed_origin() const noexcept { return observed_origin_; }
+  OpNameId observed_root_name() const noexcept { return observed_root_name_; }
+  std::size_t observed_first_new() const noexcept { return observed_first_new_; }
+  /// The provenance record of a rewrite of `rule` at `root`, read before the edit: made by the
+  /// rule, standing for the sources of the root and of every op the rule's match covers
+  /// (RuleInfo::pattern_ops; constants are values, not nodes, and add none). None when the graph
+  /// does not track origins.
+  [[gnu::noinline, gnu::cold]] std::uint32_t origin_of(const RuleInfo& rule, OpRef root) {
+    if (!g_.tracks_origins()) return Origins::none;
+    Origins& o = g_.origins();
+    std::vector<std::uint32_t> from;
+    o.sources_of(root.index, from);
+    for (const PatternOp& op : rule.pattern_ops) {
+      OpRef x = root;
+      bool there = true;
+      for (const std::uint32_t k : std::span<const std::uint32_t>(op.path, op.depth)) {
+        if (k >= g_.n_inputs(x)) {
+          there = false;
+          break;
+        }
+        x = g_.input(x, k);
+      }
+      if (there && !g_.is_const(x)) o.sources_of(x.index, from);
+    }
+    return o.add(o.name_id(rule.name), std::move(from));
+  }
+  /// Gives the ops from index `first` on, and `also` (a root re-formed in its slot), the
+  /// provenance record `rec` (origin_of). Hand-written rules call it (with origin_of before their
+  /// edit) for their ops to carry one; the DSL rules' apply function does.
+  [[gnu::noinline, gnu::cold]] void record_origin(std::uint32_t rec, std::size_t first, OpRef also = {}) {
+    if (rec == Origins::none) return;
+    for (std::size_t i = first; i < g_.size(); ++i) g_.origins().set(static_cast<std::uint32_t>(i), rec);
+    if (also.valid()) g_.origins().set(also.index, rec);
   }
 
   // The worklist is a sweep over the ops that existed when the pass began (in index order, or
@@ -193,7 +245,7 @@ class Rewriter {
   std::uint64_t rewrites() const noexcept { return rewrites_; }
   std::uint64_t dead_removed() const noexcept { return dead_; }
 
-  /// The trace sink of the run (empty: no trace).
+  /// The trace sink of the run (empty: no trace); set it with set_trace.
   TraceSink trace;
   const std::string* pass_name = nullptr;
 
@@ -287,6 +339,10 @@ class Rewriter {
   std::uint64_t rewrites_ = 0;
   std::uint64_t dead_ = 0;
   OpRef last_reformed_;
+  bool observing_ = false;  // observing()
+  std::uint32_t observed_origin_ = 0;  // observe_before's notes
+  OpNameId observed_root_name_ = 0;
+  std::size_t observed_first_new_ = 0;
 };
 
 }  // namespace optgrammar::engine

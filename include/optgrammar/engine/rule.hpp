@@ -4,6 +4,7 @@
 #include "optgrammar/core/graph.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,12 @@ struct TermGuard {
   }
 };
 
+/// An op a rule's match covers below its root: the input slots followed from the root to it.
+struct PatternOp {
+  std::uint32_t depth = 0;
+  std::uint32_t path[TermGuard::max_depth] = {};
+};
+
 /// One rule. DEF_PACKAGE_OPTIMIZATION makes these; hand-written rules can be made directly.
 struct RuleInfo {
   std::string name;           ///< "file.cpp:12": the rule's stable name in traces and counters
@@ -103,6 +110,11 @@ struct RuleInfo {
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)
+  /// The ops a match covers below its root (the match's Op and OpVarIn nodes within
+  /// TermGuard::max_depth): a rewrite's ops stand for the sources of these and of the root
+  /// (Graph::origins()). For DSL rules it views the rule's constant data, so copying a RuleInfo
+  /// copies no list; empty for a hand-made RuleInfo.
+  std::span<const PatternOp> pattern_ops;
   std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
 };
 
@@ -121,6 +133,7 @@ inline std::vector<RuleInfo>& pending_rules() {
 namespace optgrammar {
 using engine::TermGuard;
 using engine::InputGuard;
+using engine::PatternOp;
 using engine::Rewriter;
 using engine::RuleInfo;
 using engine::RuleStats;

@@ -160,6 +160,11 @@ struct StaticGuards {
   };
   Term terms[TermGuard::max_per_rule]{};
   std::size_t n_terms = 0;
+  /// Where the match spells an op below its root (an Op or OpVarIn node, LET-bound or not), up to
+  /// max_tags of them within TermGuard::max_depth: what a rewrite of the rule stands for
+  /// (provenance, RuleInfo::pattern_ops).
+  PatternOp ops[max_tags]{};
+  std::size_t n_ops = 0;
 };
 
 template <class N>
@@ -174,6 +179,10 @@ constexpr void place_tags(const N& n, StaticGuards& g, const std::uint32_t* path
     }
     if constexpr (k == Kind::Let) place_tags(boost::hana::at_c<0>(n.kids), g, path, depth);
   } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
+    if (depth > 0 && g.n_ops < max_tags) {
+      for (std::uint32_t d = 0; d < depth; ++d) g.ops[g.n_ops].path[d] = path[d];
+      g.ops[g.n_ops++].depth = depth;
+    }
     std::uint32_t i = 0;
     boost::hana::for_each(n.kids, [&](const auto& kid) {
       if (depth < TermGuard::max_depth) {
@@ -311,6 +320,7 @@ struct RuleSource {
     tg.dim = t.dim;
     tg.value = t.value;
   }
+  info.pattern_ops = std::span<const PatternOp>(guards.ops, guards.n_ops);
   info.flags = src.flags;
   info.flag_bits = static_cast<std::uint32_t>(dsl::read_rule_flags(src.flags).bits);
   info.canonical = src.canonical(src.rule, info.flags);

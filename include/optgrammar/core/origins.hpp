@@ -1,0 +1,84 @@
+// Provenance: where each op of a graph came from. An op made by a rewrite records the rule that
+// made it (its name, "file.cpp:12"), or "fold" for a folded constant; an op read from a model
+// records how it entered ("imported"). Each also lists the source nodes it stands for: the ONNX
+// node names an importer gave, carried through rewrites as the union over the ops the rule's
+// match covered, so that a fused op lists every node it fuses.
+//
+// The table lives beside the graph's op records (Graph::origins()), off until
+// Graph::track_origins(): a graph that does not track it pays nothing when it is built or
+// rewritten, and one that does pays one record per rewrite (docs/engine.md, "Provenance").
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace optgrammar {
+
+/// Where ops came from, by op index (see the file comment). Names (rule names, node names) are
+/// interned; an origin is a record of who made the op and the sorted source names.
+class Origins {
+ public:
+  /// The record of an op without one: made when the graph was built, no source known.
+  static constexpr std::uint32_t none = 0;
+
+  struct Record {
+    std::uint32_t by = 0;               ///< interned name of the maker ("imported", "fold", a rule)
+    std::vector<std::uint32_t> from;    ///< interned source names, sorted, each once
+  };
+
+  /// The id of a name (interned; "" is 0).
+  std::uint32_t name_id(std::string_view s) {
+    if (s.empty()) return 0;
+    if (auto it = ids_.find(std::string(s)); it != ids_.end()) return it->second;
+    names_.emplace_back(s);
+    const auto id = static_cast<std::uint32_t>(names_.size());
+    ids_.emplace(std::string(s), id);
+    return id;
+  }
+  std::string_view name(std::uint32_t id) const {
+    return id != 0 && id <= names_.size() ? std::string_view(names_[id - 1]) : std::string_view();
+  }
+
+  /// A new record: made by `by`, standing for the sources `from` (sorted and made unique here).
+  std::uint32_t add(std::uint32_t by, std::vector<std::uint32_t> from) {
+    std::sort(from.begin(), from.end());
+    from.erase(std::unique(from.begin(), from.end()), from.end());
+    records_.push_back(Record{by, std::move(from)});
+    return static_cast<std::uint32_t>(records_.size());
+  }
+  const Record& record(std::uint32_t id) const {
+    static const Record empty;
+    return id != 0 && id <= records_.size() ? records_[id - 1] : empty;
+  }
+
+  /// The record of op `op` (none when it has no record).
+  std::uint32_t of(std::uint32_t op) const noexcept { return op < of_.size() ? of_[op] : none; }
+  void set(std::uint32_t op, std::uint32_t rec) {
+    if (op >= of_.size()) of_.resize(op + 1, none);
+    of_[op] = rec;
+  }
+  /// Forgets the records of ops at or past `ops` (a rollback took them back).
+  void truncate(std::size_t ops) {
+    if (of_.size() > ops) of_.resize(ops);
+  }
+  /// Adds the sources of op `op`'s record to `out` (unsorted).
+  void sources_of(std::uint32_t op, std::vector<std::uint32_t>& out) const {
+    const Record& r = record(of(op));
+    out.insert(out.end(), r.from.begin(), r.from.end());
+  }
+
+ private:
+  // Nothing is allocated until the first name or record: a graph that does not track origins
+  // carries three empty containers.
+  std::vector<std::string> names_;  ///< name id k is names_[k - 1]
+  std::vector<Record> records_;
+  std::vector<std::uint32_t> of_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+};
+
+}  // namespace optgrammar

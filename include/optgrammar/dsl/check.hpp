@@ -189,7 +189,8 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
     if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, name, i + 1);
   for (std::size_t i = 0; i < n; ++i) {
     VType t = kid(i);
-    const bool wants_ref = i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf);
+    const bool wants_ref =
+        i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
     if (wants_ref && t != VType::OpRef) return a.fail(Fault::needs_opref, name, i + 1, vtype_name(t));
     if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
                        t == VType::NewConst || t == VType::Repl))
@@ -497,7 +498,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       if (!check_string(a, node.leaf.str, "op name")) return;
       node.leaf.index = a.name_index(node.leaf.str);
     }
-    if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways) {
+    if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways || k == Kind::IsOp || k == Kind::ProducerFor) {
       if (!check_string(a, node.leaf.str, "op name")) return;
       node.leaf.index = a.name_index(node.leaf.str);
     }

@@ -769,6 +769,11 @@ class Checker {
         return n;
       }
       case C::EXTERNAL_CONSTRAINT: return external_constraint(n);
+      case C::IS_OP:
+      case C::PRODUCER_FOR:  // an existing opref, then an op name (checked first, as the C++ front end does)
+        a[1] = opstring(a[1]);
+        a[0] = need_opref(n, 0);
+        return typed(n, VT::boolean);
       case C::MESSAGE: {
         if (a[0]->kind != NodeKind::string)
           fail(a[0]->loc, fmt::format("the first operand of 'MESSAGE' must be a string constant, found {}", spelled(a[0])));

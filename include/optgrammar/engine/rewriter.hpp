@@ -201,7 +201,7 @@ class Rewriter {
   template <bool Check, class Shape = UnknownShape>
   [[gnu::always_inline]] void replace_ops(OpRef root, OpRef with) {
     // Inlined by force: GCC sometimes compiles this lambda and push out of line, which
-    // costs W1 about 0.7 M instructions at B = 5,000 (docs/performance.md).
+    // costs W1 about 0.7 M instructions at B = 5,000 (git history of docs/performance.md).
     dead_ += g_.replace_and_erase<Check, Shape>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
     if (push_replacement_) push(with);
     ++rewrites_;

@@ -229,7 +229,7 @@ inline bool trilu(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const std::int64_t k = a.present(1) ? get_int(a.in(1).def->dtype, a.in(1).data.data(), 0) : 0;
   const std::size_t R = x.def->dims[x.def->rank - 2], C = x.def->dims[x.def->rank - 1];
   const std::size_t es = element_size(o.dtype);
-  std::memset(out.data(), 0, out.size());
+  if (!out.empty()) std::memset(out.data(), 0, out.size());
   for (std::size_t i = 0; i < o.element_count(); ++i) {
     const auto c = static_cast<std::int64_t>(i % C), r = static_cast<std::int64_t>((i / C) % R);
     if (upper ? c - r >= k : c - r <= k) std::memcpy(out.data() + i * es, x.data.data() + i * es, es);
@@ -779,7 +779,7 @@ inline bool max_unpool(const OpView& v, std::span<std::byte> out, std::size_t na
   if (a.n_inputs() < 2 || !a.in(0).known || !a.in(1).known) return false;
   const ValueView &x = a.in(0), &ind = a.in(1);
   if (x.def->element_count() != ind.def->element_count() || x.def->dtype != v.declared->dtype) return false;
-  std::memset(out.data(), 0, out.size());
+  if (!out.empty()) std::memset(out.data(), 0, out.size());
   for (std::size_t i = 0; i < x.def->element_count(); ++i) {
     const std::int64_t to = get_int(ind.def->dtype, ind.data.data(), i);
     if (to < 0 || static_cast<std::size_t>(to) >= v.declared->element_count()) return false;

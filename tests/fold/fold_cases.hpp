@@ -99,6 +99,27 @@ template <class T> void fill(T* p, size_t n, Rng& r, int64_t zp = 0) {
   for (size_t i = 0; i < n; ++i) p[i] = random_value<T>(r, zp);
 }
 
+/// Values within `spread` of the zero point zp (in T's range): the products of a quantized
+/// kernel stay small, so its results do not saturate and its rounding ties show.
+template <class T> void fill_near(T* p, size_t n, Rng& r, int64_t zp, int64_t spread) {
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t v = zp + r.range(-spread, spread);
+    p[i] = static_cast<T>(v < fold::int_range<T>::lo ? fold::int_range<T>::lo : v > fold::int_range<T>::hi ? fold::int_range<T>::hi : v);
+  }
+}
+
+/// Operands of a binary quantized kernel: random and edge values, or (one time in two) values
+/// near the zero points.
+template <class Q> void fill_operands(Q* x, Q* y, size_t n, Rng& r, int64_t x_zp, int64_t y_zp) {
+  if (r.chance(2)) {
+    fill(x, n, r, x_zp);
+    fill(y, n, r, y_zp);
+  } else {
+    fill_near(x, n, r, x_zp, 12);
+    fill_near(y, n, r, y_zp, 12);
+  }
+}
+
 template <class T> bool same_bits(T a, T b) {
   if constexpr (fold::is_float_v<T>) return (a != a && b != b) || float_bits(a) == float_bits(b);
   else return a == b;
@@ -251,8 +272,7 @@ template <class B, class Q> void check_qadd(Sink& sink) {
       p.shift = static_cast<int32_t>(r.range(0, lim == 8 ? 4 : 31));
     }
     Q *x = at<Q>(b.in0, off), *y = at<Q>(b.in1, off), *g = at<Q>(b.got, off), *w = at<Q>(b.want, off);
-    fill(x, n, r, p.a_zero_point);
-    fill(y, n, r, p.b_zero_point);
+    fill_operands(x, y, n, r, p.a_zero_point, p.b_zero_point);
     B::qadd(x, y, g, n, p);
     fold::reference::qadd(x, y, w, n, p);
     compare(sink, "qadd", g, w, n);
@@ -273,8 +293,7 @@ template <class B, class Q> void check_qmul(Sink& sink) {
       p.shift = static_cast<int32_t>(r.range(0, lim == 8 ? 4 : 31));
     }
     Q *x = at<Q>(b.in0, off), *y = at<Q>(b.in1, off), *g = at<Q>(b.got, off), *w = at<Q>(b.want, off);
-    fill(x, n, r, p.a_zero_point);
-    fill(y, n, r, p.b_zero_point);
+    fill_operands(x, y, n, r, p.a_zero_point, p.b_zero_point);
     B::qmul(x, y, g, n, p);
     fold::reference::qmul(x, y, w, n, p);
     compare(sink, "qmul", g, w, n);

@@ -61,6 +61,24 @@ TEST_CASE("portable quantized kernels match the reference", "[fold]") {
   run([](fold_test::Sink& s) { fold_test::check_all_quantized<P>(s); });
 }
 
+// Each instruction-set level of the portable quantized kernels on its own (the test above runs
+// the one the CPU gets by default): the plain loops every host has, SSE2 and AVX2 on x86-64.
+TEST_CASE("portable quantized kernels match the reference at every instruction-set level", "[fold]") {
+  using fold::portable::isa;
+  const isa best = fold::portable::host_isa();
+  CHECK(fold::portable::resolve(isa::host) == best);
+  CHECK(fold::portable::resolve(isa::none) == isa::none);
+  run([](fold_test::Sink& s) { fold_test::check_all_quantized<fold::portable::backend_at<isa::none>>(s); });
+#if defined(__x86_64__)
+  CHECK(best >= isa::sse2);
+  run([](fold_test::Sink& s) { fold_test::check_all_quantized<fold::portable::backend_at<isa::sse2>>(s); });
+  if (best == isa::avx2)
+    run([](fold_test::Sink& s) { fold_test::check_all_quantized<fold::portable::backend_at<isa::avx2>>(s); });
+  else
+    WARN("this CPU has no AVX2: the AVX2 kernels are not checked here");
+#endif
+}
+
 TEST_CASE("broadcasting, transpose and reshape match index-by-index references", "[fold]") {
   run([](fold_test::Sink& s) { fold_test::check_all_layout<P>(s); });
 }

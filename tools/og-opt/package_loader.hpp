@@ -25,9 +25,11 @@ struct LoadedPackage {
 /// Loads the package at `path` (never unloaded: its rules point into it). Its static
 /// registrations land in this program's registries; throws std::runtime_error with dlerror's
 /// text when it cannot be loaded, or with the reason when it is not a package whose
-/// registrations reached them.
+/// registrations reached them, and RegistryBusy when graphs are being optimized meanwhile
+/// (the registries are written while it loads: docs/engine.md, "Threads").
 inline LoadedPackage load_package(const std::string& path) {
   using namespace optgrammar;
+  const RegistryWrite loading;
   LoadedPackage p;
   p.path = path;
   auto& rules = RuleSet::global();

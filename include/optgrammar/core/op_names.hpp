@@ -1,12 +1,15 @@
 // Process-wide interning of op names, so that matching compares integers, never strings.
 #pragma once
 
+#include <atomic>
+#include <bit>
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace optgrammar {
@@ -14,8 +17,12 @@ namespace optgrammar {
 using OpNameId = std::uint32_t;
 
 /// Maps op names ("Conv2d", "q::Add", "$Const") to small dense integers. Rules intern their
-/// op names when they register, graphs when ops are created. Not thread-safe: intern names
-/// before running graphs on several threads (registration at static initialization does).
+/// op names when they register, graphs when ops are created by name.
+///
+/// Thread-safe: any thread may intern, find and name at any time. A name already interned is
+/// found without a lock (an open-addressing table whose slots are published atomically, read
+/// through an atomic pointer); only a new name takes the lock, to add it. A grown table replaces
+/// the old one, which stays allocated (a reader may still be probing it) until the program ends.
 class OpNames {
  public:
   static OpNames& instance() {
@@ -23,25 +30,93 @@ class OpNames {
     return table;
   }
   OpNameId intern(std::string_view s) {
-    if (auto it = ids_.find(s); it != ids_.end()) return it->second;
-    const std::string& stored = storage_.emplace_back(s);
-    auto id = static_cast<OpNameId>(names_.size());
-    names_.push_back(stored);
-    ids_.emplace(std::string_view(stored), id);
-    return id;
+    const std::uint64_t h = hash(s);
+    if (const Entry* e = lookup(*table_.load(std::memory_order_acquire), s, h)) return e->id;
+    return add(s, h);
   }
   std::optional<OpNameId> find(std::string_view s) const {
-    if (auto it = ids_.find(s); it != ids_.end()) return it->second;
+    if (const Entry* e = lookup(*table_.load(std::memory_order_acquire), s, hash(s))) return e->id;
     return std::nullopt;
   }
-  std::string_view name(OpNameId id) const { return id < names_.size() ? names_[id] : "?"; }
-  std::size_t size() const noexcept { return names_.size(); }
+  std::string_view name(OpNameId id) const {
+    return id < count_.load(std::memory_order_acquire) ? std::string_view(entry(id)->name) : std::string_view("?");
+  }
+  std::size_t size() const noexcept { return count_.load(std::memory_order_acquire); }
+
+  OpNames(const OpNames&) = delete;
+  OpNames& operator=(const OpNames&) = delete;
 
  private:
   OpNames();
-  std::deque<std::string> storage_;  // stable addresses for the views below
-  std::vector<std::string_view> names_;
-  std::unordered_map<std::string_view, OpNameId> ids_;
+  struct Entry {
+    std::string name;
+    std::uint64_t hash;
+    OpNameId id;
+  };
+  /// Linear probing over a power-of-two number of slots, at most half full.
+  struct Table {
+    std::size_t mask;
+    std::unique_ptr<std::atomic<const Entry*>[]> slots;
+    explicit Table(std::size_t n) : mask(n - 1), slots(new std::atomic<const Entry*>[n]()) {}
+  };
+  /// The entries by id, in segments that never move: segment k holds ids
+  /// [64 (2^k - 1), 64 (2^(k+1) - 1)).
+  static constexpr std::size_t first_segment = 64, segments = 26;
+
+  /// FNV-1a: op names are short, so a byte loop inlined at the call beats a library call.
+  static std::uint64_t hash(std::string_view s) noexcept {
+    std::uint64_t h = 14695981039346656037ull;
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+  }
+  static const Entry* lookup(const Table& t, std::string_view s, std::uint64_t h) noexcept {
+    for (std::size_t i = h & t.mask;; i = (i + 1) & t.mask) {
+      const Entry* e = t.slots[i].load(std::memory_order_acquire);
+      if (!e) return nullptr;
+      if (e->hash == h && e->name == s) return e;
+    }
+  }
+  static void place(Table& t, const Entry* e) noexcept {
+    std::size_t i = e->hash & t.mask;
+    while (t.slots[i].load(std::memory_order_relaxed)) i = (i + 1) & t.mask;
+    t.slots[i].store(e, std::memory_order_release);
+  }
+  static std::size_t segment_of(OpNameId id) noexcept {
+    return static_cast<std::size_t>(std::bit_width(id / first_segment + 1) - 1);
+  }
+  const Entry* entry(OpNameId id) const noexcept {
+    const std::size_t k = segment_of(id);
+    return segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)];
+  }
+  /// A name not found without the lock: added under it (unless another thread just did).
+  [[gnu::noinline]] OpNameId add(std::string_view s, std::uint64_t h) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Table* t = table_.load(std::memory_order_relaxed);
+    if (const Entry* e = lookup(*t, s, h)) return e->id;
+    const auto id = static_cast<OpNameId>(count_.load(std::memory_order_relaxed));
+    const Entry& e = entries_.emplace_back(Entry{std::string(s), h, id});
+    const std::size_t k = segment_of(id);
+    if (!segments_[k]) segments_[k] = std::make_unique<const Entry*[]>(first_segment << k);
+    segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)] = &e;
+    // Counted before it can be found: whoever finds the id can name it.
+    count_.store(id + 1, std::memory_order_release);
+    if (2 * (std::size_t{id} + 1) > t->mask + 1) {
+      auto bigger = std::make_unique<Table>(2 * (t->mask + 1));
+      for (const Entry& o : entries_) place(*bigger, &o);
+      tables_.push_back(std::move(bigger));
+      table_.store(tables_.back().get(), std::memory_order_release);
+    } else {
+      place(*t, &e);
+    }
+    return id;
+  }
+
+  std::atomic<Table*> table_;                  // the current table
+  std::atomic<std::size_t> count_{0};          // names interned; ids below it are in segments_
+  std::unique_ptr<const Entry*[]> segments_[segments];
+  std::mutex mutex_;                           // held while adding
+  std::deque<Entry> entries_;                  // stable addresses
+  std::vector<std::unique_ptr<Table>> tables_; // every table made, the current one last
 };
 
 inline OpNameId intern_op_name(std::string_view s) { return OpNames::instance().intern(s); }
@@ -61,6 +136,8 @@ static_assert(std::size(builtin) == shape + 1);
 }  // namespace op_names
 
 inline OpNames::OpNames() {
+  tables_.push_back(std::make_unique<Table>(256));
+  table_.store(tables_.back().get(), std::memory_order_relaxed);
   for (std::string_view s : op_names::builtin) intern(s);
 }
 

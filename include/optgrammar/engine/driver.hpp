@@ -8,6 +8,7 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
+#include "optgrammar/core/registry_guard.hpp"
 #include "optgrammar/core/verify.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/autosplit_check.hpp"
@@ -234,7 +235,18 @@ inline std::uint32_t flags_switched_off(const Graph& g) {
 }
 
 /// Applies `rules` to `g` until no rule fires in any pass.
-inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt = {}) {
+///
+/// Threads (docs/engine.md, "Threads"): runs on different graphs may go on at once on any threads,
+/// with the same rule set; each reads the registries under a RegistryRead, so that a package
+/// cannot be loaded meanwhile (RegistryWrite throws RegistryBusy) and a run waits for a load in
+/// progress. A graph, its DriverOptions (the visit and between-passes functions, the trace sink)
+/// and what they point to belong to one run at a time.
+inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt = {});
+
+namespace detail {
+/// run_rules without its RegistryRead. Out of line, so that the guard around it leaves the code
+/// of the run (its inlining, hence the rewrite loop's instructions) as it is without the guard.
+[[gnu::noinline]] inline RunReport run_rules_unguarded(Graph& g, const RuleSet& rules, const DriverOptions& opt) {
   install_split_check();  // also where static initialization has not run it yet
   RunReport rep;
   rep.rules = rules.rules();
@@ -302,6 +314,12 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
   rep.ops_after = g.live_count();
   rep.seconds = detail::now_seconds() - t_run;
   return rep;
+}
+}  // namespace detail
+
+inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt) {
+  const RegistryRead reading;
+  return detail::run_rules_unguarded(g, rules, opt);
 }
 
 }  // namespace optgrammar::engine

@@ -2,12 +2,15 @@
 // the driver (engine/driver.hpp, runtime.hpp), not by a translation unit that only defines rules.
 #pragma once
 
+#include "optgrammar/core/registry_guard.hpp"
 #include "optgrammar/dsl/str.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <deque>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -329,7 +332,39 @@ class PassDispatch {
   bool plain_ = false;
 };
 
+namespace detail {
+/// A table a const member function builds on first use: readers that see `done` read it without
+/// a lock; the first to ask builds it under the lock while others wait. A moved-from or copied
+/// owner is not in use, so a move takes the value of the flag and a fresh lock.
+class BuiltOnce {
+ public:
+  BuiltOnce() = default;
+  BuiltOnce(BuiltOnce&& o) noexcept : done_(o.done_.load(std::memory_order_relaxed)) {}
+  BuiltOnce& operator=(BuiltOnce&& o) noexcept {
+    done_.store(o.done_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return *this;
+  }
+  template <class F> void ensure(F&& build) {
+    if (done_.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (done_.load(std::memory_order_relaxed)) return;
+    build();
+    done_.store(true, std::memory_order_release);
+  }
+  /// The owner changed (no one else may be using it then).
+  void reset() noexcept { done_.store(false, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::mutex mutex_;
+};
+}  // namespace detail
+
 /// A set of rules (a package). The global registry holds every rule linked into the program.
+///
+/// Threads: a set that no one changes may be read and run (run_rules) by any number of threads at
+/// once; its sorted order and dispatch tables are built once, by the first that asks. add() and
+/// add_once() need the set to themselves.
 class RuleSet {
  public:
   RuleSet() = default;
@@ -378,13 +413,12 @@ class RuleSet {
   }
   /// The rules in rule order.
   const std::vector<const RuleInfo*>& rules() const {
-    if (!sorted_) {
+    sorted_.ensure([this] {
       order_.clear();
       for (auto& r : owned_) order_.push_back(&r);
       std::stable_sort(order_.begin(), order_.end(), rule_order);
       for (std::size_t i = 0; i < order_.size(); ++i) const_cast<RuleInfo*>(order_[i])->index = i;
-      sorted_ = true;
-    }
+    });
     return order_;
   }
   std::size_t size() const noexcept { return owned_.size(); }
@@ -392,15 +426,14 @@ class RuleSet {
   /// One PassDispatch per pass, in pass order (the rules of pass k are a run of rules() of one
   /// priority). Built once, the first time a run asks for it after the set changed.
   const std::vector<PassDispatch>& dispatch() const {
-    if (!dispatched_) {
+    dispatched_.ensure([this] {
       const auto& order = rules();
       dispatch_.clear();
       for (std::size_t i = 0, j = 0; i < order.size(); i = j) {
         while (j < order.size() && order[j]->priority == order[i]->priority) ++j;
         dispatch_.emplace_back(std::span<const RuleInfo* const>(order.data() + i, j - i));
       }
-      dispatched_ = true;
-    }
+    });
     return dispatch_;
   }
 
@@ -415,9 +448,17 @@ class RuleSet {
 
   /// Every DEF_PACKAGE_OPTIMIZATION linked into the program: the rules registered so far
   /// (pending_rules()) are taken in first, also those of a package loaded since the last call.
+  /// Taking them in changes the set, so it is a registration (RegistryWrite): it throws
+  /// RegistryBusy while runs are in progress. Call it once after loading packages, before
+  /// threads start optimizing (docs/engine.md, "Threads"); calls that find nothing new change
+  /// nothing and may come from any thread.
   static RuleSet& global() {
     static RuleSet set;
+    // pending_rules() is written by registrations: at static initialization, or while a package
+    // loads under a RegistryWrite, whose lock this takes too.
+    std::lock_guard<std::recursive_mutex> lock(optgrammar::detail::RegistryState::instance().writers);
     if (auto& pending = pending_rules(); !pending.empty()) {
+      RegistryWrite change("the rules of a package cannot join RuleSet::global()");
       for (RuleInfo& r : pending) set.add_once(std::move(r));
       pending.clear();
     }
@@ -431,7 +472,8 @@ class RuleSet {
   void add_hashed(RuleInfo r, std::size_t h) {
     by_text_.emplace(h, owned_.size());
     owned_.push_back(std::move(r));
-    sorted_ = dispatched_ = false;
+    sorted_.reset();
+    dispatched_.reset();
   }
 
   std::deque<RuleInfo> owned_;  // stable addresses
@@ -442,9 +484,9 @@ class RuleSet {
   };
   std::unordered_map<std::string, NameUse> by_name_;  // add_once's names, as registered (file:line)
   mutable std::vector<const RuleInfo*> order_;
-  mutable bool sorted_ = false;
+  mutable detail::BuiltOnce sorted_;
   mutable std::vector<PassDispatch> dispatch_;
-  mutable bool dispatched_ = false;
+  mutable detail::BuiltOnce dispatched_;
 };
 
 }  // namespace optgrammar::engine

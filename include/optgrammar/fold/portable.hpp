@@ -14,8 +14,13 @@
 
 #include "optgrammar/fold/reference.hpp"
 
-#if defined(__SSE2__) && !defined(OPTGRAMMAR_FOLD_NO_SSE2)
-#include <emmintrin.h>
+// x86-64 hosts get hand-written vector paths for the quantized kernels (fold/x86.hpp);
+// OPTGRAMMAR_FOLD_NO_SSE2 turns them off (the plain loops then run, as on every other host).
+#if defined(__x86_64__) && defined(__SSE2__) && !defined(OPTGRAMMAR_FOLD_NO_SSE2)
+#define OPTGRAMMAR_FOLD_X86 1
+#include "optgrammar/fold/x86.hpp"
+#else
+#define OPTGRAMMAR_FOLD_X86 0
 #endif
 
 // clang vectorizes these loops with a runtime overlap check already, and its assume_safety
@@ -27,6 +32,26 @@
 #endif
 
 namespace optgrammar::fold::portable {
+
+/// The instruction sets the quantized kernels choose between: on x86-64 SSE2 (the baseline)
+/// and AVX2 when the CPU has it (fold/x86.hpp); `none` is the plain loops, what every other
+/// host runs; `host` asks for the best this CPU has. Every level gives the reference's bits.
+enum class isa : uint8_t { host, none, sse2, avx2 };
+
+/// The best level this CPU runs.
+inline isa host_isa() {
+#if OPTGRAMMAR_FOLD_X86
+  return x86::cpu_has_avx2() ? isa::avx2 : isa::sse2;
+#else
+  return isa::none;
+#endif
+}
+
+/// `level`, or the best the CPU has when that is less (or when `level` is `host`).
+inline isa resolve(isa level) {
+  const isa best = host_isa();
+  return level == isa::host || level > best ? best : level;
+}
 
 /// Elements per block of the blocked loops.
 inline constexpr size_t block = 64;
@@ -109,7 +134,8 @@ template <class To, class From> void cast(const From* x, To* out, size_t n) {
   }
 }
 
-template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParams p) {
+namespace detail {
+template <class Q> [[gnu::always_inline]] inline void quantize_loop(const float* x, Q* out, size_t n, QuantizeParams p) {
   const float lo = static_cast<float>(int_range<Q>::lo - p.zero_point);
   const float hi = static_cast<float>(int_range<Q>::hi - p.zero_point);
   const float inv = p.inv_step;
@@ -122,6 +148,22 @@ template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParam
     const float r = scalar::round_half_even_small(v);
     out[i] = static_cast<Q>(static_cast<int32_t>(r) + zp);
   });
+}
+#if OPTGRAMMAR_FOLD_X86
+/// The same loop compiled for AVX2 (the compilers vectorize it 8 floats wide; AVX2 implies no
+/// FMA, so nothing contracts and the bits stay the reference's).
+template <class Q> [[gnu::noinline, gnu::target("avx2")]] void quantize_avx2(const float* x, Q* out, size_t n, QuantizeParams p) {
+  quantize_loop(x, out, n, p);
+}
+#endif
+}  // namespace detail
+
+template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParams p, isa level = isa::host) {
+#if OPTGRAMMAR_FOLD_X86
+  if (resolve(level) == isa::avx2) return detail::quantize_avx2(x, out, n, p);
+#endif
+  (void)level;
+  detail::quantize_loop(x, out, n, p);
 }
 
 template <class Q> void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
@@ -196,67 +238,28 @@ constexpr int32_t half_of(int sh) { return sh > 0 ? int32_t{1} << (sh - 1) : 0; 
 constexpr int32_t adj_of(int sh) { return sh > 0 ? -1 : 0; }
 }  // namespace detail
 
-#if defined(__SSE2__) && !defined(OPTGRAMMAR_FOLD_NO_SSE2)
+
 namespace detail {
-/// 8-bit qadd in SSE2, 16 elements per step. Neither compiler finds this shape by itself (g++
-/// emulates the 16x32 products with pmullw/pmulhw, clang does not vectorize the loop):
-///  * zero points move into one constant, so storage bytes enter the products unchanged
-///    (signed storage is flipped to unsigned by xor 0x80, its zero points shifted by 128):
-///    t = a*am + b*bm - Z with Z = azp*am + bzp*bm;
-///  * a and b bytes interleave, widen to words, and one pmaddwd per 4 elements gives a*am + b*bm
-///    (|a*am + b*bm| <= 2 * 255 * 32768 fits int32);
-///  * the rounding of round_shift (ties away from zero) is (t + half - (t < 0)) >> shift, with
-///    t < 0 as a compare of the product sum against Z (never true for shift 0);
-///  * packssdw saturates to int16, the output zero point is added with saturation and
-///    packuswb/packsswb clamps to the storage range: the same as clamping the exact sum, since
-///    the int16 range is far wider than the 8-bit one.
-/// Bit-identical to scalar::qadd for every input (tests/fold checks it against the reference).
-template <class Q>
-[[gnu::noinline]] void qadd8_sse2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
-  constexpr bool is_signed = int_range<Q>::lo < 0;
-  const int32_t bias = is_signed ? 128 : 0;
-  const int32_t azp = p.a_zero_point + bias, bzp = p.b_zero_point + bias;
-  const int32_t z = azp * p.a_multiplier + bzp * p.b_multiplier;
-  const int32_t half = half_of(p.shift);
-  const __m128i mul = _mm_set1_epi32(static_cast<int32_t>((static_cast<uint32_t>(static_cast<uint16_t>(p.b_multiplier)) << 16) |
-                                                          static_cast<uint16_t>(p.a_multiplier)));
-  const __m128i zcmp = _mm_set1_epi32(p.shift > 0 ? z : -2147483647 - 1);
-  const __m128i offs = _mm_set1_epi32(half - z);
-  const __m128i cnt = _mm_cvtsi32_si128(p.shift);
-  const __m128i ozp = _mm_set1_epi16(static_cast<int16_t>(p.out_zero_point));
-  const __m128i flip = _mm_set1_epi8(is_signed ? static_cast<char>(0x80) : 0);
-  const __m128i zero = _mm_setzero_si128();
-  auto sum4 = [&](__m128i ab) {
-    const __m128i s = _mm_madd_epi16(ab, mul);
-    const __m128i neg = _mm_cmpgt_epi32(zcmp, s);
-    return _mm_sra_epi32(_mm_add_epi32(_mm_add_epi32(s, offs), neg), cnt);
-  };
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m128i va = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)), flip);
-    const __m128i vb = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)), flip);
-    const __m128i lo = _mm_unpacklo_epi8(va, vb), hi = _mm_unpackhi_epi8(va, vb);  // a0 b0 a1 b1 ...
-    const __m128i r0 = sum4(_mm_unpacklo_epi8(lo, zero)), r1 = sum4(_mm_unpackhi_epi8(lo, zero));
-    const __m128i r2 = sum4(_mm_unpacklo_epi8(hi, zero)), r3 = sum4(_mm_unpackhi_epi8(hi, zero));
-    const __m128i w0 = _mm_adds_epi16(_mm_packs_epi32(r0, r1), ozp);
-    const __m128i w1 = _mm_adds_epi16(_mm_packs_epi32(r2, r3), ozp);
-    const __m128i o = is_signed ? _mm_packs_epi16(w0, w1) : _mm_packus_epi16(w0, w1);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), o);
-  }
-  for (; i < n; ++i) out[i] = scalar::qadd(a[i], b[i], p);
+/// True when the int64 vector formulation of qadd (x86::qadd_wide_avx2) is exact for p.
+template <class Q> constexpr bool qadd_fits_wide(QAddParams p) {
+  return sizeof(Q) <= 2 && zp_in_range<Q>(p.a_zero_point) && zp_in_range<Q>(p.b_zero_point) &&
+         zp_in_range<Q>(p.out_zero_point) && p.shift >= 0 && p.shift <= 62;
 }
 }  // namespace detail
-#endif
 
-template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p, isa level = isa::host) {
+  level = resolve(level);
   if (!qadd_is_narrow<Q>(p)) {
+#if OPTGRAMMAR_FOLD_X86
+    if (level == isa::avx2 && detail::qadd_fits_wide<Q>(p)) return x86::qadd_wide_avx2(a, b, out, n, p);
+#endif
     for_each_index(n, [&](size_t i) { out[i] = scalar::qadd(a[i], b[i], p); });
     return;
   }
-#if defined(__SSE2__) && !defined(OPTGRAMMAR_FOLD_NO_SSE2)
+#if OPTGRAMMAR_FOLD_X86
   if constexpr (sizeof(Q) == 1) {
-    detail::qadd8_sse2(a, b, out, n, p);
-    return;
+    if (level == isa::avx2) return x86::qadd8_avx2(a, b, out, n, p);
+    if (level == isa::sse2) return x86::qadd8_sse2(a, b, out, n, p);
   }
 #endif
   detail::qadd_narrow(a, b, out, n, static_cast<int16_t>(p.a_zero_point), static_cast<int16_t>(p.b_zero_point),
@@ -264,32 +267,45 @@ template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParam
                       detail::half_of(p.shift), detail::adj_of(p.shift), p.shift, p.out_zero_point);
 }
 
-template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
+template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p, isa level = isa::host) {
   if (!qmul_is_narrow<Q>(p)) {
     for_each_index(n, [&](size_t i) { out[i] = scalar::qmul(a[i], b[i], p); });
     return;
   }
+#if OPTGRAMMAR_FOLD_X86
+  if (resolve(level) == isa::avx2) return x86::qmul8_avx2(a, b, out, n, p);
+#endif
+  (void)level;
   detail::qmul_narrow(a, b, out, n, static_cast<int16_t>(p.a_zero_point), static_cast<int16_t>(p.b_zero_point),
                       p.multiplier, detail::half_of(p.shift), detail::adj_of(p.shift), p.shift, p.out_zero_point);
 }
 
-template <class Out, class In> void requantize(const In* x, Out* out, size_t n, RequantParams p) {
+template <class Out, class In> void requantize(const In* x, Out* out, size_t n, RequantParams p, isa level = isa::host) {
+#if OPTGRAMMAR_FOLD_X86
+  if constexpr (is_quant_storage_v<Out> && !is_float_v<In>) {
+    if (resolve(level) == isa::avx2 && detail::zp_in_range<Out>(p.out_zero_point) && p.shift >= 0 && p.shift <= 62)
+      return x86::requantize_avx2(x, out, n, p);
+  }
+#endif
+  (void)level;
   for_each_index(n, [&](size_t i) { out[i] = scalar::requantize<Out>(x[i], p); });
 }
 
-
-/// The portable backend as a type, for code generic over backends (broadcast.hpp, tests).
-struct backend {
+/// The portable backend as a type, for code generic over backends (layout.hpp, tests).
+/// `Level` fixes the instruction set of the kernels that choose one (tests run each);
+/// `backend` takes what the CPU has.
+template <isa Level> struct backend_at {
   static constexpr const char* name = "portable";
   template <BinOp op, class T> static void binary(const T* a, const T* b, T* out, size_t n) { portable::binary<op>(a, b, out, n); }
   template <UnOp op, class T> static void unary(const T* x, T* out, size_t n) { portable::unary<op>(x, out, n); }
   template <class T> static void clamp(const T* x, T* out, size_t n, T lo, T hi) { portable::clamp(x, out, n, lo, hi); }
   template <class To, class From> static void cast(const From* x, To* out, size_t n) { portable::cast<To>(x, out, n); }
-  template <class Q> static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) { portable::quantize(x, out, n, p); }
+  template <class Q> static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) { portable::quantize(x, out, n, p, Level); }
   template <class Q> static void dequantize(const Q* q, float* out, size_t n, QuantParams p) { portable::dequantize(q, out, n, p); }
-  template <class Out, class In> static void requantize(const In* x, Out* out, size_t n, RequantParams p) { portable::requantize<Out>(x, out, n, p); }
-  template <class Q> static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) { portable::qadd(a, b, out, n, p); }
-  template <class Q> static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) { portable::qmul(a, b, out, n, p); }
+  template <class Out, class In> static void requantize(const In* x, Out* out, size_t n, RequantParams p) { portable::requantize<Out>(x, out, n, p, Level); }
+  template <class Q> static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) { portable::qadd(a, b, out, n, p, Level); }
+  template <class Q> static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) { portable::qmul(a, b, out, n, p, Level); }
 };
+using backend = backend_at<isa::host>;
 
 }  // namespace optgrammar::fold::portable

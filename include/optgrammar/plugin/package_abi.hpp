@@ -25,7 +25,9 @@ namespace optgrammar::plugin {
 /// 2: RuleInfo's TermGuard (was DimGuard). 3: the Graph's record storage has a head block.
 /// 4: RuleInfo::term_guards (was one term_guard). 5: the Rewriter rewrites in place
 /// (Rewriter::replace_by_new). 6: the Graph's records in plain vectors, which move as they grow.
-inline constexpr std::uint32_t abi_version = 6;
+/// 7: OpNames interns without a lock for names it has (a table published atomically); RuleSet
+/// builds its tables once under a lock.
+inline constexpr std::uint32_t abi_version = 7;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

@@ -1,0 +1,160 @@
+// parallel_bench: W1 graphs optimized one after the other on one thread, and at once on T threads
+// (docs/engine.md, "Threads").
+//
+//   parallel_bench [BLOCKS] [--threads T] [--rounds R]     (defaults: 125000 blocks, 2 threads, 5 rounds)
+//
+// Each round times both ways of building and rewriting T W1 graphs (examples/w1) with the same rule
+// set, in alternating order (round 0 sequential first, round 1 threads first, ...), checks every
+// result against the spec, and prints a line; the last line is JSON with the medians: the wall
+// time of each way, their ratio (threads / sequential: 1 / T is perfect scaling), graphs per second
+// each way, the CPU time (user and kernel) each way took, the CPU model and the load average
+// before and after. On a shared machine the ratio is only as good as the cores the threads got:
+// compare it with the load, and the CPU times with each other (equal CPU time both ways: the
+// threads did not slow each other down). Exit 1: wrong result; 2: bad arguments.
+#include "common/args.hpp"
+#include "w1/w1_graph.hpp"
+
+#include <optgrammar/engine/driver.hpp>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// CPU time of the calling thread, in user mode and in the kernel (page faults).
+struct Cpu {
+  double user = 0, sys = 0;
+  Cpu& operator+=(const Cpu& o) {
+    user += o.user;
+    sys += o.sys;
+    return *this;
+  }
+};
+Cpu thread_cpu() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  auto s = [](timeval t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return {s(ru.ru_utime), s(ru.ru_stime)};
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Builds one W1 graph, rewrites it, checks it; the check's finding ("" when right). Adds the
+/// thread's CPU time to *cpu.
+std::string one_graph(std::size_t blocks, const optgrammar::RuleSet& rules, Cpu* cpu) {
+  const Cpu c0 = thread_cpu();
+  std::string problem;
+  {
+    optgrammar::Graph g = w1::build(blocks);
+    optgrammar::run_rules(g, rules);
+    problem = w1::check(g, blocks);
+  }
+  const Cpu c1 = thread_cpu();
+  *cpu += {c1.user - c0.user, c1.sys - c0.sys};
+  return problem;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t blocks = 125'000, threads = 2, rounds = 5;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--threads" && i + 1 < argc) {
+      if (!bench::parse_count("parallel_bench", "--threads", argv[++i], 64, threads)) return 2;
+    } else if (a == "--rounds" && i + 1 < argc) {
+      if (!bench::parse_count("parallel_bench", "--rounds", argv[++i], bench::most_repeats, rounds)) return 2;
+    } else if (!a.empty() && a[0] != '-') {
+      if (!bench::parse_count("parallel_bench", "BLOCKS", a, bench::most_blocks, blocks)) return 2;
+    } else {
+      std::fprintf(stderr, "usage: parallel_bench [BLOCKS] [--threads T] [--rounds R]\n");
+      return 2;
+    }
+  }
+  // Packages are loaded and the rule set's tables built before threads start (docs/engine.md).
+  const optgrammar::RuleSet& rules = optgrammar::RuleSet::global();
+  rules.dispatch();
+  const std::string load_before = load_average();
+  std::vector<double> seq, par, seq_user, seq_sys, par_user, par_sys;
+  std::string problem;
+  for (std::size_t r = 0; r < rounds && problem.empty(); ++r) {
+    double seq_s = 0, par_s = 0;
+    Cpu seq_cpu, par_cpu;
+    auto sequential = [&] {
+      const auto t0 = Clock::now();
+      for (std::size_t k = 0; k < threads && problem.empty(); ++k) problem = one_graph(blocks, rules, &seq_cpu);
+      seq_s = seconds_since(t0);
+    };
+    auto parallel = [&] {
+      std::vector<std::string> problems(threads);
+      std::vector<Cpu> cpus(threads);
+      std::vector<std::thread> pool;
+      const auto t0 = Clock::now();
+      for (std::size_t k = 0; k < threads; ++k)
+        pool.emplace_back([&, k] { problems[k] = one_graph(blocks, rules, &cpus[k]); });
+      for (auto& t : pool) t.join();
+      par_s = seconds_since(t0);
+      for (std::size_t k = 0; k < threads; ++k) {
+        par_cpu += cpus[k];
+        if (problem.empty()) problem = problems[k];
+      }
+    };
+    if (r % 2 == 0) sequential(), parallel();
+    else parallel(), sequential();
+    seq.push_back(seq_s);
+    par.push_back(par_s);
+    seq_user.push_back(seq_cpu.user);
+    seq_sys.push_back(seq_cpu.sys);
+    par_user.push_back(par_cpu.user);
+    par_sys.push_back(par_cpu.sys);
+    std::fprintf(stderr,
+                 "parallel_bench: round %zu: %zu graphs one after the other %.3f s (CPU %.3f user + %.3f sys), "
+                 "on %zu threads %.3f s (CPU %.3f user + %.3f sys): %.2fx\n",
+                 r, threads, seq_s, seq_cpu.user, seq_cpu.sys, threads, par_s, par_cpu.user, par_cpu.sys, par_s / seq_s);
+  }
+  if (!problem.empty()) {
+    std::fprintf(stderr, "parallel_bench: wrong result: %s\n", problem.c_str());
+    return 1;
+  }
+  const double s = median(seq), p = median(par);
+  std::printf("{\"blocks\": %zu, \"graphs\": %zu, \"threads\": %zu, \"rounds\": %zu, \"sequential_seconds\": %.6f, "
+              "\"parallel_seconds\": %.6f, \"ratio\": %.3f, \"graphs_per_second_1_thread\": %.3f, "
+              "\"graphs_per_second_%zu_threads\": %.3f, \"sequential_cpu_user_sys\": [%.3f, %.3f], "
+              "\"parallel_cpu_user_sys\": [%.3f, %.3f], \"cpu\": \"%s\", \"cores\": %u, "
+              "\"load_before\": \"%s\", \"load_after\": \"%s\"}\n",
+              blocks, threads, threads, rounds, s, p, p / s, static_cast<double>(threads) / s, threads,
+              static_cast<double>(threads) / p, median(seq_user), median(seq_sys), median(par_user), median(par_sys),
+              cpu_model().c_str(), std::thread::hardware_concurrency(),
+              load_before.c_str(), load_average().c_str());
+  return 0;
+}

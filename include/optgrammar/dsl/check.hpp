@@ -531,6 +531,7 @@ class Checker {
     scope_[depth_++] = t;
     walk_expr(kid(i, n.n - 1), w, false, false);
     --depth_;
+    if (a_.ok && n.type == VType::Bad && !operand_bad(i)) return type_error(i);
     if (a_.ok && k == Kind::Autosplit && split_uses_[idx] == 0) fail(i, Fault::split_tag_unused, t);
   }
 

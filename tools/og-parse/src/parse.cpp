@@ -146,7 +146,6 @@ class Parser {
     Node* n = node(NodeKind::integer, at);
     n->is_size = is_size;
     n->ival = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
-    n->type = is_size ? ValueType::size : ValueType::int_;
     return n;
   }
   [[noreturn, gnu::cold, gnu::noinline]] void integer_range(const Token& t, bool is_size, bool negative, Loc at) {
@@ -172,7 +171,6 @@ class Parser {
       fail(t.loc, fmt::format("floating constant '{}' is out of range of float", t.text));
     Node* n = node(NodeKind::floating, at);
     n->fval = static_cast<double>(static_cast<float>(negative ? -v : v));
-    n->type = ValueType::float_;
     return n;
   }
 
@@ -338,7 +336,6 @@ class Parser {
     r.line = s_.line_of(r.loc);
     r.with_flags = item_.kind == ItemKind::rule_with_flags;
     const char* what = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
-    const std::uint64_t operands_before = s_.operands_listed();
     try {
       take();  // '('
       const Token pn = peek();
@@ -366,7 +363,7 @@ class Parser {
         if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
           fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
       }
-      check_rule(s_, r, m, c, rp, operands_before);
+      check_rule(s_, r, m, c, rp);
       r.valid = !item_.bad_tail;
     } catch (const RuleError&) {
       r.valid = false;
@@ -410,7 +407,6 @@ class Parser {
     }
     Node* n = node(NodeKind::name, first.loc);
     n->text = s_.intern(text);
-    n->type = ValueType::name;
     return n;
   }
 

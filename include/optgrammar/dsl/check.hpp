@@ -261,6 +261,7 @@ class Checker {
     Findings::Finding& w = o_.findings->at[o_.findings->n++];
     w.fault = f;
     w.node = i;
+    w.text.len = 0;
     format_message(w.text, fault_text(f).text, m, sizeof...(A));
   }
   /// A "should" of the grammar: an error in strict mode, else a warning.

@@ -267,6 +267,46 @@ std::string decode_escapes(std::string_view s, std::string& bad) {
   return out;
 }
 
+/// The term of an expansion text read once per process (dsl/grammar.hpp's expansion_term): its
+/// form and value, and for a call its operands' terms.
+struct ExpansionNode {
+  dsl::ExpansionTerm::Form form = dsl::ExpansionTerm::integer;
+  std::size_t value = 0;  ///< as ExpansionTerm::value
+  double real = 0;
+  std::string_view text;  ///< a string's value, a function's name
+  std::uint16_t n = 0;
+  std::uint16_t kids[8] = {};  ///< the operands' terms, by index in the record's list
+};
+std::uint16_t read_term(std::string_view text, std::size_t pos, std::vector<ExpansionNode>& out) {
+  const dsl::ExpansionTerm t = dsl::expansion_term(text, pos);
+  const auto at = static_cast<std::uint16_t>(out.size());
+  ExpansionNode e;
+  e.form = t.form;
+  e.value = t.value;
+  e.real = t.real;
+  if (t.form == dsl::ExpansionTerm::string) e.text = text.substr(pos + 1, t.value);
+  if (t.form == dsl::ExpansionTerm::function) e.text = text.substr(pos, t.value);
+  out.push_back(e);
+  if (t.form == dsl::ExpansionTerm::call) {
+    out[at].n = static_cast<std::uint16_t>(t.n);
+    for (std::size_t j = 0; j < t.n; ++j) {
+      const std::uint16_t k = read_term(text, t.at[j], out);
+      out[at].kids[j] = k;
+    }
+  }
+  return at;
+}
+/// The terms of record `rec`'s expansion text, its root first.
+const std::vector<ExpansionNode>& expansion_of(std::uint16_t rec) {
+  static const std::vector<std::vector<ExpansionNode>> all = [] {
+    std::vector<std::vector<ExpansionNode>> v(n_records);
+    for (std::size_t i = 0; i < n_records; ++i)
+      if (!dsl::constructs[i].expansion.empty()) read_term(dsl::constructs[i].expansion, 0, v[i]);
+    return v;
+  }();
+  return all[rec];
+}
+
 constexpr std::uint32_t max_expanded_nodes = 200000;
 
 dsl::Span span_of(Loc l) { return dsl::Span{l.file, l.offset}; }
@@ -630,7 +670,13 @@ class Lowering {
   /// operands when their count and types fit its family's typing, else a Misapplied node.
   Value expand(std::uint16_t rec, std::span<const Value> args, dsl::Span at) {
     const dsl::Construct& r = dsl::constructs[rec];
-    const unsigned long long strings = dsl::expansion_detail::string_operands(r.expansion);
+    static const std::vector<unsigned long long> string_places = [] {
+      std::vector<unsigned long long> v(n_records);
+      for (std::size_t i = 0; i < n_records; ++i)
+        if (!dsl::constructs[i].expansion.empty()) v[i] = dsl::expansion_detail::string_operands(dsl::constructs[i].expansion);
+      return v;
+    }();
+    const unsigned long long strings = string_places[rec];
     for (std::size_t k = 1; k <= args.size(); ++k)
       if ((strings >> k & 1u) && !args[k - 1].is_string) string(args[k - 1], fmt::format("operand {} of '{}'", k, r.name));
     boost::container::small_vector<VType, 8> types;
@@ -643,42 +689,38 @@ class Lowering {
     return made(m, at, all(kids));
   }
 
-  /// The term of record `rec`'s expansion text at `pos`, of the operands `ops`.
-  Value term(std::uint16_t rec, std::size_t pos, std::span<const Value> ops, dsl::Span at) {
+  /// The term `at` of record `rec`'s expansion (expansion_of), of the operands `ops`.
+  Value term(std::uint16_t rec, std::uint16_t at, std::span<const Value> ops, dsl::Span where) {
     using Term = dsl::ExpansionTerm;
-    const std::string_view text = dsl::constructs[rec].expansion;
-    const Term t = dsl::expansion_term(text, pos);
+    const ExpansionNode& t = expansion_of(rec)[at];
     FlatNode f;
     switch (t.form) {
       case Term::operand: return ops[t.value - 1];
       case Term::integer:
         f.kind = Kind::Int;
         f.value = static_cast<long long>(t.value);
-        return made(f, at, {});
+        return made(f, where, {});
       case Term::floating:
         f.kind = Kind::Float;
         f.real = static_cast<double>(static_cast<float>(t.real));
-        return made(f, at, {});
-      case Term::string: return Value{true, 0, text.substr(pos + 1, t.value), at};
+        return made(f, where, {});
+      case Term::string: return Value{true, 0, t.text, where};
       case Term::dtype:
         f.kind = Kind::DTypeConst;
         f.value = static_cast<long long>(t.value);
-        return made(f, at, {});
-      case Term::function: {
-        const std::string_view name = text.substr(pos, t.value);
-        return framework_fn(name, *framework_function(name), at);
-      }
+        return made(f, where, {});
+      case Term::function: return framework_fn(t.text, *framework_function(t.text), where);
       case Term::rest: break;  // only as an operand of a name, below
       case Term::call: {
         boost::container::small_vector<Value, 8> args;
         for (std::size_t j = 0; j < t.n; ++j) {
-          if (const Term o = dsl::expansion_term(text, t.at[j]); o.form == Term::rest)
+          if (const ExpansionNode& o = expansion_of(rec)[t.kids[j]]; o.form == Term::rest)
             args.insert(args.end(), ops.begin() + static_cast<std::ptrdiff_t>(o.value - 1), ops.end());
           else
-            args.push_back(term(rec, t.at[j], ops, at));
+            args.push_back(term(rec, t.kids[j], ops, where));
         }
         const auto before = static_cast<std::uint32_t>(pool_.size());
-        Value v = word(static_cast<std::uint16_t>(t.value), all(args), at);
+        Value v = word(static_cast<std::uint16_t>(t.value), all(args), where);
         // the nodes OPCONST's, the *_SLICE names' and OpMultiOut's texts make keep the name written
         if (dsl::expansion_detail::keeps_written_name(dsl::constructs[rec].family) && !v.is_string) {
           if (v.node < before) {  // an operand's node, which other places share: a copy of it
@@ -691,7 +733,7 @@ class Lowering {
         return v;
       }
     }
-    fail(at, fmt::format("internal: an expansion text of '{}' has '$k...' outside a name's operands", dsl::constructs[rec].name));
+    fail(where, fmt::format("internal: an expansion text of '{}' has '$k...' outside a name's operands", dsl::constructs[rec].name));
   }
 
   // ---- operands the C++ front end's macros stringize ------------------------------------------
@@ -819,7 +861,8 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
   dsl::FlatRule flat{b.nodes.data(), static_cast<std::uint32_t>(b.nodes.size()), roots[0], roots[1], roots[2],
                      b.sigs.data(), static_cast<std::uint32_t>(b.sigs.size()), b.scratch.data(), b.spans.data()};
   dsl::Analysis a;
-  dsl::Findings findings;
+  static thread_local dsl::Findings findings;  // (its texts are large: not cleared, only counted)
+  findings.n = 0;
   dsl::check_rule(flat, a, dsl::CheckOptions{s.options().strict, &findings});
   for (int i = 0; i < findings.n; ++i)
     s.diag(loc_of(b.spans[findings.at[i].node]), Severity::warning, std::string(findings.at[i].text.view()));

@@ -103,8 +103,7 @@ dsl::FlatRule flat_of(const Rule& r) {
 }  // namespace
 
 std::string Session::canonical(const Rule& r) const {
-  return dsl::canonical_text(r.pass.name, r.pass.offset, r.with_flags && r.flags ? r.flags->text : std::string_view(),
-                             flat_of(r));
+  return dsl::canonical_text(r.pass.name, r.pass.offset, r.with_flags ? r.flags : std::string_view(), flat_of(r));
 }
 
 nlohmann::json Session::to_json() const {
@@ -120,7 +119,7 @@ nlohmann::json Session::to_json() const {
     j["line"] = r.line;
     j["macro"] = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
     j["pass"] = {{"name", r.pass.name}, {"offset", r.pass.offset}, {"priority", r.pass.priority}, {"text", pass_text(r.pass)}};
-    j["flags"] = r.flags ? leaf_json("name", std::string(r.flags->text), "name") : json(nullptr);
+    j["flags"] = r.with_flags ? leaf_json("name", std::string(r.flags), "name") : json(nullptr);
     j["match"] = node_json(r.nodes.data(), r.match, true);
     j["constraint"] = node_json(r.nodes.data(), r.constraint, false);
     j["replacement"] = node_json(r.nodes.data(), r.replacement, false);

@@ -346,8 +346,10 @@ class Parser {
       if (peek().kind == Tok::plus || peek().kind == Tok::minus)
         fail(pn.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
       expect(Tok::comma, "','", "after the pass spec");
+      const Node* flags = nullptr;
       if (r.with_flags) {
-        r.flags = flags_arg();
+        flags = flags_arg();
+        r.flags = flags->text;
         expect(Tok::comma, "','", "after the flags");
       }
       Node* m = expr();
@@ -359,9 +361,9 @@ class Parser {
       if (close.kind == Tok::comma)
         fail(close.loc, fmt::format("too many arguments to {}: expected ')' after the replacement", what));
       expect(Tok::rparen, "')'", "after the replacement");
-      if (r.flags) {
-        if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
-          fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
+      if (flags) {
+        if (const auto f = optgrammar::dsl::read_rule_flags(flags->text); !f.ok)
+          fail(flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
       }
       check_rule(s_, r, m, c, rp);
       r.valid = !item_.bad_tail;
@@ -708,6 +710,7 @@ class Parser {
 
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks) {
   if (item.begin == item.end) return;
+  s.begin_construct();
   static thread_local std::vector<Node*> operands;  // one stack for all items
   operands.clear();
   Parser p(s, item, toks.data() + item.begin, toks.data() + item.end, operands);

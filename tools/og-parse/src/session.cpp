@@ -67,12 +67,12 @@ std::string Session::format(const Diagnostic& d) const {
 }
 
 Node* Session::make_node() {
-  return ::new (arena_.allocate(sizeof(Node), alignof(Node))) Node();
+  return ::new (construct_arena_.allocate(sizeof(Node), alignof(Node))) Node();
 }
 
 std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   if (nodes.empty()) return {};
-  auto* p = static_cast<Node**>(arena_.allocate(nodes.size_bytes(), alignof(Node*)));
+  auto* p = static_cast<Node**>(construct_arena_.allocate(nodes.size_bytes(), alignof(Node*)));
   std::copy(nodes.begin(), nodes.end(), p);
   return {p, nodes.size()};
 }

@@ -60,9 +60,9 @@ struct Diagnostic {
 enum class NodeKind : std::uint8_t { string, integer, floating, name, call };
 
 /// A node of a rule's tree as parsed (before its names are lowered and checked: Rule holds the
-/// checked rule). Nodes and their operand lists live in the session's arena (freed all at once
-/// with the session); `text` views the source, a text the session keeps (Session::intern) or a
-/// constant of the grammar.
+/// checked rule). Nodes and their operand lists live in the session's arena of the construct
+/// being read (freed when the next one is read); `text` views the source, a text the session
+/// keeps (Session::intern) or a constant of the grammar.
 struct Node {
   NodeKind kind = NodeKind::name;
   bool is_size = false;   ///< integer constant with U suffix
@@ -85,7 +85,8 @@ struct Rule {
   std::uint32_t line = 0;
   bool with_flags = false;
   PassSpec pass;
-  Node* flags = nullptr;
+  /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (whitespace runs as one space), or "".
+  std::string_view flags;
   /// The checked rule in the flat form both front ends check (optgrammar/dsl/flat.hpp): the nodes
   /// of its match, constraint and replacement (names defined by expansion replaced by what they
   /// stand for), each typed, and where each was written; the parts' roots. In the session's arena.
@@ -192,9 +193,12 @@ class Session {
     bool included = false;  ///< read for an #include, not given as a source
   };
   void diag(Loc loc, Severity sev, std::string msg);
+  /// A node of the construct being read (in its arena, which begin_construct() frees).
   Node* make_node();
-  /// A copy of `nodes` in the session's arena, as a node's operand list.
+  /// A copy of `nodes` in the arena of the construct being read, as a node's operand list.
   std::span<Node*> node_list(std::span<Node* const> nodes);
+  /// Frees the nodes of the construct read before (what a rule keeps is in the session's arena).
+  void begin_construct() { construct_arena_.release(); }
   /// `bytes` of memory that live as long as the session (in its arena).
   void* allocate(std::size_t bytes, std::size_t align) { return arena_.allocate(bytes, align); }
   /// A copy of `s` that lives as long as the session (in its arena).
@@ -231,6 +235,8 @@ class Session {
   /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
   std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
+  /// The parsed trees of the construct being read, freed for the next one.
+  std::pmr::monotonic_buffer_resource construct_arena_{std::size_t{1} << 16};
   std::uint64_t seq_ = 0;
 };
 

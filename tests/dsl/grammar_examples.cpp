@@ -41,6 +41,9 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Add", "a", "b"),
                              EQ(STEPSIZE_OF("a"), STEPSIZE_OF("*"))),
                          Op("QuantizedAdd_8", "a", "b"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Identity", "*"), EQ(OUTPUTS_OF("*"), 1U), INPUT_OF("*", 0))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"),
+                         AND(IS_OP("x", "Conv2d"), NOT(PRODUCER_FOR("x", "Add")), LE(DATA_SIZE("x"), 65536U)),
+                         Op("Relu_small", "x"))
 
 // example: replacement
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Sub", "x", "y"), EQ(DTYPE_OF("y"), DType::Float32),

@@ -1,12 +1,13 @@
 // ONNX import for the tools: reads a model (opset <= 17) into a Graph of `onnx.<OpType>` ops
 // (include/optgrammar/ops/onnx.hpp lists them and their operands). Initializers and `Constant`
-// nodes become `$Const`s, graph inputs `Input` ops, graph outputs `Output` ops; output
-// definitions come from the model's types and ONNX shape inference.
+// nodes become `$Const`s, graph inputs `Input` ops, graph outputs `Output` ops. Output
+// definitions come from ONNX's shape inference, run node by node with the values the import
+// computes (shape arithmetic becomes constants; If and Loop whose condition and trip count are
+// then known are inlined), else from the model's declared types (docs/onnx.md, "Shapes").
 //
-// Element types: float -> Float32, float16 -> Float16, int32 -> Int32, int64 -> Int32 (a value
-// outside Int32's range is clamped to it, which keeps index and shape semantics), uint8, int8,
-// uint16, int16 -> the quantized type of that width with zero offset 0 and step size 1 (so the
-// stored integer is the value). Other element types are not imported.
+// Element types: each ONNX numeric type and bool to the DType of the same width and meaning
+// (float -> Float32, double -> Float64, bfloat16 -> BFloat16, int64 -> Int64, uint8 -> UInt8,
+// bool -> Bool, ...); string and complex are not imported.
 #pragma once
 
 #include <optgrammar/core/graph.hpp>
@@ -38,6 +39,15 @@ struct ImportOptions {
   /// nothing, when it is not of that form: an empty name, a missing or empty dim, a dim that is
   /// no integer >= 0.
   bool add_input_shape(std::string_view spec);
+  /// Graph inputs imported as constants of these values (row-major; e.g. a sample rate the
+  /// model branches on), not as Input ops. Their shapes must be fixed (by the model or
+  /// input_shapes) and hold as many elements as values are given; a name that is no input of
+  /// the model makes the import fail.
+  std::map<std::string, std::vector<double>> input_values;
+  /// Adds one `NAME=V0,V1,...` (the tools' --input-value) to input_values. Returns false, adding
+  /// nothing, when it is not of that form: an empty name, a missing or empty value, a value that
+  /// is no number.
+  bool add_input_value(std::string_view spec);
   /// The folder that the locations of tensors stored outside the model (ONNX's external data)
   /// are relative to. import_file uses the model's folder when this is empty; import_bytes with
   /// it empty refuses such tensors.
@@ -62,9 +72,8 @@ Imported import_file_bytes(std::string_view bytes, const std::string& path, cons
 /// Imports a serialized model held in memory; `name` stands for it in messages. Throws ImportError.
 Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options = {});
 
-/// A serialized TensorProto (ONNX test data) as a tensor of the imported element type.
-/// `clamped` is set when an int64 value was outside Int32's range; `name` receives the tensor's
-/// name (empty when it has none).
-engine::Tensor read_tensor_file(const std::string& path, bool* clamped = nullptr, std::string* name = nullptr);
+/// A serialized TensorProto (ONNX test data) as a tensor of the imported element type; `name`
+/// receives the tensor's name (empty when it has none).
+engine::Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);
 
 }  // namespace optgrammar::onnx_import

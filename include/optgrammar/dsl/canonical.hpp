@@ -100,8 +100,8 @@ inline void print_node(std::string& out, const FlatNode* nodes, std::uint32_t i)
     out += ',';
     print_string(out, n.str.view());
     operands(1, true);
-  } else if (k == Kind::IterInputOf) {
-    operands(0, false);
+  } else if (k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor) {
+    operands(0, false);  // an opref, then the split tag or the op name
     out += ',';
     print_string(out, n.str.view());
   } else {

@@ -169,7 +169,8 @@ inline constexpr auto kind_facts = [] {
     if (dsl::reads_outdef(k) || dsl::reads_constval(k)) b |= fact_reads_outdef;
     if (dsl::reads_constval(k)) b |= fact_reads_constval;
     if (k == Kind::Autosplit || k == Kind::OpIter) b |= fact_split;
-    if (k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways) b |= fact_names_op;
+    if (k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways || k == Kind::IsOp || k == Kind::ProducerFor)
+      b |= fact_names_op;
     t.bits[i] = b;
   }
   return t;
@@ -370,7 +371,8 @@ class Checker {
       if (kt[j] == VType::DType) return fail(kid(i, j), Fault::dtype_use, name, std::size_t{j} + 1);
     for (std::uint32_t j = 0; j < n; ++j) {
       const VType t = kt[j];
-      const bool wants_ref = j == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf);
+      const bool wants_ref =
+          j == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
       if (wants_ref && t != VType::OpRef) return fail(kid(i, j), Fault::needs_opref, name, std::size_t{j} + 1, vtype_name(t));
       if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
                          t == VType::NewConst || t == VType::Repl))

@@ -214,6 +214,16 @@ struct word_functions {
   /// Operand("x") is the same as "x".
   static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::tag_leaf(tag)}; }
 
+  // ---- properties with an op name ------------------------------------------------------------
+  /// IS_OP("x", "Relu"): bool, whether x is an op named Relu.
+  template <class A>
+  static constexpr auto IS_OP(const A& a, Str name) { return detail::make<Kind::IsOp>(detail::leaf_of(name), a); }
+  /// PRODUCER_FOR("x", "Relu"): bool, whether an op named Relu reads x.
+  template <class A>
+  static constexpr auto PRODUCER_FOR(const A& a, Str name) {
+    return detail::make<Kind::ProducerFor>(detail::leaf_of(name), a);
+  }
+
   // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
   // the options and split variables (one string), the operators, properties, constant readers,
   // shape and constant constructions and most modifiers (operands of any kind; analysis types them).
@@ -326,6 +336,14 @@ struct word_functions {
     t.len = N - 1;
     return detail::make<Kind::Message>(Leaf{}, t, a...);
   }
+  /// MESSAGE of a text already read (a name's expansion passes its operand on as a Str).
+  template <class... A>
+  static constexpr auto MESSAGE_(Str text, const A&... a) {
+    TextNode t;
+    t.text = text.p;
+    t.len = text.len;
+    return detail::make<Kind::Message>(Leaf{}, t, a...);
+  }
 
  protected:
   /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
@@ -411,8 +429,8 @@ struct word_functions {
   }
   /// A name of an expansion text applied to its operands: another name defined by expansion, Op
   /// or LET (a string first), AUTOSPLIT_SHAPEFN_APPLY (a shape function, then a split tag),
-  /// AUTOSPLIT (a split tag second), WITH_SPLIT_HISTORY, or a construct of a regular form (its
-  /// node made as its word makes it).
+  /// AUTOSPLIT (a split tag second), WITH_SPLIT_HISTORY, MESSAGE (its text first), or a construct
+  /// of a regular form (its node made as its word makes it).
   template <std::size_t Rec, class... A>
   static constexpr auto call_record_(const A&... a) {
     constexpr Family f = constructs[Rec].family;
@@ -432,10 +450,12 @@ struct word_functions {
       return AUTOSPLIT(a...);
     } else if constexpr (f == Family::WITH_SPLIT_HISTORY) {
       return WITH_SPLIT_HISTORY(a...);
+    } else if constexpr (f == Family::MESSAGE) {
+      return MESSAGE_(a...);  // MESSAGE_IF's: its text is a written operand
     } else {
       static_assert(word_form(f) != WordForm::own,
-                    "an expansion text may only name Op, LET, AUTOSPLIT, AUTOSPLIT_SHAPEFN_APPLY, WITH_SPLIT_HISTORY "
-                    "and constructs of a regular form");
+                    "an expansion text may only name Op, LET, AUTOSPLIT, AUTOSPLIT_SHAPEFN_APPLY, WITH_SPLIT_HISTORY, "
+                    "MESSAGE and constructs of a regular form");
       return detail::make<expansion_detail::family_kind(f)>(a...);
     }
   }
@@ -461,12 +481,26 @@ struct word_functions {
 #pragma push_macro("TILE_HEIGHT")
 #pragma push_macro("TCM_MAXTENSOR_SIZE")
 #pragma push_macro("TCM_MAXTENSOR_HALF_SIZE")
+#pragma push_macro("MAX_DIMENSIONS")
+#pragma push_macro("CAN_FINE_SPLIT")
+#pragma push_macro("BIG_WIDTH_SIZE")
+#pragma push_macro("DO_BIG_WIDTH_SPLIT")
+#pragma push_macro("AUTOTHREAD_ENABLED")
+#pragma push_macro("SHOULD_AUTOTHREAD")
+#pragma push_macro("SHOULD_AUTOTHREAD_UNARY")
 #undef CHANNEL_SPLIT_SIZE
 #undef MIN_CHANNEL_SPLIT_SIZE
 #undef MIN_WIDTH
 #undef TILE_HEIGHT
 #undef TCM_MAXTENSOR_SIZE
 #undef TCM_MAXTENSOR_HALF_SIZE
+#undef MAX_DIMENSIONS
+#undef CAN_FINE_SPLIT
+#undef BIG_WIDTH_SIZE
+#undef DO_BIG_WIDTH_SPLIT
+#undef AUTOTHREAD_ENABLED
+#undef SHOULD_AUTOTHREAD
+#undef SHOULD_AUTOTHREAD_UNARY
 
 /// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
 /// the grammar reference in docs/ says what each construct means. The named values
@@ -479,7 +513,7 @@ struct words : word_functions {
 };
 
 #define OPTGRAMMAR_NAMED_VALUE_COUNT_(N, TEXT) +1
-static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 6,
+static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 13,
               "a named value was added to OPTGRAMMAR_NAMED_VALUES: save, undefine and restore its "
               "name around `words` above, as the others are");
 #undef OPTGRAMMAR_NAMED_VALUE_COUNT_
@@ -490,6 +524,13 @@ static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 6,
 #pragma pop_macro("TILE_HEIGHT")
 #pragma pop_macro("TCM_MAXTENSOR_SIZE")
 #pragma pop_macro("TCM_MAXTENSOR_HALF_SIZE")
+#pragma pop_macro("MAX_DIMENSIONS")
+#pragma pop_macro("CAN_FINE_SPLIT")
+#pragma pop_macro("BIG_WIDTH_SIZE")
+#pragma pop_macro("DO_BIG_WIDTH_SPLIT")
+#pragma pop_macro("AUTOTHREAD_ENABLED")
+#pragma pop_macro("SHOULD_AUTOTHREAD")
+#pragma pop_macro("SHOULD_AUTOTHREAD_UNARY")
 
 
 }  // namespace optgrammar::dsl

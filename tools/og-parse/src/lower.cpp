@@ -631,6 +631,11 @@ class Lowering {
         kids.push_back(node(args[0]));
         nodes(2, kids);
         return made(of_kind(kind_of(f), string(args[1], "a split tag")), at, all(kids));
+      case Family::IS_OP:
+      case Family::PRODUCER_FOR:  // an opref, then an op name
+        count(r, args.size(), at);
+        kids.push_back(node(args[0]));
+        return made(of_kind(kind_of(f), string(args[1], "an op name")), at, all(kids));
       case Family::AUTOSPLIT_SHAPEFN_APPLY:
         count(r, args.size(), at);
         kids.push_back(args[0].node);
@@ -641,7 +646,10 @@ class Lowering {
       case Family::SHAPEFN_APPLY:
       case Family::MESSAGE:
         count(r, args.size(), at);
-        kids.push_back(args[0].node);
+        // (MESSAGE in an expansion text, MESSAGE_IF's: its text is the written string operand)
+        kids.push_back(f == Family::MESSAGE && args[0].is_string
+                           ? make(of_kind(Kind::MessageText, args[0].text), args[0].span, {})
+                           : args[0].node);
         nodes(1, kids);
         return made(of_kind(kind_of(f)), at, all(kids));
       case Family::LAYOUT_CHUNKSIZE:

@@ -84,6 +84,7 @@ nlohmann::json node_json(const FlatNode* nodes, std::uint32_t i, bool in_match) 
   if (n.n == 0 && (n.kind == Kind::Op || n.kind == Kind::OpVarIn)) args.push_back(leaf_json("string", s, "opstring"));
   if (n.kind == Kind::IterInputOf || (n.n == 1 && (n.kind == Kind::AutosplitShapefnApply || n.kind == Kind::TypicalConvSlice)))
     args.push_back(leaf_json("string", s, "split_tag"));
+  if (n.kind == Kind::IsOp || n.kind == Kind::ProducerFor) args.push_back(leaf_json("string", s, "opstring"));
   if (dsl::typing_of(n.kind).regular() && dsl::typing_of(n.kind).names() > 0)
     args.push_back(leaf_json("string", s,
                              dsl::typing_of(n.kind).kinds[0] == dsl::OperandKind::option_name ? "option" : "split_tag"));

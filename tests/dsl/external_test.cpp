@@ -11,7 +11,9 @@
 namespace {
 using namespace optgrammar;
 using dsl::accepts;
-using dsl::fn_result_vtype;
+using dsl::returns_of;
+using dsl::Returns;
+using dsl::signature_of;
 using dsl::param_kind;
 using dsl::ParamKind;
 using dsl::VType;
@@ -33,14 +35,31 @@ static_assert(accepts(ParamKind::Bool, VType::Bool) && !accepts(ParamKind::Bool,
 static_assert(accepts(ParamKind::DType, VType::DType) && !accepts(ParamKind::DType, VType::Int));
 static_assert(!accepts(ParamKind::OpRef, VType::Int) && !accepts(ParamKind::Other, VType::Int));
 
-static_assert(fn_result_vtype<bool (*)(Constraint&, OpRef, int)>() == VType::Bool);
-static_assert(fn_result_vtype<int (*)(Constraint&, OpRef)>() == VType::Int);
-static_assert(fn_result_vtype<std::uint32_t (*)(Constraint&, OpRef)>() == VType::Size);
-static_assert(fn_result_vtype<double (*)(Constraint&)>() == VType::Float);
-static_assert(fn_result_vtype<QuickShape (*)(Replacement&, OpRef)>() == VType::Shape);
-static_assert(fn_result_vtype<OpRef (*)(Replacement&, OpRef) noexcept>() == VType::Shape,
+// The framework parameters are kinds of their own, exactly as the engine passes them.
+static_assert(param_kind<Constraint&>() == ParamKind::Constraint && param_kind<Constraint>() == ParamKind::Other);
+static_assert(param_kind<Replacement&>() == ParamKind::Replacement && param_kind<const Replacement&>() == ParamKind::Other);
+static_assert(param_kind<const Split_Context&>() == ParamKind::SplitContext &&
+              param_kind<Split_Context&>() == ParamKind::Other);
+static_assert(!accepts(ParamKind::Replacement, VType::OpRef) && !accepts(ParamKind::SplitContext, VType::Int));
+
+static_assert(returns_of<bool (*)(Constraint&, OpRef, int)>() == Returns::Bool);
+static_assert(returns_of<int (*)(Constraint&, OpRef)>() == Returns::Int);
+static_assert(returns_of<std::uint32_t (*)(Constraint&, OpRef)>() == Returns::Size);
+static_assert(returns_of<double (*)(Constraint&)>() == Returns::Float);
+static_assert(returns_of<QuickShape (*)(Replacement&, OpRef)>() == Returns::QuickShape);
+static_assert(returns_of<OpRef (*)(Replacement&, OpRef) noexcept>() == Returns::OpRef,
               "noexcept functions are read alike");
-static_assert(fn_result_vtype<int>() == VType::Text, "not a function");
+static_assert(returns_of<DType (*)(Constraint&, OpRef)>() == Returns::Other);
+static_assert(returns_of<int>() == Returns::not_a_function);
+// A rule sees a shape function's result as a shape construction, a constraint's as its scalar.
+static_assert(dsl::result_vtype(Returns::QuickShape) == VType::Shape && dsl::result_vtype(Returns::OpRef) == VType::Shape);
+static_assert(dsl::result_vtype(Returns::Size) == VType::Size && dsl::result_vtype(Returns::Other) == VType::Text);
+
+// A signature: the result and each parameter's kind, in order.
+constexpr dsl::Signature split_fn = signature_of<QuickShape (*)(Replacement&, Split_Context const&, OpRef, int)>();
+static_assert(split_fn.result == Returns::QuickShape && split_fn.n_params == 4 && split_fn.params[0] == ParamKind::Replacement &&
+              split_fn.params[1] == ParamKind::SplitContext && split_fn.params[2] == ParamKind::OpRef &&
+              split_fn.params[3] == ParamKind::Integral);
 
 OpRef int_const(Graph& g, std::initializer_list<std::int32_t> v) {
   const std::array<std::int32_t, 4> data{v.size() > 0 ? v.begin()[0] : 0, v.size() > 1 ? v.begin()[1] : 0,

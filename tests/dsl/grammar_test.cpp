@@ -75,9 +75,7 @@ struct Sample {
 
 template <class T>
 std::string text_of(const T& v) {
-  std::string out;
-  print_node(out, detail::to_node(v));
-  return out;
+  return canonical_node(detail::to_node(v));
 }
 template <class N, class... A>
 Sample sample(std::string_view name, const N& built, const A&... args) {

@@ -1,5 +1,5 @@
 // dsl/node.hpp: the node kinds generated from the family table, and the static facts a node
-// type computes from its children (value type, operand faults, shape source, "*").
+// type computes from its children (value type, the sizes of its flat form, "*").
 #include <optgrammar/rules.hpp>
 
 #include <string_view>
@@ -23,17 +23,16 @@ using node_of = std::remove_cvref_t<T>;
 
 // Value types from the children's, at the node's type.
 using Sum = node_of<decltype(W::ADD(1, 2.5f))>;
-static_assert(Sum::vtype == VType::Float && Sum::arity == 2 && !Sum::operand_bad);
-static_assert(Sum::kid_vtypes[0] == VType::Int && Sum::kid_vtypes[1] == VType::Float);
+static_assert(Sum::vtype == VType::Float && Sum::arity == 2 && Sum::tree_size == 3 && Sum::fn_count == 0);
 using SizeSum = node_of<decltype(W::ADD(1, W::DIM_OF("x", 0)))>;
 static_assert(SizeSum::vtype == VType::Size);  // size wins over int, as in C
 using Dim = node_of<decltype(W::DIM_OF("x", 3))>;
-static_assert(Dim::vtype == VType::Size && Dim::kid_vtypes[0] == VType::OpRef);
-// An ill-typed operand makes the node Bad without a fault of its own.
+static_assert(Dim::vtype == VType::Size);
+// An ill-typed operand makes the node Bad (the checker reports the operand's fault, dsl/check.hpp).
 using BadKid = node_of<decltype(W::ADD(W::DIM_OF(1, 2), 3))>;
-static_assert(BadKid::vtype == VType::Bad && BadKid::operand_bad);
+static_assert(BadKid::vtype == VType::Bad && BadKid::tree_size == 5);
 using BadSelf = node_of<decltype(W::ADD(true, 3))>;
-static_assert(BadSelf::vtype == VType::Bad && !BadSelf::operand_bad);
+static_assert(BadSelf::vtype == VType::Bad);
 
 // Op is a construction while its operands are replacement values, a pattern with a LET inside.
 static_assert(node_of<decltype(W::Op("A", "x"))>::vtype == VType::OpBuild);
@@ -45,11 +44,6 @@ static_assert(node_of<decltype(W::SELECT(true, 1, 2.0f))>::vtype == VType::Float
 static_assert(node_of<decltype(W::SELECT(true, 1, false))>::vtype == VType::Bad);
 static_assert(node_of<decltype(W::SELECT(true, "x", W::gen_Shape(1, 2)))>::vtype == VType::Repl);
 static_assert(node_of<decltype(W::SELECT(1, "x", "y"))>::vtype == VType::Bad);
-
-// Where WITH_SIZE may take a size from: an opref, a shape, or a SELECT of those.
-static_assert(node_of<decltype(W::SELECT(true, "x", W::gen_Shape(1, 2)))>::shape_source);
-static_assert(!node_of<decltype(W::SELECT(true, "x", W::gen_ConstScalar_i32(1)))>::shape_source);
-static_assert(node_of<decltype(W::gen_ShapeOf("x"))>::shape_source);
 
 // The regular constructions type through their typing column.
 static_assert(node_of<decltype(W::gen_ConstArr_f32(0.5f, 4))>::vtype == VType::NewConst);

@@ -1,16 +1,20 @@
-// Printing an analyzed rule in the canonical text form (docs/canonical-form.md).
+// Printing a rule in the canonical text form (docs/canonical-form.md) from its flat form
+// (dsl/flat.hpp): one printer for both front ends, the C++ library's registered rules and og-parse.
 #pragma once
 
-#include "optgrammar/dsl/check.hpp"
-
-#include <boost/hana/for_each.hpp>
+#include "optgrammar/core/dtype.hpp"
+#include "optgrammar/dsl/flat.hpp"
+#include "optgrammar/dsl/node.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace optgrammar::dsl {
 
+/// A float constant: the value rounded to float, %.9g, ".0" when that has no '.', 'e' or 'n', then
+/// 'f'; INF and NEG_INF by name.
 inline void print_float(std::string& out, double v) {
   if (std::isinf(v)) {
     out += v > 0 ? "INF" : "NEG_INF";
@@ -24,125 +28,105 @@ inline void print_float(std::string& out, double v) {
   out += 'f';
 }
 
-inline void print_string(std::string& out, const Str& s) {
+inline void print_string(std::string& out, std::string_view s) {
   out += '"';
-  out.append(s.view());
+  out.append(s);
   out += '"';
 }
 
-template <class N>
-void print_node(std::string& out, const N& n) {
-  constexpr Kind k = N::kind;
-  auto kids_from = [&](std::size_t skip_index, bool first_comma) {
-    std::size_t i = 0;
-    bool comma = first_comma;
-    boost::hana::for_each(n.kids, [&](const auto& kid) {
-      if (i++ == skip_index) return;
+/// MESSAGE's text: escaped again as C writes it (\\, \", \n, \t, other bytes outside 0x20..0x7e as \xHH).
+inline void print_message_text(std::string& out, std::string_view s) {
+  out += '"';
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c > 0x7e) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  out += '"';
+}
+
+/// The canonical text of node i of a flat rule and its subtree.
+inline void print_node(std::string& out, const FlatNode* nodes, std::uint32_t i) {
+  const FlatNode& n = nodes[i];
+  // the operands from the j-th on, each after a comma (or the first without one)
+  auto operands = [&](std::uint32_t from, bool comma) {
+    std::uint32_t j = 0;
+    for (std::uint32_t k = i + 1; k < n.end; k = nodes[k].end, ++j) {
+      if (j < from) continue;
       if (comma) out += ',';
       comma = true;
-      print_node(out, kid);
-    });
-  };
-  constexpr std::size_t none = static_cast<std::size_t>(-1);
-  if constexpr (k == Kind::Tag) {
-    print_string(out, n.leaf.str);
-  } else if constexpr (k == Kind::Bool) {
-    out += n.leaf.i ? "true" : "false";
-  } else if constexpr (k == Kind::Int) {
-    out += std::to_string(n.leaf.i);
-  } else if constexpr (k == Kind::Size) {
-    out += std::to_string(static_cast<unsigned long long>(n.leaf.i));
-    out += 'U';
-  } else if constexpr (k == Kind::Float) {
-    print_float(out, n.leaf.f);
-  } else if constexpr (k == Kind::DTypeConst) {
-    out += "DType::";
-    out += dtype_name(static_cast<DType>(n.leaf.i));
-  } else if constexpr (k == Kind::Op || k == Kind::OpVarIn || k == Kind::Let || k == Kind::WrapOp ||
-                       k == Kind::WrapOpAlways) {
-    out += kind_name(k);
-    out += '(';
-    print_string(out, n.leaf.str);
-    kids_from(none, true);
-    out += ')';
-  } else if constexpr (k == Kind::IsOp || k == Kind::ProducerFor) {  // an opref, then an op name
-    out += kind_name(k);
-    out += '(';
-    kids_from(none, false);
-    out += ',';
-    print_string(out, n.leaf.str);
-    out += ')';
-  } else if constexpr (typing_of(k).regular() && typing_of(k).names() > 0) {  // an option name, a split tag
-    out += kind_name(k);
-    out += '(';
-    print_string(out, n.leaf.str);
-    out += ')';
-  } else if constexpr (k == Kind::FnName) {
-    out.append(n.leaf.str.view());
-  } else if constexpr (k == Kind::MessageText) {
-    out += '"';
-    for (std::size_t i = 0; i < n.len; ++i) {
-      auto c = static_cast<unsigned char>(n.text[i]);
-      if (c == '\\') out += "\\\\";
-      else if (c == '"') out += "\\\"";
-      else if (c == '\n') out += "\\n";
-      else if (c == '\t') out += "\\t";
-      else if (c < 0x20 || c > 0x7e) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
-        out += buf;
-      } else out += static_cast<char>(c);
+      print_node(out, nodes, k);
     }
-    out += '"';
-  } else if constexpr (k == Kind::LayoutChunksize) {
-    out += "LAYOUT_CHUNKSIZE(";
-    out.append(n.leaf.str.view());
-    kids_from(none, true);
-    out += ')';
-  } else if constexpr (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
-    out += kind_name(k);
-    out += '(';
-    std::size_t i = 0;
-    boost::hana::for_each(n.kids, [&](const auto& kid) {
-      if (i) out += ',';
-      print_node(out, kid);
-      if (i++ == 0) {
-        out += ',';
-        print_string(out, n.leaf.str);
-      }
-    });
-    out += ')';
-  } else if constexpr (k == Kind::IterInputOf) {
-    out += "ITER_INPUT_OF(";
-    kids_from(none, false);
-    out += ',';
-    print_string(out, n.leaf.str);
-    out += ')';
-  } else {
-    out += kind_name(k);
-    out += '(';
-    kids_from(none, false);
-    out += ')';
+  };
+  const Kind k = n.kind;
+  switch (k) {
+    case Kind::Tag: return print_string(out, n.str.view());
+    case Kind::Bool: out += n.value ? "true" : "false"; return;
+    case Kind::Int: out += std::to_string(n.value); return;
+    case Kind::Size:
+      out += std::to_string(static_cast<unsigned long long>(n.value));
+      out += 'U';
+      return;
+    case Kind::Float: return print_float(out, n.real);
+    case Kind::DTypeConst:
+      out += "DType::";
+      out += dtype_name(static_cast<DType>(n.value));
+      return;
+    case Kind::FnName: out.append(n.str.view()); return;
+    case Kind::MessageText: return print_message_text(out, n.str.view());
+    default: break;
   }
+  out += kind_name(k);
+  out += '(';
+  if (k == Kind::Op || k == Kind::OpVarIn || k == Kind::Let || k == Kind::WrapOp || k == Kind::WrapOpAlways) {
+    print_string(out, n.str.view());  // the op name or the LET tag
+    operands(0, true);
+  } else if (typing_of(k).regular() && typing_of(k).names() > 0) {
+    print_string(out, n.str.view());  // an option name, a split tag
+  } else if (k == Kind::LayoutChunksize) {
+    out.append(n.str.view());  // the tensor class, a name
+    operands(0, true);
+  } else if (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
+    print_node(out, nodes, i + 1);  // the function or the input, then the split tag
+    out += ',';
+    print_string(out, n.str.view());
+    operands(1, true);
+  } else if (k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor) {
+    operands(0, false);  // an opref, then the split tag or the op name
+    out += ',';
+    print_string(out, n.str.view());
+  } else {
+    operands(0, false);
+  }
+  out += ')';
 }
 
-/// "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(...),true,\"r\")".
-template <class A>
-std::string canonical_text(const A& rule, std::string_view flags) {
+/// "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(...),true,\"r\")": a rule of pass `pass` + `offset` (NAME+N,
+/// NAME-N, NAME for 0), with `flags` as written (DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS) or none.
+inline std::string canonical_text(std::string_view pass, int offset, std::string_view flags, const FlatRule& r) {
   std::string out = flags.empty() ? "DEF_PACKAGE_OPTIMIZATION(" : "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(";
-  out.append(rule.pass.name.view());
-  if (rule.pass.offset > 0) out += std::string("+").append(std::to_string(rule.pass.offset));
-  if (rule.pass.offset < 0) out += std::to_string(rule.pass.offset);
+  out.append(pass);
+  if (offset > 0) out += '+';
+  if (offset != 0) out += std::to_string(offset);
   out += ',';
   if (!flags.empty()) {
     out.append(flags);
     out += ',';
   }
-  print_node(out, rule.match);
+  print_node(out, r.nodes, r.match);
   out += ',';
-  print_node(out, rule.constraint);
+  print_node(out, r.nodes, r.constraint);
   out += ',';
-  print_node(out, rule.replacement);
+  print_node(out, r.nodes, r.replacement);
   out += ')';
   return out;
 }

@@ -1,14 +1,16 @@
-// Compile-time analysis of a rule: binds tags to slots, interns op-name indices, and checks the
-// grammar's typing and restrictions. The first problem found becomes the one compile error.
+// The checker of the rule language: one function over a rule in flat form (dsl/flat.hpp) that
+// types every node, binds tags to slots, interns op-name indices and checks the grammar's typing
+// and restrictions. Both front ends call it: the C++ front end at compile time on the rule its
+// words build (dsl/analyze.hpp), og-parse at run time on the rule it parses. The first problem
+// found is the rule's error, with its text from the catalogue (dsl/messages.hpp); a "should" of the
+// grammar that shipped packages break is a finding (a warning in og-parse), or an error in strict
+// mode. Plain code on the standard library and the construct table.
 #pragma once
 
+#include "optgrammar/dsl/flat.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/node.hpp"
-#include "optgrammar/dsl/words.hpp"
-
-#include <boost/hana/for_each.hpp>
-#include <boost/mp11/algorithm.hpp>
 
 #include <cstdint>
 #include <string_view>
@@ -26,6 +28,7 @@ struct Analysis {
   Message msg;            ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
   std::size_t prefix_len = 0;
   Message subject;        ///< the error's first slot: the offending tag or construct
+  std::uint32_t node = 0; ///< the flat node the error is about (og-parse points at where it was written)
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT
   /// The constraint or the replacement may read an op's uses (OUTPUT_OF, OUTPUTS_OF, or an
@@ -42,9 +45,6 @@ struct Analysis {
   /// Slots (bit i: slot i) whose output definition, and whose constant data, the constraint
   /// reads through a tag: the engine looks these up once per attempt, before evaluating it.
   std::uint32_t reads_outdef = 0, reads_constval = 0;
-  Str scope[max_splits];  ///< split tags whose last operand we are inside
-  int split_uses[max_splits]{};
-  int depth = 0;
   std::string_view file;
   int line = 0;
 
@@ -87,189 +87,46 @@ struct Analysis {
   }
 };
 
+/// What the checker found besides the error: warnings (the grammar's "should" restrictions that
+/// shipped packages break, and constructions that do nothing), each with its catalogue text and
+/// the node it is about. og-parse prints them; the C++ front end has no use for them.
+struct Findings {
+  static constexpr int capacity = 8;
+  struct Finding {
+    Fault fault = Fault::none;
+    std::uint32_t node = 0;
+    Message text;
+  };
+  Finding at[capacity];
+  int n = 0;
+};
+
+/// How the checker runs: `strict` makes the "should" restrictions errors (OPTGRAMMAR_STRICT in the
+/// C++ front end, --strict in og-parse); `findings`, when given, receives the warnings.
+struct CheckOptions {
+  bool strict = false;
+  Findings* findings = nullptr;
+};
+
 namespace detail {
 constexpr bool star(const Str& s) { return s == std::string_view("*"); }
 
 /// Strings of the grammar: non-empty, printable, no space, quote or backslash.
-constexpr bool check_string(Analysis& a, const Str& s, std::string_view what) {
+constexpr bool check_string(Analysis& a, const Str& s, const char* what) {
   if (!a.ok) return false;
   if (s.len == 0) {
     a.fail(Fault::empty_string, what);
     return false;
   }
-  for (char c : s.view()) {
-    std::string_view bad = c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash"
-                         : (c < 0x21 || c > 0x7e) ? "an unprintable character" : "";
-    if (!bad.empty()) {
-      a.fail(Fault::bad_string, what, s, bad);
-      return false;
-    }
+  for (std::size_t i = 0; i < s.len; ++i) {
+    const char c = s.p[i];
+    if (c > ' ' && c < 0x7f && c != '"' && c != '\\') continue;
+    a.fail(Fault::bad_string, what, s,
+           c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash" : "an unprintable character");
+    return false;
   }
   return true;
 }
-
-/// The name a rule wrote for a node: the name defined by expansion whose text made it (its
-/// record + 1 in `leaf.i`, which dsl/words.hpp sets on the nodes of OPCONST's, the *_SLICE
-/// names' and OpMultiOut's expansions), or its construct's.
-template <class N>
-constexpr std::string_view written_name(const N& node) {
-  if constexpr (N::kind == Kind::Let || N::kind == Kind::WithSize || N::kind == Kind::Op ||
-                N::kind == Kind::AutosplitShapefnApply)
-    if (node.leaf.i > 0) return constructs[static_cast<std::size_t>(node.leaf.i - 1)].name;
-  return kind_name(N::kind);
-}
-
-/// The message for a node whose own typing failed (its operands are well-typed).
-template <class N>
-constexpr void type_error(Analysis& a, const Leaf& leaf) {
-  constexpr Kind k = N::kind;
-  constexpr std::size_t n = N::arity;
-  // A name defined by expansion, misapplied: its operand count, or the fault its family's typing
-  // gives, under the name as written (og-parse checks such a name the same way). Or an Op whose
-  // op name is no string constant.
-  if constexpr (k == Kind::Misapplied) {
-    if (leaf.i < 0)  // Op or OpVarIn with a first operand that is no string (words.hpp's misnamed)
-      return a.fail(Fault::op_name_not_string, kind_name(static_cast<Kind>(-1 - leaf.i)));
-    const Construct& rec = constructs[static_cast<std::size_t>(leaf.i)];
-    if (n < rec.min_args || n > rec.max_args)
-      return a.fail(rec.max_args == any_count ? Fault::operand_count_at_least : Fault::operand_count, rec.name,
-                    std::size_t{rec.min_args}, rec.min_args == 1 ? "" : "s", n);
-    report_type_fault(type_operands(typing_of(rec.family), N::kid_vtypes, n), rec.name, N::kid_vtypes, n,
-                      [&](Fault f, const MessageArg* args, std::size_t m) { a.fail_with(f, args, m); });
-    return;
-  }
-  const std::string_view name = kind_name(k);
-  // A regular family: the fault its typing column gives (dsl/typing.hpp, which og-parse calls too).
-  if constexpr (typing_of(k).regular()) {
-    report_type_fault(type_operands(typing_of(k), N::kid_vtypes, n), name, N::kid_vtypes, n,
-                      [&](Fault f, const MessageArg* args, std::size_t m) { a.fail_with(f, args, m); });
-    return;
-  }
-  auto kid = [](std::size_t i) { return N::kid_vtypes[i]; };
-  auto last = [&] {
-    a.fail(Fault::operand_type, name, "last", k == Kind::WithMultiOut ? "an Op construction" : "an Op or constant construction",
-           vtype_name(kid(n - 1)));
-  };
-  // Modifiers: the grammar's operand kinds.
-  if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
-      k == Kind::WithSplitHistory) {
-    const std::string_view want = k == Kind::WithSize ? "an existing opref or a shape construction" : "an existing opref";
-    if (kid(0) == VType::OpBuild) return a.fail(Fault::operand_type, name, "first", want, "an Op construction");
-    if (k == Kind::WithSize ? (kid(0) != VType::OpRef && kid(0) != VType::Shape && kid(0) != VType::Repl)
-                            : kid(0) != VType::OpRef)
-      return a.fail(Fault::operand_type, name, "first", want, vtype_name(kid(0)));
-    if (k == Kind::WithSplitHistory && n == 3 && !is_integral(kid(1)))
-      return a.fail(Fault::split_history_constant, vtype_name(kid(1)));
-    return last();
-  }
-  if (k == Kind::WithOutputType) {
-    if (kid(0) != VType::DType) return a.fail(Fault::operand_type, name, "first", "a dtype", vtype_name(kid(0)));
-    if (!is_integral(kid(1))) return a.fail(Fault::operand_type, name, "second", "int (the zero offset)", vtype_name(kid(1)));
-    if (!is_numeric(kid(2)) || kid(2) == VType::Bool)
-      return a.fail(Fault::operand_type, name, "third", "float (the step size)", vtype_name(kid(2)));
-    return last();
-  }
-  if (k == Kind::WithMultiOut || k == Kind::ResizeDim) {
-    for (std::size_t i = 0; i + 1 < n; ++i)
-      if (!is_integral(kid(i))) return a.fail(Fault::operand_type, name, ordinal_word(i), "int or size", vtype_name(kid(i)));
-    return last();
-  }
-  if (k == Kind::Op || k == Kind::OpVarIn) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (!is_repl(kid(i)) && kid(i) != VType::Match) return a.fail(Fault::op_operand_kind, name, i + 2, vtype_name(kid(i)));
-    return a.fail(Fault::let_in_construction);
-  }
-  if (k == Kind::Let) return a.fail(Fault::let_second_operand);
-  if (k == Kind::Select) {
-    if (kid(0) != VType::Bool) return a.fail(Fault::select_condition, vtype_name(kid(0)));
-    return a.fail(Fault::select_branches, vtype_name(kid(1)), vtype_name(kid(2)));
-  }
-  // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
-  for (std::size_t i = 0; i < n; ++i)
-    if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, name, i + 1);
-  for (std::size_t i = 0; i < n; ++i) {
-    VType t = kid(i);
-    const bool wants_ref =
-        i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
-    if (wants_ref && t != VType::OpRef) return a.fail(Fault::needs_opref, name, i + 1, vtype_name(t));
-    if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
-                       t == VType::NewConst || t == VType::Repl))
-      return a.fail(Fault::opref_as_value, name, i + 1, t == VType::OpRef ? std::string_view("an opref") : vtype_name(t));
-  }
-  Message types;
-  for (std::size_t i = 0; i < n; ++i) types << (i ? ", " : "") << vtype_name(kid(i));
-  a.fail(Fault::wrong_operand_types, name, types.view());
-}
-
-// ---- the match --------------------------------------------------------------------------------
-template <class N>
-constexpr void walk_match(N& node, Analysis& a, bool root, const Str* outer_lets, int n_outer) {
-  if (!a.ok) return;
-  constexpr Kind k = N::kind;
-  if constexpr (k == Kind::Tag) {
-    if (!check_string(a, node.leaf.str, "operand tag")) return;
-    for (int i = 0; i < n_outer; ++i)
-      if (outer_lets[i] == node.leaf.str) {
-        a.fail(Fault::tag_inside_own_let, node.leaf.str);
-        return;
-      }
-    if (star(node.leaf.str)) {
-      node.leaf.wildcard = true;
-      return;
-    }
-    int s = a.find_tag(node.leaf.str.view());
-    if (s < 0) {
-      if (a.n_tags == max_tags) return a.fail(Fault::too_many_tags);
-      s = a.n_tags++;
-      a.tags[s] = node.leaf.str;
-      node.leaf.first = true;
-    }
-    node.leaf.slot = s;
-  } else if constexpr (k == Kind::Op || k == Kind::OpVarIn) {
-    // an op made by a name that has no place in a match (OpMultiOut; OPCONST's is in its place)
-    if (node.leaf.i > 0 && !(constructs[static_cast<std::size_t>(node.leaf.i - 1)].places & in_match))
-      return a.fail(root ? Fault::match_root : Fault::not_in_match, written_name(node));
-    if (!check_string(a, node.leaf.str, "op name")) return;
-    node.leaf.index = a.name_index(node.leaf.str);
-    boost::hana::for_each(node.kids, [&](auto& kid) { walk_match(kid, a, false, outer_lets, n_outer); });
-  } else if constexpr (k == Kind::Let) {
-    const Str& t = node.leaf.str;
-    if (!check_string(a, t, "LET tag")) return;
-    if (root) return a.fail(Fault::let_at_root, t);
-    if (star(t)) return a.fail(Fault::let_binds_star);
-    for (int i = 0; i < a.n_lets; ++i)
-      if (a.lets[i] == t) return a.fail(Fault::let_twice, t);
-    for (int i = 0; i < n_outer; ++i)
-      if (outer_lets[i] == t) return a.fail(Fault::tag_inside_own_let, t);
-    a.lets[a.n_lets++] = t;
-    Str inner[max_tags];
-    for (int i = 0; i < n_outer; ++i) inner[i] = outer_lets[i];
-    inner[n_outer] = t;
-    using K0 = boost::mp11::mp_front<typename N::children>;
-    if constexpr (K0::kind != Kind::Op && K0::kind != Kind::OpVarIn) {
-      a.fail(Fault::let_operand, t, kind_name(K0::kind));
-      return;
-    } else {
-      walk_match(boost::hana::at_c<0>(node.kids), a, false, inner, n_outer + 1);
-      if (!a.ok) return;
-      int s = a.find_tag(t.view());
-      if (s < 0) {
-        if (a.n_tags == max_tags) return a.fail(Fault::too_many_tags);
-        s = a.n_tags++;
-        a.tags[s] = t;
-          node.leaf.first = true;
-      }
-      node.leaf.slot = s;
-    }
-  } else if constexpr (k == Kind::Misapplied) {
-    type_error<N>(a, node.leaf);  // its own fault first (an Op with no string for its name, ...)
-  } else {
-    a.fail(Fault::not_in_match, written_name(node));
-  }
-}
-
-// ---- constraint expressions and replacements ----------------------------------------------------
-enum class Where { Constraint, Replacement };
 
 /// Constructs that keep a string of the given kind (the typing column's option_name, split_tag).
 constexpr bool keeps(Kind k, OperandKind what) {
@@ -284,326 +141,566 @@ constexpr bool is_external(Kind k) {
   return k == Kind::ExternalConstraint || k == Kind::ExternalReplace || k == Kind::ShapefnApply ||
          k == Kind::AutosplitShapefnApply;
 }
-
-/// Checks an external function's signature and the rule's arguments against its parameters.
-template <class N>
-constexpr void check_external(const N& node, Analysis& a) {
-  constexpr Kind k = N::kind;
-  using FnN = boost::mp11::mp_front<typename N::children>;
-  using F = typename FnN::fn_type;
-  using T = fn_traits<F>;
-  const auto& fnode = boost::hana::at_c<0>(node.kids);
-  std::string_view name = fnode.leaf.str.view();
-  std::string_view what = kind_name(k);
-  if constexpr (!T::is_fn) {
-    a.fail(Fault::external_not_function, what, name, name);
-    return;
-  } else {
-    using R = typename T::result;
-    using P = typename T::params;
-    constexpr std::size_t np = boost::mp11::mp_size<P>::value;
-    // Framework parameters first: how many, and which types.
-    constexpr std::size_t lead = k == Kind::ExternalConstraint ? 1 : k == Kind::AutosplitShapefnApply ? 2 : 1;
-    if constexpr (np < lead) {
-      a.fail(Fault::external_too_few_params, what, name, name, what);
-      return;
-    } else {
-      using P0 = boost::mp11::mp_at_c<P, 0>;
-      if constexpr (k == Kind::ExternalConstraint) {
-        if constexpr (!std::is_same_v<std::remove_cvref_t<P0>, ::optgrammar::Constraint> || !std::is_reference_v<P0>) {
-          a.fail(Fault::external_framework_param, what, name, "first", name, "Constraint&");
-          return;
-        }
-      } else if constexpr (!std::is_same_v<P0, ::optgrammar::Replacement&>) {
-        a.fail(Fault::external_framework_param, what, name, "first", name, "Replacement&");
-        return;
-      }
-      if constexpr (k == Kind::AutosplitShapefnApply) {
-        using P1 = boost::mp11::mp_at_c<P, 1>;
-        if constexpr (!std::is_same_v<P1, const ::optgrammar::Split_Context&>) {
-          a.fail(Fault::external_framework_param, what, name, "second", name, "Split_Context const&");
-          return;
-        }
-      }
-      if constexpr (k == Kind::ExternalReplace) {
-        if constexpr (np != 2 || !std::is_same_v<R, ::optgrammar::OpRef> ||
-                      param_kind<boost::mp11::mp_at_c<P, 1>>() != ParamKind::OpDef) {
-          a.fail(Fault::external_replace_signature, name, name, name);
-        }
-        return;
-      } else {
-        if constexpr (k == Kind::ExternalConstraint) {
-          if constexpr (FnN::vtype != VType::Bool && FnN::vtype != VType::Int && FnN::vtype != VType::Size &&
-                        FnN::vtype != VType::Float) {
-            a.fail(Fault::external_result, what, name, name, "bool, an integer or a float");
-            return;
-          }
-        } else if constexpr (!std::is_same_v<R, ::optgrammar::OpRef> && !std::is_same_v<R, ::optgrammar::QuickShape>) {
-          a.fail(Fault::external_result, what, name, name, "OpRef or QuickShape");
-          return;
-        }
-        // The rule's arguments after the function (EXTERNAL_CONSTRAINT: its tag is the OpRef after
-        // Constraint&) against the remaining parameters.
-        constexpr std::size_t nargs = N::arity - 1;
-        if constexpr (nargs != np - lead) {
-          a.fail(Fault::external_arg_count, what, name, nargs, nargs == 1 ? "" : "s", name, np - lead);
-          return;
-        } else {
-          bool ok = true;
-          boost::mp11::mp_for_each<boost::mp11::mp_iota_c<nargs>>([&](auto I) {
-            if (!ok) return;
-            constexpr std::size_t i = decltype(I)::value;
-            constexpr ParamKind pk = param_kind<boost::mp11::mp_at_c<P, lead + i>>();
-            constexpr VType vt = boost::mp11::mp_at_c<typename N::children, i + 1>::vtype;
-            if (!accepts(pk, vt)) {
-              ok = false;
-              a.fail(Fault::external_arg_type, what, name, i + 1,
-                     vt == VType::OpRef ? std::string_view("an opref") : vtype_name(vt), lead + i + 1, name,
-                     param_kind_name(pk));
-            }
-          });
-        }
-      }
-    }
-  }
-}
 constexpr bool is_modifier(Kind k) {
   return k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithOutputType ||
          k == Kind::WithMultiOut || k == Kind::ResizeDim || k == Kind::WithSameId || k == Kind::WithSplitHistory;
 }
-
-template <class N>
-constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand);
-
-template <std::size_t I, class N>
-constexpr void walk_kid(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand) {
-  walk_expr(boost::hana::at_c<I>(node.kids), a, w, at_root, in_op_operand);
+constexpr bool is_value_kind(Kind k) {
+  return k == Kind::Bool || k == Kind::Int || k == Kind::Size || k == Kind::DTypeConst;
 }
 
-template <class N>
-constexpr void walk_split(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand) {
-  constexpr Kind k = N::kind;
-  const Str& t = node.leaf.str;
-  if (!check_string(a, t, "split tag")) return;
-  if (w == Where::Constraint) {
-    a.fail(Fault::replacement_only, kind_name(k));
-    return;
+/// What the checker looks up about a kind for every node, as one table: bits of KindFact.
+enum KindFact : unsigned short {
+  fact_reads_uses = 1, fact_external = 2, fact_option = 4, fact_split_var = 8, fact_modifier = 16,
+  fact_reads_outdef = 32, fact_reads_constval = 64, fact_split = 128, fact_names_op = 256,
+};
+inline constexpr auto kind_facts = [] {
+  struct Table {
+    unsigned short bits[static_cast<std::size_t>(Kind::Count_)] = {};
+  } t;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(Kind::Count_); ++i) {
+    const Kind k = static_cast<Kind>(i);
+    unsigned short b = 0;
+    if (dsl::reads_uses(k) || is_external(k)) b |= fact_reads_uses;
+    if (is_external(k)) b |= fact_external;
+    if (keeps(k, OperandKind::option_name)) b |= fact_option;
+    if (is_split_var(k)) b |= fact_split_var;
+    if (is_modifier(k)) b |= fact_modifier;
+    if (dsl::reads_outdef(k) || dsl::reads_constval(k)) b |= fact_reads_outdef;
+    if (dsl::reads_constval(k)) b |= fact_reads_constval;
+    if (k == Kind::Autosplit || k == Kind::OpIter) b |= fact_split;
+    if (k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways || k == Kind::IsOp || k == Kind::ProducerFor)
+      b |= fact_names_op;
+    t.bits[i] = b;
   }
-  if (k == Kind::Autosplit && !at_root && !in_op_operand) {
-    a.fail(Fault::autosplit_place);
-    return;
-  }
-#if defined(OPTGRAMMAR_STRICT)
-  if (k == Kind::Autosplit && !at_root) {
-    a.fail(Fault::autosplit_nested_strict);
-    return;
-  }
-#endif
-  if (k == Kind::Autosplit && !at_root) a.warn_nested_split = true;
-  if (k == Kind::Autosplit) a.uses_autosplit = true;
-  for (int i = 0; i < a.n_splits; ++i)
-    if (a.splits[i] == t) {
-      a.fail(Fault::split_tag_twice, t);
-      return;
-    }
-  if (a.n_splits == max_splits) return a.fail(Fault::too_many_splits);
-  int idx = a.n_splits++;
-  a.splits[idx] = t;
-  node.leaf.slot = idx;
-  constexpr std::size_t last = N::arity - 1;
-  // Operands before the last are evaluated outside the split's scope (the tag operand is skipped).
-  if constexpr (k == Kind::Autosplit) {
-    walk_kid<0>(node, a, w, false, false);
-    walk_kid<2>(node, a, w, false, false);
-  } else {
-    walk_kid<0>(node, a, w, false, false);
-    walk_kid<2>(node, a, w, false, false);
-    walk_kid<3>(node, a, w, false, false);
-  }
-  a.scope[a.depth++] = t;
-  walk_kid<last>(node, a, w, false, false);
-  --a.depth;
-  if (a.ok && k == Kind::Autosplit && a.split_uses[idx] == 0)
-    a.fail(Fault::split_tag_unused, t);
-}
+  return t;
+}();
+constexpr bool has(Kind k, KindFact f) { return (kind_facts.bits[static_cast<std::size_t>(k)] & f) != 0; }
 
-template <class N>
-constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op_operand) {
-  if (!a.ok) return;
-  constexpr Kind k = N::kind;
-  if constexpr (dsl::reads_uses(k) || is_external(k)) a.reads_uses = true;
-  std::string_view part = w == Where::Constraint ? "the constraint" : "the replacement";
-  if constexpr (k == Kind::Tag) {
-    const Str& t = node.leaf.str;
-    if (!check_string(a, t, "operand tag")) return;
-    if (star(t)) {
-      node.leaf.slot = 0;
+enum class Where { Constraint, Replacement };
+
+/// The walk of one rule: its parts in flat form, the analysis it fills, and the split scopes.
+class Checker {
+ public:
+  constexpr Checker(FlatRule& r, Analysis& a, CheckOptions o) : r_(r), a_(a), o_(o) {}
+
+  constexpr void run() {
+    const FlatNode& m = r_.nodes[r_.match];
+    if (m.kind != Kind::Op && m.kind != Kind::OpVarIn) {
+      if (m.kind == Kind::Misapplied) type_error(r_.match);
+      else if (m.kind == Kind::Let) fail(r_.match, Fault::let_at_root, m.str);
+      else fail(r_.match, Fault::match_root, written_name(r_.match));
       return;
     }
-    int s = a.find_tag(t.view());
+    walk_match(r_.match, true, nullptr, 0);
+    walk_expr(r_.constraint, Where::Constraint, false, false);
+    const VType ct = r_.nodes[r_.constraint].type;
+    if (a_.ok && ct != VType::Bool && ct != VType::Bad)
+      fail(r_.constraint, Fault::constraint_not_bool, written_name(r_.constraint), vtype_name(ct));
+    if (!a_.ok) return;
+    const FlatNode& rp = r_.nodes[r_.replacement];
+    if (rp.may_star) return fail(r_.replacement, Fault::star_replacement, "*");
+    walk_expr(r_.replacement, Where::Replacement, true, false);
+    if (a_.ok && !is_repl(rp.type) && rp.type != VType::Bad && rp.type != VType::Match)
+      fail(r_.replacement, Fault::replacement_kind, vtype_name(rp.type));
+    if (a_.ok && rp.type == VType::Match) fail(r_.replacement, Fault::replacement_has_match);
+  }
+
+ private:
+  FlatRule& r_;
+  Analysis& a_;
+  CheckOptions o_;
+  Str scope_[max_splits]{};  ///< split tags whose last operand we are inside
+  int split_uses_[max_splits]{};
+  int depth_ = 0;
+
+  // ---- the tree ---------------------------------------------------------------------------------
+  constexpr FlatNode& at(std::uint32_t i) { return r_.nodes[i]; }
+  /// The index of operand j of node i.
+  constexpr std::uint32_t kid(std::uint32_t i, std::uint32_t j) const {
+    std::uint32_t k = i + 1;
+    while (j-- > 0) k = r_.nodes[k].end;
+    return k;
+  }
+  constexpr VType kid_type(std::uint32_t i, std::uint32_t j) const { return r_.nodes[kid(i, j)].type; }
+  /// The operands' types of node i, in the scratch room.
+  constexpr const VType* kid_types(std::uint32_t i) {
+    std::uint32_t c = 0;
+    for (std::uint32_t k = i + 1; k < r_.nodes[i].end; k = r_.nodes[k].end) r_.scratch[c++] = r_.nodes[k].type;
+    return r_.scratch;
+  }
+  constexpr bool operand_bad(std::uint32_t i) const {
+    for (std::uint32_t k = i + 1; k < r_.nodes[i].end; k = r_.nodes[k].end)
+      if (r_.nodes[k].type == VType::Bad) return true;
+    return false;
+  }
+  /// Whether WITH_SIZE may take its size from node i: an existing opref, a shape construction, or
+  /// a SELECT whose branches both may.
+  constexpr bool shape_source(std::uint32_t i) const {
+    const FlatNode& n = r_.nodes[i];
+    if (n.type == VType::OpRef || n.type == VType::Shape) return true;
+    return n.kind == Kind::Select && n.n == 3 && shape_source(kid(i, 1)) && shape_source(kid(i, 2));
+  }
+
+  // ---- messages ---------------------------------------------------------------------------------
+  template <class... A>
+  constexpr void fail(std::uint32_t i, Fault f, const A&... args) {
+    if (!a_.ok) return;
+    a_.node = i;
+    a_.fail(f, args...);
+  }
+  constexpr bool check_string(std::uint32_t i, const Str& s, const char* what) {
+    if (!a_.ok) return false;
+    a_.node = i;
+    return detail::check_string(a_, s, what);
+  }
+  /// A finding that is a warning whatever the mode.
+  template <class... A>
+  constexpr void warn(std::uint32_t i, Fault f, const A&... args) {
+    if (!a_.ok || o_.findings == nullptr || o_.findings->n == Findings::capacity) return;
+    const MessageArg m[] = {MessageArg(args)..., MessageArg(std::string_view())};
+    Findings::Finding& w = o_.findings->at[o_.findings->n++];
+    w.fault = f;
+    w.node = i;
+    w.text.len = 0;
+    format_message(w.text, fault_text(f).text, m, sizeof...(A));
+  }
+  /// A "should" of the grammar: an error in strict mode, else a warning.
+  template <class... A>
+  constexpr void should(std::uint32_t i, Fault f, const A&... args) {
+    if (o_.strict) fail(i, f, args...);
+    else warn(i, f, args...);
+  }
+
+  /// The name a rule wrote for a node: the name defined by expansion whose text made it (OPCONST's,
+  /// the *_SLICE names' and OpMultiOut's expansions keep it), or its construct's.
+  constexpr std::string_view written_name(std::uint32_t i) const {
+    const FlatNode& n = r_.nodes[i];
+    if ((n.kind == Kind::Let || n.kind == Kind::WithSize || n.kind == Kind::Op || n.kind == Kind::AutosplitShapefnApply) &&
+        n.record > 0)
+      return constructs[static_cast<std::size_t>(n.record - 1)].name;
+    return kind_name(n.kind);
+  }
+  /// A value's words in the messages about operands: "an opref" for an existing opref.
+  static constexpr std::string_view value_words(VType t) {
+    return t == VType::OpRef ? std::string_view("an opref") : vtype_name(t);
+  }
+
+  /// Reports a regular family's typing fault (dsl/typing.hpp) at the operand it concerns.
+  constexpr void report(std::uint32_t i, const TypeVerdict& v, std::string_view name, const VType* kt, std::size_t n) {
+    const std::uint32_t at_node = v.operand == TypeVerdict::whole ? i : kid(i, static_cast<std::uint32_t>(v.operand));
+    report_type_fault(v, name, kt, n, [&](Fault f, const MessageArg* args, std::size_t m) {
+      if (!a_.ok) return;
+      a_.node = at_node;
+      a_.fail_with(f, args, m);
+    });
+  }
+
+  /// The message for a node whose own typing failed (its operands are well-typed).
+  constexpr void type_error(std::uint32_t i) {
+    const FlatNode& nd = at(i);
+    const Kind k = nd.kind;
+    const std::uint32_t n = nd.n;
+    const VType* kt = kid_types(i);
+    // A name defined by expansion, misapplied: its operand count, or the fault its family's typing
+    // gives, under the name as written. Or an Op whose op name is no string constant.
+    if (k == Kind::Misapplied) {
+      if (nd.record == 0) return fail(i, Fault::op_name_not_string, kind_name(static_cast<Kind>(nd.value)));
+      const Construct& rec = constructs[static_cast<std::size_t>(nd.record - 1)];
+      if (n < rec.min_args || n > rec.max_args)
+        return fail(i, rec.max_args == any_count ? Fault::operand_count_at_least : Fault::operand_count, rec.name,
+                    std::size_t{rec.min_args}, rec.min_args == 1 ? "" : "s", std::size_t{n});
+      return report(i, type_operands(typing_of(rec.family), kt, n), rec.name, kt, n);
+    }
+    const std::string_view name = kind_name(k);
+    // A regular family: the fault its typing column gives.
+    if (typing_of(k).regular()) return report(i, type_operands(typing_of(k), kt, n), name, kt, n);
+    auto last = [&] {
+      fail(kid(i, n - 1), Fault::operand_type, name, "last",
+           k == Kind::WithMultiOut ? "an Op construction" : "an Op or constant construction", vtype_name(kt[n - 1]));
+    };
+    // Modifiers: the grammar's operand kinds.
+    if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
+        k == Kind::WithSplitHistory) {
+      const std::string_view want = k == Kind::WithSize ? "an existing opref or a shape construction" : "an existing opref";
+      if (kt[0] == VType::OpBuild) return fail(kid(i, 0), Fault::operand_type, name, "first", want, "an Op construction");
+      if (k == Kind::WithSize ? (kt[0] != VType::OpRef && kt[0] != VType::Shape && kt[0] != VType::Repl)
+                              : kt[0] != VType::OpRef)
+        return fail(kid(i, 0), Fault::operand_type, name, "first", want, vtype_name(kt[0]));
+      if (k == Kind::WithSplitHistory && n == 3 && !is_integral(kt[1]))
+        return fail(kid(i, 1), Fault::split_history_constant, vtype_name(kt[1]));
+      return last();
+    }
+    if (k == Kind::WithOutputType) {
+      if (kt[0] != VType::DType) return fail(kid(i, 0), Fault::operand_type, name, "first", "a dtype", vtype_name(kt[0]));
+      if (!is_integral(kt[1]))
+        return fail(kid(i, 1), Fault::operand_type, name, "second", "int (the zero offset)", vtype_name(kt[1]));
+      if (!is_numeric(kt[2]) || kt[2] == VType::Bool)
+        return fail(kid(i, 2), Fault::operand_type, name, "third", "float (the step size)", vtype_name(kt[2]));
+      return last();
+    }
+    if (k == Kind::WithMultiOut || k == Kind::ResizeDim) {
+      for (std::uint32_t j = 0; j + 1 < n; ++j)
+        if (!is_integral(kt[j]))
+          return fail(kid(i, j), Fault::operand_type, name, ordinal_word(j), "int or size", vtype_name(kt[j]));
+      return last();
+    }
+    if (k == Kind::Op || k == Kind::OpVarIn) {
+      for (std::uint32_t j = 0; j < n; ++j)
+        if (!is_repl(kt[j]) && kt[j] != VType::Match)
+          return fail(kid(i, j), Fault::op_operand_kind, name, std::size_t{j} + 2, vtype_name(kt[j]));
+      return fail(i, Fault::let_in_construction);
+    }
+    if (k == Kind::Let) return fail(i, Fault::let_second_operand);
+    if (k == Kind::Autosplit || k == Kind::OpIter) {
+      // AUTOSPLIT(dim, tag, chunk, e) and OP_ITER(base, tag, lo, hi, e): int operands, and operands
+      // or constructions (the tag is the split's, not typed)
+      for (std::uint32_t j = 0; j < n; ++j) {
+        const bool integral = k == Kind::Autosplit ? (j == 0 || j == 2) : (j == 2 || j == 3);
+        if (j == 1 || (integral ? is_integral(kt[j]) : is_repl(kt[j]))) continue;
+        return fail(kid(i, j), Fault::operand_type, name, ordinal_word(j),
+                    integral ? "int or size" : "an operand tag, an opref or a construction", vtype_name(kt[j]));
+      }
+    }
+    if (k == Kind::Select) {
+      if (kt[0] != VType::Bool) return fail(kid(i, 0), Fault::select_condition, vtype_name(kt[0]));
+      return fail(i, Fault::select_branches, vtype_name(kt[1]), vtype_name(kt[2]));
+    }
+    // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
+    for (std::uint32_t j = 0; j < n; ++j)
+      if (kt[j] == VType::DType) return fail(kid(i, j), Fault::dtype_use, name, std::size_t{j} + 1);
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const VType t = kt[j];
+      const bool wants_ref =
+          j == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
+      if (wants_ref && t != VType::OpRef) return fail(kid(i, j), Fault::needs_opref, name, std::size_t{j} + 1, vtype_name(t));
+      if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
+                         t == VType::NewConst || t == VType::Repl))
+        return fail(kid(i, j), Fault::opref_as_value, name, std::size_t{j} + 1, value_words(t));
+    }
+    Message types;
+    for (std::uint32_t j = 0; j < n; ++j) types << (j ? ", " : "") << vtype_name(kt[j]);
+    fail(i, Fault::wrong_operand_types, name, types.view());
+  }
+
+  // ---- the match --------------------------------------------------------------------------------
+  constexpr int bind(std::uint32_t i, const Str& t) {
+    int s = a_.find_tag(t.view());
     if (s < 0) {
-      a.fail(Fault::tag_not_bound, t, part);
+      if (a_.n_tags == max_tags) {
+        fail(i, Fault::too_many_tags);
+        return 0;
+      }
+      s = a_.n_tags++;
+      a_.tags[s] = t;
+      at(i).first = true;
+    }
+    at(i).slot = s;
+    return s;
+  }
+
+  constexpr void walk_match(std::uint32_t i, bool root, const Str* outer_lets, int n_outer) {
+    if (!a_.ok) return;
+    FlatNode& n = at(i);
+    switch (n.kind) {
+      case Kind::Tag: {
+        if (!check_string(i, n.str, "operand tag")) return;
+        for (int j = 0; j < n_outer; ++j)
+          if (outer_lets[j] == n.str) return fail(i, Fault::tag_inside_own_let, n.str);
+        if (star(n.str)) {
+          n.wildcard = true;
+          return;
+        }
+        bind(i, n.str);
+        return;
+      }
+      case Kind::Op:
+      case Kind::OpVarIn: {
+        // an op made by a name that has no place in a match (OpMultiOut; OPCONST's is in its place)
+        if (n.record > 0 && !(constructs[static_cast<std::size_t>(n.record - 1)].places & in_match))
+          return fail(i, root ? Fault::match_root : Fault::not_in_match, written_name(i));
+        if (!check_string(i, n.str, "op name")) return;
+        n.index = a_.name_index(n.str);
+        for (std::uint32_t k = i + 1; k < n.end; k = at(k).end) walk_match(k, false, outer_lets, n_outer);
+        return;
+      }
+      case Kind::Let: {
+        const Str t = n.str;
+        if (!check_string(i, t, "LET tag")) return;
+        if (root) return fail(i, Fault::let_at_root, t);
+        if (star(t)) return fail(i, Fault::let_binds_star);
+        for (int j = 0; j < a_.n_lets; ++j)
+          if (a_.lets[j] == t) return fail(i, Fault::let_twice, t);
+        for (int j = 0; j < n_outer; ++j)
+          if (outer_lets[j] == t) return fail(i, Fault::tag_inside_own_let, t);
+        a_.lets[a_.n_lets++] = t;
+        Str inner[max_tags];
+        for (int j = 0; j < n_outer; ++j) inner[j] = outer_lets[j];
+        inner[n_outer] = t;
+        const std::uint32_t op = i + 1;
+        if (at(op).kind != Kind::Op && at(op).kind != Kind::OpVarIn) return fail(op, Fault::let_operand, t, kind_name(at(op).kind));
+        walk_match(op, false, inner, n_outer + 1);
+        if (a_.ok) bind(i, t);
+        return;
+      }
+      case Kind::Misapplied: return type_error(i);  // its own fault first (an Op with no string for its name, ...)
+      default: return fail(i, Fault::not_in_match, written_name(i));
+    }
+  }
+
+  // ---- external functions -------------------------------------------------------------------------
+  /// Checks an external function's signature and the rule's arguments against its parameters.
+  constexpr void check_external(std::uint32_t i) {
+    const Kind k = at(i).kind;
+    const FlatNode& fnode = at(i + 1);
+    const Signature& sig = r_.fns[fnode.value];
+    if (!sig.known) return;
+    const std::string_view name = fnode.str.view();
+    const std::string_view what = kind_name(k);
+    if (sig.result == Returns::not_a_function) return fail(i, Fault::external_not_function, what, name, name);
+    // Framework parameters first: how many, and which.
+    const std::size_t lead = k == Kind::AutosplitShapefnApply ? 2 : 1;
+    const std::size_t np = sig.n_params;
+    if (np < lead) return fail(i, Fault::external_too_few_params, what, name, name, what);
+    if (k == Kind::ExternalConstraint) {
+      if (sig.params[0] != ParamKind::Constraint)
+        return fail(i, Fault::external_framework_param, what, name, "first", name, "Constraint&");
+    } else if (sig.params[0] != ParamKind::Replacement) {
+      return fail(i, Fault::external_framework_param, what, name, "first", name, "Replacement&");
+    }
+    if (k == Kind::AutosplitShapefnApply && sig.params[1] != ParamKind::SplitContext)
+      return fail(i, Fault::external_framework_param, what, name, "second", name, "Split_Context const&");
+    if (k == Kind::ExternalReplace) {
+      if (np != 2 || sig.result != Returns::OpRef || sig.params[1] != ParamKind::OpDef)
+        fail(i, Fault::external_replace_signature, name, name, name);
       return;
     }
-    node.leaf.slot = s;
-  } else if constexpr (k == Kind::Int) {
-    // C gives 2147483648 type long; the grammar's int is 32 bits ('L' is ignored).
-    if (node.leaf.i > 2147483647LL || node.leaf.i < -2147483647LL - 1)
-      a.fail(Fault::integer_out_of_range, node.leaf.i);
-  } else if constexpr (k == Kind::Let || k == Kind::OpVarIn) {
-    a.fail(Fault::match_only, written_name(node), part);
-  } else if constexpr (keeps(k, OperandKind::option_name)) {
-    check_string(a, node.leaf.str, "option name");
-  } else if constexpr (k == Kind::Autosplit || k == Kind::OpIter) {
-    walk_split(node, a, w, at_root, in_op_operand);
-  } else if constexpr (is_split_var(k)) {
-    const Str& t = node.leaf.str;
-    if (!check_string(a, t, "split tag")) return;
-    for (int i = a.depth; i-- > 0;)
-      if (a.scope[i] == t) {
-        for (int j = 0; j < a.n_splits; ++j)
-          if (a.splits[j] == t) {
-            node.leaf.slot = j;
-            ++a.split_uses[j];
-          }
-        if constexpr (k == Kind::IterInputOf) walk_kid<0>(node, a, w, false, false);
-        if constexpr (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
-          if (w == Where::Constraint) {
-            a.fail(Fault::replacement_only, kind_name(k));
-            return;
-          }
-          boost::hana::for_each(node.kids, [&](auto& kid) { walk_expr(kid, a, w, false, false); });
-          if (!a.ok) return;
+    if (k == Kind::ExternalConstraint) {
+      const VType t = result_vtype(sig.result);
+      if (t != VType::Bool && t != VType::Int && t != VType::Size && t != VType::Float)
+        return fail(i, Fault::external_result, what, name, name, "bool, an integer or a float");
+    } else if (sig.result != Returns::OpRef && sig.result != Returns::QuickShape) {
+      return fail(i, Fault::external_result, what, name, name, "OpRef or QuickShape");
+    }
+    // The rule's arguments after the function (EXTERNAL_CONSTRAINT: its tag is the OpRef after
+    // Constraint&) against the remaining parameters.
+    const std::size_t nargs = at(i).n - 1;
+    if (nargs != np - lead)
+      return fail(i, Fault::external_arg_count, what, name, nargs, nargs == 1 ? "" : "s", name, np - lead);
+    for (std::size_t j = 0; j < nargs; ++j) {
+      const std::uint32_t arg = kid(i, static_cast<std::uint32_t>(j) + 1);
+      const ParamKind pk = sig.params[lead + j];
+      const VType vt = at(arg).type;
+      if (!accepts(pk, vt))
+        return fail(arg, Fault::external_arg_type, what, name, j + 1, value_words(vt), lead + j + 1, name,
+                    param_kind_name(pk));
+    }
+  }
+
+  // ---- constraint expressions and replacements ------------------------------------------------
+  constexpr void walk_kids(std::uint32_t i, Where w, bool at_root, bool in_op_operand) {
+    for (std::uint32_t k = i + 1; k < at(i).end; k = at(k).end) walk_expr(k, w, at_root, in_op_operand);
+  }
+
+  constexpr void walk_split(std::uint32_t i, Where w, bool at_root, bool in_op_operand) {
+    FlatNode& n = at(i);
+    const Kind k = n.kind;
+    const Str t = n.str;
+    if (!check_string(i, t, "split tag")) return;
+    if (w == Where::Constraint) return fail(i, Fault::replacement_only, kind_name(k));
+    if (k == Kind::Autosplit && !at_root) {
+      if (!in_op_operand) return fail(i, Fault::autosplit_place);
+      should(i, Fault::autosplit_nested_strict);
+      if (!a_.ok) return;
+      a_.warn_nested_split = true;
+    }
+    if (k == Kind::Autosplit) a_.uses_autosplit = true;
+    for (int j = 0; j < a_.n_splits; ++j)
+      if (a_.splits[j] == t) return fail(i, Fault::split_tag_twice, t);
+    if (a_.n_splits == max_splits) return fail(i, Fault::too_many_splits);
+    const int idx = a_.n_splits++;
+    a_.splits[idx] = t;
+    n.slot = idx;
+    // Operands before the last are evaluated outside the split's scope (the tag operand is skipped).
+    walk_expr(kid(i, 0), w, false, false);
+    walk_expr(kid(i, 2), w, false, false);
+    if (k == Kind::OpIter) {
+      walk_expr(kid(i, 3), w, false, false);
+      const std::uint32_t base = kid(i, 0);
+      if (at(base).kind != Kind::Op && at(base).type != VType::OpRef && at(base).type != VType::Bad)
+        should(base, Fault::op_iter_base_strict, vtype_name(at(base).type));
+    }
+    if (!a_.ok) return;
+    scope_[depth_++] = t;
+    walk_expr(kid(i, n.n - 1), w, false, false);
+    --depth_;
+    if (a_.ok && n.type == VType::Bad && !operand_bad(i)) return type_error(i);
+    if (a_.ok && k == Kind::Autosplit && split_uses_[idx] == 0) fail(i, Fault::split_tag_unused, t);
+  }
+
+  /// The written operands of AUTOSPLIT_SLICE (its expansion WITH_SIZE($3, WITH_TYPE($1, Op(..., $1,
+  /// $2, $3))), node i the WITH_SIZE): the size an existing opref or a shape construction, which
+  /// WITH_SIZE takes; the start should be one too (an Op construction: strict mode refuses it).
+  constexpr void slice_operands(std::uint32_t i) {
+    const std::uint32_t size = kid(i, 0);
+    const std::uint32_t op = kid(kid(i, 1), 1);
+    const std::uint32_t start = kid(op, 1);
+    const auto fits = [&](std::uint32_t x) {
+      return at(x).type == VType::OpRef || at(x).type == VType::Shape || at(x).type == VType::Bad;
+    };
+    if (at(size).type != VType::Repl && !fits(size))
+      return fail(size, Fault::operand_type, written_name(i), "third", "an existing opref or a shape construction",
+                  at(size).type == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(at(size).type));
+    if (!fits(start)) should(start, Fault::slice_operand_kind_strict, written_name(i), "second", vtype_name(at(start).type));
+  }
+
+  static constexpr const char* part(Where w) { return w == Where::Constraint ? "the constraint" : "the replacement"; }
+
+  constexpr void walk_expr(std::uint32_t i, Where w, bool at_root, bool in_op_operand) {
+    if (!a_.ok) return;
+    FlatNode& n = at(i);
+    const Kind k = n.kind;
+    const unsigned short facts = kind_facts.bits[static_cast<std::size_t>(k)];
+    if (facts & fact_reads_uses) a_.reads_uses = true;
+    switch (k) {
+      case Kind::Tag: {
+        if (!check_string(i, n.str, "operand tag")) return;
+        if (star(n.str)) {
+          n.slot = 0;
+          return;
         }
-        if constexpr (k == Kind::AutosplitShapefnApply) check_external(node, a);
-        if constexpr (k == Kind::TypicalConvSlice) {
-          if constexpr (N::vtype == VType::Bad && !N::operand_bad) {
-            if constexpr (boost::mp11::mp_front<typename N::children>::vtype != VType::OpRef)
-              a.fail(Fault::typical_conv_operands, "first operand", "an existing opref");
-            else
-              a.fail(Fault::typical_conv_operands, "operands after the split tag", "oprefs or int values");
-          }
-        }
+        const int s = a_.find_tag(n.str.view());
+        if (s < 0) return fail(i, Fault::tag_not_bound, n.str, part(w));
+        n.slot = s;
         return;
       }
-    // (a node a *_SLICE name's expansion made is named as the rule wrote it)
-    a.fail(Fault::split_var_scope, written_name(node), t, t);
-  } else {
-    if constexpr (k == Kind::Op) {
-      if (w == Where::Constraint) {
-        if (node.leaf.i > 0) a.fail(Fault::replacement_only, written_name(node));  // OpMultiOut
-        else a.fail(Fault::op_in_constraint, node.leaf.str);
+      case Kind::Int:
+        // C gives 2147483648 type long; the grammar's int is 32 bits ('L' is ignored).
+        if (n.value > 2147483647LL || n.value < -2147483647LL - 1) fail(i, Fault::integer_out_of_range, n.value);
         return;
-      }
-      if (!check_string(a, node.leaf.str, "op name")) return;
-      node.leaf.index = a.name_index(node.leaf.str);
+      case Kind::Bool:
+      case Kind::Size:
+      case Kind::Float:
+      case Kind::DTypeConst:
+      case Kind::FnName:
+      case Kind::MessageText: return;
+      case Kind::Let:
+      case Kind::OpVarIn: return fail(i, Fault::match_only, written_name(i), part(w));
+      default: break;
     }
-    if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways || k == Kind::IsOp || k == Kind::ProducerFor) {
-      if (!check_string(a, node.leaf.str, "op name")) return;
-      node.leaf.index = a.name_index(node.leaf.str);
-    }
-    if (w == Where::Constraint && N::vtype != VType::Bad &&
-        (N::vtype == VType::OpBuild || N::vtype == VType::Shape || N::vtype == VType::NewConst || is_modifier(k))) {
-      a.fail(Fault::replacement_only, written_name(node));
+    if (facts & fact_option) {
+      check_string(i, n.str, "option name");
       return;
     }
-    if constexpr (k == Kind::ExternalReplace) {
-      if (!at_root) {
-        a.fail(Fault::external_replace_place, boost::hana::at_c<0>(node.kids).leaf.str);
-        return;
+    if (facts & fact_split) return walk_split(i, w, at_root, in_op_operand);
+    if (facts & fact_split_var) {
+      const Str t = n.str;
+      if (!check_string(i, t, "split tag")) return;
+      for (int d = depth_; d-- > 0;) {
+        if (!(scope_[d] == t)) continue;
+        for (int j = 0; j < a_.n_splits; ++j)
+          if (a_.splits[j] == t) {
+            n.slot = j;
+            ++split_uses_[j];
+          }
+        if (k == Kind::IterInputOf) walk_expr(i + 1, w, false, false);
+        if (k == Kind::AutosplitShapefnApply || k == Kind::TypicalConvSlice) {
+          if (w == Where::Constraint) return fail(i, Fault::replacement_only, kind_name(k));
+          walk_kids(i, w, false, false);
+          if (!a_.ok) return;
+        }
+        if (k == Kind::AutosplitShapefnApply) check_external(i);
+        if (!a_.ok || n.type != VType::Bad || operand_bad(i)) return;
+        if (k != Kind::TypicalConvSlice) return type_error(i);
+        if (at(i + 1).type != VType::OpRef) return fail(i + 1, Fault::typical_conv_operands, "first operand", "an existing opref");
+        return fail(i, Fault::typical_conv_operands, "operands after the split tag", "oprefs or int values");
       }
+      // (a node a *_SLICE name's expansion made is named as the rule wrote it)
+      return fail(i, Fault::split_var_scope, written_name(i), t, t);
     }
-#if defined(OPTGRAMMAR_STRICT)
-    if constexpr (is_modifier(k)) {
-      if constexpr (boost::mp11::mp_back<typename N::children>::vtype == VType::NewConst) {
-        a.fail(Fault::modifier_constant_strict, kind_name(k));
-        return;
+    if (facts & fact_names_op) {
+      if (k == Kind::Op && w == Where::Constraint) {
+        if (n.record > 0) return fail(i, Fault::replacement_only, written_name(i));  // OpMultiOut
+        return fail(i, Fault::op_in_constraint, n.str);
       }
+      if (!check_string(i, n.str, "op name")) return;
+      n.index = a_.name_index(n.str);
     }
-#endif
-    if constexpr (k == Kind::WithSize && N::arity == 2) {
-      using From = boost::mp11::mp_front<typename N::children>;
-      if constexpr (From::vtype == VType::Repl && !From::shape_source) {
-        a.fail(Fault::with_size_select_const);
-        return;
-      }
+    if (w == Where::Constraint && n.type != VType::Bad &&
+        (n.type == VType::OpBuild || n.type == VType::Shape || n.type == VType::NewConst || (facts & fact_modifier)))
+      return fail(i, Fault::replacement_only, written_name(i));
+    if (k == Kind::ExternalReplace && !at_root) return fail(i, Fault::external_replace_place, at(i + 1).str);
+    if ((facts & fact_modifier) && k != Kind::WithMultiOut && n.n > 0 && kid_type(i, n.n - 1) == VType::NewConst) {
+      // a constant construction gets the output as an Op would (the SDK's examples write it)
+      should(kid(i, n.n - 1), Fault::modifier_constant_strict, kind_name(k));
+      if (!a_.ok) return;
+    }
+    if (k == Kind::WithSize && n.n == 2) {
+      const std::uint32_t from = i + 1;
+      if (at(from).type == VType::Repl && !shape_source(from)) return fail(from, Fault::with_size_select_const);
       // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref,
       // or (a "should" that shipped packages break, as CAST_TO_FP16 of a tag) an Op construction.
-      using WT = boost::mp11::mp_at_c<typename N::children, 1>;
-      if constexpr (WT::kind == Kind::WithType) {
-        using In = boost::mp11::mp_front<typename WT::children>;
-        if (node.leaf.i > 0 && In::vtype == VType::OpBuild) {
-#if defined(OPTGRAMMAR_STRICT)
-          a.fail(Fault::slice_operand_strict, written_name(node));
-          return;
-#endif
-        } else if (node.leaf.i > 0 && In::vtype != VType::OpRef && In::vtype != VType::Bad) {
-          a.fail(Fault::operand_type, written_name(node), "first", "an existing opref", vtype_name(In::vtype));
-          return;
+      const std::uint32_t wt = kid(i, 1);
+      if (at(wt).kind == Kind::WithType && n.record > 0) {
+        const std::uint32_t in = wt + 1;
+        if (at(in).type == VType::OpBuild) {
+          should(in, Fault::slice_operand_strict, written_name(i));
+          if (!a_.ok) return;
+        } else if (at(in).type != VType::OpRef && at(in).type != VType::Bad) {
+          return fail(in, Fault::operand_type, written_name(i), "first", "an existing opref", vtype_name(at(in).type));
         }
+        if (constructs[static_cast<std::size_t>(n.record - 1)].family == Family::AUTOSPLIT_SLICE) slice_operands(i);
+        if (!a_.ok) return;
       }
     }
-    if constexpr (k == Kind::LayoutChunksize) {
-      if (!check_string(a, node.leaf.str, "tensor class name")) return;
-    }
+    if (k == Kind::LayoutChunksize && !check_string(i, n.str, "tensor class name")) return;
+    if (k == Kind::GenShapeOf && n.n == 1 && kid_type(i, 0) == VType::Shape)
+      warn(i + 1, Fault::shape_of_shape, written_name(i + 1));
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.
-    constexpr bool is_select = k == Kind::Select;
-    std::size_t i = 0;
-    boost::hana::for_each(node.kids, [&](auto& kid) {
-      bool branch = is_select && i > 0;
-      walk_expr(kid, a, w, at_root && branch, (k == Kind::Op) || (in_op_operand && branch));
-      ++i;
-    });
-    if (!a.ok) return;
-    // WITH_TYPE of an Op construction is typed for the *_SLICE names' expansions (leaf.i set), not
-    // for a rule to write.
-    if constexpr (k == Kind::WithType) {
-      if (boost::mp11::mp_front<typename N::children>::vtype == VType::OpBuild && node.leaf.i == 0) {
-        a.fail(Fault::operand_type, kind_name(k), "first", "an existing opref", "an Op construction");
-        return;
-      }
+    std::uint32_t j = 0;
+    for (std::uint32_t c = i + 1; c < n.end; c = at(c).end, ++j) {
+      const bool branch = k == Kind::Select && j > 0;
+      walk_expr(c, w, at_root && branch, k == Kind::Op || (in_op_operand && branch));
     }
-    if constexpr (dsl::reads_outdef(k) || dsl::reads_constval(k)) {
-      if constexpr (boost::mp11::mp_front<typename N::children>::kind == Kind::Tag) {
-        if (w == Where::Constraint) {
-          const auto bit = std::uint32_t{1} << boost::hana::at_c<0>(node.kids).leaf.slot;
-          a.reads_outdef |= bit;
-          if (dsl::reads_constval(k)) a.reads_constval |= bit;
-        }
-      }
+    if (!a_.ok) return;
+    // WITH_TYPE of an Op construction is typed for the *_SLICE names' expansions (a record set),
+    // not for a rule to write.
+    if (k == Kind::WithType && n.n > 0 && kid_type(i, 0) == VType::OpBuild && n.record == 0)
+      return fail(i + 1, Fault::operand_type, kind_name(k), "first", "an existing opref", "an Op construction");
+    if ((facts & fact_reads_outdef) && n.n > 0 && at(i + 1).kind == Kind::Tag && w == Where::Constraint) {
+      const auto bit = std::uint32_t{1} << at(i + 1).slot;
+      a_.reads_outdef |= bit;
+      if (facts & fact_reads_constval) a_.reads_constval |= bit;
     }
-    if constexpr (is_external(k)) {
-      check_external(node, a);
-      if (!a.ok) return;
+    if (facts & fact_external) {
+      check_external(i);
+      if (!a_.ok) return;
     }
-    if constexpr (N::vtype == VType::Bad && !N::operand_bad) {
-      type_error<N>(a, node.leaf);
-      return;
-    } else if constexpr (k == Kind::Roundup) {
-      using K1 = boost::mp11::mp_at_c<typename N::children, 1>;
-      if constexpr (K1::kind == Kind::Int || K1::kind == Kind::Size) {
-        long long v = boost::hana::at_c<1>(node.kids).leaf.i;
-        if (v <= 0 || (v & (v - 1)) != 0) a.fail(Fault::roundup_pow2, v);
+    if (n.type == VType::Bad && !operand_bad(i)) return type_error(i);
+    if (k == Kind::Roundup && n.n == 2) {
+      const FlatNode& m = at(kid(i, 1));
+      if (m.kind == Kind::Int || m.kind == Kind::Size) {
+        const long long v = m.value;
+        if (v <= 0 || (v & (v - 1)) != 0) fail(kid(i, 1), Fault::roundup_pow2, v);
       }
-    } else if constexpr (k == Kind::WithSplitHistory && N::arity == 3) {
-      using K1 = boost::mp11::mp_at_c<typename N::children, 1>;
-      if constexpr (K1::kind != Kind::Int && K1::kind != Kind::Size)
-        a.fail(Fault::split_history_constant, kind_name(K1::kind));
+    } else if (k == Kind::WithSplitHistory && n.n == 3) {
+      const FlatNode& m = at(kid(i, 1));
+      if (m.kind != Kind::Int && m.kind != Kind::Size) fail(kid(i, 1), Fault::split_history_constant, kind_name(m.kind));
     }
   }
-}
+};
 }  // namespace detail
 
-/// A rule after analysis: the resolved trees, the pass, and what analysis found.
-template <class M, class C, class R>
-struct AnalyzedRule {
-  Pass pass;
-  M match;
-  C constraint;
-  R replacement;
-  Analysis info;
-};
+/// Checks a rule in flat form, its nodes typed by the front end (dsl/node.hpp's type_of, which
+/// both call): fills `a` (tag slots, op names, splits, what the engine reads; the first fault) and
+/// writes each node's slot, name index and binding facts into its FlatNode. `a.file` and `a.line`
+/// name the rule in its error.
+constexpr void check_rule(FlatRule& r, Analysis& a, CheckOptions o = {}) {
+  a.tags[0] = Str("*");
+  detail::Checker(r, a, o).run();
+}
 
+// ---- the rule's text as written (the C++ front end; og-parse reads the tokens) ------------------
 namespace detail {
 constexpr bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -657,9 +754,7 @@ constexpr bool check_pass_text(Analysis& a, std::string_view t) {
   a.fail(Fault::pass_spec_form, t);
   return false;
 }
-}  // namespace detail
 
-namespace detail {
 /// Finds the first octal integer constant whose value is at least 8 (`010` is 8, which a reader
 /// may take for ten) in rule text as written; the grammar asks for a warning on it. Returns an
 /// empty message when there is none. Strings are skipped; `07`, `0x10`, `0.5` are not reported.
@@ -710,9 +805,7 @@ constexpr Message find_octal(std::string_view t, std::string_view file, int line
   }
   return m;
 }
-}  // namespace detail
 
-namespace detail {
 /// Finds a parenthesis that does not open a call's arguments in rule text as written: `(int)3`
 /// (a C-style cast, reported with the type as written) or a grouping `(x)`. C++ accepts both;
 /// the grammar has neither. Strings are skipped.
@@ -760,58 +853,5 @@ constexpr bool check_parentheses(Analysis& a, std::string_view t) {
   return true;
 }
 }  // namespace detail
-
-/// Runs every check on a rule's parts; the first failure is kept in info.msg. `pass_text` is the
-/// pass spec as written, `rule_text` the match, constraint and replacement as written,
-/// `flags_text` DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (checked against the rule
-/// flags of dsl/grammar.hpp).
-template <class M, class C, class R>
-constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M m, C c, R r, std::string_view file,
-                                        int line, std::string_view rule_text = {}, std::string_view flags_text = {}) {
-  AnalyzedRule<M, C, R> out{pass, m, c, r, {}};
-  Analysis& a = out.info;
-  a.file = file;
-  a.line = line;
-  a.tags[0] = Str("*");
-  if (!detail::check_pass_text(a, pass_text)) return out;
-  if (!detail::check_parentheses(a, rule_text)) return out;
-  if (!pass.known || pass.base < 0) {
-    std::string_view name = pass_text;
-    while (!name.empty() && detail::is_space(name.front())) name.remove_prefix(1);
-    std::size_t n = 0;
-    while (n < name.size() && detail::is_ident(name[n], n == 0)) ++n;
-    a.fail(Fault::unknown_pass, name.substr(0, n));
-    return out;
-  }
-  if (const RuleFlagsRead f = read_rule_flags(flags_text); !f.ok) {
-    a.fail(Fault::unknown_rule_flag, f.unknown);
-    return out;
-  }
-  if constexpr (M::kind != Kind::Op && M::kind != Kind::OpVarIn) {
-    if constexpr (M::kind == Kind::Misapplied)
-      detail::type_error<M>(a, out.match.leaf);
-    else if constexpr (M::kind == Kind::Let)
-      a.fail(Fault::let_at_root, out.match.leaf.str);
-    else
-      a.fail(Fault::match_root, detail::written_name(out.match));
-    return out;
-  } else {
-    detail::walk_match(out.match, a, true, nullptr, 0);
-  }
-  detail::walk_expr(out.constraint, a, detail::Where::Constraint, false, false);
-  if (a.ok && C::vtype != VType::Bool && C::vtype != VType::Bad)
-    a.fail(Fault::constraint_not_bool, detail::written_name(out.constraint), vtype_name(C::vtype));
-  if (!a.ok) return out;
-  if (out.replacement.leaf.may_star) {
-    a.fail(Fault::star_replacement, "*");
-    return out;
-  }
-  detail::walk_expr(out.replacement, a, detail::Where::Replacement, true, false);
-  if (a.ok && !is_repl(R::vtype) && R::vtype != VType::Bad && R::vtype != VType::Match)
-    a.fail(Fault::replacement_kind, vtype_name(R::vtype));
-  if (a.ok && R::vtype == VType::Match)
-    a.fail(Fault::replacement_has_match);
-  return out;
-}
 
 }  // namespace optgrammar::dsl

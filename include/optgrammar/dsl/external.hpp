@@ -10,6 +10,7 @@
 
 #include "optgrammar/core/context.hpp"
 #include "optgrammar/dsl/messages.hpp"
+#include "optgrammar/dsl/flat.hpp"
 #include "optgrammar/dsl/node.hpp"
 
 #include <boost/hana/tuple.hpp>
@@ -38,9 +39,8 @@ struct fn_traits<R (*)(P...)> {
 template <class R, class... P>
 struct fn_traits<R (*)(P...) noexcept> : fn_traits<R (*)(P...)> {};
 
-/// What a parameter of an external function takes from a rule argument.
-enum class ParamKind : unsigned char { OpRef, OpDef, Bool, Integral, Floating, DType, Other };
-
+/// The kind of a parameter of type P (dsl/flat.hpp's ParamKind): what it takes from a rule
+/// argument, or the framework parameter it is.
 template <class P>
 constexpr ParamKind param_kind() {
   using U = std::remove_cvref_t<P>;
@@ -52,38 +52,37 @@ constexpr ParamKind param_kind() {
   else if constexpr (std::is_integral_v<U>) return ParamKind::Integral;
   else if constexpr (std::is_floating_point_v<U>) return ParamKind::Floating;
   else if constexpr (std::is_same_v<U, ::optgrammar::DType>) return ParamKind::DType;
+  else if constexpr (std::is_same_v<U, ::optgrammar::Constraint> && std::is_reference_v<P>) return ParamKind::Constraint;
+  else if constexpr (std::is_same_v<P, ::optgrammar::Replacement&>) return ParamKind::Replacement;
+  else if constexpr (std::is_same_v<P, const ::optgrammar::Split_Context&>) return ParamKind::SplitContext;
   else return ParamKind::Other;
 }
-constexpr std::string_view param_kind_name(ParamKind k) {
-  return param_kind_words[static_cast<std::size_t>(k)];
-}
-/// Whether an argument of value type `t` may be passed to a parameter of kind `p`.
-constexpr bool accepts(ParamKind p, VType t) {
-  switch (p) {
-    case ParamKind::OpRef:
-    case ParamKind::OpDef: return is_repl(t);
-    case ParamKind::Bool: return t == VType::Bool;
-    case ParamKind::Integral: return is_integral(t);
-    case ParamKind::Floating: return is_integral(t) || t == VType::Float;
-    case ParamKind::DType: return t == VType::DType;
-    case ParamKind::Other: return false;
-  }
-  return false;
+
+/// What a function pointer type returns, as a rule sees it.
+template <class F>
+constexpr Returns returns_of() {
+  using R = typename fn_traits<F>::result;
+  if constexpr (!fn_traits<F>::is_fn) return Returns::not_a_function;
+  else if constexpr (std::is_same_v<R, bool>) return Returns::Bool;
+  else if constexpr (std::is_integral_v<R> && std::is_signed_v<R>) return Returns::Int;
+  else if constexpr (std::is_integral_v<R>) return Returns::Size;
+  else if constexpr (std::is_floating_point_v<R>) return Returns::Float;
+  else if constexpr (std::is_same_v<R, ::optgrammar::OpRef>) return Returns::OpRef;
+  else if constexpr (std::is_same_v<R, ::optgrammar::QuickShape>) return Returns::QuickShape;
+  else return Returns::Other;
 }
 
-/// The value kind of a function's result, as a rule sees it: scalars for EXTERNAL_CONSTRAINT,
-/// a shape construction for functions returning OpRef or QuickShape.
+template <class... P>
+constexpr void add_params(Signature& s, boost::mp11::mp_list<P...>) {
+  ((s.n_params < max_params ? void(s.params[s.n_params++] = param_kind<P>()) : void()), ...);
+}
+/// The signature of a function pointer type, as the checker reads it (dsl/check.hpp).
 template <class F>
-constexpr VType fn_result_vtype() {
-  using R = typename fn_traits<F>::result;
-  if constexpr (!fn_traits<F>::is_fn) return VType::Text;
-  else if constexpr (std::is_same_v<R, bool>) return VType::Bool;
-  else if constexpr (std::is_integral_v<R> && std::is_signed_v<R>) return VType::Int;
-  else if constexpr (std::is_integral_v<R>) return VType::Size;
-  else if constexpr (std::is_floating_point_v<R>) return VType::Float;
-  else if constexpr (std::is_same_v<R, ::optgrammar::OpRef> || std::is_same_v<R, ::optgrammar::QuickShape>)
-    return VType::Shape;
-  else return VType::Text;
+constexpr Signature signature_of() {
+  Signature s;
+  s.result = returns_of<F>();
+  add_params(s, typename fn_traits<F>::params{});
+  return s;
 }
 
 /// The function operand: name as written, pointer, and the pointer's type.
@@ -91,10 +90,10 @@ template <class F>
 struct FnNode {
   static constexpr Kind kind = Kind::FnName;
   static constexpr std::size_t arity = 0;
+  static constexpr std::size_t tree_size = 1, fn_count = 1;
   using children = boost::mp11::mp_list<>;
   using fn_type = F;
-  static constexpr VType vtype = fn_result_vtype<F>();
-  static constexpr bool operand_bad = false;
+  static constexpr VType vtype = result_vtype(returns_of<F>());
   Leaf leaf{};
   F fn{};
   boost::hana::tuple<> kids{};
@@ -104,9 +103,9 @@ struct FnNode {
 struct TextNode {
   static constexpr Kind kind = Kind::MessageText;
   static constexpr std::size_t arity = 0;
+  static constexpr std::size_t tree_size = 1, fn_count = 0;
   using children = boost::mp11::mp_list<>;
   static constexpr VType vtype = VType::Text;
-  static constexpr bool operand_bad = false;
   Leaf leaf{};
   const char* text = "";
   std::size_t len = 0;

@@ -1,6 +1,9 @@
 // The message catalogue of the rule checker: every diagnostic about a rule or a package declaration
-// checked with it (DEF_TENSOR_PROPERTIES), defined once (one entry, octal_constant, is the grammar's
-// warning; the rest are errors).
+// checked with it (DEF_TENSOR_PROPERTIES), defined once. Most are errors; octal_constant (the
+// grammar's warning), shape_of_shape and cast_accepted are warnings, and the *_strict entries are
+// the "should" restrictions: warnings in og-parse, errors in strict mode. The last group are the
+// faults a C++ compiler reports in its own words (an unknown name, a functional cast): og-parse
+// gives these.
 //
 // Each entry is a family: an identifier (the name of the compile error the C++ front end raises
 // for it, `optgrammar::rule_error::<family>`), the grammar reference pages it concerns
@@ -72,11 +75,14 @@
   X(roundup_pow2,            "constraints", "ROUNDUP's second operand must be a power of two, not {}")                \
   X(split_history_constant,  "modifiers", "WITH_SPLIT_HISTORY's second operand must be an integer constant, not {}")  \
   X(modifier_constant_strict, "modifiers", "{}'s last operand is a constant construction: the grammar wants an Op construction (an error in strict mode)") \
+  X(shape_of_shape,          "replacement", "gen_ShapeOf of a shape construction ({}) is that shape construction: gen_ShapeOf adds nothing") \
   X(with_size_select_const,  "modifiers", "WITH_SIZE's first operand must be an existing opref or a shape construction, not a SELECT that can yield a constant") \
   /* splitting */                                                                                                     \
   X(autosplit_place,         "splitting", "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root") \
   X(autosplit_nested_strict, "splitting", "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
   X(slice_operand_strict,    "splitting", "{}'s first operand is an Op construction: the grammar wants an existing opref (an error in strict mode)") \
+  X(slice_operand_kind_strict, "splitting", "{}'s {} operand is {}: the grammar wants an existing opref or a shape construction (an error in strict mode)") \
+  X(op_iter_base_strict,     "splitting", "OP_ITER's first operand is {}: the grammar wants Op(...) or an existing opref (an error in strict mode)") \
   X(split_tag_twice,         "splitting", "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")            \
   X(split_tag_unused,        "splitting", "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")   \
   X(split_var_scope,         "splitting", "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \
@@ -97,7 +103,22 @@
   X(param_order_form,        "registration", "DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of (\"param\", mandatory, default)") \
   X(outputs_place,           "registration", "Outputs(...) names the op's outputs right after Op(...), before any tensor property") \
   X(outputs_name,            "registration", "\"{}\" cannot name an output: it is \"*\", \"...\", an operand or a name given twice") \
-  X(outputs_empty,           "registration", "Outputs(...) names at least one output")
+  X(outputs_empty,           "registration", "Outputs(...) names at least one output") \
+  /* what a C++ compiler reports in its own words, and og-parse in these */                                          \
+  X(unknown_function,        "constraints", "unknown function '{}'{}")                                               \
+  X(unknown_name,            "constraints", "unknown name '{}'{}")                                                   \
+  X(not_a_dtype,             "constants", "'{}' is not a DType tag")                                                  \
+  X(named_value_call,        "compat", "'{}' is a value: write it without parentheses")                               \
+  X(function_as_value,       "external", "'{}' is a function: only EXTERNAL_CONSTRAINT, EXTERNAL_REPLACE, SHAPEFN_APPLY and AUTOSPLIT_SHAPEFN_APPLY take one") \
+  X(expected_string,         "match", "expected {} (a string constant), found {}")                                    \
+  X(op_without_name,         "match replacement", "'{}' needs an op name")                                            \
+  X(message_escape,          "constraints", "unknown escape sequence '\\{}' in a MESSAGE string")                     \
+  X(message_hex_escape,      "constraints", "'\\x' used with no following hex digits in a MESSAGE string")            \
+  X(cast_accepted,           "constants", "functional cast '{}(...)' is outside the grammar; accepted as the constant {}") \
+  X(cast_not_constant,       "constants", "functional cast '{}(...)' of a non-constant is outside the grammar; use {}(...)") \
+  X(cast_negative,           "constants", "functional cast '{}(...)' of a negative or too large constant")           \
+  X(cast_int_range,          "constants", "functional cast '{}(...)' of a constant that does not fit in int")        \
+  X(rule_too_large,          "compat", "the rule is too large once its macros are expanded (more than {} nodes)")
 // clang-format on
 
 namespace optgrammar::dsl {
@@ -161,8 +182,9 @@ constexpr std::string_view ordinal_word(std::size_t i) {
 }
 
 /// The words for the kinds of an external function's parameters, in the order of the C++ front
-/// end's ParamKind (dsl/external.hpp).
+/// end's ParamKind (dsl/flat.hpp).
 inline constexpr std::string_view param_kind_words[] = {"OpRef", "OpDef const&", "bool", "an integer",
-                                                        "a float", "DType", "an unsupported type"};
+                                                        "a float", "DType", "an unsupported type", "Constraint&",
+                                                        "Replacement&", "Split_Context const&"};
 
 }  // namespace optgrammar::dsl

@@ -201,28 +201,67 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
 }
 }  // namespace detail
 
+/// How the words of the names defined by expansion (dsl/grammar.hpp's OPTGRAMMAR_EXPANSION_RECORDS)
+/// build their nodes, read alike by the C++ front end's words (dsl/words.hpp) and og-parse.
+namespace expansion_detail {
+/// The operands of record Rec's expansion that reach a place taking a string (the name of Op or
+/// OpVarIn, the tag of LET, MESSAGE's text, the split tag of AUTOSPLIT and
+/// AUTOSPLIT_SHAPEFN_APPLY), as bits (bit k: `$k`).
+constexpr unsigned long long string_operands(std::string_view text, std::size_t at = 0) {
+  const ExpansionTerm t = expansion_term(text, at);
+  if (t.form != ExpansionTerm::call) return 0;
+  const Family f = constructs[t.value].family;
+  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET || f == Family::MESSAGE ? 0
+                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT              ? 1
+                                                                                                          : t.n;
+  unsigned long long bits = 0;
+  for (std::size_t j = 0; j < t.n; ++j) {
+    const ExpansionTerm o = expansion_term(text, t.at[j]);
+    if (j == place && o.form == ExpansionTerm::operand) bits |= 1ull << o.value;
+    bits |= string_operands(text, t.at[j]);
+  }
+  return bits;
+}
+/// Whether the nodes an expansion of a name of family f makes keep the name written (its record
+/// + 1 in `leaf.i`), for the messages about them: the families typed by code of each front end
+/// whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut). The operands written keep
+/// their own names.
+constexpr bool keeps_written_name(Family f) {
+  return !typing_of(f).regular() && f != Family::EXPANDED && f != Family::FROM_DEFAULT_PACKAGE &&
+         f != Family::NAMED_VALUE;
+}
+
+/// The node kind of a family that makes nodes.
+constexpr Kind family_kind(Family f) {
+  for (std::size_t i = 0; i < sizeof(kind_families) / sizeof(kind_families[0]); ++i)
+    if (kind_families[i] == f) return static_cast<Kind>(first_construct_kind + i);
+  throw "this family makes no nodes";
+}
+/// Whether a name defined by expansion (its record `rec`), written with n operands of types a, is
+/// built as its expansion; else it is a Misapplied node, which the checker reports under the name
+/// written (its operand count, or the fault its family's typing gives).
+constexpr bool expands(const Construct& rec, const VType* a, std::size_t n) {
+  if (n < rec.min_args || n > rec.max_args) return false;
+  const Typing& t = typing_of(rec.family);
+  if (!t.regular()) return true;
+  const TypeVerdict v = type_operands(t, a, n);
+  return v.type != VType::Bad || v.fault == Fault::none;
+}
+}  // namespace expansion_detail
+
 /// A rule node. `leaf` holds value facts; `kids` the operands, in the order written.
 template <Kind K, class... C>
 struct Node {
   static constexpr Kind kind = K;
   static constexpr std::size_t arity = sizeof...(C);
   using children = boost::mp11::mp_list<C...>;
+  /// The nodes of its subtree, and the external functions among them (the flat form's sizes).
+  static constexpr std::size_t tree_size = (std::size_t{1} + ... + C::tree_size);
+  static constexpr std::size_t fn_count = (std::size_t{0} + ... + C::fn_count);
   /// The value type from the operands' static facts (Bad when ill-typed).
   static constexpr VType vtype = [] {
     constexpr VType kids[] = {C::vtype..., VType::Bad};
     return detail::type_of(K, kids, sizeof...(C));
-  }();
-  /// True when some operand is ill-typed (the error belongs to that operand, not this node).
-  static constexpr bool operand_bad = (false || ... || (C::vtype == VType::Bad));
-  /// The operands' value types, in order.
-  static constexpr VType kid_vtypes[sizeof...(C) + 1] = {C::vtype..., VType::Bad};
-  /// Whether WITH_SIZE may take its size from this value: an existing opref, a shape
-  /// construction, or a SELECT whose branches both may.
-  static constexpr bool shape_source = [] {
-    if (vtype == VType::OpRef || vtype == VType::Shape) return true;
-    if constexpr (K == Kind::Select && sizeof...(C) == 3) return boost::mp11::mp_at_c<children, 1>::shape_source &&
-                                            boost::mp11::mp_at_c<children, 2>::shape_source;
-    return false;
   }();
 
   Leaf leaf{};

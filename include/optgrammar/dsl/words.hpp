@@ -167,24 +167,6 @@ namespace expansion_detail {
 template <std::size_t Rec, std::size_t At>
 inline constexpr ExpansionTerm term_v = expansion_term(constructs[Rec].expansion, At);
 
-/// The operands of record Rec's expansion that reach a place taking a string (the name of Op or
-/// OpVarIn, the tag of LET, MESSAGE's text, the split tag of AUTOSPLIT and
-/// AUTOSPLIT_SHAPEFN_APPLY), as bits (bit k: `$k`).
-constexpr unsigned long long string_operands(std::string_view text, std::size_t at = 0) {
-  const ExpansionTerm t = expansion_term(text, at);
-  if (t.form != ExpansionTerm::call) return 0;
-  const Family f = constructs[t.value].family;
-  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET || f == Family::MESSAGE ? 0
-                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT              ? 1
-                                                                                                          : t.n;
-  unsigned long long bits = 0;
-  for (std::size_t j = 0; j < t.n; ++j) {
-    const ExpansionTerm o = expansion_term(text, t.at[j]);
-    if (j == place && o.form == ExpansionTerm::operand) bits |= 1ull << o.value;
-    bits |= string_operands(text, t.at[j]);
-  }
-  return bits;
-}
 /// Whether the C++ types A fit record Rec's string places: a string literal at each (an operand
 /// not written at all is the count's fault, reported by analysis).
 template <std::size_t Rec, class... A>
@@ -196,21 +178,6 @@ constexpr bool strings_fit() {
   return true;
 }
 
-/// Whether the nodes an expansion of a name of family f makes keep the name written (its record
-/// + 1 in `leaf.i`), for the messages about them: the families typed by code of each front end
-/// whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut). The operands written keep
-/// their own names.
-constexpr bool keeps_written_name(Family f) {
-  return !typing_of(f).regular() && f != Family::EXPANDED && f != Family::FROM_DEFAULT_PACKAGE &&
-         f != Family::NAMED_VALUE;
-}
-
-/// The node kind of a family that makes nodes.
-constexpr Kind family_kind(Family f) {
-  for (std::size_t i = 0; i < sizeof(kind_families) / sizeof(kind_families[0]); ++i)
-    if (kind_families[i] == f) return static_cast<Kind>(first_construct_kind + i);
-  throw "this family makes no nodes";
-}
 }  // namespace expansion_detail
 
 /// The words of the vocabulary that take operands (and the constants of the language); `words`
@@ -387,10 +354,7 @@ struct word_functions {
   static constexpr auto expand_(const A&... a) {
     constexpr Construct rec = constructs[Rec];
     constexpr VType types[] = {detail::node_t<A>::vtype..., VType::Bad};
-    constexpr bool typed = typing_of(rec.family).regular();
-    constexpr TypeVerdict v = typed ? type_operands(typing_of(rec.family), types, sizeof...(A)) : TypeVerdict{};
-    if constexpr (sizeof...(A) >= rec.min_args && sizeof...(A) <= rec.max_args &&
-                  (!typed || v.type != VType::Bad || v.fault == Fault::none)) {
+    if constexpr (expansion_detail::expands(rec, types, sizeof...(A))) {
       return expansion_term_<Rec, 0>(boost::hana::make_tuple(detail::operand_value(a)...));
     } else {
       Leaf l;

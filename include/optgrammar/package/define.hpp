@@ -5,8 +5,7 @@
 #pragma once
 
 #include "optgrammar/core/registry.hpp"
-#include "optgrammar/dsl/canonical.hpp"
-#include "optgrammar/dsl/check.hpp"
+#include "optgrammar/dsl/analyze.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/passes.hpp"
 #include "optgrammar/dsl/rule_error.hpp"

@@ -3,6 +3,16 @@
 # RULE_ERROR, or an error located on the rule's line), og-parse each rule it rejects or warns
 # about (FILE:LINE:COL). The two sets of line numbers must be equal.
 #   -DCXX=compiler -DCXX_ID=GNU|Clang -DINC=include dir -DOG_PARSE=og-parse -DSRC=corpus file
+# With -DTEXTS=1, og-parse's errors alone count (its warnings, such as a functional cast accepted,
+# are no rejection), and where g++ gives the rule's catalogue text (its error names the message),
+# og-parse's error on that line must have the same text. With -DGEN=program, the corpus is what the
+# program writes (gen_families.cpp), written to SRC first.
+if(GEN)
+  execute_process(COMMAND ${GEN} OUTPUT_FILE ${SRC} RESULT_VARIABLE gen_rc)
+  if(NOT gen_rc EQUAL 0)
+    message(FATAL_ERROR "${GEN} could not write the corpus (exit ${gen_rc})")
+  endif()
+endif()
 get_filename_component(name ${SRC} NAME)
 if(CXX_ID STREQUAL "Clang")
   set(limit -ferror-limit=0)
@@ -11,6 +21,7 @@ else()
 endif()
 execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only ${limit} -Wall -Wextra -Wpedantic -Werror -I${INC} ${SRC}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REPLACE ";" "<semicolon>" err "${err}")  # (CMake lists are ';'-separated)
 string(REPLACE "', '" "" err "${err}")  # clang prints RULE_ERROR's text as a list of characters
 string(REGEX MATCHALL "rule at ${name}:[0-9]+" in_text "${err}")
 string(REGEX MATCHALL "\n[^\n]*${name}:[0-9]+:[0-9]+: error" at_line "\n${err}")
@@ -23,7 +34,13 @@ list(REMOVE_DUPLICATES cxx)
 list(SORT cxx COMPARE NATURAL)
 
 execute_process(COMMAND ${OG_PARSE} --no-lint ${SRC} RESULT_VARIABLE rc2 OUTPUT_QUIET ERROR_VARIABLE err2)
-string(REGEX MATCHALL "${name}:[0-9]+:[0-9]+: (error|warning)" diags "${err2}")
+string(REPLACE ";" "<semicolon>" err2 "${err2}")
+if(TEXTS)
+  set(counted "error")
+else()
+  set(counted "(error|warning)")
+endif()
+string(REGEX MATCHALL "${name}:[0-9]+:[0-9]+: ${counted}" diags "${err2}")
 set(ogp "")
 foreach(m IN LISTS diags)
   string(REGEX MATCH "${name}:([0-9]+)" _ "${m}")
@@ -46,3 +63,33 @@ if(NOT cxx STREQUAL ogp)
                       "only by og-parse at lines [${only_ogp}]")
 endif()
 message(STATUS "${name}: both front ends reject the same ${n_cxx} rules")
+
+if(TEXTS AND CXX_ID STREQUAL "GNU")
+  # g++'s error for a rule: `...rule_error::<family><...fixed_message<N>{"<text>"}>'`, the text
+  # with its quotes and apostrophes escaped.
+  string(REGEX MATCHALL "${name}:[0-9]+:[0-9]+: error: [^\n]*fixed_message<[0-9]+>{\"[^\n]*\"}>" texts "${err}")
+  set(compared 0)
+  set(differ "")
+  foreach(m IN LISTS texts)
+    string(REGEX MATCH "^${name}:([0-9]+):[0-9]+: error: [^\n]*fixed_message<[0-9]+>{\"(.*)\"}>" _ "${m}")
+    set(line ${CMAKE_MATCH_1})
+    set(text "${CMAKE_MATCH_2}")
+    string(REPLACE "\\\"" "\"" text "${text}")
+    string(REPLACE "\\'" "'" text "${text}")
+    string(REPLACE "\\\\" "\\" text "${text}")
+    string(REGEX MATCH "${name}:${line}:[0-9]+: error: [^\n]*" said "${err2}")
+    string(REGEX REPLACE "^[^\n]*: error: " "" said "${said}")
+    math(EXPR compared "${compared} + 1")
+    if(NOT said STREQUAL text)
+      string(APPEND differ "\n  line ${line}:\n    C++:      ${text}\n    og-parse: ${said}")
+    endif()
+  endforeach()
+  if(differ)
+    string(REPLACE "<semicolon>" ";" differ "${differ}")
+    message(FATAL_ERROR "the front ends word these rejections of ${name} differently:${differ}")
+  endif()
+  if(compared EQUAL 0)
+    message(FATAL_ERROR "g++ gave no catalogue text for ${name}: the corpus must hold rules the checker rejects")
+  endif()
+  message(STATUS "${name}: the same text on the ${compared} rejections g++ words with the catalogue")
+endif()

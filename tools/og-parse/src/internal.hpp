@@ -32,13 +32,6 @@ template <class... A>
 std::string catalogue(optgrammar::dsl::Fault f, const A&... args) {
   return fmt::format(fmt::runtime(optgrammar::dsl::fault_text(f).text), args...);
 }
-/// The same with the slots' values in an array (as dsl/typing.hpp's report_type_fault gives
-/// them), formatted as the C++ front end formats them.
-inline std::string catalogue_with(optgrammar::dsl::Fault f, const optgrammar::dsl::MessageArg* args, std::size_t n) {
-  optgrammar::dsl::Message m;
-  optgrammar::dsl::format_message(m, optgrammar::dsl::fault_text(f).text, args, n);
-  return std::string(m.view());
-}
 using optgrammar::dsl::Fault;
 
 /// Raised to abandon the current rule after its (first) error has been reported.
@@ -184,10 +177,11 @@ void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::ve
 /// Turns one item into a rule / declaration of the session (syntax, then checks).
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
 
-/// Checks a parsed rule (syntax trees of match, constraint, replacement) and fills `r`.
-/// `operands_before` is Session::operands_listed() before the rule was parsed. Throws RuleError
-/// after reporting the first error.
-void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement, std::uint64_t operands_before);
+/// Lowers a parsed rule (syntax trees of match, constraint, replacement) to the flat form as the
+/// C++ front end's words build it, checks it with the checker of both front ends
+/// (optgrammar/dsl/check.hpp), reports its warnings and fills `r`. Throws RuleError after
+/// reporting the first error.
+void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replacement);
 
 /// Whether `name` is a construct of the rule language (optgrammar/dsl/grammar.hpp).
 bool is_construct(std::string_view name) noexcept;

@@ -16,17 +16,29 @@ namespace {
 
 constexpr std::size_t max_earlier = 256;  // earlier rules compared per rule (keeps lint linear)
 
-void constraint_tags(const Node* n, std::vector<std::string_view>& out) {
-  if (n->kind == NodeKind::string && n->type == ValueType::opref && n->text != "*") out.push_back(n->text);
-  for (const Node* a : n->args) constraint_tags(a, out);
+using optgrammar::dsl::FlatNode;
+using optgrammar::dsl::Kind;
+
+/// The operands of node i of a rule in flat form, in order.
+struct Operands {
+  const FlatNode* nodes;
+  std::uint32_t i;
+  std::uint32_t operator[](std::uint32_t j) const {
+    std::uint32_t k = i + 1;
+    while (j-- > 0) k = nodes[k].end;
+    return k;
+  }
+};
+
+/// The tags the constraint (node i and its subtree) reads.
+void constraint_tags(const Rule& r, std::vector<std::string_view>& out) {
+  for (std::uint32_t i = r.constraint; i < r.replacement; ++i)
+    if (r.nodes[i].kind == Kind::Tag && r.nodes[i].slot > 0) out.push_back(r.nodes[i].str.view());
 }
 
-bool is_call(const Node* n, std::string_view name) { return n->kind == NodeKind::call && n->text == name; }
-
 /// The identity of the node at a position of the later match: its tag, or "" (anonymous).
-std::string_view key_of(const Node* b) {
-  if (b->kind == NodeKind::string && b->type == ValueType::tag) return b->text;
-  if (is_call(b, "LET")) return b->args[0]->text;
+std::string_view key_of(const FlatNode& b) {
+  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str.view();
   return {};
 }
 
@@ -39,36 +51,41 @@ bool bind(TagMap& m, std::string_view tag, std::string_view key) {
   return true;
 }
 
-/// Does pattern `a` (earlier rule) match every node that pattern `b` (later rule) matches?
-bool general(const Node* a, const Node* b, TagMap& m) {
-  if (a->type == ValueType::wildcard) return true;
-  if (a->kind == NodeKind::string) return bind(m, a->text, key_of(b));
-  if (is_call(a, "LET")) {
-    if (!bind(m, a->args[0]->text, key_of(b))) return false;
-    a = a->args[1];
+/// Does pattern node a of the earlier rule (nodes `an`) match every node that pattern node b of
+/// the later rule (nodes `bn`) matches?
+bool general(const FlatNode* an, std::uint32_t a, const FlatNode* bn, std::uint32_t b, TagMap& m) {
+  if (an[a].wildcard) return true;
+  if (an[a].kind == Kind::Tag) return bind(m, an[a].str.view(), key_of(bn[b]));
+  if (an[a].kind == Kind::Let) {
+    if (!bind(m, an[a].str.view(), key_of(bn[b]))) return false;
+    ++a;
   }
-  if (is_call(b, "LET")) b = b->args[1];
-  if (b->kind != NodeKind::call) return false;  // b matches any operand, a needs an op
-  if (a->args[0]->text != b->args[0]->text) return false;
-  const std::size_t na = a->args.size(), nb = b->args.size();
-  if (is_call(a, "Op")) {
-    if (!is_call(b, "Op") || na != nb) return false;
+  if (bn[b].kind == Kind::Let) ++b;
+  if (bn[b].kind != Kind::Op && bn[b].kind != Kind::OpVarIn) return false;  // b matches any operand, a needs an op
+  if (!(an[a].str == bn[b].str)) return false;
+  const std::uint32_t na = an[a].n, nb = bn[b].n;
+  if (an[a].kind == Kind::Op) {
+    if (bn[b].kind != Kind::Op || na != nb) return false;
   } else if (nb < na) {
     return false;
   }
-  for (std::size_t i = 1; i < na; ++i)
-    if (!general(a->args[i], b->args[i], m)) return false;
+  const Operands ka{an, a}, kb{bn, b};
+  for (std::uint32_t i = 0; i < na; ++i)
+    if (!general(an, ka[i], bn, kb[i], m)) return false;
   return true;
 }
 
-/// Structural equality: the same canonical text.
-bool same(const Node* a, const Node* b) {
-  if (a == b) return true;
-  if (a->kind != b->kind || a->type != b->type || a->args.size() != b->args.size() || a->ival != b->ival ||
-      a->fval != b->fval || a->bval != b->bval || a->is_size != b->is_size || a->text != b->text)
-    return false;
-  for (std::size_t i = 0; i < a->args.size(); ++i)
-    if (!same(a->args[i], b->args[i])) return false;
+/// Structural equality of two parts: the same canonical text.
+bool same(const Rule& p, std::uint32_t a, const Rule& q, std::uint32_t b) {
+  const std::uint32_t n = p.nodes[a].end - a;
+  if (q.nodes[b].end - b != n) return false;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const FlatNode& x = p.nodes[a + i];
+    const FlatNode& y = q.nodes[b + i];
+    if (x.kind != y.kind || x.n != y.n || x.value != y.value || !(x.real == y.real || (x.real != x.real && y.real != y.real)) ||
+        !(x.str == y.str))
+      return false;
+  }
   return true;
 }
 
@@ -82,7 +99,7 @@ void lint_rules(Session& s) {
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    group[i] = {r.pass.priority, r.match->args[0]->text};
+    group[i] = {r.pass.priority, r.nodes[r.match].str.view()};
     for (const auto& t : r.tags)
       if (t.match_count == 1 && t.use_count == 0)
         s.diag(t.loc, Severity::warning, fmt::format("tag \"{}\" is bound by the match but never used", t.tag));
@@ -122,19 +139,19 @@ void lint_rules(Session& s) {
     for (std::size_t e = slot->second; e != none && compared < max_earlier; e = previous[e], ++compared) {
       const Rule& q = rules[e];
       // structural comparisons stop at the first difference, which is usually near the top
-      const bool same_constraint = same(q.constraint, r.constraint);
-      if (same_constraint && same(q.match, r.match) && same(q.replacement, r.replacement)) {
+      const bool same_constraint = same(q, q.constraint, r, r.constraint);
+      if (same_constraint && same(q, q.match, r, r.match) && same(q, q.replacement, r, r.replacement)) {
         s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}:{}", s.file_name(q.loc.file), q.line));
         break;
       }
       if (q.external_replace) continue;  // it may leave the op in place
-      const bool always = q.constraint->kind == NodeKind::boolean && q.constraint->bval;
+      const bool always = q.nodes[q.constraint].kind == Kind::Bool && q.nodes[q.constraint].value != 0;
       if (!always && !same_constraint) continue;
       m.clear();
-      if (!general(q.match, r.match, m)) continue;
+      if (!general(q.nodes.data(), q.match, r.nodes.data(), r.match, m)) continue;
       if (!always) {
         used.clear();
-        constraint_tags(q.constraint, used);
+        constraint_tags(q, used);
         bool same = true;
         for (const auto& t : used) {
           bool mapped_to_itself = false;

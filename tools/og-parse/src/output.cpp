@@ -1,135 +1,110 @@
-// Output: the canonical text form (docs/canonical-form.md) and the JSON document.
+// Output: the canonical text form (docs/canonical-form.md, printed by the library's printer from
+// the rule's flat form) and the JSON document.
 #include "internal.hpp"
 
-#include <cstdio>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <optgrammar/dsl/canonical.hpp>
+#include <optgrammar/dsl/typing.hpp>
+
 namespace og_parse {
 
-std::string canonical_float(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(static_cast<float>(v)));
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  s += 'f';
-  return s;
-}
-
 namespace {
 
-void append_message(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (u < 0x20 || u > 0x7e)
-          out += fmt::format("\\x{:02x}", u);
-        else
-          out += c;
-    }
-  }
-  out += '"';
-}
-
-}  // namespace
-
-void append_canonical(std::string& out, const Node* n) {
-  switch (n->kind) {
-    case NodeKind::string:
-      if (n->type == ValueType::message) {
-        append_message(out, n->text);
-      } else {
-        out += '"';
-        out += n->text;
-        out += '"';
-      }
-      return;
-    case NodeKind::integer:
-      if (n->is_size) {
-        out += std::to_string(static_cast<std::uint64_t>(n->ival));
-        out += 'U';
-      } else {
-        out += std::to_string(n->ival);
-      }
-      return;
-    case NodeKind::floating: out += canonical_float(n->fval); return;
-    case NodeKind::boolean: out += n->bval ? "true" : "false"; return;
-    case NodeKind::name: out += n->text; return;
-    case NodeKind::dtype:
-      out += "DType::";
-      out += n->text;
-      return;
-    case NodeKind::call:
-      out += n->text;
-      out += '(';
-      for (std::size_t i = 0; i < n->args.size(); ++i) {
-        if (i) out += ',';
-        append_canonical(out, n->args[i]);
-      }
-      out += ')';
-      return;
-  }
-}
-
-namespace {
+namespace dsl = optgrammar::dsl;
+using dsl::FlatNode;
+using dsl::Kind;
+using dsl::VType;
 
 std::string pass_text(const PassSpec& p) {
   if (p.offset == 0) return p.name;  // as the library prints it: EARLY+0 is EARLY
   return fmt::format("{}{}{}", p.name, p.offset < 0 ? '-' : '+', p.offset < 0 ? -p.offset : p.offset);
 }
 
-nlohmann::json node_json(const Node* n) {
-  nlohmann::json j;
-  switch (n->kind) {
-    case NodeKind::string: j["node"] = "string"; j["value"] = std::string(n->text); break;
-    case NodeKind::integer:
-      j["node"] = "integer";
-      if (n->is_size)
-        j["value"] = static_cast<std::uint64_t>(n->ival);
-      else
-        j["value"] = n->ival;
-      break;
-    case NodeKind::floating: j["node"] = "float"; j["value"] = n->fval; break;
-    case NodeKind::boolean: j["node"] = "bool"; j["value"] = n->bval; break;
-    case NodeKind::name: j["node"] = "name"; j["value"] = std::string(n->text); break;
-    case NodeKind::dtype: j["node"] = "dtype"; j["value"] = std::string(n->text); break;
-    case NodeKind::call: {
-      j["node"] = "call";
-      j["name"] = std::string(n->text);
-      auto args = nlohmann::json::array();
-      for (const Node* a : n->args) args.push_back(node_json(a));
-      j["args"] = std::move(args);
-      break;
-    }
+/// The JSON words of a node's type (docs/og-parse.md).
+std::string_view type_word(VType t) {
+  switch (t) {
+    case VType::Bool: return "bool";
+    case VType::Int: return "int";
+    case VType::Size: return "size";
+    case VType::Float: return "float";
+    case VType::DType: return "dtype";
+    case VType::OpRef: return "opref";
+    case VType::OpBuild: return "op";
+    case VType::Shape: return "shape";
+    case VType::NewConst: return "const";
+    case VType::Repl: return "mixed";
+    case VType::Match: return "pattern";
+    default: return "none";
   }
-  j["type"] = std::string(to_string(n->type));
-  return j;
+}
+
+nlohmann::json leaf_json(std::string_view node, nlohmann::json value, std::string_view type) {
+  return {{"node", node}, {"value", std::move(value)}, {"type", type}};
+}
+
+/// Node i of a rule in flat form, as JSON: a construct's kept strings (an op name, a tag, an option
+/// name, a split tag, a tensor class) among its operands, where the canonical form prints them.
+nlohmann::json node_json(const FlatNode* nodes, std::uint32_t i, bool in_match) {
+  const FlatNode& n = nodes[i];
+  const std::string s(n.str.view());
+  switch (n.kind) {
+    case Kind::Tag: return leaf_json("string", s, !in_match ? "opref" : n.wildcard ? "wildcard" : "tag");
+    case Kind::Bool: return leaf_json("bool", n.value != 0, "bool");
+    case Kind::Int: return leaf_json("integer", n.value, "int");
+    case Kind::Size: return leaf_json("integer", static_cast<std::uint64_t>(n.value), "size");
+    case Kind::Float:
+      if (std::isinf(n.real)) return leaf_json("name", n.real > 0 ? "INF" : "NEG_INF", "float");
+      return leaf_json("float", n.real, "float");
+    case Kind::DTypeConst:
+      return leaf_json("dtype", std::string(optgrammar::dtype_name(static_cast<optgrammar::DType>(n.value))), "dtype");
+    case Kind::FnName: return leaf_json("name", s, "function");
+    case Kind::MessageText: return leaf_json("string", s, "message");
+    default: break;
+  }
+  nlohmann::json args = nlohmann::json::array();
+  std::uint32_t j = 0;
+  for (std::uint32_t k = i + 1; k < n.end; k = nodes[k].end, ++j) {
+    // the kept string, where the canonical form prints it
+    if (j == 0 && (n.kind == Kind::Op || n.kind == Kind::OpVarIn || n.kind == Kind::WrapOp || n.kind == Kind::WrapOpAlways))
+      args.push_back(leaf_json("string", s, "opstring"));
+    if (j == 0 && n.kind == Kind::Let) args.push_back(leaf_json("string", s, "tag"));
+    if (j == 0 && n.kind == Kind::LayoutChunksize) args.push_back(leaf_json("name", s, "name"));
+    if (j == 1 && (n.kind == Kind::AutosplitShapefnApply || n.kind == Kind::TypicalConvSlice))
+      args.push_back(leaf_json("string", s, "split_tag"));
+    if ((n.kind == Kind::Autosplit || n.kind == Kind::OpIter) && j == 1) {
+      args.push_back(leaf_json("string", s, "split_tag"));
+      continue;
+    }
+    args.push_back(node_json(nodes, k, in_match));
+  }
+  if (n.n == 0 && (n.kind == Kind::Op || n.kind == Kind::OpVarIn)) args.push_back(leaf_json("string", s, "opstring"));
+  if (n.kind == Kind::IterInputOf || (n.n == 1 && (n.kind == Kind::AutosplitShapefnApply || n.kind == Kind::TypicalConvSlice)))
+    args.push_back(leaf_json("string", s, "split_tag"));
+  if (n.kind == Kind::IsOp || n.kind == Kind::ProducerFor) args.push_back(leaf_json("string", s, "opstring"));
+  if (dsl::typing_of(n.kind).regular() && dsl::typing_of(n.kind).names() > 0)
+    args.push_back(leaf_json("string", s,
+                             dsl::typing_of(n.kind).kinds[0] == dsl::OperandKind::option_name ? "option" : "split_tag"));
+  // (in the match, Op, OpVarIn and LET are patterns, whatever their operands)
+  const bool pattern = in_match && (n.kind == Kind::Op || n.kind == Kind::OpVarIn || n.kind == Kind::Let);
+  return {{"node", "call"},
+          {"name", std::string(dsl::kind_name(n.kind))},
+          {"args", std::move(args)},
+          {"type", pattern ? "pattern" : type_word(n.type)}};
+}
+
+dsl::FlatRule flat_of(const Rule& r) {
+  return dsl::FlatRule{r.nodes.data(), static_cast<std::uint32_t>(r.nodes.size()), r.match, r.constraint, r.replacement,
+                       nullptr, 0, nullptr, r.spans.data()};
 }
 
 }  // namespace
 
 std::string Session::canonical(const Rule& r) const {
-  std::string out = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(" : "DEF_PACKAGE_OPTIMIZATION(";
-  out += pass_text(r.pass);
-  out += ',';
-  if (r.with_flags && r.flags) {
-    append_canonical(out, r.flags);
-    out += ',';
-  }
-  append_canonical(out, r.match);
-  out += ',';
-  append_canonical(out, r.constraint);
-  out += ',';
-  append_canonical(out, r.replacement);
-  out += ')';
-  return out;
+  return dsl::canonical_text(r.pass.name, r.pass.offset, r.with_flags ? r.flags : std::string_view(), flat_of(r));
 }
 
 nlohmann::json Session::to_json() const {
@@ -145,10 +120,10 @@ nlohmann::json Session::to_json() const {
     j["line"] = r.line;
     j["macro"] = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
     j["pass"] = {{"name", r.pass.name}, {"offset", r.pass.offset}, {"priority", r.pass.priority}, {"text", pass_text(r.pass)}};
-    j["flags"] = r.flags ? node_json(r.flags) : json(nullptr);
-    j["match"] = node_json(r.match);
-    j["constraint"] = node_json(r.constraint);
-    j["replacement"] = node_json(r.replacement);
+    j["flags"] = r.with_flags ? leaf_json("name", std::string(r.flags), "name") : json(nullptr);
+    j["match"] = node_json(r.nodes.data(), r.match, true);
+    j["constraint"] = node_json(r.nodes.data(), r.constraint, false);
+    j["replacement"] = node_json(r.nodes.data(), r.replacement, false);
     j["canonical"] = canonical(r);
     rules.push_back(std::move(j));
   }

@@ -146,7 +146,6 @@ class Parser {
     Node* n = node(NodeKind::integer, at);
     n->is_size = is_size;
     n->ival = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
-    n->type = is_size ? ValueType::size : ValueType::int_;
     return n;
   }
   [[noreturn, gnu::cold, gnu::noinline]] void integer_range(const Token& t, bool is_size, bool negative, Loc at) {
@@ -172,7 +171,6 @@ class Parser {
       fail(t.loc, fmt::format("floating constant '{}' is out of range of float", t.text));
     Node* n = node(NodeKind::floating, at);
     n->fval = static_cast<double>(static_cast<float>(negative ? -v : v));
-    n->type = ValueType::float_;
     return n;
   }
 
@@ -338,7 +336,6 @@ class Parser {
     r.line = s_.line_of(r.loc);
     r.with_flags = item_.kind == ItemKind::rule_with_flags;
     const char* what = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
-    const std::uint64_t operands_before = s_.operands_listed();
     try {
       take();  // '('
       const Token pn = peek();
@@ -349,8 +346,10 @@ class Parser {
       if (peek().kind == Tok::plus || peek().kind == Tok::minus)
         fail(pn.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
       expect(Tok::comma, "','", "after the pass spec");
+      const Node* flags = nullptr;
       if (r.with_flags) {
-        r.flags = flags_arg();
+        flags = flags_arg();
+        r.flags = flags->text;
         expect(Tok::comma, "','", "after the flags");
       }
       Node* m = expr();
@@ -362,11 +361,11 @@ class Parser {
       if (close.kind == Tok::comma)
         fail(close.loc, fmt::format("too many arguments to {}: expected ')' after the replacement", what));
       expect(Tok::rparen, "')'", "after the replacement");
-      if (r.flags) {
-        if (const auto f = optgrammar::dsl::read_rule_flags(r.flags->text); !f.ok)
-          fail(r.flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
+      if (flags) {
+        if (const auto f = optgrammar::dsl::read_rule_flags(flags->text); !f.ok)
+          fail(flags->loc, catalogue(Fault::unknown_rule_flag, f.unknown));
       }
-      check_rule(s_, r, m, c, rp, operands_before);
+      check_rule(s_, r, m, c, rp);
       r.valid = !item_.bad_tail;
     } catch (const RuleError&) {
       r.valid = false;
@@ -410,7 +409,6 @@ class Parser {
     }
     Node* n = node(NodeKind::name, first.loc);
     n->text = s_.intern(text);
-    n->type = ValueType::name;
     return n;
   }
 
@@ -712,6 +710,7 @@ class Parser {
 
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks) {
   if (item.begin == item.end) return;
+  s.begin_construct();
   static thread_local std::vector<Node*> operands;  // one stack for all items
   operands.clear();
   Parser p(s, item, toks.data() + item.begin, toks.data() + item.end, operands);

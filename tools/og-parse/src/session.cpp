@@ -13,31 +13,6 @@
 
 namespace og_parse {
 
-std::string_view to_string(ValueType t) noexcept {
-  switch (t) {
-    case ValueType::none: return "none";
-    case ValueType::boolean: return "bool";
-    case ValueType::int_: return "int";
-    case ValueType::size: return "size";
-    case ValueType::float_: return "float";
-    case ValueType::dtype: return "dtype";
-    case ValueType::opref: return "opref";
-    case ValueType::op: return "op";
-    case ValueType::shape: return "shape";
-    case ValueType::constant: return "const";
-    case ValueType::pattern: return "pattern";
-    case ValueType::tag: return "tag";
-    case ValueType::wildcard: return "wildcard";
-    case ValueType::opstring: return "opstring";
-    case ValueType::split_tag: return "split_tag";
-    case ValueType::option: return "option";
-    case ValueType::message: return "message";
-    case ValueType::function: return "function";
-    case ValueType::name: return "name";
-  }
-  return "none";
-}
-
 Session::Session(Options opts) : opts_(opts) {}
 Session::~Session() = default;
 
@@ -92,13 +67,12 @@ std::string Session::format(const Diagnostic& d) const {
 }
 
 Node* Session::make_node() {
-  return ::new (arena_.allocate(sizeof(Node), alignof(Node))) Node();
+  return ::new (construct_arena_.allocate(sizeof(Node), alignof(Node))) Node();
 }
 
 std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   if (nodes.empty()) return {};
-  operands_listed_ += nodes.size();
-  auto* p = static_cast<Node**>(arena_.allocate(nodes.size_bytes(), alignof(Node*)));
+  auto* p = static_cast<Node**>(construct_arena_.allocate(nodes.size_bytes(), alignof(Node*)));
   std::copy(nodes.begin(), nodes.end(), p);
   return {p, nodes.size()};
 }

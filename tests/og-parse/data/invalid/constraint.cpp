@@ -37,16 +37,16 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), AND(), "x")
 // EXPECT: 11:72: error: ROUNDUP's second operand must be a power of two, not 3
 // EXPECT: 12:57: error: SELECT's condition must be bool, not int
 // EXPECT: 13:50: error: SELECT's second and third operands have incompatible types dtype and int
-// EXPECT: 14:62: error: SPLIT_START("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"
+// EXPECT: 14:50: error: SPLIT_START("I") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag "I"
 // EXPECT: 15:47: error: unknown function 'FOO'
 // EXPECT: 16:47: error: gen_Shape cannot appear in a constraint (it is a replacement construct)
 // EXPECT: 17:50: error: functional cast 'size_t(...)' of a non-constant is outside the grammar; use UINT(...)
 // EXPECT: 18:57: error: DIM_OF's operand 1 must be an operand tag or opref, not int
 // EXPECT: 19:47: error: EXTERNAL_CONSTRAINT(two_ints, ...) passes 2 arguments but two_ints takes 3 after its framework parameters
-// EXPECT: 20:85: error: EXTERNAL_CONSTRAINT's operand 4 is an opref where a value is expected
-// EXPECT: 21:64: error: unknown name 'BIG' in a constraint expression
+// EXPECT: 20:85: error: EXTERNAL_CONSTRAINT(two_ints, ...): argument 3 is an opref but parameter 4 of two_ints is an integer
+// EXPECT: 21:64: error: unknown name 'BIG'
 // EXPECT: 22:50: error: LT cannot take a dtype (operand 1): a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF
-// EXPECT: 23:58: error: option name "has space" contains a space
-// EXPECT: 24:67: error: the first operand of 'LAYOUT_CHUNKSIZE' must be a tensor class name, found "Crouton"
+// EXPECT: 23:47: error: option name "has space" contains a space
+// EXPECT: 24:50: error: tensor class name ""Crouton"" contains a quote
 // EXPECT: 25:55: error: unknown escape sequence '\q' in a MESSAGE string
 // EXPECT: 26:47: error: AND needs at least one operand

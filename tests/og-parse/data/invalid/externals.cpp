@@ -25,6 +25,6 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A11", "*"), OK, EXTERNAL_REPLACE(replace_ok)
 // EXPECT: 12:89: error: SHAPEFN_APPLY(by_dtype, ...): argument 1 is int but parameter 2 of by_dtype is DType
 // EXPECT: 14:60: error: SHAPEFN_APPLY(not_a_shape, ...): not_a_shape must return OpRef or QuickShape
 // EXPECT: 15:102: error: AUTOSPLIT_SHAPEFN_APPLY(split_fn, ...): the second parameter of split_fn must be Split_Context const&
-// EXPECT: 16:60: error: 'SHAPEFN_APPLY' of 'split_ok': only AUTOSPLIT_SHAPEFN_APPLY passes a Split_Context, but its EXTERNAL_SHAPEFN annotation (externals.cpp:6) lists one
+// EXPECT: 16:60: error: SHAPEFN_APPLY(split_ok, ...) passes 1 argument but split_ok takes 2 after its framework parameters
 // EXPECT: 17:48: error: EXTERNAL_CONSTRAINT(wrong_first, ...): the first parameter of wrong_first must be Constraint&
 // EXPECT: 18:53: error: EXTERNAL_REPLACE(replace_bad): replace_bad must be OpRef replace_bad(Replacement&, OpDef const&)

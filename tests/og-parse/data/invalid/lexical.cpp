@@ -32,8 +32,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, "x")
 // EXPECT: 4:64: error: integer constant 4294967296 does not fit in int (add a U suffix for a size)
 // EXPECT: 5:50: error: C-style cast '(int)' is not allowed in a rule; write a functional cast int(...) or INT(...)/UINT(...)/FLOAT(...)
 // EXPECT: 6:47: error: unexpected '(': parentheses are only allowed around the arguments of a name
-// EXPECT: 7:36: error: op name "A b" contains a space
-// EXPECT: 8:36: error: empty string as op name
+// EXPECT: 7:33: error: op name "A b" contains a space
+// EXPECT: 8:33: error: empty string as op name
 // EXPECT: 9:41: error: operand tag "x\n" contains an unprintable character
 // EXPECT: 10:26: error: unknown pass name "NOT_A_PASS"
 // EXPECT: 11:34: error: the pass offset '1u' must be a decimal constant with no sign or suffix

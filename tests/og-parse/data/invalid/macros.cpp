@@ -30,6 +30,6 @@ BAD_RULE("y")
 
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
 // EXPECT: 26:50: error: macro 'TWO' takes 2 arguments, 1 given
-// EXPECT: 27:50: error: unknown name 'SELF' in a constraint expression
+// EXPECT: 27:50: error: unknown name 'SELF'
 // EXPECT: 28:50: error: macro expansion exceeds 32768 tokens
 // EXPECT: 29:1: error: '(' may not follow the closing ')' of DEF_PACKAGE_OPTIMIZATION(...)

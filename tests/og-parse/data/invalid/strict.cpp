@@ -6,7 +6,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 8, AUTOSPLIT
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 8, Op("B", TYPICAL_SLICE(CAST_TO_FP16("x"), "I"))))
 
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
-// EXPECT: 3:59: error: AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode) [--strict]
-// EXPECT: 4:59: error: the first operand of 'OP_ITER' should be Op(...) or an existing opref, found 'gen_Shape(...)' of type shape [--strict]
-// EXPECT: 5:93: error: the operands 2 and 3 of 'AUTOSPLIT_SLICE' should be existing oprefs or shape constructions, found 'Op(...)' of type op [--strict]
-// EXPECT: 6:94: error: TYPICAL_SLICE's first operand is an Op construction: the grammar wants an existing opref (an error in strict mode) [--strict]
+// EXPECT: 3:59: error: AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)
+// EXPECT: 4:59: error: OP_ITER's first operand is shape construction: the grammar wants Op(...) or an existing opref (an error in strict mode)
+// EXPECT: 5:93: error: AUTOSPLIT_SLICE's second operand is Op construction: the grammar wants an existing opref or a shape construction (an error in strict mode)
+// EXPECT: 6:94: error: TYPICAL_SLICE's first operand is an Op construction: the grammar wants an existing opref (an error in strict mode)

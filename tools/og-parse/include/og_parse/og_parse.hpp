@@ -25,6 +25,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <optgrammar/dsl/flat.hpp>
+
 namespace og_parse {
 
 struct Options {
@@ -55,46 +57,17 @@ struct Diagnostic {
 };
 
 /// Syntactic shape of a node.
-enum class NodeKind : std::uint8_t { string, integer, floating, boolean, name, dtype, call };
+enum class NodeKind : std::uint8_t { string, integer, floating, name, call };
 
-/// What a checked node denotes. Scalars are the constraint types of docs/grammar/README.md;
-/// the others are roles in the match and the replacement.
-enum class ValueType : std::uint8_t {
-  none,
-  boolean,
-  int_,
-  size,
-  float_,
-  dtype,
-  opref,     ///< an existing opref: a tag, INPUT_OF, OUTPUT_OF, a SELECT of those, ...
-  op,        ///< an Op construction (Op, WrapOp, modifiers, OP_ITER, AUTOSPLIT, ...)
-  shape,     ///< a shape construction (gen_Shape, gen_ShapeOf, SHAPEFN_APPLY, ...)
-  constant,  ///< a Const construction (gen_ConstScalar_*, gen_ConstArr_*)
-  pattern,   ///< a match node: Op / OpVarIn / LET
-  tag,       ///< an operand tag binding in the match
-  wildcard,  ///< a bare "*" in the match: any operand, binds nothing
-  opstring,  ///< the op name of an Op / OpVarIn / WrapOp
-  split_tag,
-  option,    ///< the option name of OPTION_*
-  message,   ///< the text of MESSAGE (C escapes decoded)
-  function,  ///< an external function name
-  name,      ///< another bare name (tensor class of LAYOUT_CHUNKSIZE, rule flags)
-};
-
-std::string_view to_string(ValueType t) noexcept;
-
-/// A node of a rule's tree. Nodes and their operand lists live in the session's arena (freed all
-/// at once with the session); `text` views the source, a text the session keeps (Session::intern)
-/// or a constant of the grammar.
+/// A node of a rule's tree as parsed (before its names are lowered and checked: Rule holds the
+/// checked rule). Nodes and their operand lists live in the session's arena of the construct
+/// being read (freed when the next one is read); `text` views the source, a text the session
+/// keeps (Session::intern) or a constant of the grammar.
 struct Node {
-  // (the one-byte fields first: nodes are many, so no padding between them)
   NodeKind kind = NodeKind::name;
-  ValueType type = ValueType::none;
-  bool may_star = false;  ///< replacement: may evaluate to the matched root "*"
-  bool bval = false;
   bool is_size = false;   ///< integer constant with U suffix
   Loc loc;
-  std::string_view text;  ///< call name, string value (decoded), name, dtype tag (without DType::)
+  std::string_view text;  ///< call name, string value (as written, between its quotes), name
   std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
   double fval = 0;        ///< float value (already rounded to float)
   std::span<Node*> args;  ///< the operands, a list in the session's arena (Session::node_list)
@@ -112,10 +85,14 @@ struct Rule {
   std::uint32_t line = 0;
   bool with_flags = false;
   PassSpec pass;
-  Node* flags = nullptr;
-  Node* match = nullptr;
-  Node* constraint = nullptr;
-  Node* replacement = nullptr;
+  /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (whitespace runs as one space), or "".
+  std::string_view flags;
+  /// The checked rule in the flat form both front ends check (optgrammar/dsl/flat.hpp): the nodes
+  /// of its match, constraint and replacement (names defined by expansion replaced by what they
+  /// stand for), each typed, and where each was written; the parts' roots. In the session's arena.
+  std::span<optgrammar::dsl::FlatNode> nodes;
+  std::span<optgrammar::dsl::Span> spans;
+  std::uint32_t match = 0, constraint = 0, replacement = 0;
   bool valid = false;  ///< false when the rule had an error (it is then not printed)
   bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   // facts for lint
@@ -216,11 +193,14 @@ class Session {
     bool included = false;  ///< read for an #include, not given as a source
   };
   void diag(Loc loc, Severity sev, std::string msg);
+  /// A node of the construct being read (in its arena, which begin_construct() frees).
   Node* make_node();
-  /// A copy of `nodes` in the session's arena, as a node's operand list.
+  /// A copy of `nodes` in the arena of the construct being read, as a node's operand list.
   std::span<Node*> node_list(std::span<Node* const> nodes);
-  /// How many operands node_list() has listed in this session.
-  std::uint64_t operands_listed() const noexcept { return operands_listed_; }
+  /// Frees the nodes of the construct read before (what a rule keeps is in the session's arena).
+  void begin_construct() { construct_arena_.release(); }
+  /// `bytes` of memory that live as long as the session (in its arena).
+  void* allocate(std::size_t bytes, std::size_t align) { return arena_.allocate(bytes, align); }
   /// A copy of `s` that lives as long as the session (in its arena).
   std::string_view intern(std::string_view s);
   const Options& options() const noexcept { return opts_; }
@@ -255,13 +235,10 @@ class Session {
   /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
   std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
+  /// The parsed trees of the construct being read, freed for the next one.
+  std::pmr::monotonic_buffer_resource construct_arena_{std::size_t{1} << 16};
   std::uint64_t seq_ = 0;
-  std::uint64_t operands_listed_ = 0;
 };
 
-/// Canonical text of one checked node (docs/canonical-form.md).
-void append_canonical(std::string& out, const Node* n);
-/// Canonical text of a float value: %.9g, ".0" when needed, then "f".
-std::string canonical_float(double v);
 
 }  // namespace og_parse

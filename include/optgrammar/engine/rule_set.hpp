@@ -404,7 +404,10 @@ class RuleSet {
       auto [named, first] = by_name_.try_emplace(r.name, NameUse{owned_.size(), 0});
       if (!first) {
         if (named->second.count == 1) owned_[named->second.first].name += "#1";
-        r.name += "#" + std::to_string(named->second.count + 1);
+        // Appended in two steps: g++-12 -O3 warns wrongly about `"#" + std::to_string(...)` once
+        // this is inlined (-Wrestrict, GCC bug 105329).
+        r.name += '#';
+        r.name += std::to_string(named->second.count + 1);
       }
       ++named->second.count;
     }

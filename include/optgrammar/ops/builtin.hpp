@@ -9,6 +9,9 @@
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/eval.hpp"
 #include "optgrammar/ops/layer.hpp"
+#include "optgrammar/ops/layer_dense.hpp"
+#include "optgrammar/ops/layer_elementwise.hpp"
+#include "optgrammar/ops/layer_spatial.hpp"
 #include "optgrammar/ops/onnx.hpp"
 
 #include <string>
@@ -26,18 +29,7 @@ inline Inferred like_first(const OpView& v) {
 }
 
 /// numpy broadcasting of two shapes of any rank; false when they do not broadcast.
-inline bool broadcast(const OutputDef& a, const OutputDef& b, OutputDef& out) {
-  const std::uint32_t r = a.rank > b.rank ? a.rank : b.rank;
-  out.rank = r;
-  out.dims = {};
-  for (std::uint32_t i = 0; i < r; ++i) {
-    const std::int64_t ia = static_cast<std::int64_t>(a.rank) - r + i, ib = static_cast<std::int64_t>(b.rank) - r + i;
-    const std::size_t da = ia >= 0 ? a.dims[static_cast<std::size_t>(ia)] : 1, db = ib >= 0 ? b.dims[static_cast<std::size_t>(ib)] : 1;
-    if (da != db && da != 1 && db != 1) return false;
-    out.dims[i] = da == 1 ? db : da;
-  }
-  return true;
-}
+using layer::broadcast;
 
 /// Broadcast shape of operands 0 and 1; dtype (and, unless `own_quant`, quantization) of operand 0.
 template <bool own_quant>
@@ -660,6 +652,9 @@ inline Definitions& make_definitions() {
     add_builtins(d);
     onnx::add_definitions(d);
     layer::add_definitions(d);
+    layer::add_spatial_definitions(d);
+    layer::add_dense_definitions(d);
+    layer::add_elementwise_definitions(d);
     d.mark_builtin();
     return d;
   }();

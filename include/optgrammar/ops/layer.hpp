@@ -13,8 +13,7 @@
 // rounded once to f32 after the bias.
 #pragma once
 
-#include "optgrammar/ops/definition.hpp"
-#include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/layer_util.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -103,12 +102,6 @@ inline Inferred conv_layer(const OpView& v) {
     r.def.dims[3] = g->co;
     r.shape = true;
   }
-  return r;
-}
-inline Inferred same_as_x(const OpView& v) {
-  Inferred r;
-  r.def = *v.operands[0].def;
-  r.shape = r.dtype = r.quant = true;
   return r;
 }
 inline Inferred global_avg_pool(const OpView& v) {
@@ -215,14 +208,6 @@ inline float hard_swish(float x, const float*) { return x * std::clamp(x / 6.0f 
 }  // namespace eval
 
 inline void add_definitions(Definitions& t) {
-  auto data = [](std::string_view name, DTypeSet types, std::string_view summary) {
-    return OperandSpec{name, Arity::single, TypeRule::in_set, types, summary};
-  };
-  auto param = [](std::string_view name, std::string_view summary) {
-    OperandSpec o{name, Arity::single, TypeRule::in_set, dtypes::i32, summary};
-    o.must_be_constant = true;
-    return o;
-  };
   auto conv = [&](std::string_view name, std::string_view summary, EvalFn fn) {
     OpDefinition d;
     d.name = name;
@@ -234,9 +219,9 @@ inline void add_definitions(Definitions& t) {
         "Wo likewise. Summed in double, rounded once to f32. AUTOSPLIT tiles it by rows: each tile reads the rows "
         "its window needs and gets its own pads (a `$Shape`).";
     d.operands = {data("x", dtypes::f32, "input [N,H,W,Ci]"), data("w", dtypes::f32, "filter [KH,KW,Ci/group,Co]"),
-                  data("b", dtypes::f32, "bias, Co elements"), param("dilations", "[dh, dw]; empty: 1"),
-                  param("group", "groups (scalar)"), param("pads", "[top, left, bottom, right]; empty: 0"),
-                  param("strides", "[sh, sw]; empty: 1")};
+                  data("b", dtypes::f32, "bias, Co elements"), int_param("dilations", "[dh, dw]; empty: 1"),
+                  int_param("group", "groups (scalar)"), int_param("pads", "[top, left, bottom, right]; empty: 0"),
+                  int_param("strides", "[sh, sw]; empty: 1")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "[N,Ho,Wo,Co]"};
     d.traits = Trait::pure;
     d.infer = infer::conv_layer;
@@ -255,7 +240,7 @@ inline void add_definitions(Definitions& t) {
     d.operands[1].must_be_constant = d.operands[2].must_be_constant = true;
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "same definition as x"};
     d.traits = Trait::pure;
-    d.infer = infer::same_as_x;
+    d.infer = like_x;
     d.eval = eval::unary_params<eval::hard_sigmoid>;
     d.kernel = "ops::layer::eval::hard_sigmoid (reference loop)";
     t.add(std::move(d));
@@ -281,7 +266,7 @@ inline void add_definitions(Definitions& t) {
     d.operands = {data("x", dtypes::f32, "input")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "same definition as x"};
     d.traits = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type | Trait::same_operands_and_result_shape;
-    d.infer = infer::same_as_x;
+    d.infer = like_x;
     d.eval = eval::unary_params<eval::hard_swish>;
     d.kernel = "ops::layer::eval::hard_swish (reference loop)";
     t.add(std::move(d));

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -93,9 +94,16 @@ TEST_CASE("dtype element sizes and names") {
   CHECK(element_size(DType::QInt16) == 2);
   CHECK(element_size(DType::QInt32) == 4);
   CHECK(element_size(DType::Int32) == 4);
+  CHECK(element_size(DType::Float64) == 8);
+  CHECK(element_size(DType::BFloat16) == 2);
+  CHECK(element_size(DType::Int64) == 8);
+  CHECK(element_size(DType::UInt64) == 8);
+  CHECK(element_size(DType::Bool) == 1);
   CHECK(parse_dtype("QUInt8") == DType::QUInt8);
   CHECK(parse_dtype("qi16") == DType::QInt16);
-  CHECK_FALSE(parse_dtype("f64"));
+  CHECK(parse_dtype("f64") == DType::Float64);
+  CHECK(parse_dtype("Bool") == DType::Bool);
+  CHECK_FALSE(parse_dtype("f128"));
   CHECK(is_quantized(DType::QInt32));
   CHECK_FALSE(is_quantized(DType::Int32));
 }
@@ -332,10 +340,10 @@ TEST_CASE("graph text from other editors: CR LF line ends and a UTF-8 byte order
   CHECK(to_text(from_text("\xEF\xBB\xBF" + crlf)) == text);
   // Columns count from after the mark; a mark anywhere else is text (and an error here).
   try {
-    from_text("\xEF\xBB\xBF%0 = Input() : f64[1]\n", "bom.ogt");
+    from_text("\xEF\xBB\xBF%0 = Input() : f128[1]\n", "bom.ogt");
     FAIL("no error");
   } catch (const TextError& e) {
-    CHECK(std::string(e.what()) == "bom.ogt:1:16: error: unknown dtype 'f64' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32)");
+    CHECK(std::string(e.what()) == "bom.ogt:1:16: error: unknown dtype 'f128' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32 f64 bf16 i8 u8 i16 u16 i64 u32 u64 bool)");
   }
   CHECK_THROWS_AS(from_text(text + "\xEF\xBB\xBF\n"), TextError);
 }
@@ -382,8 +390,8 @@ TEST_CASE("bad graph text gives file:line:col errors") {
   };
   CHECK(error_of("%0 = Input() : f32[1]\n%1 = Relu(%7) : f32[1]\n") ==
         "bad.ogt:2:11: error: input %7 is not defined before this line");
-  CHECK(error_of("%0 = Input() : f64[1]\n") ==
-        "bad.ogt:1:16: error: unknown dtype 'f64' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32)");
+  CHECK(error_of("%0 = Input() : f128[1]\n") ==
+        "bad.ogt:1:16: error: unknown dtype 'f128' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32 f64 bf16 i8 u8 i16 u16 i64 u32 u64 bool)");
   CHECK(error_of("%0 = $Const() : f32[2] data=[1]\n") ==
         "bad.ogt:1:1: error: constant %0 has 1 elements, its shape needs 2");
   CHECK(error_of("%0 = $Const() : qu8[1] data=[300]\n") ==
@@ -471,6 +479,30 @@ TEST_CASE("text format keeps the extreme floats: the largest, infinities, NaN") 
   CHECK(p[0] == std::numeric_limits<float>::max());
   CHECK(p[3] == -std::numeric_limits<float>::infinity());
   CHECK(p[4] == std::numeric_limits<float>::denorm_min());
+}
+
+TEST_CASE("text format keeps every element of the plain types: 64-bit extremes, bool, double, bfloat16 bits") {
+  Graph g;
+  auto add = [&](DType t, std::initializer_list<std::size_t> dims, const auto& values) {
+    std::vector<std::byte> b(sizeof values);
+    std::memcpy(b.data(), &values, sizeof values);
+    g.add_output(g.add_const(OutputDef::make(t, dims), b));
+  };
+  add(DType::Int64, {2}, std::array<std::int64_t, 2>{INT64_MIN, INT64_MAX});
+  add(DType::UInt64, {1}, std::array<std::uint64_t, 1>{UINT64_MAX});
+  add(DType::Bool, {2}, std::array<std::uint8_t, 2>{0, 1});
+  add(DType::Float64, {2}, std::array<double, 2>{0.1, -1e300});
+  add(DType::BFloat16, {1}, std::array<std::uint16_t, 1>{0x3F81});
+  add(DType::Int8, {1}, std::array<std::int8_t, 1>{-128});
+  add(DType::UInt32, {1}, std::array<std::uint32_t, 1>{4294967295u});
+  const std::string t1 = to_text(g);
+  CHECK(t1.find("data=[-9223372036854775808,9223372036854775807]") != std::string::npos);
+  CHECK(t1.find("data=[18446744073709551615]") != std::string::npos);
+  CHECK(t1.find("data=[0x3f81]") != std::string::npos);
+  Graph back = from_text(t1);
+  CHECK(to_text(back) == t1);
+  // An element out of its type's range is refused at its column.
+  CHECK_THROWS_WITH(from_text("%0 = $Const() : bool[1] data=[2]\n"), Catch::Contains("element 2 out of range for bool"));
 }
 
 TEST_CASE("DOT output has a node per op and an edge per input") {

@@ -10,11 +10,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace oi = optgrammar::onnx_import;
@@ -225,14 +227,72 @@ TEST_CASE("Constant nodes become constants, attributes constant operands, and th
   CHECK(values(out[0]) == std::vector<float>{-2.0f, 2.0f, 4.0f});  // (-4)*0.5, 2, 4
 }
 
+TEST_CASE("each used output of a multi-output node is an op of its own that names its output") {
+  // Split into three, of which the model uses outputs 0 and 2.
+  auto m = model(13);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "x", {6});
+  auto* sp = g->add_node();
+  sp->set_op_type("Split");
+  sp->add_input("x");
+  for (const char* o : {"p0", "p1", "p2"}) sp->add_output(o);
+  typed(g->add_output(), "p2", {2});
+  typed(g->add_output(), "p0", {2});
+
+  auto im = oi::import_file(save(m, "split_outputs"));
+  const auto& gr = im.graph;
+  std::vector<int> outputs;  // the `output` operand of each onnx.Split
+  for (auto r : gr.live_ops())
+    if (gr.name(r) == "onnx.Split") {
+      const auto k = gr.input(r, 2);  // after axis and split
+      REQUIRE(gr.is_const(k));
+      std::int32_t which;
+      std::memcpy(&which, gr.payload(k).data(), 4);
+      outputs.push_back(which);
+    }
+  std::sort(outputs.begin(), outputs.end());
+  CHECK(outputs == std::vector<int>{0, 2});  // the unused output 1 has no op
+  CHECK(optgrammar::ops::verify_ops(gr).empty());
+  auto out = optgrammar::engine::interpret(gr, {floats({1, 2, 3, 4, 5, 6})});
+  REQUIRE(out.size() == 2);
+  CHECK(values(out[0]) == std::vector<float>{5, 6});
+  CHECK(values(out[1]) == std::vector<float>{1, 2});
+}
+
+TEST_CASE("opset 6's broadcast attribute lines B up with A from axis on") {
+  auto m = model(6);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "a", {2, 3});
+  typed(g->add_input(), "b", {2});
+  auto* add = g->add_node();
+  add->set_op_type("Add");
+  add->add_input("a");
+  add->add_input("b");
+  add->add_output("y");
+  for (auto [name, v] : {std::pair{"broadcast", 1}, std::pair{"axis", 0}}) {
+    auto* at = add->add_attribute();
+    at->set_name(name);
+    at->set_type(onnx::AttributeProto_AttributeType_INT);
+    at->set_i(v);
+  }
+  typed(g->add_output(), "y", {2, 3});
+  auto im = oi::import_file(save(m, "legacy_broadcast"));
+  CHECK(optgrammar::ops::verify_ops(im.graph).empty());
+  // b [2] along axis 0: each row of a gets one of b's values (numpy's way would need b of 3).
+  auto out = optgrammar::engine::interpret(im.graph, {floats({0, 0, 0, 1, 1, 1}), floats({10, 20})});
+  REQUIRE(out.size() == 1);
+  CHECK(values(out[0]) == std::vector<float>{10, 10, 10, 21, 21, 21});
+}
+
 TEST_CASE("every claimed op type has a definition with its attributes first, then its inputs") {
   for (const auto& s : optgrammar::ops::onnx::table()) {
     const auto* d = optgrammar::ops::find_definition(optgrammar::ops::onnx::op_name(s.type));
     REQUIRE(d != nullptr);
     CHECK(d->eval != nullptr);
-    REQUIRE(d->operands.size() == s.attrs.size() + s.inputs.size());
-    for (std::size_t k = 0; k < s.attrs.size(); ++k) {
-      CHECK(d->operands[k].name == s.attrs[k].name);
+    // A multi-output op reads which output it computes as one more constant after the attributes.
+    REQUIRE(d->operands.size() == s.attr_operands() + s.inputs.size());
+    for (std::size_t k = 0; k < s.attr_operands(); ++k) {
+      CHECK(d->operands[k].name == (k < s.attrs.size() ? s.attrs[k].name : std::string_view("output")));
       CHECK(d->operands[k].must_be_constant);
     }
   }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -30,15 +31,19 @@ constexpr double rtol = 1e-4, atol = 1e-5;
 using optgrammar::ops::infer::shape_string;
 
 /// Empty when equal within tolerance, else what differs.
-std::string compare(const Tensor& got, const Tensor& want) {
-  if (got.def.dtype != want.def.dtype) return "dtype differs";
+std::string compare(const Tensor& got, const Tensor& want_as_read) {
+  Tensor want = want_as_read;
+  // ONNX's test data of this version stores bfloat16 values as uint16 tensors of their bits.
+  if (got.def.dtype == DType::BFloat16 && want.def.dtype == DType::UInt16) want.def.dtype = DType::BFloat16;
+  if (got.def.dtype != want.def.dtype)
+    return "dtype " + std::string(optgrammar::dtype_name(got.def.dtype)) + ", expected " + std::string(optgrammar::dtype_name(want.def.dtype));
   if (!got.def.same_shape(want.def)) return "shape " + shape_string(got.def) + ", expected " + shape_string(want.def);
   namespace ev = optgrammar::ops::onnx_eval;
   const bool fl = ev::is_float(want.def.dtype);
   for (std::size_t i = 0; i < want.def.element_count(); ++i) {
     const double a = ev::get(got.def.dtype, got.data.data(), i), b = ev::get(want.def.dtype, want.data.data(), i);
     bool ok;
-    if (!fl) ok = a == b;
+    if (!fl) ok = ev::get_int(got.def.dtype, got.data.data(), i) == ev::get_int(want.def.dtype, want.data.data(), i);
     else if (std::isnan(b)) ok = std::isnan(a);
     else if (std::isinf(b)) ok = a == b;
     else ok = std::fabs(a - b) <= rtol * std::fabs(b) + atol;
@@ -59,6 +64,19 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& prefix, c
 
 enum class Outcome { pass, fail, skip };
 
+/// Tests whose expected values ONNX Runtime does not compute, so that the interpreter, which
+/// follows ONNX Runtime, is not held to them: they are skipped with the reason.
+struct Divergent {
+  std::string_view test, why;
+};
+constexpr std::string_view bfloat16_truncated =
+    "the expected values truncate float to bfloat16; ONNX Runtime, and the interpreter, round to nearest even";
+constexpr Divergent divergent[] = {
+    {"test_cast_FLOAT_to_BFLOAT16", bfloat16_truncated},
+    {"test_castlike_FLOAT_to_BFLOAT16", bfloat16_truncated},
+    {"test_castlike_FLOAT_to_BFLOAT16_expanded", bfloat16_truncated},
+};
+
 Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(dir))
@@ -75,7 +93,7 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
     for (const auto& p : numbered(sets[0], "input_", ".pb")) {
       std::string name;
       try {
-        const Tensor t = oi::read_tensor_file(p.string(), nullptr, &name);
+        const Tensor t = oi::read_tensor_file(p.string(), &name);
         if (!name.empty()) opt.input_shapes[name].assign(t.def.dims.begin(), t.def.dims.begin() + t.def.rank);
       } catch (const oi::ImportError&) {
         // not a tensor of an imported type: the import below says what it does not take
@@ -90,14 +108,9 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
     for (const auto& s : sets) {
       const std::string set = s.filename().string() + ": ";
       std::vector<Tensor> ins;
-      bool clamped = false;
-      for (const auto& p : numbered(s, "input_", ".pb")) ins.push_back(oi::read_tensor_file(p.string(), &clamped));
+      for (const auto& p : numbered(s, "input_", ".pb")) ins.push_back(oi::read_tensor_file(p.string()));
       std::vector<Tensor> want;
-      for (const auto& p : numbered(s, "output_", ".pb")) want.push_back(oi::read_tensor_file(p.string(), &clamped));
-      if (clamped) {
-        msg = set + "an int64 value is outside Int32's range";
-        return Outcome::fail;
-      }
+      for (const auto& p : numbered(s, "output_", ".pb")) want.push_back(oi::read_tensor_file(p.string()));
       auto got = optgrammar::engine::interpret(m.graph, ins);
       if (got.size() != want.size()) {
         msg = set + std::to_string(got.size()) + " outputs, " + std::to_string(want.size()) + " expected";
@@ -118,6 +131,11 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg) {
 }
 
 Outcome run_test(const fs::path& dir, std::string& msg) {
+  for (const Divergent& d : divergent)
+    if (dir.filename() == d.test) {
+      msg = d.why;
+      return Outcome::skip;
+    }
   try {
     return run_test_unguarded(dir, msg);
   } catch (const std::exception& e) {

@@ -48,13 +48,18 @@ std::optional<DType> dtype_of(int t) {
   switch (t) {
     case onnx::TensorProto_DataType_FLOAT: return DType::Float32;
     case onnx::TensorProto_DataType_FLOAT16: return DType::Float16;
-    case onnx::TensorProto_DataType_INT32:
-    case onnx::TensorProto_DataType_INT64: return DType::Int32;
-    case onnx::TensorProto_DataType_UINT8: return DType::QUInt8;
-    case onnx::TensorProto_DataType_INT8: return DType::QInt8;
-    case onnx::TensorProto_DataType_UINT16: return DType::QUInt16;
-    case onnx::TensorProto_DataType_INT16: return DType::QInt16;
-    default: return std::nullopt;
+    case onnx::TensorProto_DataType_BFLOAT16: return DType::BFloat16;
+    case onnx::TensorProto_DataType_DOUBLE: return DType::Float64;
+    case onnx::TensorProto_DataType_INT8: return DType::Int8;
+    case onnx::TensorProto_DataType_UINT8: return DType::UInt8;
+    case onnx::TensorProto_DataType_INT16: return DType::Int16;
+    case onnx::TensorProto_DataType_UINT16: return DType::UInt16;
+    case onnx::TensorProto_DataType_INT32: return DType::Int32;
+    case onnx::TensorProto_DataType_INT64: return DType::Int64;
+    case onnx::TensorProto_DataType_UINT32: return DType::UInt32;
+    case onnx::TensorProto_DataType_UINT64: return DType::UInt64;
+    case onnx::TensorProto_DataType_BOOL: return DType::Bool;
+    default: return std::nullopt;  // string, complex
   }
 }
 
@@ -77,8 +82,11 @@ OutputDef def_of_tensor(const onnx::TensorProto& p, const std::string& where) {
   return def;
 }
 
-/// A TensorProto's values converted to `def` (its dtype and dims already set).
-engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, bool* clamped) {
+/// A TensorProto's values: every imported element type has ONNX's width, so raw data is copied
+/// as it is; the typed fields (float_data, double_data, int64_data, uint64_data, and int32_data for
+/// the narrower integers, bool and the bits of float16 and bfloat16) are converted element by
+/// element.
+engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where) {
   engine::Tensor t;
   t.def = def_of_tensor(p, where);
   if (p.data_location() == onnx::TensorProto_DataLocation_EXTERNAL)  // (ExternalData loads it first)
@@ -86,75 +94,43 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where, b
   const std::size_t n = t.def.element_count();
   if (t.def.byte_size() > (std::size_t{1} << 34)) fail(Kind::invalid, where + ": more than 16 GiB of elements");
   t.data.resize(t.def.byte_size());
-  const int et = p.data_type();
-  const std::string& raw = p.raw_data();
-  auto raw_at = [&](std::size_t i, std::size_t w) {
-    if (raw.size() != n * w) fail(Kind::invalid, where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
-    return raw.data() + i * w;
-  };
-  const bool has_raw = p.has_raw_data();
-  // Same bytes in both (little-endian raw data of an element type stored at its own width).
   static_assert(std::endian::native == std::endian::little, "ONNX raw data is little-endian");
-  if (has_raw && et != onnx::TensorProto_DataType_INT64 && raw.size() == t.data.size()) {
+  if (p.has_raw_data()) {
+    const std::string& raw = p.raw_data();
+    if (raw.size() != t.data.size())
+      fail(Kind::invalid, where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
     if (!raw.empty()) std::memcpy(t.data.data(), raw.data(), raw.size());
     return t;
   }
-  if (!has_raw && et == onnx::TensorProto_DataType_FLOAT && static_cast<std::size_t>(p.float_data_size()) == n) {
-    if (n) std::memcpy(t.data.data(), p.float_data().data(), 4 * n);
-    return t;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    double v = 0;
-    const int ii = static_cast<int>(i);
-    switch (et) {
-      case onnx::TensorProto_DataType_FLOAT: {
-        float f;
-        if (has_raw) std::memcpy(&f, raw_at(i, 4), 4);
-        else if (ii < p.float_data_size()) f = p.float_data(ii);
-        else fail(Kind::invalid, where + ": too few values");
-        v = f;
-        break;
+  auto check = [&](int have) {
+    if (static_cast<std::size_t>(have) != n)
+      fail(Kind::invalid, where + ": " + std::to_string(have) + " values for " + std::to_string(n) + " elements");
+  };
+  const DType dt = t.def.dtype;
+  switch (p.data_type()) {
+    case onnx::TensorProto_DataType_FLOAT:
+      check(p.float_data_size());
+      if (n) std::memcpy(t.data.data(), p.float_data().data(), 4 * n);
+      break;
+    case onnx::TensorProto_DataType_DOUBLE:
+      check(p.double_data_size());
+      if (n) std::memcpy(t.data.data(), p.double_data().data(), 8 * n);
+      break;
+    case onnx::TensorProto_DataType_INT64:
+      check(p.int64_data_size());
+      if (n) std::memcpy(t.data.data(), p.int64_data().data(), 8 * n);
+      break;
+    case onnx::TensorProto_DataType_UINT32:
+    case onnx::TensorProto_DataType_UINT64:
+      check(p.uint64_data_size());
+      for (std::size_t i = 0; i < n; ++i) store_int(dt, t.data.data(), i, static_cast<std::int64_t>(p.uint64_data(static_cast<int>(i))));
+      break;
+    default:  // int32_data: int32 and narrower integers, bool, the bits of float16 and bfloat16
+      check(p.int32_data_size());
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t v = p.int32_data(static_cast<int>(i));
+        store_int(dt == DType::Float16 || dt == DType::BFloat16 ? DType::UInt16 : dt, t.data.data(), i, v);
       }
-      case onnx::TensorProto_DataType_INT64: {
-        std::int64_t x;
-        if (has_raw) std::memcpy(&x, raw_at(i, 8), 8);
-        else if (ii < p.int64_data_size()) x = p.int64_data(ii);
-        else fail(Kind::invalid, where + ": too few values");
-        const std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
-        if (x < lo || x > hi) {
-          if (clamped) *clamped = true;
-          x = x < lo ? lo : hi;
-        }
-        v = static_cast<double>(x);
-        break;
-      }
-      case onnx::TensorProto_DataType_FLOAT16: {
-        std::uint16_t h;
-        if (has_raw) std::memcpy(&h, raw_at(i, 2), 2);
-        else if (ii < p.int32_data_size()) h = static_cast<std::uint16_t>(p.int32_data(ii));
-        else fail(Kind::invalid, where + ": too few values");
-        std::memcpy(t.data.data() + 2 * i, &h, 2);  // bits as they are
-        continue;
-      }
-      default: {  // int32 and narrower integers
-        const std::size_t w = element_size(t.def.dtype);
-        if (has_raw) {
-          const char* q = raw_at(i, w);
-          switch (t.def.dtype) {
-            case DType::QUInt8: v = static_cast<unsigned char>(q[0]); break;
-            case DType::QInt8: v = static_cast<signed char>(q[0]); break;
-            case DType::QUInt16: { std::uint16_t x; std::memcpy(&x, q, 2); v = x; break; }
-            case DType::QInt16: { std::int16_t x; std::memcpy(&x, q, 2); v = x; break; }
-            default: { std::int32_t x; std::memcpy(&x, q, 4); v = x; break; }
-          }
-        } else if (ii < p.int32_data_size()) {
-          v = p.int32_data(ii);
-        } else {
-          fail(Kind::invalid, where + ": too few values");
-        }
-      }
-    }
-    ev::put(t.def.dtype, t.data.data(), i, v);
   }
   return t;
 }
@@ -204,10 +180,9 @@ class ExternalData {
       fail(Kind::invalid, at + " location '" + location + "' is not a path inside the model's folder");
     if (dir_.empty())
       fail(Kind::invalid, at + " is in '" + location + "', but the model's folder is not known (it was not read from a file)");
-    // The tensor's bytes when the model gives no length: its elements at their ONNX width
-    // (8 for int64, which is imported as Int32).
+    // The tensor's bytes when the model gives no length: its elements at their width (ONNX's).
     const OutputDef def = def_of_tensor(p, where);
-    const std::uint64_t width = p.data_type() == onnx::TensorProto_DataType_INT64 ? 8 : element_size(def.dtype);
+    const std::uint64_t width = element_size(def.dtype);
     const std::uint64_t from = offset.value_or(0), len = length.value_or(def.element_count() * width);
     if (len > (std::uint64_t{1} << 34)) fail(Kind::invalid, at + ": more than 16 GiB");
     auto& [stream, size] = open(rel, at);
@@ -292,7 +267,7 @@ class Importer {
     load_external_data(gp);
     infer();
     reserve(gp);
-    for (const auto& t : gp.initializer()) add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'", nullptr));
+    for (const auto& t : gp.initializer()) add_const(t.name(), tensor_of(t, "initializer '" + t.name() + "'"));
     // Every input without a fixed shape is named at once, with the shape the model declares and
     // a --input-shape that fixes it (its fixed dims as they are, the others 1).
     std::string unfixed, example;
@@ -538,14 +513,29 @@ class Importer {
     const std::string at = where + ": attribute '" + std::string(a.name) + "'";
     if (!p) {
       if (a.required) fail(Kind::invalid, at + " is required");
+      if (a.optional) return list_const(DType::Int32, {});
       switch (a.kind) {
         case K::integer:
         case K::choice: return scalar_const(DType::Int32, a.default_value);
         case K::real: return scalar_const(DType::Float32, a.default_value);
-        case K::integers: return list_const(DType::Int32, {});
-        case K::reals: return list_const(DType::Float32, {});
+        case K::integers:
+        case K::choices: return list_const(DType::Int32, {});
+        case K::reals:
+        case K::tensor: return list_const(DType::Float32, {});
+        case K::text: return list_const(DType::UInt8, {});
       }
     }
+    // The index of string s in the attribute's comma-separated choices.
+    auto choice_index = [&](const std::string& str) {
+      std::string_view rest = a.choices;
+      for (int k = 0;; ++k) {
+        const auto comma = rest.find(',');
+        if (rest.substr(0, comma) == str) return static_cast<double>(k);
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+      }
+      fail(Kind::invalid, at + " is '" + str + "', not one of " + std::string(a.choices));
+    };
     auto clamp32 = [](std::int64_t x) {
       return static_cast<double>(std::clamp<std::int64_t>(x, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
     };
@@ -567,16 +557,25 @@ class Importer {
         std::vector<double> v(p->floats().begin(), p->floats().end());
         return list_const(DType::Float32, v);
       }
-      case K::choice: {
+      case K::choice:
         if (p->type() != onnx::AttributeProto_AttributeType_STRING) fail(Kind::invalid, at + " is not a string");
-        std::string_view rest = a.choices;
-        for (int k = 0;; ++k) {
-          const auto comma = rest.find(',');
-          if (rest.substr(0, comma) == p->s()) return scalar_const(DType::Int32, k);
-          if (comma == std::string_view::npos) break;
-          rest.remove_prefix(comma + 1);
-        }
-        fail(Kind::invalid, at + " is '" + p->s() + "', not one of " + std::string(a.choices));
+        return scalar_const(DType::Int32, choice_index(p->s()));
+      case K::choices: {
+        if (p->type() != onnx::AttributeProto_AttributeType_STRINGS) fail(Kind::invalid, at + " is not a list of strings");
+        std::vector<double> v;
+        for (const auto& x : p->strings()) v.push_back(choice_index(x));
+        return list_const(DType::Int32, v);
+      }
+      case K::text: {
+        if (p->type() != onnx::AttributeProto_AttributeType_STRING) fail(Kind::invalid, at + " is not a string");
+        std::vector<double> v(p->s().begin(), p->s().end());
+        for (double& c : v) c = static_cast<unsigned char>(static_cast<char>(c));
+        return list_const(DType::UInt8, v);
+      }
+      case K::tensor: {
+        if (p->type() != onnx::AttributeProto_AttributeType_TENSOR) fail(Kind::invalid, at + " is not a tensor");
+        const engine::Tensor t = tensor_of(p->t(), at);
+        return new_const(t.def, t.data);
       }
     }
     fail(Kind::invalid, at + ": unknown kind");
@@ -586,18 +585,27 @@ class Importer {
     if (n.attribute_size() != 1 || n.output_size() != 1) fail(Kind::invalid, where + ": a Constant has one attribute and one output");
     const auto& a = n.attribute(0);
     if (a.name() == "value") {
-      add_const(n.output(0), tensor_of(a.t(), where, nullptr));
+      add_const(n.output(0), tensor_of(a.t(), where));
       return;
     }
-    auto t = a.name() == "value_float" || a.name() == "value_floats" ? DType::Float32 : DType::Int32;
-    if (a.name() == "value_float") values_[n.output(0)] = scalar_const(t, a.f());
-    else if (a.name() == "value_int") values_[n.output(0)] = scalar_const(t, static_cast<double>(a.i()));
-    else if (a.name() == "value_floats") values_[n.output(0)] = list_const(t, std::vector<double>(a.floats().begin(), a.floats().end()));
-    else if (a.name() == "value_ints") {
-      std::vector<double> v;
-      for (auto x : a.ints()) v.push_back(static_cast<double>(x));
-      values_[n.output(0)] = list_const(t, v);
-    } else {
+    // The other forms, as ONNX types them: float and int64 scalars and 1-d lists.
+    auto ints = [&](std::span<const std::int64_t> v, bool scalar) {
+      OutputDef d;
+      d.dtype = DType::Int64;
+      d.rank = scalar ? 0 : 1;
+      d.dims[0] = scalar ? 0 : v.size();
+      std::vector<std::byte> b(d.byte_size());
+      if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+      return new_const(d, b);
+    };
+    if (a.name() == "value_float") values_[n.output(0)] = scalar_const(DType::Float32, a.f());
+    else if (a.name() == "value_int") {
+      const std::int64_t v = a.i();
+      values_[n.output(0)] = ints(std::span<const std::int64_t>(&v, 1), true);
+    }
+    else if (a.name() == "value_floats") values_[n.output(0)] = list_const(DType::Float32, std::vector<double>(a.floats().begin(), a.floats().end()));
+    else if (a.name() == "value_ints") values_[n.output(0)] = ints(std::span<const std::int64_t>(a.ints().data(), static_cast<std::size_t>(a.ints_size())), false);
+    else {
       fail(Kind::unsupported_type, where + ": Constant attribute '" + a.name() + "' is not imported");
     }
   }
@@ -636,9 +644,11 @@ class Importer {
     if (opset_ < spec->since)
       fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) + " is not claimed (from opset " +
                                      std::to_string(spec->since) + ")");
-    for (int k = 1; k < n.output_size(); ++k)
-      if (!n.output(k).empty() && used.count(n.output(k)))
-        fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " + n.op_type() + " is claimed");
+    if (!spec->multi_output())
+      for (int k = 1; k < n.output_size(); ++k)
+        if (!n.output(k).empty() && used.count(n.output(k)))
+          fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " +
+                                         n.op_type() + " is claimed" + (n.op_type() == "BatchNormalization" ? " (the others are training mode's)" : ""));
     std::unordered_map<std::string, const onnx::AttributeProto*> attrs;
     for (const auto& a : n.attribute()) attrs[a.name()] = &a;
     std::vector<OpRef> operands;
@@ -647,7 +657,10 @@ class Importer {
       operands.push_back(attribute(a, it == attrs.end() ? nullptr : it->second, where));
       if (it != attrs.end()) attrs.erase(it);
     }
+    const std::optional<std::int64_t> align_b = legacy_attributes(n, attrs, where);
     if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
+    const std::size_t na = spec->attr_operands();
+    if (spec->multi_output()) operands.push_back(scalar_const(DType::Int32, 0));  // `output`, set per output below
     if (opset_ < 13 && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax")) {
       // Before opset 13 these flatten the input to 2-d at `axis` (default 1); that is the
       // claimed one-axis op only when the axis is the last one.
@@ -674,25 +687,104 @@ class Importer {
       ++k;
     }
     if (k < n.input_size()) fail(Kind::invalid, where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
-    if (n.output_size() < 1 || n.output(0).empty()) fail(Kind::invalid, where + ": no output");
-    auto t = types_.find(n.output(0));
-    std::optional<OutputDef> d;
-    if (t != types_.end()) d = def_of(*t->second, where + ": output '" + n.output(0) + "'");
-    if (!d && n.op_type() == "Reshape" && (d = reshape_def(operands, spec->attrs.size()))) {
-      // Tell ONNX's inference, so that the nodes after this one get their shapes too.
-      auto* vi = model_.mutable_graph()->add_value_info();
-      vi->set_name(n.output(0));
-      auto* tt = vi->mutable_type()->mutable_tensor_type();
-      const auto src = types_.find(n.input(0));
-      tt->set_elem_type(src != types_.end() ? src->second->tensor_type().elem_type() : onnx::TensorProto_DataType_FLOAT);
-      for (std::uint32_t k = 0; k < d->rank; ++k) tt->mutable_shape()->add_dim()->set_dim_value(static_cast<std::int64_t>(d->dims[k]));
-      infer();
-      d->dtype = g_.output(operands[spec->attrs.size()]).dtype;
+    if (align_b) align_second_input(operands, na, *align_b, where);
+    if (n.op_type() == "Dropout" && n.input_size() > 2 && !n.input(2).empty()) {
+      const OpRef mode = operands[na + 2];
+      if (!g_.is_const(mode) || ev::get(g_.output(mode).dtype, g_.payload(mode).data(), 0) != 0)
+        fail(Kind::unsupported_op, where + ": Dropout in training mode (a training_mode input that is not a constant false) is "
+                                           "not claimed: its mask is random");
     }
-    if (!d) fail(Kind::invalid, where + ": the shape of output '" + n.output(0) + "' is not known (ONNX shape inference found none)");
-    const OpRef r = g_.add_op(intern_op_name(ops::onnx::op_name(n.op_type())), std::span<const OpRef>(operands), *d);
-    values_[n.output(0)] = r;
-    try_evaluate(r);
+    if (std::all_of(n.output().begin(), n.output().end(), [](const std::string& o) { return o.empty(); }))
+      fail(Kind::invalid, where + ": no output");
+    // One op per output: the first, and each further one that is used (multi-output ops).
+    for (int k = 0; k < (spec->multi_output() ? n.output_size() : 1); ++k) {
+      const std::string& name = n.output(k);
+      if (name.empty() || (k > 0 && !used.count(name))) continue;
+      if (spec->multi_output()) operands[na - 1] = scalar_const(DType::Int32, k);
+      auto t = types_.find(name);
+      std::optional<OutputDef> d;
+      if (t != types_.end()) d = def_of(*t->second, where + ": output '" + name + "'");
+      if (!d && n.op_type() == "Reshape" && (d = reshape_def(operands, spec->attrs.size()))) {
+        // Tell ONNX's inference, so that the nodes after this one get their shapes too.
+        auto* vi = model_.mutable_graph()->add_value_info();
+        vi->set_name(name);
+        auto* tt = vi->mutable_type()->mutable_tensor_type();
+        const auto src = types_.find(n.input(0));
+        tt->set_elem_type(src != types_.end() ? src->second->tensor_type().elem_type() : onnx::TensorProto_DataType_FLOAT);
+        for (std::uint32_t j = 0; j < d->rank; ++j) tt->mutable_shape()->add_dim()->set_dim_value(static_cast<std::int64_t>(d->dims[j]));
+        infer();
+        d->dtype = g_.output(operands[spec->attrs.size()]).dtype;
+      }
+      if (!d) fail(Kind::invalid, where + ": the shape of output '" + name + "' is not known (ONNX shape inference found none)");
+      const OpRef r = g_.add_op(intern_op_name(ops::onnx::op_name(n.op_type())), std::span<const OpRef>(operands), *d);
+      values_[name] = r;
+      try_evaluate(r);
+    }
+  }
+
+  /// Attributes of older opsets that newer ones dropped: read here, so that each op keeps one
+  /// operand layout (docs/onnx.md, "Older opsets"). `consumed_inputs` (a memory hint) and Gemm's
+  /// `broadcast` (C broadcasts either way) change nothing; `is_test` 1 and `spatial` 1 are
+  /// inference as claimed (0: training mode and per-element statistics are not claimed). A binary
+  /// op's `broadcast` 1 lines B up with A from `axis` on (default: the last dims, numpy's way):
+  /// the returned axis, where align_second_input reshapes B. PRelu before opset 7 takes a slope of
+  /// one value per channel (A's dim 1).
+  std::optional<std::int64_t> legacy_attributes(const onnx::NodeProto& n,
+                                                std::unordered_map<std::string, const onnx::AttributeProto*>& attrs,
+                                                const std::string& where) {
+    std::optional<std::int64_t> align;
+    auto take = [&](const char* name) -> const onnx::AttributeProto* {
+      auto it = attrs.find(name);
+      if (it == attrs.end() || opset_ >= 9) return nullptr;
+      const onnx::AttributeProto* a = it->second;
+      attrs.erase(it);
+      return a;
+    };
+    take("consumed_inputs");
+    if (const auto* a = take("is_test"); a && a->i() == 0)
+      fail(Kind::unsupported_op, where + ": is_test 0 (training mode) is not claimed");
+    if (const auto* a = take("spatial"); a && a->i() == 0)
+      fail(Kind::unsupported_op, where + ": spatial 0 (statistics per element) is not claimed");
+    const auto* axis = attrs.count("axis") && attrs.count("broadcast") ? take("axis") : nullptr;
+    if (const auto* b = take("broadcast"); b && b->i() != 0 && n.op_type() != "Gemm" && n.input_size() == 2) {
+      const auto ra = static_cast<std::int64_t>(g_.output(value(n.input(0), where)).rank);
+      const auto rb = static_cast<std::int64_t>(g_.output(value(n.input(1), where)).rank);
+      align = axis ? axis->i() : ra - rb;
+      if (*align < 0) *align += ra;
+    }
+    if (n.op_type() == "PRelu" && opset_ < 7 && n.input_size() == 2) {
+      const OutputDef &x = g_.output(value(n.input(0), where)), &slope = g_.output(value(n.input(1), where));
+      if (x.rank > 2 && slope.rank == 1 && slope.dims[0] == x.dims[1] && slope.dims[0] != 1) align = 1;
+    }
+    return align;
+  }
+
+  /// Input 1 (after the `na` attribute operands) reshaped so that numpy broadcasting lines its
+  /// dims up with input 0's from `axis` on: trailing dims of 1 appended (a constant is imported
+  /// so; another value gets an onnx.Reshape).
+  void align_second_input(std::vector<OpRef>& operands, std::size_t na, std::int64_t axis, const std::string& where) {
+    const OutputDef& a = g_.output(operands[na]);
+    OutputDef b = g_.output(operands[na + 1]);
+    if (axis < 0 || axis + static_cast<std::int64_t>(b.rank) > static_cast<std::int64_t>(a.rank))
+      fail(Kind::invalid, where + ": broadcast axis " + std::to_string(axis) + " does not fit B of rank " + std::to_string(b.rank) +
+                              " into A of rank " + std::to_string(a.rank));
+    const auto trailing = static_cast<std::uint32_t>(a.rank - static_cast<std::uint32_t>(axis) - b.rank);
+    if (trailing == 0) return;
+    for (std::uint32_t k = 0; k < trailing; ++k) b.dims[b.rank++] = 1;
+    const OpRef in = operands[na + 1];
+    if (g_.is_const(in)) {
+      const auto bytes = g_.payload(in);
+      operands[na + 1] = new_const(b, std::vector<std::byte>(bytes.begin(), bytes.end()));
+      return;
+    }
+    OutputDef shape;
+    shape.dtype = DType::Int64;
+    shape.rank = 1;
+    shape.dims[0] = b.rank;
+    std::vector<std::byte> dims(shape.byte_size());
+    for (std::uint32_t k = 0; k < b.rank; ++k) store_int(DType::Int64, dims.data(), k, static_cast<std::int64_t>(b.dims[k]));
+    const OpRef reshape_operands[] = {scalar_const(DType::Int32, 0), in, new_const(shape, dims)};
+    operands[na + 1] = g_.add_op(intern_op_name(ops::onnx::op_name("Reshape")), std::span<const OpRef>(reshape_operands), b);
   }
 
   onnx::ModelProto& model_;
@@ -784,13 +876,13 @@ Imported import_bytes(std::string_view bytes, const std::string& name, const Imp
   }
 }
 
-engine::Tensor read_tensor_file(const std::string& path, bool* clamped, std::string* name) {
+engine::Tensor read_tensor_file(const std::string& path, std::string* name) {
   std::ifstream is(path, std::ios::binary);
   if (!is) fail(Kind::invalid, "cannot read " + path);
   onnx::TensorProto p;
   if (!p.ParseFromIstream(&is)) fail(Kind::invalid, path + " is not a serialized TensorProto");
   if (name) *name = p.name();
-  return tensor_of(p, path, clamped);
+  return tensor_of(p, path);
 }
 
 }  // namespace optgrammar::onnx_import

@@ -3,10 +3,9 @@
 // nodes become `$Const`s, graph inputs `Input` ops, graph outputs `Output` ops; output
 // definitions come from the model's types and ONNX shape inference.
 //
-// Element types: float -> Float32, float16 -> Float16, int32 -> Int32, int64 -> Int32 (a value
-// outside Int32's range is clamped to it, which keeps index and shape semantics), uint8, int8,
-// uint16, int16 -> the quantized type of that width with zero offset 0 and step size 1 (so the
-// stored integer is the value). Other element types are not imported.
+// Element types: each ONNX numeric type and bool to the DType of the same width and meaning
+// (float -> Float32, double -> Float64, bfloat16 -> BFloat16, int64 -> Int64, uint8 -> UInt8,
+// bool -> Bool, ...); string and complex are not imported.
 #pragma once
 
 #include <optgrammar/core/graph.hpp>
@@ -62,9 +61,8 @@ Imported import_file_bytes(std::string_view bytes, const std::string& path, cons
 /// Imports a serialized model held in memory; `name` stands for it in messages. Throws ImportError.
 Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options = {});
 
-/// A serialized TensorProto (ONNX test data) as a tensor of the imported element type.
-/// `clamped` is set when an int64 value was outside Int32's range; `name` receives the tensor's
-/// name (empty when it has none).
-engine::Tensor read_tensor_file(const std::string& path, bool* clamped = nullptr, std::string* name = nullptr);
+/// A serialized TensorProto (ONNX test data) as a tensor of the imported element type; `name`
+/// receives the tensor's name (empty when it has none).
+engine::Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);
 
 }  // namespace optgrammar::onnx_import

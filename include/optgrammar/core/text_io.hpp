@@ -4,6 +4,7 @@
 // "file:line:col: error: message".
 #pragma once
 
+#include "optgrammar/core/element.hpp"
 #include "optgrammar/core/graph.hpp"
 
 #include <algorithm>
@@ -77,26 +78,25 @@ inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std
   std::size_t n = d.element_count(), es = element_size(d.dtype);
   for (std::size_t i = 0; i < n; ++i) {
     if (i) os << ',';
-    const std::byte* p = bytes.data() + i * es;
-    auto load = [p](auto t) {
-      decltype(t) v;
-      std::memcpy(&v, p, sizeof v);
-      return v;
-    };
     switch (d.dtype) {
-      case DType::Float32: os << format_float(load(float{})); break;
-      case DType::Float16: {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(load(std::uint16_t{})));
+      case DType::Float32: os << format_float(element_value(d.dtype, bytes.data(), i)); break;
+      case DType::Float64: {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", element_value(d.dtype, bytes.data(), i));
         os << buf;
         break;
       }
-      case DType::QUInt8: os << static_cast<unsigned>(load(std::uint8_t{})); break;
-      case DType::QInt8: os << static_cast<int>(load(std::int8_t{})); break;
-      case DType::QUInt16: os << load(std::uint16_t{}); break;
-      case DType::QInt16: os << load(std::int16_t{}); break;
-      case DType::QInt32:
-      case DType::Int32: os << load(std::int32_t{}); break;
+      case DType::Float16:
+      case DType::BFloat16: {  // the bits, so that every value (NaN payloads too) reads back
+        std::uint16_t bits;
+        std::memcpy(&bits, bytes.data() + i * es, 2);
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(bits));
+        os << buf;
+        break;
+      }
+      case DType::UInt64: os << static_cast<std::uint64_t>(element_int(d.dtype, bytes.data(), i)); break;
+      default: os << element_int(d.dtype, bytes.data(), i); break;
     }
   }
   os << ']';
@@ -259,13 +259,16 @@ inline void store(std::vector<std::byte>& out, DType t, Cursor& c) {
   };
   switch (t) {
     case DType::Float32: put(c.number<float>("a float element")); break;
-    case DType::Float16: put(static_cast<std::uint16_t>(ranged(0, 0xFFFF))); break;
-    case DType::QUInt8: put(static_cast<std::uint8_t>(ranged(0, 255))); break;
-    case DType::QInt8: put(static_cast<std::int8_t>(ranged(-128, 127))); break;
-    case DType::QUInt16: put(static_cast<std::uint16_t>(ranged(0, 65535))); break;
-    case DType::QInt16: put(static_cast<std::int16_t>(ranged(-32768, 32767))); break;
-    case DType::QInt32:
-    case DType::Int32: put(static_cast<std::int32_t>(ranged(INT32_MIN, INT32_MAX))); break;
+    case DType::Float64: put(c.number<double>("a float element")); break;
+    case DType::Float16:
+    case DType::BFloat16: put(static_cast<std::uint16_t>(ranged(0, 0xFFFF))); break;
+    case DType::UInt64: put(c.number<unsigned long long>("an integer element")); break;
+    default: {
+      const IntRange r = storage_range(t);
+      const auto at = out.size();
+      out.resize(at + element_size(t));
+      store_int(t, out.data() + at, 0, ranged(r.lo, r.hi));
+    }
   }
 }
 
@@ -361,7 +364,11 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
     std::size_t b = c.pos;
     while (c.pos < line.size() && std::isalnum(static_cast<unsigned char>(line[c.pos]))) ++c.pos;
     auto dt = parse_dtype(std::string_view(line).substr(b, c.pos - b));
-    if (!dt) c.fail("unknown dtype '" + line.substr(b, c.pos - b) + "' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32)", type_at);
+    if (!dt) {
+      std::string known;
+      for (const DTypeInfo& t : dtype_infos) known.append(known.empty() ? "" : " ").append(t.short_name);
+      c.fail("unknown dtype '" + line.substr(b, c.pos - b) + "' (" + known + ")", type_at);
+    }
     OutputDef d;
     d.dtype = *dt;
     c.expect('[', "to open the shape");

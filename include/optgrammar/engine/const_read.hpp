@@ -2,6 +2,7 @@
 // CONSTVAL_FLOAT, OPTION_*), outside the slot cache's fast path.
 #pragma once
 
+#include "optgrammar/core/element.hpp"
 #include "optgrammar/core/graph.hpp"
 
 #include <climits>
@@ -16,15 +17,6 @@
 
 namespace optgrammar::engine {
 
-inline float half_to_float(std::uint16_t h) {
-  std::uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
-  float v;
-  if (exp == 0) v = std::ldexp(static_cast<float>(man), -24);
-  else if (exp == 31) v = man ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-  else v = std::ldexp(static_cast<float>(man | 0x400u), static_cast<int>(exp) - 25);
-  return sign ? -v : v;
-}
-
 /// Element `i` of a constant as a double, or nothing when `r` is not a constant or i is out of
 /// range. Quantized elements are read raw when `raw`, else dequantized.
 [[gnu::noinline]] inline bool const_element(const Graph& g, OpRef r, long long i, bool raw, double& out) {
@@ -32,22 +24,7 @@ inline float half_to_float(std::uint16_t h) {
   const OutputDef& d = g.outdef_at(g.output_index(r));
   if (i < 0 || static_cast<std::size_t>(i) >= d.element_count()) return false;
   const std::byte* p = g.payload(r).data() + static_cast<std::size_t>(i) * element_size(d.dtype);
-  auto load = [p](auto t) {
-    decltype(t) v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  };
-  double v = 0;
-  switch (d.dtype) {
-    case DType::Float32: v = load(float{}); break;
-    case DType::Float16: v = half_to_float(load(std::uint16_t{})); break;
-    case DType::Int32: v = load(std::int32_t{}); break;
-    case DType::QUInt8: v = load(std::uint8_t{}); break;
-    case DType::QInt8: v = load(std::int8_t{}); break;
-    case DType::QUInt16: v = load(std::uint16_t{}); break;
-    case DType::QInt16: v = load(std::int16_t{}); break;
-    case DType::QInt32: v = load(std::int32_t{}); break;
-  }
+  double v = element_value(d.dtype, p, 0);
   if (!raw && is_quantized(d.dtype)) v = (v - d.zero_offset) * static_cast<double>(d.stepsize);
   out = v;
   return true;

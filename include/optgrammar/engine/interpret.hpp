@@ -12,6 +12,7 @@
 // outputs need are computed.
 #pragma once
 
+#include "optgrammar/core/element.hpp"
 #include "optgrammar/ops/verify.hpp"
 
 #include <algorithm>
@@ -118,26 +119,24 @@ inline std::vector<Tensor> interpret(const Graph& g, const std::vector<Tensor>& 
   return results;
 }
 
-/// Random values for every Input op (op id order): floats in [-4, 4) with a few exact zeros,
-/// integers over their whole storage range.
+/// Random values for every Input op (op id order): floats in [-4, 4) with a few exact zeros
+/// (Float16: |x| < 1), integers over their whole storage range, Bool 0 or 1.
 inline std::vector<Tensor> random_inputs(const Graph& g, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<Tensor> out;
   for (OpRef r : ops_named(g, op_names::input)) {
     Tensor t{g.output(r), std::vector<std::byte>(g.output(r).byte_size())};
     const std::size_t n = t.def.element_count();
-    auto put = [&](std::size_t i, auto v) { std::memcpy(t.data.data() + i * sizeof(v), &v, sizeof(v)); };
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint64_t bits = rng();
-      switch (t.def.dtype) {
-        case DType::Float32: put(i, (bits % 16 == 0) ? 0.0f : static_cast<float>(static_cast<std::int64_t>(bits >> 40) - (1 << 23)) / float(1 << 21)); break;
-        case DType::Float16: put(i, static_cast<std::uint16_t>(bits & 0x3BFF)); break;  // finite, |x| < 1
-        case DType::QUInt8:
-        case DType::QInt8: put(i, static_cast<std::uint8_t>(bits)); break;
-        case DType::QUInt16:
-        case DType::QInt16: put(i, static_cast<std::uint16_t>(bits)); break;
-        case DType::QInt32:
-        case DType::Int32: put(i, static_cast<std::uint32_t>(bits)); break;
+      const DType dt = t.def.dtype;
+      if (dt == DType::Float16) {
+        store_int(DType::UInt16, t.data.data(), i, static_cast<std::int64_t>(bits & 0x3BFF));  // finite, |x| < 1
+      } else if (is_floating(dt)) {
+        const double x = bits % 16 == 0 ? 0.0 : static_cast<double>(static_cast<std::int64_t>(bits >> 40) - (1 << 23)) / double(1 << 21);
+        store_value(dt, t.data.data(), i, x);
+      } else {
+        store_int(dt, t.data.data(), i, static_cast<std::int64_t>(dt == DType::Bool ? bits & 1 : bits));  // wrapped: the whole storage range
       }
     }
     out.push_back(std::move(t));

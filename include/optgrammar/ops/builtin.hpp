@@ -9,10 +9,7 @@
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/eval.hpp"
 #include "optgrammar/ops/layer.hpp"
-#include "optgrammar/ops/layer_dense.hpp"
-#include "optgrammar/ops/layer_elementwise.hpp"
-#include "optgrammar/ops/layer_spatial.hpp"
-#include "optgrammar/ops/onnx.hpp"
+#include "optgrammar/ops/onnx_eval.hpp"
 
 #include <string>
 
@@ -644,22 +641,9 @@ inline void add_builtins(Definitions& t) {
 }  // namespace detail
 
 namespace detail {
-/// Fills the definitions table on first use. Its code holds every op's eval function, hence every
-/// folding kernel for every element type: most of the compile cost of a file that reaches it.
-inline Definitions& make_definitions() {
-  static Definitions& t = [] () -> Definitions& {
-    Definitions& d = Definitions::instance();
-    add_builtins(d);
-    onnx::add_definitions(d);
-    layer::add_definitions(d);
-    layer::add_spatial_definitions(d);
-    layer::add_dense_definitions(d);
-    layer::add_elementwise_definitions(d);
-    d.mark_builtin();
-    return d;
-  }();
-  return t;
-}
+/// Fills the definitions table on first use (ops/all_definitions.hpp, which holds the ONNX
+/// table and its kernels: a file built with OPTGRAMMAR_SEPARATE_OP_DEFINITIONS does not read it).
+inline Definitions& make_definitions();
 }  // namespace detail
 
 /// The definitions table with the builtin ops in it (added on first use).
@@ -716,3 +700,7 @@ inline OpInfo op_info(OpNameId id) {
 inline OpInfo op_info(std::string_view name) { return op_info(intern_op_name(name)); }
 
 }  // namespace optgrammar::ops
+
+#ifndef OPTGRAMMAR_SEPARATE_OP_DEFINITIONS
+#include "optgrammar/ops/all_definitions.hpp"
+#endif

@@ -66,11 +66,17 @@ namespace dtypes {
 inline constexpr DTypeSet any{(1u << dtype_count) - 1u};
 inline constexpr DTypeSet f32 = of(DType::Float32);
 inline constexpr DTypeSet i32 = of(DType::Int32);
-inline constexpr DTypeSet floats = of(DType::Float32, DType::Float16);
+/// The floating-point types.
+inline constexpr DTypeSet floats = of(DType::Float32, DType::Float16, DType::Float64, DType::BFloat16);
 inline constexpr DTypeSet numeric = of(DType::Float32, DType::Float16, DType::Int32);  ///< not quantized
 /// Quantized types with 8- or 16-bit storage (what the quantized kernels take).
 inline constexpr DTypeSet quant_storage = of(DType::QUInt8, DType::QInt8, DType::QUInt16, DType::QInt16);
 inline constexpr DTypeSet quantized = quant_storage | of(DType::QInt32);
+/// The plain integer types (values as stored, no zero offset or step).
+inline constexpr DTypeSet integers = of(DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::Int64,
+                                        DType::UInt32, DType::UInt64);
+inline constexpr DTypeSet i64 = of(DType::Int64);
+inline constexpr DTypeSet boolean = of(DType::Bool);
 }  // namespace dtypes
 
 /// "f32, i32" style spelling of a set, in DType order ("any" for all of them).

@@ -7,7 +7,7 @@
 #error "optgrammar/ops/definitions_impl.hpp is for programs built with OPTGRAMMAR_SEPARATE_OP_DEFINITIONS defined in every file; without it, ops::definitions() is already inline in every file"
 #endif
 
-#include "optgrammar/ops/builtin.hpp"
+#include "optgrammar/ops/all_definitions.hpp"
 
 namespace optgrammar::ops {
 

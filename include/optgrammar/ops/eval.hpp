@@ -29,8 +29,9 @@ inline index::Shape index_shape(const OutputDef& d) {
   return s;
 }
 
-/// Calls f(T{}) with T the storage type of t (float, int32_t, uint8_t, ...); false for Float16,
-/// which no kernel takes.
+/// Calls f(T{}) with T the storage type of t (float, int32_t, uint8_t, ...); false for Float16
+/// and the plain types after Int32 (Float64, BFloat16, Int8, ..., Bool), which no kernel takes:
+/// folding leaves such ops as they are.
 template <class F>
 bool with_storage(DType t, F&& f) {
   switch (t) {
@@ -41,9 +42,8 @@ bool with_storage(DType t, F&& f) {
     case DType::QInt8: return f(std::int8_t{});
     case DType::QUInt16: return f(std::uint16_t{});
     case DType::QInt16: return f(std::int16_t{});
-    case DType::Float16: return false;
+    default: return false;
   }
-  return false;
 }
 
 /// Calls f(B{}) with B the backend type Backend names.

@@ -12,6 +12,9 @@
 
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/onnx_eval.hpp"
+#include "optgrammar/ops/onnx_eval_norm.hpp"
+#include "optgrammar/ops/onnx_eval_quant.hpp"
+#include "optgrammar/ops/onnx_eval_tensor.hpp"
 
 #include <cmath>
 #include <deque>
@@ -24,14 +27,25 @@
 namespace optgrammar::ops::onnx {
 
 /// How an attribute becomes a constant operand.
-enum class AttrKind : std::uint8_t { integer, real, integers, reals, choice };
+enum class AttrKind : std::uint8_t {
+  integer,   ///< Int32 scalar
+  real,      ///< Float32 scalar
+  integers,  ///< Int32 [n]
+  reals,     ///< Float32 [n]
+  choice,    ///< a string from `choices`: its index, an Int32 scalar
+  choices,   ///< a list of strings from `choices`: their indices, Int32 [n]
+  text,      ///< a free string: its bytes, UInt8 [n]
+  tensor,    ///< a tensor: a constant of its dtype and shape
+};
 
 struct AttrSpec {
   std::string_view name;
   AttrKind kind;
   double default_value = 0;     ///< integer, real, choice (index); unused for lists
-  std::string_view choices{};   ///< choice: the allowed strings, comma-separated, default first in index order
+  std::string_view choices{};   ///< choice(s): the allowed strings, comma-separated, default first in index order
   bool required = false;
+  /// No default: an absent attribute is an empty constant (Compress's axis: the flattened input).
+  bool optional = false;
 };
 
 struct InputSpec {
@@ -80,6 +94,14 @@ struct OpSpec {
   DTypeSet types = dtypes::any;
   /// The first opset whose version of the op this entry implements.
   int since = 1;
+  /// The outputs of an op with more than one (a last name ending in "..." stands for any number):
+  /// each used output is an op of its own, which reads the index of the output it computes as
+  /// one more attribute operand, `output`, after the others. Empty: one output.
+  std::vector<std::string_view> outputs{};
+
+  bool multi_output() const { return !outputs.empty(); }
+  /// Attribute operands: the attributes, and `output` for a multi-output op.
+  std::size_t attr_operands() const { return attrs.size() + (multi_output() ? 1 : 0); }
 };
 
 /// The graph op name of an ONNX op type: "onnx.Conv".
@@ -137,7 +159,38 @@ inline double pow(double a, double b, bool) { return std::pow(a, b); }
 inline double max(double a, double b, bool) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
 inline double min(double a, double b, bool) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 inline double prelu(double a, double b, bool) { return a < 0 ? a * b : a; }
+inline double equal(double a, double b, bool) { return a == b; }
+inline double less(double a, double b, bool) { return a < b; }
+inline double greater(double a, double b, bool) { return a > b; }
+inline double less_equal(double a, double b, bool) { return a <= b; }
+inline double greater_equal(double a, double b, bool) { return a >= b; }
+inline double logical_and(double a, double b, bool) { return a != 0 && b != 0; }
+inline double logical_or(double a, double b, bool) { return a != 0 || b != 0; }
+inline double logical_xor(double a, double b, bool) { return (a != 0) != (b != 0); }
+inline double logical_not(double x, A) { return x == 0; }
+inline double is_nan(double x, A) { return std::isnan(x); }
+inline double is_inf(double x, A a) { return std::isinf(x) && ((x < 0 && a[0] != 0) || (x > 0 && a[1] != 0)); }
 }  // namespace fn
+
+/// The integer versions (exact, 64-bit, wrapping), used when every input is an integer or bool.
+namespace ifn {
+using I = std::int64_t;
+using U = std::uint64_t;
+inline I add(I a, I b) { return static_cast<I>(static_cast<U>(a) + static_cast<U>(b)); }
+inline I sub(I a, I b) { return static_cast<I>(static_cast<U>(a) - static_cast<U>(b)); }
+inline I mul(I a, I b) { return static_cast<I>(static_cast<U>(a) * static_cast<U>(b)); }
+inline I div(I a, I b) { return b == 0 || (b == -1 && a == INT64_MIN) ? 0 : a / b; }
+inline I max(I a, I b) { return std::max(a, b); }
+inline I min(I a, I b) { return std::min(a, b); }
+inline I equal(I a, I b) { return a == b; }
+inline I less(I a, I b) { return a < b; }
+inline I greater(I a, I b) { return a > b; }
+inline I less_equal(I a, I b) { return a <= b; }
+inline I greater_equal(I a, I b) { return a >= b; }
+inline I logical_and(I a, I b) { return a != 0 && b != 0; }
+inline I logical_or(I a, I b) { return a != 0 || b != 0; }
+inline I logical_xor(I a, I b) { return (a != 0) != (b != 0); }
+}  // namespace ifn
 
 // ---- preconditions the verifier checks ------------------------------------------------------
 //
@@ -295,12 +348,186 @@ inline AttrSpec f(std::string_view n, double d) { return {n, AttrKind::real, d, 
 inline AttrSpec is(std::string_view n) { return {n, AttrKind::integers, 0, {}, false}; }
 inline AttrSpec fs(std::string_view n) { return {n, AttrKind::reals, 0, {}, false}; }
 inline AttrSpec ch(std::string_view n, std::string_view choices) { return {n, AttrKind::choice, 0, choices, false}; }
+/// A required choice (BitShift's direction).
+inline AttrSpec chr(std::string_view n, std::string_view choices) { return {n, AttrKind::choice, 0, choices, true}; }
+/// An integer attribute without a default: absent, an empty constant.
+inline AttrSpec iopt(std::string_view n) { return {n, AttrKind::integer, 0, {}, false, true}; }
+inline AttrSpec txt(std::string_view n) { return {n, AttrKind::text, 0, {}, true}; }
+inline AttrSpec tensor(std::string_view n) { return {n, AttrKind::tensor, 0, {}, false}; }
+inline AttrSpec chs(std::string_view n, std::string_view choices) { return {n, AttrKind::choices, 0, choices, false}; }
 inline InputSpec in(std::string_view n) { return {n, false, false}; }
+/// An input of its own dtypes (MaxUnpool's Int64 positions beside data of any type).
+inline InputSpec in(std::string_view n, DTypeSet t) { return {n, false, false, t}; }
 inline InputSpec opt(std::string_view n) { return {n, true, false}; }
 /// An optional input of its own dtypes (Resize's integer sizes beside float data).
 inline InputSpec opt(std::string_view n, DTypeSet t) { return {n, true, false, t}; }
 inline InputSpec var(std::string_view n) { return {n, false, true}; }
 inline constexpr std::string_view auto_pad = "NOTSET,SAME_UPPER,SAME_LOWER,VALID";
+
+/// Comparisons, logic, Where and the ops of onnx_eval_tensor.hpp.
+inline void add_tensor_ops(std::vector<OpSpec>& t) {
+  auto op = [&](std::string_view type, std::string_view summary, std::vector<InputSpec> inputs, std::vector<AttrSpec> attrs,
+                Kernel k, DTypeSet types = dtypes::any, int since = 1, std::vector<std::string_view> outputs = {}) {
+    t.push_back({type, summary, std::move(inputs), std::move(attrs), k, types, since, std::move(outputs)});
+  };
+  // comparison and logic: Bool results
+  op("Equal", "a == b, a Bool", {in("A"), in("B")}, {}, kernel<e::nary<fn::equal, false, ifn::equal>, 0>());
+  op("Less", "a < b, a Bool", {in("A"), in("B")}, {}, kernel<e::nary<fn::less, false, ifn::less>, 0>());
+  op("Greater", "a > b, a Bool", {in("A"), in("B")}, {}, kernel<e::nary<fn::greater, false, ifn::greater>, 0>());
+  op("LessOrEqual", "a <= b, a Bool", {in("A"), in("B")}, {}, kernel<e::nary<fn::less_equal, false, ifn::less_equal>, 0>());
+  op("GreaterOrEqual", "a >= b, a Bool", {in("A"), in("B")}, {},
+     kernel<e::nary<fn::greater_equal, false, ifn::greater_equal>, 0>());
+  op("And", "a and b", {in("A"), in("B")}, {}, kernel<e::nary<fn::logical_and, false, ifn::logical_and>, 0>(), dtypes::boolean);
+  op("Or", "a or b", {in("A"), in("B")}, {}, kernel<e::nary<fn::logical_or, false, ifn::logical_or>, 0>(), dtypes::boolean);
+  op("Xor", "a xor b", {in("A"), in("B")}, {}, kernel<e::nary<fn::logical_xor, false, ifn::logical_xor>, 0>(), dtypes::boolean);
+  op("Not", "not x", {in("X")}, {}, kernel<e::unary<fn::logical_not>, 0>(), dtypes::boolean);
+  op("IsNaN", "whether x is NaN, a Bool", {in("X")}, {}, kernel<e::unary<fn::is_nan>, 0>(), dtypes::floats);
+  op("IsInf", "whether x is -inf (detect_negative) or +inf (detect_positive), a Bool", {in("X")},
+     {i("detect_negative", 1), i("detect_positive", 1)}, kernel<e::unary<fn::is_inf>, 2>(), dtypes::floats);
+  op("Where", "X where condition holds, else Y (all three broadcast)", {in("condition"), in("X"), in("Y")}, {},
+     kernel<e::where, 0>());
+  op("Mod", "a mod b: with fmod 0 the remainder takes the divisor's sign (integers), with fmod 1 the dividend's (C's fmod); "
+     "integers exact, a zero divisor gives 0", {in("A"), in("B")}, {i("fmod")}, kernel<e::mod, 1>());
+  op("BitShift", "x shifted left (direction LEFT) or right (RIGHT) by y bits, unsigned; shifts by the width or more give 0",
+     {in("X"), in("Y")}, {chr("direction", "LEFT,RIGHT")}, kernel<e::bit_shift, 1>(), dtypes::integers, 11);
+  op("CastLike", "input converted to target_type's dtype (as Cast)", {in("input"), in("target_type")}, {},
+     kernel<e::same_elements, 0>(), dtypes::any, 15);
+  // generators
+  op("ConstantOfShape", "the output's shape filled with value (a one-element tensor; absent: float 0)", {in("input")},
+     {tensor("value")}, kernel<e::constant_of_shape, 1>(), dtypes::any, 9);
+  op("Range", "start + i * delta for i below max(ceil((limit - start) / delta), 0) (integers exact; floats accumulated "
+     "step by step in the output's precision)", {in("start"), in("limit"), in("delta")}, {}, kernel<e::range, 0>(), dtypes::any, 11);
+  op("EyeLike", "ones on the k-th diagonal of a 2-d output of input's shape, zeros elsewhere (dtype: the output's)",
+     {in("input")}, {iopt("dtype"), i("k")}, kernel<e::eye_like, 2>(), dtypes::any, 9);
+  op("Size", "the element count of data, an Int64 scalar", {in("data")}, {}, kernel<e::size, 0>());
+  op("OneHot", "a new axis of length depth: values[1] where it equals the index (negative indices counted from depth), "
+     "values[0] elsewhere", {in("indices"), in("depth"), in("values")}, {i("axis", -1)}, kernel<e::one_hot, 1>(), dtypes::any, 9);
+  // triangles, scans, sorting
+  op("Trilu", "the upper (upper 1: j - i >= k) or lower (j - i <= k) triangle of the last two dims, zeros elsewhere",
+     {in("input"), opt("k")}, {i("upper", 1)}, kernel<e::trilu, 1>(), dtypes::any, 14);
+  op("CumSum", "running sums along axis (exclusive: without the element itself; reverse: from the end)",
+     {in("x"), in("axis")}, {i("exclusive"), i("reverse")}, kernel<e::cum_sum, 2>(), dtypes::any, 11);
+  op("ArgMax", "the Int64 position of the maximum along axis (the first, or with select_last_index the last, of equal ones)",
+     {in("data")}, {i("axis"), i("keepdims", 1), i("select_last_index")}, kernel<e::arg_extreme<true>, 3>());
+  op("ArgMin", "the Int64 position of the minimum along axis (the first, or with select_last_index the last, of equal ones)",
+     {in("data")}, {i("axis"), i("keepdims", 1), i("select_last_index")}, kernel<e::arg_extreme<false>, 3>());
+  op("TopK", "output 0 (Values): the K largest (largest 0: smallest) along axis, in order; output 1 (Indices): their Int64 "
+     "positions; equal values keep their order (K: the attribute k in opset 1)",
+     {in("X"), opt("K", dtypes::i64)}, {i("axis", -1), iopt("k"), i("largest", 1), i("sorted", 1)}, kernel<e::top_k, 5>(),
+     dtypes::any, 1, {"Values", "Indices"});
+  // gather and scatter
+  op("GatherElements", "out[i] = data[i with its axis coordinate replaced by indices[i]]", {in("data"), in("indices")},
+     {i("axis")}, kernel<e::gather_elements, 1>(), dtypes::any, 11);
+  op("GatherND", "the slices of data at the index tuples in indices' last dim, after batch_dims shared leading dims",
+     {in("data"), in("indices")}, {i("batch_dims")}, kernel<e::gather_nd, 1>(), dtypes::any, 11);
+  op("ScatterElements", "data with updates[i] written at i with its axis coordinate replaced by indices[i] (reduction: "
+     "none writes, add and mul combine)", {in("data"), in("indices"), in("updates")},
+     {i("axis"), ch("reduction", "none,add,mul,max,min")}, kernel<e::scatter_elements<true>, 2>(), dtypes::any, 11);
+  op("Scatter", "ScatterElements without reduction (opsets 9 and 10)", {in("data"), in("indices"), in("updates")}, {i("axis")},
+     kernel<e::scatter_elements<false>, 1>(), dtypes::any, 9);
+  op("ScatterND", "data with the slices of updates written (reduction add, mul: combined) at the index tuples in indices' "
+     "last dim", {in("data"), in("indices"), in("updates")}, {ch("reduction", "none,add,mul,max,min")}, kernel<e::scatter_nd, 1>(),
+     dtypes::any, 11);
+  // data-dependent selections (their shapes come from the model: other data is an error)
+  op("Compress", "the slices along axis (without axis: the elements of the flattened input) whose condition is true",
+     {in("input"), in("condition")}, {iopt("axis")}, kernel<e::compress, 1>(), dtypes::any, 9);
+  op("NonZero", "Int64 [rank, n]: the coordinates of the n non-zero elements in row-major order", {in("X")}, {},
+     kernel<e::non_zero, 0>(), dtypes::any, 9);
+  op("Unique", "output 0 (Y): the distinct elements (slices along axis when given), ascending (sorted 1) or in order of "
+     "first appearance; 1 (indices): where each first appears; 2 (inverse_indices): each input element's entry in Y; "
+     "3 (counts): how often each appears (Int64)", {in("X")}, {iopt("axis"), i("sorted", 1)}, kernel<e::unique, 3>(),
+     dtypes::any, 11, {"Y", "indices", "inverse_indices", "counts"});
+  op("ReverseSequence", "per batch entry b, its first sequence_lens[b] steps along time_axis reversed",
+     {in("input"), in("sequence_lens")}, {i("batch_axis", 1), i("time_axis")}, kernel<e::reverse_sequence, 2>(), dtypes::any, 10);
+  // padding, splitting, rearranging
+  op("Pad", "each axis grown by pads[k] before and pads[rank + k] after (negative: cropped); new elements are "
+     "constant_value (mode constant), the nearest edge element (edge) or the mirror image without the edge (reflect); "
+     "pads and value are attributes before opset 11", {in("data"), opt("pads"), opt("constant_value")},
+     {ch("mode", "constant,reflect,edge"), is("pads"), f("value", 0.0)}, kernel<e::pad, 3>(), dtypes::any, 2);
+  op("Split", "output k: the k-th part along axis; the parts' lengths are split (an attribute before opset 13), else equal",
+     {in("input"), opt("split")}, {i("axis"), is("split")}, kernel<e::split, 3>(), dtypes::any, 2, {"outputs..."});
+  op("DepthToSpace", "NCHW: channel blocks of blocksize^2 moved into spatial blocks (mode DCR: depth, column, row; CRD: "
+     "column, row, depth)", {in("input")}, {ir("blocksize"), ch("mode", "DCR,CRD")}, kernel<e::depth_space<true>, 2>());
+  op("SpaceToDepth", "NCHW: blocksize x blocksize spatial blocks moved into channels (DepthToSpace DCR's inverse)",
+     {in("input")}, {ir("blocksize")}, kernel<e::depth_space<false>, 1>());
+  op("Upsample", "per axis, output coordinate o reads input o / scale: nearest (floor) or linear (between the two "
+     "neighbours, the last one edge-clamped); scales an input from opset 9, an attribute in 7 and 8",
+     {in("X"), opt("scales", dtypes::floats)}, {ch("mode", "nearest,linear,bilinear"), fs("scales")}, kernel<e::upsample, 2>(),
+     dtypes::any, 7);
+  op("MaxUnpool", "zeros of the output's shape with X's elements put at the flat positions I names",
+     {in("X"), in("I", dtypes::i64), opt("output_shape", dtypes::i64)}, {is("kernel_shape"), is("pads"), is("strides")},
+     kernel<e::max_unpool, 3>(), dtypes::any, 9);
+  op("Einsum", "Einstein summation over the labels of equation (its bytes: a UInt8 constant); without \"->\" the output "
+     "takes the labels used once, alphabetically, after any ellipsis dims", {var("Inputs")}, {txt("equation")},
+     kernel<e::einsum, 1>(), dtypes::any, 12);
+  op("Det", "the determinants of the square matrices in X's last two dims", {in("X")}, {}, kernel<e::det, 0>(), dtypes::floats,
+     11);
+}
+
+/// The normalizations, Lp pools, Dropout and the losses (onnx_eval_norm.hpp), and the
+/// quantization ops (onnx_eval_quant.hpp).
+inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
+  auto op = [&](std::string_view type, std::string_view summary, std::vector<InputSpec> inputs, std::vector<AttrSpec> attrs,
+                Kernel k, DTypeSet types = dtypes::any, int since = 1, std::vector<std::string_view> outputs = {}) {
+    t.push_back({type, summary, std::move(inputs), std::move(attrs), k, types, since, std::move(outputs)});
+  };
+  const std::vector<AttrSpec> conv_attrs = {ch("auto_pad", auto_pad), is("dilations"), i("group", 1), is("kernel_shape"),
+                                            is("pads"), is("strides")};
+  op("LayerNormalization", "over the dims from axis on, (x - mean) / sqrt(var + epsilon) * Scale + B (Scale and B "
+     "broadcast over those dims); output 1 (Mean): the means, 2 (InvStdDev): 1 / sqrt(var + epsilon), both of X's shape "
+     "with the normalized dims 1; computed in double", {in("X"), in("Scale"), opt("B")},
+     {i("axis", -1), f("epsilon", 1e-5), i("stash_type", 1)}, kernel<e::layer_norm, 4>(), dtypes::floats, 17,
+     {"Y", "Mean", "InvStdDev"});
+  op("InstanceNormalization", "per (n, c) over the spatial dims, (x - mean) / sqrt(var + epsilon) * scale[c] + B[c]",
+     {in("input"), in("scale"), in("B")}, {f("epsilon", 1e-5)}, kernel<e::instance_norm, 1>(), dtypes::floats);
+  op("LRN", "x / (bias + alpha / size * the sum of x^2 over channels c - floor((size-1)/2) .. c + ceil((size-1)/2))^beta",
+     {in("X")}, {f("alpha", 1e-4), f("beta", 0.75), f("bias", 1.0), ir("size")}, kernel<e::lrn, 4>(), dtypes::floats);
+  op("MeanVarianceNormalization", "(x - mean) / (sqrt(var) + 1e-9) over axes (default [0, 2, 3]), as ONNX's function of it",
+     {in("X")}, {is("axes")}, kernel<e::mean_variance_norm, 1>(), dtypes::floats, 9);
+  op("LpNormalization", "x divided by the p-norm (p 1 or 2) of its line along axis (a zero norm gives 0)", {in("input")},
+     {i("axis", -1), i("p", 2)}, kernel<e::lp_norm, 2>(), dtypes::floats);
+  op("LpPool", "N-d window (sum of |x|^p)^(1/p), padding adding nothing", {in("X")},
+     {ch("auto_pad", auto_pad), is("kernel_shape"), i("p", 2), is("pads"), is("strides")}, kernel<e::lp_pool, 5>(), dtypes::floats, 2);
+  op("GlobalLpPool", "(sum of |x|^p over the spatial dims)^(1/p) per (n, c)", {in("X")}, {i("p", 2)},
+     kernel<e::global_lp_pool, 1>(), dtypes::floats, 2);
+  op("Dropout", "inference: output 0 the data as it is, output 1 (mask) all true; a training_mode input that is not a "
+     "constant false is not claimed (the importer refuses it: its mask is random)",
+     {in("data"), opt("ratio", dtypes::floats), opt("training_mode", dtypes::boolean)}, {iopt("seed"), f("ratio", 0.5)},
+     kernel<e::dropout, 3>(), dtypes::any, 1, {"output", "mask"});
+  op("NegativeLogLikelihoodLoss", "-input[n, target, d...] * weight[target] per element (0 where target is ignore_index); "
+     "reduction none keeps them, sum adds them, mean divides the sum by the sum of the weights used",
+     {in("input"), in("target", dtypes::integers), opt("weight")}, {iopt("ignore_index"), ch("reduction", "mean,none,sum")},
+     kernel<e::nll_loss_op, 2>(), dtypes::floats, 12);
+  op("SoftmaxCrossEntropyLoss", "output 1 (log_prob): the log-softmax of scores along dim 1; output 0: its "
+     "NegativeLogLikelihoodLoss at labels", {in("scores"), in("labels", dtypes::integers), opt("weights")},
+     {iopt("ignore_index"), ch("reduction", "mean,none,sum")}, kernel<e::softmax_cross_entropy, 3>(), dtypes::floats, 12,
+     {"output", "log_prob"});
+  // quantization: as ONNX Runtime computes, bit for bit
+  op("QuantizeLinear", "saturate(round_half_even(x / y_scale) + y_zero_point) in the zero point's integer type (UInt8 "
+     "without one), the division in float; y_scale and y_zero_point per tensor or, 1-d, per slice along axis",
+     {in("x"), in("y_scale"), opt("y_zero_point")}, {i("axis", 1)}, kernel<e::quantize_linear, 1>(), dtypes::any, 10);
+  op("DequantizeLinear", "(x - x_zero_point) * x_scale in float, per tensor or, 1-d, per slice along axis",
+     {in("x"), in("x_scale"), opt("x_zero_point")}, {i("axis", 1)}, kernel<e::dequantize_linear, 1>(), dtypes::any, 10);
+  op("DynamicQuantizeLinear", "output 1 (y_scale): (max(0, max x) - min(0, min x)) / 255; output 2 (y_zero_point): "
+     "saturate(round_half_even(-min / scale)); output 0 (y): x quantized to UInt8 with them; all in float", {in("x")}, {},
+     kernel<e::dynamic_quantize_linear, 1>(), dtypes::floats, 11, {"y", "y_scale", "y_zero_point"});
+  op("MatMulInteger", "matmul of (A - a_zero_point) and (B - b_zero_point) summed exactly into Int32 (a_zero_point per row "
+     "or scalar, b_zero_point per column or scalar)", {in("A"), in("B"), opt("a_zero_point"), opt("b_zero_point")}, {},
+     kernel<e::matmul_integer, 0>(), dtypes::any, 10);
+  op("QLinearMatMul", "the exact matmul of (a - a_zero_point) and (b - b_zero_point) requantized: "
+     "saturate(round_half_even(sum * (a_scale * b_scale / y_scale)) + y_zero_point), the scale and product in float "
+     "(b's scale and zero point per column or scalar)",
+     {in("a"), in("a_scale"), in("a_zero_point"), in("b"), in("b_scale"), in("b_zero_point"), in("y_scale"), in("y_zero_point")},
+     {}, kernel<e::qlinear_matmul, 0>(), dtypes::any, 10);
+  op("ConvInteger", "Conv of (x - x_zero_point) and (w - w_zero_point) summed exactly into Int32 (w_zero_point per output "
+     "channel or scalar)", {in("x"), in("w"), opt("x_zero_point"), opt("w_zero_point")}, conv_attrs, kernel<e::conv_integer, 6>(),
+     dtypes::any, 10);
+  op("QLinearConv", "the exact Conv sums of (x - x_zero_point) and (w - w_zero_point) plus the Int32 bias B, requantized "
+     "per output channel m with x_scale * w_scale[m] / y_scale (as QLinearMatMul)",
+     {in("x"), in("x_scale"), in("x_zero_point"), in("w"), in("w_scale"), in("w_zero_point"), in("y_scale"), in("y_zero_point"),
+      opt("B")},
+     conv_attrs, kernel<e::qlinear_conv, 6>(), dtypes::any, 10);
+}
 
 inline std::vector<OpSpec> make_table() {
   std::vector<OpSpec> t;
@@ -351,18 +578,18 @@ inline std::vector<OpSpec> make_table() {
   auto binary = [&](std::string_view type, std::string_view summary, Kernel k) {
     t.push_back({type, summary, {in("A"), in("B")}, {}, k, dtypes::any});
   };
-  binary("Add", "a + b", kernel<e::nary<fn::add>, 0>());
-  binary("Sub", "a - b", kernel<e::nary<fn::sub>, 0>());
-  binary("Mul", "a * b", kernel<e::nary<fn::mul>, 0>());
-  binary("Div", "a / b (integers: truncated)", kernel<e::nary<fn::div>, 0>());
+  binary("Add", "a + b", kernel<e::nary<fn::add, false, ifn::add>, 0>());
+  binary("Sub", "a - b", kernel<e::nary<fn::sub, false, ifn::sub>, 0>());
+  binary("Mul", "a * b", kernel<e::nary<fn::mul, false, ifn::mul>, 0>());
+  binary("Div", "a / b (integers: truncated toward zero, a zero divisor gives 0)", kernel<e::nary<fn::div, false, ifn::div>, 0>());
   binary("Pow", "a ^ b (result of a's dtype)", kernel<e::nary<fn::pow>, 0>());
   binary("PRelu", "a, or a*slope below 0", kernel<e::nary<fn::prelu>, 0>());
   auto variadic = [&](std::string_view type, std::string_view summary, Kernel k) {
     t.push_back({type, summary, {var("data_0")}, {}, k, dtypes::any});
   };
-  variadic("Max", "elementwise maximum of all inputs", kernel<e::nary<fn::max>, 0>());
-  variadic("Min", "elementwise minimum of all inputs", kernel<e::nary<fn::min>, 0>());
-  variadic("Sum", "elementwise sum of all inputs", kernel<e::nary<fn::add>, 0>());
+  variadic("Max", "elementwise maximum of all inputs (a NaN gives NaN)", kernel<e::nary<fn::max, false, ifn::max>, 0>());
+  variadic("Min", "elementwise minimum of all inputs (a NaN gives NaN)", kernel<e::nary<fn::min, false, ifn::min>, 0>());
+  variadic("Sum", "elementwise sum of all inputs", kernel<e::nary<fn::add, false, ifn::add>, 0>());
   variadic("Mean", "elementwise mean of all inputs", kernel<e::nary<fn::add, true>, 0>());
   t.push_back({"Clip", "x limited to [min, max] (the inputs, else the attributes of opsets before 11; default: unbounded)",
                {in("input"), opt("min"), opt("max")}, {f("min", -HUGE_VAL), f("max", HUGE_VAL)}, kernel<e::clip, 2>(),
@@ -425,10 +652,13 @@ inline std::vector<OpSpec> make_table() {
   t.push_back({"AveragePool", "N-d window mean", {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), i("count_include_pad"), is("kernel_shape"), is("pads"), is("strides")},
                kernel<e::pool<false>, 6>(), dtypes::floats});
-  t.push_back({"MaxPool", "N-d window maximum (first output only)", {in("X")},
+  t.push_back({"MaxPool",
+               "N-d window maximum; output 1 (Indices): the Int64 flat position of each maximum in X (the first of equal "
+               "ones), row-major, or with storage_order 1 column-major within its (n, c) plane",
+               {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), is("dilations"), is("kernel_shape"), is("pads"), i("storage_order"),
                 is("strides")},
-               kernel<e::pool<true>, 7>(), dtypes::any});
+               kernel<e::pool<true>, 8>(), dtypes::any, 1, {"Y", "Indices"}});
   t.push_back({"GlobalAveragePool", "mean over all spatial dims", {in("X")}, {}, kernel<e::global_pool<false>, 0>(),
                dtypes::floats});
   t.push_back({"GlobalMaxPool", "maximum over all spatial dims", {in("X")}, {}, kernel<e::global_pool<true>, 0>(),
@@ -437,14 +667,16 @@ inline std::vector<OpSpec> make_table() {
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
                {f("epsilon", 1e-5), f("momentum", 0.9), i("training_mode")}, kernel<e::batch_norm, 3, checks::batch_norm>(), dtypes::floats});
   t.push_back({"Resize", "N-d resize: nearest, linear or cubic (opset 11 and later)",
-               {in("X"), opt("roi", dtypes::floats), opt("scales", dtypes::f32), opt("sizes", dtypes::i32)},
+               {in("X"), opt("roi", dtypes::floats), opt("scales", dtypes::f32), opt("sizes", dtypes::i64)},
                {ch("coordinate_transformation_mode",
                    "half_pixel,pytorch_half_pixel,align_corners,asymmetric,tf_half_pixel_for_nn,tf_crop_and_resize"),
                 f("cubic_coeff_a", -0.75), i("exclude_outside"), f("extrapolation_value", 0.0), ch("mode", "nearest,linear,cubic"),
                 ch("nearest_mode", "round_prefer_floor,round_prefer_ceil,floor,ceil")},
                kernel<e::resize, 6>(), dtypes::floats, 11});
+  add_tensor_ops(t);
+  add_norm_and_quant_ops(t);
   for (const auto& s : t)
-    if (s.kernel.attrs != s.attrs.size()) throw std::logic_error(std::string("onnx table: attribute count of ") + std::string(s.type));
+    if (s.kernel.attrs != s.attr_operands()) throw std::logic_error(std::string("onnx table: attribute count of ") + std::string(s.type));
   return t;
 }
 }  // namespace detail
@@ -484,20 +716,40 @@ inline void add_definitions(Definitions& defs) {
           def = cat("an index into ", a.choices, " (", first, " = 0)");
           break;
         }
+        case AttrKind::choices: def = cat("empty; indices into ", a.choices); break;
         case AttrKind::integers:
-        case AttrKind::reals: continue;
+        case AttrKind::reals:
+        case AttrKind::text:
+        case AttrKind::tensor: continue;
       }
       if (a.required) desc += cat(" `", a.name, "`: required.");
+      else if (a.optional) desc += cat(" `", a.name, "`: optional (absent: an empty constant).");
       else desc += cat(" `", a.name, "`: default ", def, ".");
+    }
+    if (s.multi_output()) {
+      std::string outs;
+      for (std::size_t k = 0; k < s.outputs.size(); ++k) outs += cat(k ? ", " : "", k, " ", s.outputs[k]);
+      desc += cat(" Outputs: ", outs, ". Each used output is an op of its own; its operand `output` (after the "
+                  "attributes) says which one it computes.");
     }
     names.push_back(std::move(desc));
     d.description = names.back();
     for (const auto& a : s.attrs) {
-      const bool list = a.kind == AttrKind::integers || a.kind == AttrKind::reals;
-      const DTypeSet t = a.kind == AttrKind::real || a.kind == AttrKind::reals ? dtypes::f32 : dtypes::i32;
-      std::string_view what = a.required ? "attribute (required)" : list ? "attribute (empty: ONNX's default)" : "attribute";
+      const bool list = a.kind == AttrKind::integers || a.kind == AttrKind::reals || a.kind == AttrKind::choices;
+      const DTypeSet t = a.kind == AttrKind::real || a.kind == AttrKind::reals ? dtypes::f32
+                         : a.kind == AttrKind::text                             ? of(DType::UInt8)
+                         : a.kind == AttrKind::tensor                           ? dtypes::any
+                                                                                : dtypes::i32;
+      std::string_view what = a.required ? "attribute (required)"
+                              : list       ? "attribute (empty: ONNX's default)"
+                              : a.optional ? "attribute (empty: absent)"
+                              : a.kind == AttrKind::text ? "attribute (the string's bytes)"
+                              : a.kind == AttrKind::tensor ? "attribute (a tensor; empty: ONNX's default)"
+                                                           : "attribute";
       d.operands.push_back({a.name, Arity::single, TypeRule::in_set, t, what, 0, true});
     }
+    if (s.multi_output())
+      d.operands.push_back({"output", Arity::single, TypeRule::in_set, dtypes::i32, "which output this op computes (0, 1, ...)", 0, true});
     for (const auto& x : s.inputs)
       d.operands.push_back({x.name, x.variadic ? Arity::variadic : Arity::single, TypeRule::in_set,
                             x.types.empty() ? s.types : x.types,

@@ -7,6 +7,7 @@
 // attributes an Int32 index into the entry's list of choices.
 #pragma once
 
+#include "optgrammar/core/element.hpp"
 #include "optgrammar/ops/definition.hpp"
 
 #include <algorithm>
@@ -16,82 +17,24 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace optgrammar::ops::onnx_eval {
 
 // ---- elements -------------------------------------------------------------------------------
 
-/// IEEE half (bits) to float.
-inline float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h >> 15) << 31;
-  const std::uint32_t exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(static_cast<float>(man), -24);
-    if (sign) f = -f;
-    return f;
-  }
-  std::uint32_t bits;
-  if (exp == 31) bits = sign | 0x7F800000u | (man << 13);
-  else bits = sign | ((exp + 112u) << 23) | (man << 13);
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
+/// Element i of a value, as double (core/element.hpp).
+inline double get(DType t, const std::byte* p, std::size_t i) { return element_value(t, p, i); }
 
-/// float to IEEE half (bits), rounding to nearest even.
-inline std::uint16_t float_to_half(float f) {
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-  const std::uint32_t ax = x & 0x7FFFFFFFu;
-  if (ax >= 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0u));
-  if (ax >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504
-  if (ax < 0x38800000u) {  // below the smallest normal half: a multiple of 2^-24
-    const float a = std::fabs(f) * 16777216.0f;  // exact scaling
-    const float r = std::nearbyint(a);            // current rounding mode: to nearest even
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(r));
-  }
-  std::uint32_t m = ax + 0xC8000000u;  // rebias the exponent (127 -> 15)
-  m = m + 0x0FFFu + ((m >> 13) & 1u);  // round to nearest even at bit 13
-  return static_cast<std::uint16_t>(sign | (m >> 13));
-}
-
-/// Element i of a value, as double.
-inline double get(DType t, const std::byte* p, std::size_t i) {
-  switch (t) {
-    case DType::Float32: { float v; std::memcpy(&v, p + 4 * i, 4); return v; }
-    case DType::Float16: { std::uint16_t v; std::memcpy(&v, p + 2 * i, 2); return half_to_float(v); }
-    case DType::Int32:
-    case DType::QInt32: { std::int32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
-    case DType::QUInt8: return static_cast<double>(std::to_integer<std::uint8_t>(p[i]));
-    case DType::QInt8: return static_cast<double>(static_cast<std::int8_t>(std::to_integer<std::uint8_t>(p[i])));
-    case DType::QUInt16: { std::uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
-    case DType::QInt16: { std::int16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
-  }
-  return 0;
-}
+/// Element i of an integer or bool value exactly (floats truncated).
+inline std::int64_t get_int(DType t, const std::byte* p, std::size_t i) { return element_int(t, p, i); }
 
 /// Stores v as element i: floats rounded, integers truncated toward zero and wrapped to the
-/// storage width (NaN and infinities give 0 for integers).
-inline void put(DType t, std::byte* p, std::size_t i, double v) {
-  auto as_int = [&]() -> std::int64_t {
-    if (!std::isfinite(v) || std::fabs(v) >= 9.2e18) return 0;
-    return static_cast<std::int64_t>(std::trunc(v));
-  };
-  switch (t) {
-    case DType::Float32: { float f = static_cast<float>(v); std::memcpy(p + 4 * i, &f, 4); return; }
-    case DType::Float16: { std::uint16_t h = float_to_half(static_cast<float>(v)); std::memcpy(p + 2 * i, &h, 2); return; }
-    case DType::Int32:
-    case DType::QInt32: { auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(as_int())); std::memcpy(p + 4 * i, &x, 4); return; }
-    case DType::QUInt8:
-    case DType::QInt8: p[i] = static_cast<std::byte>(static_cast<std::uint8_t>(as_int())); return;
-    case DType::QUInt16:
-    case DType::QInt16: { auto x = static_cast<std::uint16_t>(as_int()); std::memcpy(p + 2 * i, &x, 2); return; }
-  }
-}
+/// storage width (NaN gives 0), Bool as v != 0.
+inline void put(DType t, std::byte* p, std::size_t i, double v) { store_value(t, p, i, v); }
 
-inline bool is_float(DType t) { return t == DType::Float32 || t == DType::Float16; }
+inline bool is_float(DType t) { return is_floating(t); }
 
 // ---- shapes ---------------------------------------------------------------------------------
 
@@ -160,6 +103,14 @@ struct Args {
     for (std::size_t i = 0; i < a.def->element_count(); ++i) out.push_back(get(a.def->dtype, a.data.data(), i));
     return out;
   }
+  /// Attribute k's bytes as text (a free-text string attribute: Einsum's equation).
+  std::string attr_text(std::size_t k) const {
+    const ValueView& a = attr(k);
+    if (!a.def || !a.known) return {};
+    return std::string(reinterpret_cast<const char*>(a.data.data()), a.data.size());
+  }
+  /// Whether attribute k was given (an optional attribute without a default is an empty constant).
+  bool has_attr(std::size_t k) const { return attr(k).def && attr(k).def->element_count() > 0; }
   double attr_scalar(std::size_t k) const {
     auto x = attr_values(k);
     return x.empty() ? 0.0 : x[0];
@@ -175,8 +126,7 @@ struct Args {
     std::vector<std::int64_t> out;
     if (!present(k)) return out;
     const ValueView& a = in(k);
-    for (std::size_t i = 0; i < a.def->element_count(); ++i)
-      out.push_back(static_cast<std::int64_t>(get(a.def->dtype, a.data.data(), i)));
+    for (std::size_t i = 0; i < a.def->element_count(); ++i) out.push_back(get_int(a.def->dtype, a.data.data(), i));
     return out;
   }
   bool inputs_have_data() const {
@@ -214,25 +164,45 @@ bool unary(const OpView& v, std::span<std::byte> out, std::size_t na) {
 }
 
 using BinaryFn = double (*)(double a, double b, bool integer);
+/// The same function on integers, computed exactly (64-bit, wrapping).
+using IntBinaryFn = std::int64_t (*)(std::int64_t a, std::int64_t b);
 
 /// Folds the inputs left to right with F, broadcasting each to the output shape (Add, Max,
-/// Sum, ...). `mean` divides by the input count at the end.
-template <BinaryFn F, bool mean = false>
+/// Sum, ...). `mean` divides by the input count at the end. When every input is an integer or
+/// bool and the op gives G, the fold runs on exact 64-bit integers instead of doubles.
+template <BinaryFn F, bool mean = false, IntBinaryFn G = nullptr>
 bool nary(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
   if (a.n_inputs() < 1 || !a.inputs_have_data()) return false;
   const OutputDef& o = *v.declared;
   const Dims od = dims_of(o);
   const bool integer = !is_float(o.dtype);
-  std::vector<double> acc(o.element_count());
+  bool exact = G != nullptr;
+  for (std::size_t k = 0; k < a.n_inputs(); ++k) exact = exact && !is_float(a.in(k).def->dtype);
+  std::vector<double> acc(exact ? 0 : o.element_count());
+  std::vector<std::int64_t> iacc(exact ? o.element_count() : 0);
   for (std::size_t k = 0; k < a.n_inputs(); ++k) {
     const ValueView& x = a.in(k);
     auto offs = broadcast_offsets(dims_of(*x.def), od);
     if (!offs) return false;
+    if constexpr (G != nullptr) {
+      if (exact) {
+        for (std::size_t i = 0; i < iacc.size(); ++i) {
+          const std::int64_t e = get_int(x.def->dtype, x.data.data(), (*offs)[i]);
+          iacc[i] = k == 0 ? e : G(iacc[i], e);
+        }
+        continue;
+      }
+    }
     for (std::size_t i = 0; i < acc.size(); ++i) {
       const double e = get(x.def->dtype, x.data.data(), (*offs)[i]);
       acc[i] = k == 0 ? e : F(acc[i], e, integer);
     }
+  }
+  if (exact) {
+    for (std::size_t i = 0; i < iacc.size(); ++i)
+      store_int(o.dtype, out.data(), i, mean ? iacc[i] / static_cast<std::int64_t>(a.n_inputs()) : iacc[i]);
+    return true;
   }
   for (std::size_t i = 0; i < acc.size(); ++i) {
     double r = acc[i];
@@ -612,12 +582,9 @@ bool softmax(const OpView& v, std::span<std::byte> out, std::size_t na) {
 
 // ---- linear algebra -------------------------------------------------------------------------
 
-/// MatMul(a, b): numpy matmul (1-d operands promoted, batch dims broadcast).
-inline bool matmul(const OpView& v, std::span<std::byte> out, std::size_t na) {
-  Args a{v, na};
-  if (!a.inputs_have_data()) return false;
-  const ValueView &A = a.in(0), &B = a.in(1);
-  Dims ad = dims_of(*A.def), bd = dims_of(*B.def);
+/// numpy matmul of values av (dims ad) and bv (dims bd): 1-d operands promoted, batch dims
+/// broadcast; the products, summed in double, into res (row-major). False when they do not fit.
+inline bool matmul_values(Dims ad, const std::vector<double>& av, Dims bd, const std::vector<double>& bv, std::vector<double>& res) {
   if (ad.empty() || bd.empty()) return false;
   if (ad.size() == 1) ad.insert(ad.begin(), 1);
   if (bd.size() == 1) bd.push_back(1);
@@ -635,23 +602,30 @@ inline bool matmul(const OpView& v, std::span<std::byte> out, std::size_t na) {
   auto ao = broadcast_offsets(abatch, batch), bo = broadcast_offsets(bbatch, batch);
   if (!ao || !bo) return false;
   const std::size_t nb = count(batch);
-  if (nb * M * N != v.declared->element_count()) return false;
-  std::vector<double> av(A.def->element_count()), bv(B.def->element_count());
-  for (std::size_t i = 0; i < av.size(); ++i) av[i] = get(A.def->dtype, A.data.data(), i);
-  for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = get(B.def->dtype, B.data.data(), i);
-  std::vector<double> row(N);
+  res.assign(nb * M * N, 0.0);
   for (std::size_t b = 0; b < nb; ++b) {
     const double* ap = av.data() + (*ao)[b] * M * K;
     const double* bp = bv.data() + (*bo)[b] * K * N;
-    for (std::size_t i = 0; i < M; ++i) {
-      std::fill(row.begin(), row.end(), 0.0);
+    double* row = res.data() + b * M * N;
+    for (std::size_t i = 0; i < M; ++i, row += N)
       for (std::size_t k = 0; k < K; ++k) {
         const double x = ap[i * K + k];
         for (std::size_t j = 0; j < N; ++j) row[j] += x * bp[k * N + j];
       }
-      for (std::size_t j = 0; j < N; ++j) put(v.declared->dtype, out.data(), (b * M + i) * N + j, row[j]);
-    }
   }
+  return true;
+}
+
+/// MatMul(a, b): numpy matmul (1-d operands promoted, batch dims broadcast).
+inline bool matmul(const OpView& v, std::span<std::byte> out, std::size_t na) {
+  Args a{v, na};
+  if (!a.inputs_have_data()) return false;
+  const ValueView &A = a.in(0), &B = a.in(1);
+  std::vector<double> av(A.def->element_count()), bv(B.def->element_count()), res;
+  for (std::size_t i = 0; i < av.size(); ++i) av[i] = get(A.def->dtype, A.data.data(), i);
+  for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = get(B.def->dtype, B.data.data(), i);
+  if (!matmul_values(dims_of(*A.def), av, dims_of(*B.def), bv, res) || res.size() != v.declared->element_count()) return false;
+  for (std::size_t i = 0; i < res.size(); ++i) put(v.declared->dtype, out.data(), i, res[i]);
   return true;
 }
 
@@ -685,6 +659,16 @@ inline bool gemm(const OpView& v, std::span<std::byte> out, std::size_t na) {
 }
 
 // ---- convolution and pooling ----------------------------------------------------------------
+
+/// A flat row-major offset within dims d as an index.
+inline Dims unravel(std::size_t off, const Dims& d) {
+  Dims idx(d.size(), 0);
+  for (std::size_t k = d.size(); k-- > 0;) {
+    idx[k] = d[k] ? off % d[k] : 0;
+    off = d[k] ? off / d[k] : 0;
+  }
+  return idx;
+}
 
 /// The spatial geometry shared by Conv, ConvTranspose and the pools: kernel, strides,
 /// dilations and the padding before each spatial dimension.
@@ -733,77 +717,107 @@ inline bool make_window(Window& w, std::size_t nsp, const std::vector<std::int64
   return true;
 }
 
-/// Conv(auto_pad, dilations, group, kernel_shape, pads, strides; X, W, B?): N-d, grouped.
-inline bool conv(const OpView& v, std::span<std::byte> out, std::size_t na) {
-  Args a{v, na};
-  if (!a.inputs_have_data()) return false;
-  const ValueView &X = a.in(0), &Wt = a.in(1);
-  const Dims xd = dims_of(*X.def), wd = dims_of(*Wt.def), od = dims_of(*v.declared);
+/// A convolution's geometry: counts, and for every (output position, kernel position) the input
+/// position (SIZE_MAX in padding).
+struct ConvShape {
+  std::size_t N = 0, C = 0, M = 0, group = 1, in_size = 0, out_size = 0, k_size = 0;
+  std::vector<std::size_t> tap;
+};
+
+/// Reads the geometry of X [N, C, ...] convolved with W [M, C/group, k...] into o from Conv's
+/// attributes (auto_pad, dilations, group, kernel_shape, pads, strides: the first six); false
+/// when they do not fit together (a kernel_shape that disagrees with W is refused: og_onnx_fuzz).
+inline bool conv_shape(const Args& a, const OutputDef& x, const OutputDef& wt, const OutputDef& o, ConvShape& s) {
+  const Dims xd = dims_of(x), wd = dims_of(wt), od = dims_of(o);
   if (xd.size() < 3 || wd.size() != xd.size() || od.size() != xd.size()) return false;
-  const std::size_t nsp = xd.size() - 2, N = xd[0], C = xd[1], M = wd[0];
-  const std::size_t group = static_cast<std::size_t>(std::max<std::int64_t>(1, a.attr_int(2)));
-  if (C % group || M % group || wd[1] != C / group || od[1] != M || od[0] != N) return false;
+  const std::size_t nsp = xd.size() - 2;
+  s.N = xd[0];
+  s.C = xd[1];
+  s.M = wd[0];
+  s.group = static_cast<std::size_t>(std::max<std::int64_t>(1, a.attr_int(2)));
+  if (s.C % s.group || s.M % s.group || wd[1] != s.C / s.group || od[1] != s.M || od[0] != s.N) return false;
   auto kernel = a.attr_ints(3);
   if (kernel.empty()) kernel.assign(wd.begin() + 2, wd.end());
   Window w;
   const Dims in_sp(xd.begin() + 2, xd.end()), out_sp(od.begin() + 2, od.end());
   if (!make_window(w, nsp, kernel, a.attr_ints(5), a.attr_ints(1), a.attr_ints(4), static_cast<int>(a.attr_int(0)), in_sp, out_sp))
     return false;
-  // The operands must hold what the loops below read: a kernel_shape attribute that disagrees
-  // with the weights, or a bias with fewer values than output channels, is refused (og_onnx_fuzz).
   if (count(w.kernel) != count(Dims(wd.begin() + 2, wd.end()))) return false;
-  if (a.present(2) && a.in(2).def->element_count() < M) return false;
+  s.in_size = count(in_sp);
+  s.out_size = count(out_sp);
+  s.k_size = count(w.kernel);
+  s.tap.assign(s.out_size * s.k_size, 0);
+  const Dims is = strides_of(in_sp);
+  Dims op(nsp, 0);
+  for (std::size_t o = 0; o < s.out_size; ++o) {
+    Dims kp(nsp, 0);
+    for (std::size_t kk = 0; kk < s.k_size; ++kk) {
+      std::size_t off = 0;
+      bool inside = true;
+      for (std::size_t d = 0; d < nsp && inside; ++d) {
+        const std::int64_t p = static_cast<std::int64_t>(op[d] * w.stride[d] + kp[d] * w.dilation[d]) - w.pad_begin[d];
+        if (p < 0 || p >= static_cast<std::int64_t>(in_sp[d])) inside = false;
+        else off += static_cast<std::size_t>(p) * is[d];
+      }
+      s.tap[o * s.k_size + kk] = inside ? off : static_cast<std::size_t>(-1);
+      for (std::size_t d = nsp; d-- > 0;) {
+        if (++kp[d] < w.kernel[d]) break;
+        kp[d] = 0;
+      }
+    }
+    for (std::size_t d = nsp; d-- > 0;) {
+      if (++op[d] < out_sp[d]) break;
+      op[d] = 0;
+    }
+  }
+  return true;
+}
+
+/// The convolution sums without bias, [N, M, out] row-major, accumulated in T (float for Conv,
+/// as ONNX Runtime does; double, exact, for the integer convolutions).
+template <class T>
+std::vector<T> conv_sums(const ConvShape& s, const std::vector<T>& xv, const std::vector<T>& wv) {
+  const std::size_t cg = s.C / s.group, mg = s.M / s.group;
+  std::vector<T> acc(s.N * s.M * s.out_size, T(0));
+  for (std::size_t n = 0; n < s.N; ++n)
+    for (std::size_t m = 0; m < s.M; ++m) {
+      const std::size_t g = m / mg;
+      T* ap = acc.data() + (n * s.M + m) * s.out_size;
+      for (std::size_t c = 0; c < cg; ++c) {
+        const T* xp = xv.data() + (n * s.C + g * cg + c) * s.in_size;
+        const T* wp = wv.data() + (m * cg + c) * s.k_size;
+        for (std::size_t o = 0; o < s.out_size; ++o) {
+          const std::size_t* t = s.tap.data() + o * s.k_size;
+          T sum = T(0);
+          for (std::size_t kk = 0; kk < s.k_size; ++kk)
+            if (t[kk] != static_cast<std::size_t>(-1)) sum += xp[t[kk]] * wp[kk];
+          ap[o] += sum;
+        }
+      }
+    }
+  return acc;
+}
+
+/// Conv(auto_pad, dilations, group, kernel_shape, pads, strides; X, W, B?): N-d, grouped.
+inline bool conv(const OpView& v, std::span<std::byte> out, std::size_t na) {
+  Args a{v, na};
+  if (!a.inputs_have_data()) return false;
+  const ValueView &X = a.in(0), &Wt = a.in(1);
+  ConvShape s;
+  if (!conv_shape(a, *X.def, *Wt.def, *v.declared, s)) return false;
+  // The bias must hold a value per output channel (og_onnx_fuzz).
+  if (a.present(2) && a.in(2).def->element_count() < s.M) return false;
   std::vector<float> xv(X.def->element_count()), wv(Wt.def->element_count());
   for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(get(X.def->dtype, X.data.data(), i));
   for (std::size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<float>(get(Wt.def->dtype, Wt.data.data(), i));
-  const std::size_t cg = C / group, mg = M / group;
-  const std::size_t in_size = count(in_sp), out_size = count(out_sp), k_size = count(w.kernel);
-  // For every (output position, kernel position): the input position, or SIZE_MAX in padding.
-  std::vector<std::size_t> tap(out_size * k_size);
-  {
-    const Dims is = strides_of(in_sp);
-    Dims op(nsp, 0);
-    for (std::size_t o = 0; o < out_size; ++o) {
-      Dims kp(nsp, 0);
-      for (std::size_t kk = 0; kk < k_size; ++kk) {
-        std::size_t off = 0;
-        bool inside = true;
-        for (std::size_t d = 0; d < nsp && inside; ++d) {
-          const std::int64_t p = static_cast<std::int64_t>(op[d] * w.stride[d] + kp[d] * w.dilation[d]) - w.pad_begin[d];
-          if (p < 0 || p >= static_cast<std::int64_t>(in_sp[d])) inside = false;
-          else off += static_cast<std::size_t>(p) * is[d];
-        }
-        tap[o * k_size + kk] = inside ? off : static_cast<std::size_t>(-1);
-        for (std::size_t d = nsp; d-- > 0;) {
-          if (++kp[d] < w.kernel[d]) break;
-          kp[d] = 0;
-        }
-      }
-      for (std::size_t d = nsp; d-- > 0;) {
-        if (++op[d] < out_sp[d]) break;
-        op[d] = 0;
-      }
-    }
-  }
-  std::vector<float> acc(out_size);
-  for (std::size_t n = 0; n < N; ++n)
-    for (std::size_t m = 0; m < M; ++m) {
-      const std::size_t g = m / mg;
+  const std::vector<float> acc = conv_sums(s, xv, wv);
+  for (std::size_t n = 0; n < s.N; ++n)
+    for (std::size_t m = 0; m < s.M; ++m) {
       const double bias = a.present(2) ? get(a.in(2).def->dtype, a.in(2).data.data(), m) : 0.0;
-      std::fill(acc.begin(), acc.end(), 0.0f);
-      for (std::size_t c = 0; c < cg; ++c) {
-        const float* xp = xv.data() + (n * C + g * cg + c) * in_size;
-        const float* wp = wv.data() + (m * cg + c) * k_size;
-        for (std::size_t o = 0; o < out_size; ++o) {
-          const std::size_t* t = tap.data() + o * k_size;
-          float s = 0.0f;
-          for (std::size_t kk = 0; kk < k_size; ++kk)
-            if (t[kk] != static_cast<std::size_t>(-1)) s += xp[t[kk]] * wp[kk];
-          acc[o] += s;
-        }
+      for (std::size_t o = 0; o < s.out_size; ++o) {
+        const std::size_t i = (n * s.M + m) * s.out_size + o;
+        put(v.declared->dtype, out.data(), i, static_cast<double>(acc[i]) + bias);
       }
-      for (std::size_t o = 0; o < out_size; ++o)
-        put(v.declared->dtype, out.data(), (n * M + m) * out_size + o, static_cast<double>(acc[o]) + bias);
     }
   return true;
 }
@@ -885,7 +899,9 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
 
 /// AveragePool / MaxPool over N-d windows. Attributes (in table order):
 /// average: auto_pad, ceil_mode, count_include_pad, kernel_shape, pads, strides;
-/// max:     auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides.
+/// max:     auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides, output
+/// (output 1: the flat position of each maximum in X, row-major, or column-major within its
+/// plane with storage_order 1).
 template <bool is_max>
 bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
@@ -901,6 +917,7 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
                          : make_window(w, nsp, a.attr_ints(3), a.attr_ints(5), {}, a.attr_ints(4), auto_pad, in_sp, out_sp);
   if (!ok || od[0] * od[1] != NC) return false;
   const bool include_pad = !is_max && a.attr_int(2) != 0;
+  const bool indices = is_max && na > 7 && a.attr_int(7) == 1;
   const std::size_t in_size = count(in_sp), out_size = count(out_sp), k_size = count(w.kernel);
   const Dims is = strides_of(in_sp);
   Dims op(nsp, 0);
@@ -926,13 +943,30 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
     }
     for (std::size_t c = 0; c < NC; ++c) {
       double r = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+      std::size_t arg = taps.empty() ? 0 : taps[0];
       for (std::size_t t : taps) {
         const double e = get(X.def->dtype, X.data.data(), c * in_size + t);
-        if constexpr (is_max) r = std::max(r, e);
-        else r += e;
+        if constexpr (is_max) {
+          if (e > r) {
+            r = e;
+            arg = t;
+          }
+        } else {
+          r += e;
+        }
       }
       if constexpr (!is_max) r /= static_cast<double>(include_pad ? padded : taps.size());
-      put(v.declared->dtype, out.data(), c * out_size + o, r);
+      if (is_max && indices) {
+        std::size_t pos = arg;
+        if (a.attr_int(5) != 0) {  // column-major within the plane: the spatial index reversed
+          const Dims sp = unravel(arg, in_sp);
+          pos = 0;
+          for (std::size_t d = nsp; d-- > 0;) pos = pos * in_sp[d] + sp[d];
+        }
+        store_int(v.declared->dtype, out.data(), c * out_size + o, static_cast<std::int64_t>(c * in_size + pos));
+      } else {
+        put(v.declared->dtype, out.data(), c * out_size + o, r);
+      }
     }
     for (std::size_t d = nsp; d-- > 0;) {
       if (++op[d] < out_sp[d]) break;

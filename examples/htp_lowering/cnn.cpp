@@ -49,8 +49,9 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_RTR,
 #define HTP_NCHW_OK(X) AND(EQ(CONSTVAL_INT("auto_pad", 0), 0), EQ(RANK_OF(X), 4U), CONSTVAL_INT_VALID("kernel", 1), \
                            NOT(CONSTVAL_INT_VALID("kernel", 2)))
 DEF_PACKAGE_OPTIMIZATION(TRANSLATE,
-    Op("onnx.MaxPool", OPCONST("auto_pad"), "ceil_mode", "dilations", OPCONST("kernel"), "pads", "storage_order", "strides", "x"),
-    HTP_NCHW_OK("x"),
+    Op("onnx.MaxPool", OPCONST("auto_pad"), "ceil_mode", "dilations", OPCONST("kernel"), "pads", "storage_order", "strides",
+       OPCONST("output"), "x"),
+    AND(HTP_NCHW_OK("x"), EQ(CONSTVAL_INT("output", 0), 0)),
     HTP_NCHW_WRAP(Op("MaxPool2d", HTP_TO_NHWC("x"), "kernel", "pads", "strides", "dilations")))
 DEF_PACKAGE_OPTIMIZATION(TRANSLATE,
     Op("onnx.AveragePool", OPCONST("auto_pad"), "ceil_mode", "count_include_pad", OPCONST("kernel"), "pads", "strides", "x"),
@@ -85,6 +86,9 @@ HTP_SINK("Silu")
 HTP_SINK("Tanh")
 HTP_SINK("Neg")
 HTP_SINK("Abs")
+HTP_SINK("Quantize")
+HTP_SINK("Dequantize")
+HTP_SINK("Requantize")
 HTP_SINK1("Gelu")
 HTP_SINK1("LeakyRelu")
 HTP_SINK1("Elu")
@@ -104,6 +108,8 @@ HTP_SINK_OTHER("Sub")
 HTP_SINK_OTHER("Div")
 HTP_SINK_OTHER("Max")
 HTP_SINK_OTHER("Min")
+HTP_SINK_OTHER("QuantizedAdd")
+HTP_SINK_OTHER("QuantizedMul")
 
 // A rank-4 concatenation whose first part comes from NHWC: joined in NHWC (the other parts
 // transposed there: their transposes cancel or fold).

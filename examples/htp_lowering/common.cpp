@@ -11,6 +11,7 @@
 //   EARLY             transposes composed, cancelled, or turned into reshapes
 #include "htp_lowering.hpp"
 
+#include <optgrammar/core/element.hpp>
 #include <optgrammar/ops/onnx_eval.hpp>
 
 #include <cstdint>
@@ -22,10 +23,12 @@ using optgrammar::Replacement;
 namespace {
 namespace ops = optgrammar::ops;
 
-/// A new Int32 constant [n] holding v.
-OpRef int_constant(Replacement& rpx, const std::vector<std::int64_t>& v) {
-  std::vector<std::int32_t> i32(v.begin(), v.end());
-  return rpx.constant(optgrammar::OutputDef::make(optgrammar::DType::Int32, {i32.size()}), std::span<const std::int32_t>(i32));
+/// A new constant [n] of integer dtype t holding v.
+OpRef int_constant(Replacement& rpx, const std::vector<std::int64_t>& v, optgrammar::DType t = optgrammar::DType::Int32) {
+  const auto d = optgrammar::OutputDef::make(t, {v.size()});
+  std::vector<std::byte> bytes(d.byte_size());
+  for (std::size_t i = 0; i < v.size(); ++i) optgrammar::store_value(t, bytes.data(), i, static_cast<double>(v[i]));
+  return rpx.constant(d, std::span<const std::byte>(bytes));
 }
 }  // namespace
 
@@ -46,9 +49,7 @@ static OpRef htp_shape_value(Replacement& rpx, OpRef shape_op) {
   std::vector<std::int64_t> dims;
   for (std::int64_t k = s; k < e; ++k) dims.push_back(static_cast<std::int64_t>(x.dims[static_cast<std::size_t>(k)]));
   if (dims.size() != g.output(shape_op).element_count()) throw optgrammar::engine::ReplacementFailed("htp_shape_value: dims");
-  const OpRef c = int_constant(rpx, dims);
-  if (g.output(c).dtype != g.output(shape_op).dtype) throw optgrammar::engine::ReplacementFailed("htp_shape_value: dtype");
-  return c;
+  return int_constant(rpx, dims, g.output(shape_op).dtype);
 }
 
 // :::EXTERNAL_SHAPEFN::: { OpRef htp_slice_param(Replacement&, OpRef, int); }
@@ -70,7 +71,8 @@ static OpRef htp_slice_param(Replacement& rpx, OpRef slice_op, int which) {
 
 // ---- PRE_OPTIMIZATION: shapes ---------------------------------------------------------------
 
-DEF_PACKAGE_OPTIMIZATION(PRE_OPTIMIZATION, Op("onnx.Shape", OPCONST("start"), OPCONST("end"), "x"), IS_INT32("*"),
+DEF_PACKAGE_OPTIMIZATION(PRE_OPTIMIZATION, Op("onnx.Shape", OPCONST("start"), OPCONST("end"), "x"),
+                         OR(IS_INT32("*"), EQ(DTYPE_OF("*"), DType::Int64)),
                          SHAPEFN_APPLY(htp_shape_value, "*"))
 
 // ---- CLEANUP_GRAPH: fully-connected layers ----------------------------------------------------
@@ -179,7 +181,8 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE,
 // Transposes up to rank 4 (the fold kernels' limit) with their permutation given.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Transpose", OPCONST("perm"), "x"),
                          AND(CONSTVAL_INT_VALID("perm", 0), LE(RANK_OF("x"), 4U)), Op("Transpose", "x", "perm"))
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Gather", "axis", "x", "indices"), IS_INT32("indices"),
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Gather", "axis", "x", "indices"),
+                         OR(IS_INT32("indices"), EQ(DTYPE_OF("indices"), DType::Int64)),
                          Op("Gather", "x", "indices", "axis"))
 // Casts: to the same dtype they go; between f32 and i32 the library's Cast.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Cast", "to", "x"), EQ(DTYPE_OF("x"), DTYPE_OF("*")), "x")

@@ -20,7 +20,7 @@
 #define HTP_TO_NCHW_PERM gen_ConstArr_vals_i32(0, 3, 1, 2)
 // x (NCHW) transposed to NHWC.
 #define HTP_TO_NHWC(X) \
-  WITH_SIZE(gen_Shape(DIM_OF(X, 0), DIM_OF(X, 2), DIM_OF(X, 3), DIM_OF(X, 1)), Op("Transpose", X, HTP_TO_NHWC_PERM))
+  WITH_TYPE(X, WITH_SIZE(gen_Shape(DIM_OF(X, 0), DIM_OF(X, 2), DIM_OF(X, 3), DIM_OF(X, 1)), Op("Transpose", X, HTP_TO_NHWC_PERM)))
 // The NHWC shape of the NCHW value X.
 #define HTP_NHWC_SHAPE(X) gen_Shape(DIM_OF(X, 0), DIM_OF(X, 2), DIM_OF(X, 3), DIM_OF(X, 1))
 // An NHWC op in place of the NCHW op matched ("*"): OP computed on NHWC operands, its result

@@ -8,6 +8,7 @@
 #include "optgrammar/ops/layer.hpp"
 #include "optgrammar/ops/layer_dense.hpp"
 #include "optgrammar/ops/layer_elementwise.hpp"
+#include "optgrammar/ops/layer_quantized.hpp"
 #include "optgrammar/ops/layer_spatial.hpp"
 #include "optgrammar/ops/onnx.hpp"
 
@@ -24,6 +25,7 @@ inline Definitions& make_definitions() {
     layer::add_spatial_definitions(d);
     layer::add_dense_definitions(d);
     layer::add_elementwise_definitions(d);
+    layer::add_quantized_definitions(d);
     d.mark_builtin();
     return d;
   }();

@@ -226,6 +226,11 @@ struct OpDefinition {
   EvalFn eval = nullptr;
   /// eval runs a fold/ kernel (else it is a plain copy or reference loop of ops/).
   bool fold_kernel = false;
+  /// The constant folder may replace the op by its value when its inputs are constants. False
+  /// for an op whose constant inputs carry an encoding that rules read (ONNX's DequantizeLinear
+  /// of quantized weights: folded, the integers and their scales would be lost); the
+  /// interpreter evaluates it all the same.
+  bool folds = true;
   std::string_view kernel;  ///< the fold/ kernel or ops/ routine eval uses, for the docs
 
   bool has(Trait::Value t) const noexcept { return (traits & t) != 0; }

@@ -362,7 +362,7 @@ inline void add_dense_definitions(Definitions& t) {
   reduce("ReduceMin", "Minimum over axes (kept).", eval::reduce<onnx_eval::Reduce::min>);
   t.add(make_def("Gather", "Entries of x along an axis at integer indices (embedding lookup).",
                  "`out[a..., i..., b...] = x[a..., indices[i...], b...]`; a negative index counts from the end.",
-                 {data("x", dtypes::any, "table"), data("indices", dtypes::i32, "indices"), int_param("axis", "the axis")},
+                 {data("x", dtypes::any, "table"), data("indices", dtypes::i32 | dtypes::i64, "indices"), int_param("axis", "the axis")},
                  {"out", TypeRule::same_as_first, dtypes::any, "x's dims around axis, the indices' in its place"},
                  infer::gather, params_last<onnx_eval::gather, 1>, "ops::onnx_eval::gather (copies)"));
   t.add(make_def("LayerNorm", "Layer normalization over the dims from axis on.",

@@ -32,7 +32,11 @@ inline OperandSpec param(std::string_view name, DTypeSet types, std::string_view
   o.must_be_constant = true;
   return o;
 }
-inline OperandSpec int_param(std::string_view name, std::string_view summary) { return param(name, dtypes::i32, summary); }
+/// An integer parameter: Int32 (the importer's attributes, gen_ConstArr_vals_i32) or Int64 (ONNX's
+/// index inputs).
+inline OperandSpec int_param(std::string_view name, std::string_view summary) {
+  return param(name, dtypes::i32 | dtypes::i64, summary);
+}
 inline OperandSpec float_param(std::string_view name, std::string_view summary) { return param(name, dtypes::f32, summary); }
 
 /// The parts of a definition every layer op fills the same way.
@@ -54,10 +58,18 @@ inline OpDefinition make_def(std::string_view name, std::string_view summary, st
 
 // ---- reading operands -----------------------------------------------------------------------
 
-/// The integers of a parameter (`$Const` Int32 or `$Shape`); empty when it has none.
+/// The integers of a parameter (a `$Const` of an integer dtype, or a `$Shape`); empty when it has
+/// none.
 inline std::vector<std::int64_t> ints(const ValueView& v) {
-  auto x = eval::int_values(v);
-  return x ? *x : std::vector<std::int64_t>{};
+  if (v.is_shape || (v.def && v.def->dtype == DType::Int32)) {
+    auto x = eval::int_values(v);
+    return x ? *x : std::vector<std::int64_t>{};
+  }
+  std::vector<std::int64_t> out;
+  if (!v.def || !dtypes::integers.contains(v.def->dtype) || !eval::has_data(v)) return out;
+  for (std::size_t i = 0; i < v.def->element_count(); ++i)
+    out.push_back(static_cast<std::int64_t>(onnx_eval::get(v.def->dtype, v.data.data(), i)));
+  return out;
 }
 /// Element 0 of a numeric constant, as double (`fallback` when it has none).
 inline double scalar(const ValueView& v, double fallback = 0.0) {

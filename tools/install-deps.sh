@@ -7,7 +7,9 @@ pkgs=(cmake ninja-build g++-12 clang-14 lld-14 libc++-14-dev llvm-14 libclang-rt
       qemu-user-static time libonnx-dev libprotobuf-dev libonnx-testdata
       python3  # the W2 rule generator (bench/w2)
       graphviz  # pictures (tools/run-og-opt.sh)
-      libxml2-utils)  # xmllint: og-opt's HTML report is checked to parse (tools/og-opt tests)
+      libxml2-utils  # xmllint: og-opt's HTML report is checked to parse (tools/og-opt tests)
+      # real architectures exported to ONNX offline (tools/og-onnx/torch_models.py, qdq.py)
+      python3-torch python3-torchvision python3-torchaudio python3-onnx python3-numpy)
 # node and npm (tools/fetch-models.sh, the whole-model tests) come from Debian's nodejs and npm
 # only when no node and npm are on the PATH: a nodejs package that brings its own npm conflicts
 # with Debian's npm.

@@ -37,6 +37,15 @@ struct ImportOptions {
   /// nothing, when it is not of that form: an empty name, a missing or empty dim, a dim that is
   /// no integer >= 0.
   bool add_input_shape(std::string_view spec);
+  /// Graph inputs imported as constants of these values (row-major; e.g. a sample rate the
+  /// model branches on), not as Input ops. Their shapes must be fixed (by the model or
+  /// input_shapes) and hold as many elements as values are given; a name that is no input of
+  /// the model makes the import fail.
+  std::map<std::string, std::vector<double>> input_values;
+  /// Adds one `NAME=V0,V1,...` (the tools' --input-value) to input_values. Returns false, adding
+  /// nothing, when it is not of that form: an empty name, a missing or empty value, a value that
+  /// is no number.
+  bool add_input_value(std::string_view spec);
   /// The folder that the locations of tensors stored outside the model (ONNX's external data)
   /// are relative to. import_file uses the model's folder when this is empty; import_bytes with
   /// it empty refuses such tensors.

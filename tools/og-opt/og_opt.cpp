@@ -244,6 +244,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   std::vector<std::string> input_shapes;
   app.add_option("--input-shape", input_shapes, "Shape of an ONNX input with symbolic dims: NAME=D0,D1,... (repeatable)");
+  std::vector<std::string> input_values;
+  app.add_option("--input-value", input_values,
+                 "An ONNX input imported as a constant of these values, e.g. a sample rate the model branches on: NAME=V0,V1,... (repeatable)");
   app.add_option("--blocks", blocks, "Blocks of the built-in W1 graph")->check(CLI::Range(1, 10000000))->capture_default_str();
   app.add_option("-o,--output", out_text, "Write the optimized graph as text here ('-' for stdout; default: <name>.opt.ogt)");
   app.add_option("--dot", out_dot, "Write the optimized graph as Graphviz DOT here ('-' for stdout; default: <name>.opt.dot)");
@@ -298,8 +301,8 @@ int main(int argc, char** argv) {
                  "Write the report to FILE.md (Markdown) or FILE.html (one self-contained HTML file, pictures "
                  "inline): counts, the pass and rule tables, fold/CSE, --check's differences, the --svg pictures");
   CLI11_PARSE(app, argc, argv);
-  if (!input_shapes.empty() && input.empty())
-    std::cerr << "og-opt: warning: --input-shape applies to ONNX models only; ignored\n";
+  if ((!input_shapes.empty() || !input_values.empty()) && input.empty())
+    std::cerr << "og-opt: warning: --input-shape and --input-value apply to ONNX models only; ignored\n";
 
   // With --package, the packages' rules run (in rule order, ties in the order given); without,
   // the built-in package chosen with --rules. Op registrations of the packages apply either way.
@@ -387,12 +390,15 @@ int main(int argc, char** argv) {
         for (const auto& s : input_shapes)
           if (!io.add_input_shape(s))
             throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
+        for (const auto& s : input_values)
+          if (!io.add_input_value(s)) throw std::runtime_error("og-opt: --input-value wants NAME=V0,V1,... (numbers): " + s);
         auto m = from_stdin ? optgrammar::onnx_import::import_bytes(bytes, name, io)
                             : optgrammar::onnx_import::import_file_bytes(bytes, input, io);
         g = std::move(m.graph);
         fmt::print(report, "graph: {} (ONNX, opset {}, {} nodes)\n", name, m.opset, m.nodes);
       } else {
-        if (!input_shapes.empty()) std::cerr << "og-opt: warning: --input-shape applies to ONNX models only; ignored\n";
+        if (!input_shapes.empty() || !input_values.empty())
+          std::cerr << "og-opt: warning: --input-shape and --input-value apply to ONNX models only; ignored\n";
         std::istringstream text(std::move(bytes));
         g = optgrammar::read_graph_text(text, name, &op_lines);
         fmt::print(report, "graph: {}\n", name);

@@ -5,7 +5,8 @@
 // move dimensions of extent 1.
 //
 //   PRE_OPTIMIZATION  onnx.Shape of a known shape: a constant (the constant folder then folds the
-//                     shape arithmetic after it: Gather, Concat, Slice, ...)
+//                     shape arithmetic after it: Gather, Concat, Slice, ...); casts to the same
+//                     dtype and inference Dropout go
 //   CLEANUP_GRAPH     MatMul + bias and Gemm: FullyConnected
 //   PRE_TRANSLATE     one-to-one translations
 //   EARLY             transposes composed, cancelled, or turned into reshapes
@@ -75,6 +76,12 @@ DEF_PACKAGE_OPTIMIZATION(PRE_OPTIMIZATION, Op("onnx.Shape", OPCONST("start"), OP
                          OR(IS_INT32("*"), EQ(DTYPE_OF("*"), DType::Int64)),
                          SHAPEFN_APPLY(htp_shape_value, "*"))
 
+// Ops that pass their data on (a cast to the dtype it has, Dropout at inference) go before the
+// fusions look for the patterns around them.
+DEF_PACKAGE_OPTIMIZATION(PRE_OPTIMIZATION, Op("onnx.Cast", "to", "x"), EQ(DTYPE_OF("x"), DTYPE_OF("*")), "x")
+DEF_PACKAGE_OPTIMIZATION(PRE_OPTIMIZATION, Op("onnx.Dropout", "seed", "ratio_attr", OPCONST("output"), "x", "ratio", "training"),
+                         EQ(CONSTVAL_INT("output", 0), 0), "x")
+
 // ---- CLEANUP_GRAPH: fully-connected layers ----------------------------------------------------
 
 // W [K, N] as FullyConnected's [N, K] (folded).
@@ -128,28 +135,27 @@ HTP_UNARY("onnx.Erf", "Erf")
 HTP_UNARY("onnx.Sin", "Sin")
 HTP_UNARY("onnx.Cos", "Cos")
 HTP_UNARY("onnx.Softplus", "Softplus")
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Neg", "x"), AND(IS_FLOAT32("x"), LE(RANK_OF("x"), 4U)), Op("Neg", "x"))
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Abs", "x"), AND(IS_FLOAT32("x"), LE(RANK_OF("x"), 4U)), Op("Abs", "x"))
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Neg", "x"), IS_FLOAT32("x"), Op("Neg", "x"))
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Abs", "x"), IS_FLOAT32("x"), Op("Abs", "x"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.LeakyRelu", "alpha", "x"), IS_FLOAT32("x"), Op("LeakyRelu", "x", "alpha"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Elu", "alpha", "x"), IS_FLOAT32("x"), Op("Elu", "x", "alpha"))
-// Binary ops: the fold kernels' Sub, Max and Min up to rank 4 (Add and Mul: htp_lowering.cpp),
-// the reference loops' Div, Pow and PRelu of any rank.
+// Binary ops (Add and Mul: htp_lowering.cpp).
 #define HTP_BINARY(ONNX, LIB, RANK_OK) \
   DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op(ONNX, "a", "b"), AND(IS_FLOAT32("a"), IS_FLOAT32("b"), RANK_OK), Op(LIB, "a", "b"))
-HTP_BINARY("onnx.Sub", "Sub", LE(RANK_OF("*"), 4U))
+HTP_BINARY("onnx.Sub", "Sub", OK)
 HTP_BINARY("onnx.Div", "Div", OK)
 HTP_BINARY("onnx.Pow", "Pow", OK)
 HTP_BINARY("onnx.PRelu", "PRelu", OK)
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Max", "a", "b"), AND(IS_FLOAT32("a"), IS_FLOAT32("b"), LE(RANK_OF("*"), 4U)),
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Max", "a", "b"), AND(IS_FLOAT32("a"), IS_FLOAT32("b")),
                          Op("Max", "a", "b"))
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Min", "a", "b"), AND(IS_FLOAT32("a"), IS_FLOAT32("b"), LE(RANK_OF("*"), 4U)),
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Min", "a", "b"), AND(IS_FLOAT32("a"), IS_FLOAT32("b")),
                          Op("Min", "a", "b"))
 // Clip with one bound: Max or Min with it.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", "x", OPCONST("lo"), OPCONST("hi")),
-                         AND(IS_FLOAT32("x"), LE(RANK_OF("x"), 4U), HTP_ONE_ELEMENT("lo"), HTP_EMPTY("hi")),
+                         AND(IS_FLOAT32("x"), HTP_ONE_ELEMENT("lo"), HTP_EMPTY("hi")),
                          Op("Max", "x", "lo"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", "x", OPCONST("lo"), OPCONST("hi")),
-                         AND(IS_FLOAT32("x"), LE(RANK_OF("x"), 4U), HTP_EMPTY("lo"), HTP_ONE_ELEMENT("hi")),
+                         AND(IS_FLOAT32("x"), HTP_EMPTY("lo"), HTP_ONE_ELEMENT("hi")),
                          Op("Min", "x", "hi"))
 
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Softmax", "axis", "x"), IS_FLOAT32("x"), Op("Softmax", "x", "axis"))
@@ -178,14 +184,14 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE,
     OK,
     Op("StridedSlice", "x", SHAPEFN_APPLY(htp_slice_param, "*", 0), SHAPEFN_APPLY(htp_slice_param, "*", 1),
        SHAPEFN_APPLY(htp_slice_param, "*", 2)))
-// Transposes up to rank 4 (the fold kernels' limit) with their permutation given.
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Transpose", OPCONST("perm"), "x"),
-                         AND(CONSTVAL_INT_VALID("perm", 0), LE(RANK_OF("x"), 4U)), Op("Transpose", "x", "perm"))
+// Transposes with their permutation given.
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Transpose", OPCONST("perm"), "x"), CONSTVAL_INT_VALID("perm", 0),
+                         Op("Transpose", "x", "perm"))
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Expand", "x", "shape"), OK, Op("Expand", "x"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Gather", "axis", "x", "indices"),
                          OR(IS_INT32("indices"), EQ(DTYPE_OF("indices"), DType::Int64)),
                          Op("Gather", "x", "indices", "axis"))
-// Casts: to the same dtype they go; between f32 and i32 the library's Cast.
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Cast", "to", "x"), EQ(DTYPE_OF("x"), DTYPE_OF("*")), "x")
+// Casts between f32 and i32: the library's Cast.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Cast", "to", "x"),
                          AND(OR(IS_FLOAT32("x"), IS_INT32("x")), OR(IS_FLOAT32("*"), IS_INT32("*"))), Op("Cast", "x"))
 
@@ -211,3 +217,20 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", "x", OPCONST("p")),
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", "x", OPCONST("p")),
                          AND(EQ(RANK_OF("x"), 3U), HTP_KEEPS_ORDER(0, 1), HTP_KEEPS_ORDER(0, 2), HTP_KEEPS_ORDER(1, 2)),
                          Op("Reshape", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", "x", OPCONST("p")),
+                         AND(EQ(RANK_OF("x"), 5U), HTP_KEEPS_ORDER(0, 1), HTP_KEEPS_ORDER(0, 2), HTP_KEEPS_ORDER(0, 3),
+                             HTP_KEEPS_ORDER(0, 4), HTP_KEEPS_ORDER(1, 2), HTP_KEEPS_ORDER(1, 3), HTP_KEEPS_ORDER(1, 4),
+                             HTP_KEEPS_ORDER(2, 3), HTP_KEEPS_ORDER(2, 4), HTP_KEEPS_ORDER(3, 4)),
+                         Op("Reshape", "x"))
+// A detection head's view of NCHW channels as [N, A, K, H, W], permuted: of NHWC [N, H, W, C] it is
+// the reshape to [N, H, W, A, K] permuted by r[p[i]], r = [0, 3, 4, 1, 2] ([N, A, K, H, W] from
+// [N, H, W, A, K]); SSD's permutation [0, 3, 4, 1, 2] makes it the identity.
+#define HTP_R5(K) SELECT(EQ(K, 0), 0, SELECT(EQ(K, 1), 3, SELECT(EQ(K, 2), 4, SELECT(EQ(K, 3), 1, 2))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", LET("y", Op("Reshape", LET("t", Op("Transpose", "x", OPCONST("tp"))))), OPCONST("p")),
+                         AND(HTP_IS_PERM("tp", 0, 3, 1, 2), EQ(RANK_OF("y"), 5U), CONSTVAL_INT_VALID("p", 4), EQ(DIM_OF("y", 0), DIM_OF("x", 0)),
+                             EQ(MUL(DIM_OF("y", 1), DIM_OF("y", 2)), DIM_OF("x", 3)), EQ(DIM_OF("y", 3), DIM_OF("x", 1)),
+                             EQ(DIM_OF("y", 4), DIM_OF("x", 2))),
+                         Op("Transpose", WITH_SIZE(gen_Shape(DIM_OF("x", 0), DIM_OF("x", 1), DIM_OF("x", 2), DIM_OF("y", 1), DIM_OF("y", 2)),
+                                                   Op("Reshape", "x")),
+                            gen_ConstArr_vals_i32(HTP_R5(CONSTVAL_INT("p", 0)), HTP_R5(CONSTVAL_INT("p", 1)), HTP_R5(CONSTVAL_INT("p", 2)),
+                                                  HTP_R5(CONSTVAL_INT("p", 3)), HTP_R5(CONSTVAL_INT("p", 4)))))

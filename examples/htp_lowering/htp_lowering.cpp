@@ -70,11 +70,11 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", 
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("lo"), OPCONST("hi"), "x", OPCONST("no_lo"), OPCONST("no_hi")),
                          AND(IS_FLOAT32("x"), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0))),
                          Op("ReluMinMax", "x", "lo", "hi"))
-// Binary arithmetic up to rank 4 (the fold kernels' limit).
+// Binary arithmetic.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Add", "a", "b"),
-                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), LE(RANK_OF("*"), 4U)), Op("Add", "a", "b"))
+                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), OK), Op("Add", "a", "b"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Mul", "a", "b"),
-                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), LE(RANK_OF("*"), 4U)), Op("Mul", "a", "b"))
+                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), OK), Op("Mul", "a", "b"))
 
 // ---- TRANSLATE: convolutions --------------------------------------------------------------
 

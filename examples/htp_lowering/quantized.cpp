@@ -113,11 +113,12 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_QROOT(Op("onnx.MatMul", HTP_DQ("aq")
                          AND(HTP_QROOT_OK, HTP_DQ_OK("aq"), HTP_DQ_OK("bq"), GE(RANK_OF("aq"), 2U), GE(RANK_OF("bq"), 2U)),
                          HTP_QOUT("ys", "yz", Op("QuantizedMatMul", "aq", "bq")))
 
-// Elementwise sums and products of two quantized tensors (up to rank 4, the kernels' broadcasting).
+// Elementwise sums and products of two quantized tensors of one storage type (the kernels' own;
+// up to rank 4, their broadcasting).
 #define HTP_QBINARY(ONNX, LIB)                                                                             \
   DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_QROOT(Op(ONNX, HTP_DQ("aq"), HTP_DQ("bq"))),                   \
                            AND(HTP_QROOT_OK, HTP_DQ_OK("aq"), HTP_DQ_OK("bq"), LE(RANK_OF("*"), 4U),        \
-                               NE(DTYPE_OF("yz"), DType::Int16), NE(DTYPE_OF("yz"), DType::UInt16)),         \
+                               EQ(DTYPE_OF("aq"), DTYPE_OF("bq")), EQ(HTP_QTYPE("yz"), DTYPE_OF("aq"))),     \
                            HTP_QOUT("ys", "yz", Op(LIB, "aq", "bq")))
 HTP_QBINARY("onnx.Add", "QuantizedAdd")
 HTP_QBINARY("onnx.Mul", "QuantizedMul")
@@ -138,8 +139,8 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_QMAXPOOL, HTP_QMAXPOOL_OK,
         Op("MaxPool2d", HTP_Q_TO_NHWC("xq"), "kernel", "pads", "strides", "dilations"))))))))
 DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_QROOT(Op("onnx.Relu", HTP_DQ("xq"))), AND(HTP_QROOT_OK, HTP_DQ_OK("xq")),
     HTP_QOUT("ys", "yz", WITH_SIZE("*", Op("Requantize", WITH_TYPE("xq", WITH_SIZE("*", Op("ReluMinMax", "xq",
-        WITH_TYPE("xq", WITH_SIZE(gen_Shape(1), Op("Cast", gen_ConstScalar_i32(ZERO_OFFSET_OF("xq"))))),
-        WITH_TYPE("xq", WITH_SIZE(gen_Shape(1), Op("Cast", gen_ConstScalar_i32(2147483647)))))))))))
+        WITH_TYPE("xq", WITH_SIZE(gen_Shape(1), Op("Cast", HTP_SCALAR_I(ZERO_OFFSET_OF("xq"))))),
+        WITH_TYPE("xq", WITH_SIZE(gen_Shape(1), Op("Cast", HTP_SCALAR_I(2147483647)))))))))))
 
 // Every other QuantizeLinear of a float value, per tensor: Quantize.
 DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_QROOT("x"), AND(HTP_QROOT_OK, IS_FLOAT32("x")),

@@ -226,21 +226,24 @@ int main(int argc, char** argv) {
                  "Graph in the optgrammar text format ('-': standard input), or an ONNX model (a name ending in .onnx, "
                  "or binary content) (default: the built-in W1 graph)");
   std::size_t check_n = 0;
-  double check_tolerance = 1e-4;
+  double check_tolerance = 1e-4, check_atol = 1e-5;
   // Unsigned options get a range: CLI11 would take "-1" as 2^64 - 1 and a number too large for the
   // type as its largest value, and run with that.
   app.add_option("--check", check_n, "Interpret the graph on N random inputs before and after rewriting and compare the outputs")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
-  app.add_option("--check-tolerance", check_tolerance, "Relative tolerance of --check")
-      ->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            double d = 0;
-            const char* end = v.data() + v.size();
-            if (std::from_chars(v.data(), end, d).ptr != end || !std::isfinite(d) || d < 0)
-              return "Value " + v + " is not a finite number >= 0";
-            return {};
-          },
-          "NUMBER >= 0"))
+  const CLI::Validator non_negative(
+      [](std::string& v) -> std::string {
+        double d = 0;
+        const char* end = v.data() + v.size();
+        if (std::from_chars(v.data(), end, d).ptr != end || !std::isfinite(d) || d < 0)
+          return "Value " + v + " is not a finite number >= 0";
+        return {};
+      },
+      "NUMBER >= 0");
+  app.add_option("--check-tolerance", check_tolerance, "Relative tolerance of --check")->check(non_negative)
+      ->capture_default_str();
+  app.add_option("--check-atol", check_atol, "Absolute tolerance of --check (added to the relative one; a quantized model's: its output's step)")
+      ->check(non_negative)
       ->capture_default_str();
   std::vector<std::string> input_shapes;
   app.add_option("--input-shape", input_shapes, "Shape of an ONNX input with symbolic dims: NAME=D0,D1,... (repeatable)");
@@ -578,7 +581,7 @@ int main(int argc, char** argv) {
   std::vector<og_opt::OutputDiff> diffs;
   if (check_n > 0) {
     try {
-      diffs = og_opt::check_after(g, check, check_tolerance);
+      diffs = og_opt::check_after(g, check, check_tolerance, check_atol);
     } catch (const std::exception& e) {
       std::cerr << "og-opt: --check: the interpreter cannot run the result graph: " << e.what() << "\n";
       return 1;

@@ -1,6 +1,7 @@
 // og-opt --check N: the reference interpreter runs the graph on N random inputs before and after
 // rewriting; the outputs are compared element by element. An element agrees when
-// |after - before| <= tolerance * |before| + 1e-5 (the absolute term only matters near zero);
+// |after - before| <= tolerance * |before| + atol (atol 1e-5 by default: it only matters near
+// zero; a quantized model's outputs are compared within a quantization step, --check-atol);
 // per output the largest absolute and relative (over elements with before != 0) differences are
 // reported, and an output with an element that does not agree is an error.
 #pragma once
@@ -37,7 +38,7 @@ struct OutputDiff {
 };
 
 /// Interprets the rewritten g on the same inputs; one entry per output.
-inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance) {
+inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance, double atol = 1e-5) {
   namespace ev = optgrammar::ops::onnx_eval;
   std::vector<OutputDiff> d;
   for (std::size_t s = 0; s < c.inputs.size(); ++s) {
@@ -59,7 +60,7 @@ inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const Che
         const double abs = x == y ? 0.0 : std::fabs(x - y);
         d[k].max_abs = std::max(d[k].max_abs, abs);
         if (y != 0) d[k].max_rel = std::max(d[k].max_rel, abs / std::fabs(y));
-        if (!(abs <= tolerance * std::fabs(y) + 1e-5)) d[k].ok = false;
+        if (!(abs <= tolerance * std::fabs(y) + atol)) d[k].ok = false;
       }
     }
     if (after.size() != c.before[s].size()) {

@@ -528,7 +528,7 @@ inline void add_builtins(Definitions& t) {
     d.name = "Transpose";
     d.summary = "Permutes dimensions: out.dims[i] = x.dims[perm[i]].";
     d.description = "`perm` is an Int32 `$Const` with one entry per dimension of x (W1 uses shape [1,1,1,4]). "
-                    "Folded for rank <= 4.";
+                    "Rank <= 4 runs the fold/ kernel; higher ranks ONNX Transpose's loop (onnx_eval.hpp).";
     d.operands = {data("x", dtypes::any, "input"), param("perm", dtypes::i32, "the permutation")};
     d.result = {"out", TypeRule::same_as_first, dtypes::any, "x's dtype and quantization, permuted shape"};
     d.traits = Trait::pure;

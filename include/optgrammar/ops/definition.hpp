@@ -132,7 +132,7 @@ struct Trait {
     pure = 1u << 0,            ///< no side effects; equal inputs give equal outputs (CSE may merge)
     commutative = 1u << 1,     ///< the two data operands may be swapped (CSE matches either order)
     elementwise = 1u << 2,     ///< output element i reads input element i (after broadcasting)
-    broadcasting = 1u << 3,    ///< operands broadcast numpy-style (rank <= 4 when folded)
+    broadcasting = 1u << 3,    ///< operands broadcast numpy-style
     same_operands_and_result_type = 1u << 4,  ///< data operands and result share dtype and quantization
     same_operands_and_result_shape = 1u << 5, ///< data operands and result share the shape
     side_effecting = 1u << 6,  ///< observable beyond its value: never merged, never folded

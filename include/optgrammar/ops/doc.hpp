@@ -99,7 +99,7 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
         "| pure | no side effects; equal operands give equal results: CSE may merge two such ops |\n"
         "| commutative | the two operands may be swapped: CSE matches `Add(x, y)` with `Add(y, x)` |\n"
         "| elementwise | output element i reads operand element i (after broadcasting) |\n"
-        "| broadcasting | operands broadcast numpy-style (folded for rank <= 4) |\n"
+        "| broadcasting | operands broadcast numpy-style (the fold kernels up to rank 4, whole arrays past it) |\n"
         "| same-operands-and-result-type | every operand has the result's dtype and quantization |\n"
         "| same-operands-and-result-shape | every operand has the result's shape |\n"
         "| side-effecting | never merged by CSE, never folded |\n"

@@ -49,11 +49,13 @@ inline void add_elementwise_definitions(Definitions& t) {
   auto unary = [&](std::string_view name, std::string_view summary, EvalFn eval, std::vector<OperandSpec> params = {}) {
     std::vector<OperandSpec> ops{data("x", fl, "input")};
     for (auto& p : params) ops.push_back(p);
+    // (With parameters the operands differ from the result: only x shares its definition.)
+    const std::uint32_t traits = params.empty() ? unary_traits : Trait::pure | Trait::elementwise;
     OpDefinition d = make_def(name, summary,
                               "Any rank; computed in double from x's value (and the parameters' element 0), rounded once "
                               "to the output's dtype.",
                               std::move(ops), {"out", TypeRule::same_as_first, fl, "same definition as x"}, like_x, eval,
-                              "ops::onnx_eval::unary (reference loop)", unary_traits);
+                              "ops::onnx_eval::unary (reference loop)", traits);
     t.add(std::move(d));
   };
   unary("Sigmoid", "Elementwise 1/(1+e^-x).", as_is<oe::unary<of::sigmoid>>);

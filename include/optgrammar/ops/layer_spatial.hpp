@@ -58,12 +58,15 @@ inline std::optional<PoolGeometry> pool_geometry(const OpView& v, bool with_dila
     error = "kernel, strides and dilations must be positive, pads not negative";
     return std::nullopt;
   }
+  // floor(span / s) + 1 or ceil(span / s) + 1 (ONNX's ceil_mode), span possibly negative: a
+  // window larger than the padded input still makes one output in ceil mode.
   auto fits = [&](std::size_t in, std::int64_t p0, std::int64_t p1, std::int64_t kk, std::int64_t dd, std::int64_t ss,
                   std::size_t out) {
     const std::int64_t span = static_cast<std::int64_t>(in) + p0 + p1 - ((kk - 1) * dd + 1);
-    if (span < 0) return false;
+    const std::int64_t fl = (span >= 0 ? span / ss : -((-span + ss - 1) / ss)) + 1;
+    const std::int64_t ce = (span >= 0 ? (span + ss - 1) / ss : -(-span / ss)) + 1;
     const auto o = static_cast<std::int64_t>(out);
-    return o == span / ss + 1 || o == (span + ss - 1) / ss + 1;
+    return o >= 1 && (o == fl || o == ce);
   };
   if (o.dims[0] != g.n || o.dims[3] != g.c || !fits(g.h, g.pt, g.pb, g.kh, g.dh, g.sh, o.dims[1]) ||
       !fits(g.w, g.pl, g.pr, g.kw, g.dw, g.sw, o.dims[2])) {
@@ -121,7 +124,7 @@ bool pool2d(const OpView& v, std::span<std::byte> out, Backend) {
         const std::size_t base = ((n * g->ho + oh) * g->wo + ow) * g->c;
         const double div = static_cast<double>(count_pad ? padded : inside);
         for (std::size_t c = 0; c < g->c; ++c)
-          onnx_eval::put(ot, out.data(), base + c, is_max ? acc[c] : (div > 0 ? acc[c] / div : 0.0));
+          onnx_eval::put(ot, out.data(), base + c, is_max ? acc[c] : acc[c] / div);  // (no element: 0/0, as ONNX's)
       }
   return true;
 }
@@ -250,12 +253,12 @@ Inferred depth_space(const OpView& v) {
 }  // namespace infer
 
 namespace eval {
-/// Copies, for every output element i, input element src(i).
+/// Copies, for every output element i, input element src(i) (src within x: the callers'
+/// inference checked the shapes).
 template <class F>
 bool permute_elements(const OpView& v, std::span<std::byte> out, F&& src) {
   const ValueView& x = v.operands[0];
-  if (!eval::has_data(x) || x.def->dtype != v.declared->dtype || x.def->element_count() != v.declared->element_count())
-    return false;
+  if (!eval::has_data(x) || x.def->dtype != v.declared->dtype) return false;
   const std::size_t es = element_size(x.def->dtype), n = v.declared->element_count();
   for (std::size_t i = 0; i < n; ++i) std::memcpy(out.data() + i * es, x.data.data() + src(i) * es, es);
   return true;
@@ -343,6 +346,19 @@ inline bool strided_slice(const OpView& v, std::span<std::byte> out, Backend) {
 }
 }  // namespace eval
 
+namespace infer {
+/// Expand: x broadcasts (numpy) to the declared shape.
+inline Inferred expand(const OpView& v) {
+  OutputDef b;
+  if (!broadcast(*v.operands[0].def, *v.declared, b) || !b.same_shape(*v.declared))
+    return failed(cat(ops::infer::shape_string(*v.operands[0].def), " does not broadcast to ", ops::infer::shape_string(*v.declared)));
+  Inferred r = like_x(v);
+  r.def.rank = v.declared->rank;
+  r.def.dims = v.declared->dims;
+  return r;
+}
+}  // namespace infer
+
 inline void add_spatial_definitions(Definitions& t) {
   const DTypeSet floats = dtypes::floats, movable = dtypes::any;
   auto pool = [&](std::string_view name, std::string_view summary, std::string_view desc, bool is_max) {
@@ -405,6 +421,11 @@ inline void add_spatial_definitions(Definitions& t) {
                  {data("x", movable, "input [N,H,W,C]"), int_param("block", "b")},
                  {"out", TypeRule::same_as_first, dtypes::any, "[N,H/b,W/b,C*b^2]"}, infer::depth_space<false>,
                  eval::depth_space<false>, "ops::layer::eval::depth_space (copies)"));
+  t.add(make_def("Expand", "x repeated along its dims of extent 1 to the declared shape (numpy broadcasting).",
+                 "`out[i...] = x[j...]` with j_k = i_k where x's dim k is the output's, 0 where it is 1 (leading dims "
+                 "added as needed).",
+                 {data("x", movable, "input")}, {"out", TypeRule::same_as_first, dtypes::any, "the declared shape"},
+                 infer::expand, as_is<onnx_eval::expand>, "ops::onnx_eval::expand (copies)"));
   t.add(make_def("StridedSlice", "A strided box of its input (any rank).",
                  "`out[i_0, ...] = x[begin_0 + i_0*step_0, ...]`: per dimension, extent ceil((end - begin) / step); "
                  "begin, end and steps have one entry per dimension, already within the input (a negative step "

@@ -77,39 +77,23 @@ DEF_PACKAGE_OPTIMIZATION(TRANSLATE,
 // ---- EARLY: the layout transposes moved on ----------------------------------------------------
 
 // Elementwise unary ops (and those with scalar parameters) move after the transpose back to NCHW.
-#define HTP_SINK(NAME) DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x")), HTP_IS_TO_NCHW("t_perm"), \
-                                                Op("Transpose", WITH_SIZE("x", Op(NAME, "x")), "t_perm"))
-#define HTP_SINK1(NAME) DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x"), "p"), HTP_IS_TO_NCHW("t_perm"), \
-                                                 Op("Transpose", WITH_SIZE("x", Op(NAME, "x", "p")), "t_perm"))
 HTP_SINK("Sigmoid")
 HTP_SINK("Silu")
 HTP_SINK("Tanh")
 HTP_SINK("Neg")
 HTP_SINK("Abs")
-HTP_SINK("Quantize")
-HTP_SINK("Dequantize")
-HTP_SINK("Requantize")
 HTP_SINK1("Gelu")
 HTP_SINK1("LeakyRelu")
 HTP_SINK1("Elu")
 
 // Binary ops with a rank-4 operand that does not come from NHWC: it goes to NHWC itself (a
 // constant is folded; a value of extent 1 in C or in H and W is a reshape).
-#define HTP_SINK_OTHER(NAME)                                                                                        \
-  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("ta", "a"), "b"),                                          \
-                           AND(HTP_IS_TO_NCHW("ta_perm"), SAME_SHAPE("ta", "*"), EQ(RANK_OF("b"), 4U)),              \
-                           Op("Transpose", WITH_SIZE("a", Op(NAME, "a", HTP_TO_NHWC("b"))), "ta_perm"))             \
-  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, "b", HTP_FROM_NHWC("ta", "a")),                                          \
-                           AND(HTP_IS_TO_NCHW("ta_perm"), SAME_SHAPE("ta", "*"), EQ(RANK_OF("b"), 4U)),              \
-                           Op("Transpose", WITH_SIZE("a", Op(NAME, HTP_TO_NHWC("b"), "a")), "ta_perm"))
 HTP_SINK_OTHER("Add")
 HTP_SINK_OTHER("Mul")
 HTP_SINK_OTHER("Sub")
 HTP_SINK_OTHER("Div")
 HTP_SINK_OTHER("Max")
 HTP_SINK_OTHER("Min")
-HTP_SINK_OTHER("QuantizedAdd")
-HTP_SINK_OTHER("QuantizedMul")
 
 // A rank-4 concatenation whose first part comes from NHWC: joined in NHWC (the other parts
 // transposed there: their transposes cancel or fold).

@@ -96,7 +96,8 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, Op("onnx.Add", OPCONST("b"), Op("onnx.Ma
                          Op("FullyConnected", "x", HTP_WT("w"), "b"))
 
 // Gemm(alpha 1, beta 1, transA 0, transB; A, B, C of N elements or none).
-#define HTP_GEMM(C) Op("onnx.Gemm", OPCONST("alpha"), OPCONST("beta"), OPCONST("ta"), OPCONST("tb"), "a", "b", C)
+// (B a constant: weights. A quantized one, a DequantizeLinear, is the QDQ group's: quantized.cpp.)
+#define HTP_GEMM(C) Op("onnx.Gemm", OPCONST("alpha"), OPCONST("beta"), OPCONST("ta"), OPCONST("tb"), "a", OPCONST("b"), C)
 #define HTP_GEMM_OK \
   AND(IS_FLOAT32("a"), IS_FLOAT32("b"), HTP_IS_SCALAR_F("alpha", 1.0f), EQ(CONSTVAL_INT("ta", 0), 0), EQ(RANK_OF("b"), 2U))
 // N, from B as stored.

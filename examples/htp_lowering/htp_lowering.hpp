@@ -37,6 +37,21 @@
 #define HTP_NHWC_AXIS(A) \
   SELECT(EQ(MOD(ADD(A, 4), 4), 1), 3, SELECT(EQ(MOD(ADD(A, 4), 4), 0), 0, SUB(MOD(ADD(A, 4), 4), 1)))
 
+// Elementwise ops (unary, or with scalar parameters) move after the transpose back to NCHW.
+#define HTP_SINK(NAME) DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x")), HTP_IS_TO_NCHW("t_perm"), \
+                                                Op("Transpose", WITH_SIZE("x", Op(NAME, "x")), "t_perm"))
+#define HTP_SINK1(NAME) DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x"), "p"), HTP_IS_TO_NCHW("t_perm"), \
+                                                 Op("Transpose", WITH_SIZE("x", Op(NAME, "x", "p")), "t_perm"))
+// Binary ops with a rank-4 operand that does not come from NHWC: it goes to NHWC itself (a
+// constant is folded; a value of extent 1 in C or in H and W is a reshape).
+#define HTP_SINK_OTHER(NAME)                                                                                        \
+  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("ta", "a"), "b"),                                          \
+                           AND(HTP_IS_TO_NCHW("ta_perm"), SAME_SHAPE("ta", "*"), EQ(RANK_OF("b"), 4U)),              \
+                           Op("Transpose", WITH_SIZE("a", Op(NAME, "a", HTP_TO_NHWC("b"))), "ta_perm"))             \
+  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, "b", HTP_FROM_NHWC("ta", "a")),                                          \
+                           AND(HTP_IS_TO_NCHW("ta_perm"), SAME_SHAPE("ta", "*"), EQ(RANK_OF("b"), 4U)),              \
+                           Op("Transpose", WITH_SIZE("a", Op(NAME, HTP_TO_NHWC("b"), "a")), "ta_perm"))
+
 // ---- constants ------------------------------------------------------------------------------
 
 // C is a one-element f32 constant equal to V.

@@ -157,6 +157,12 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH + 1, Op("onnx.DequantizeLinear", OPCONST(
 
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Quantize", Op("Dequantize", "x")), SAME_DTYPE_QUANT("x", "*"), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Quantize", Op("Dequantize", "x")), NOT(SAME_DTYPE_QUANT("x", "*")), Op("Requantize", "x"))
+// The quantized elementwise ops move after the layout transposes (htp_lowering.hpp).
+HTP_SINK("Quantize")
+HTP_SINK("Dequantize")
+HTP_SINK("Requantize")
+HTP_SINK_OTHER("QuantizedAdd")
+HTP_SINK_OTHER("QuantizedMul")
 // Reshapes and slices move the stored values as they are: they happen before the dequantization,
 // which then meets the next quantization (the pair above).
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Reshape", Op("Dequantize", "x")), OK, Op("Dequantize", WITH_TYPE("x", Op("Reshape", "x"))))

@@ -79,37 +79,44 @@ inline void write_type(std::ostream& os, const OutputDef& d) {
   if (is_quantized(d.dtype) || d.zero_offset != 0 || d.stepsize != 1.0f)
     os << "{zero=" << d.zero_offset << ",step=" << format_float(d.stepsize) << '}';
 }
+/// The elements are formatted into one buffer and written at once: per-element stream
+/// insertions cost more than the formatting for constants of millions of elements.
 inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std::byte> bytes) {
-  os << "data=[";
-  std::size_t n = d.element_count(), es = element_size(d.dtype);
+  const std::size_t n = d.element_count(), es = element_size(d.dtype);
+  std::string text = "data=[";
+  text.reserve(text.size() + n * 12 + 1);
+  char buf[40];
   for (std::size_t i = 0; i < n; ++i) {
-    if (i) os << ',';
+    if (i) text += ',';
     switch (d.dtype) {
-      case DType::Float32: {
-        char buf[40];
-        os << format_float(element_value(d.dtype, bytes.data(), i), buf);
-        break;
-      }
+      case DType::Float32: text += format_float(element_value(d.dtype, bytes.data(), i), buf); break;
       case DType::Float64: {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", element_value(d.dtype, bytes.data(), i));
-        os << buf;
+        const auto r = std::to_chars(buf, buf + sizeof buf, element_value(d.dtype, bytes.data(), i), std::chars_format::general, 17);
+        text.append(buf, r.ptr);
         break;
       }
       case DType::Float16:
       case DType::BFloat16: {  // the bits, so that every value (NaN payloads too) reads back
         std::uint16_t bits;
         std::memcpy(&bits, bytes.data() + i * es, 2);
-        char buf[8];
         std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(bits));
-        os << buf;
+        text += buf;
         break;
       }
-      case DType::UInt64: os << static_cast<std::uint64_t>(element_int(d.dtype, bytes.data(), i)); break;
-      default: os << element_int(d.dtype, bytes.data(), i); break;
+      case DType::UInt64: {
+        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::uint64_t>(element_int(d.dtype, bytes.data(), i)));
+        text.append(buf, r.ptr);
+        break;
+      }
+      default: {
+        const auto r = std::to_chars(buf, buf + sizeof buf, element_int(d.dtype, bytes.data(), i));
+        text.append(buf, r.ptr);
+        break;
+      }
     }
   }
-  os << ']';
+  text += ']';
+  os.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 }  // namespace text_detail
 

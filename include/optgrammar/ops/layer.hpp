@@ -91,6 +91,21 @@ inline std::optional<ConvGeometry> conv_geometry(std::span<const ValueView> in, 
   return g;
 }
 
+/// Calls f(kh, kw, pixel) for each tap of the window of output position (n, oh, ow) that lies
+/// inside the input; pixel is the input's (n, ih, iw) index, its first channel at pixel * Ci.
+template <class F>
+void for_each_tap(const ConvGeometry& g, std::size_t n, std::size_t oh, std::size_t ow, F&& f) {
+  for (std::size_t kh = 0; kh < g.kh; ++kh) {
+    const std::int64_t ih = static_cast<std::int64_t>(oh) * g.sh + static_cast<std::int64_t>(kh) * g.dh - g.pt;
+    if (ih < 0 || ih >= static_cast<std::int64_t>(g.h)) continue;
+    for (std::size_t kw = 0; kw < g.kw; ++kw) {
+      const std::int64_t iw = static_cast<std::int64_t>(ow) * g.sw + static_cast<std::int64_t>(kw) * g.dw - g.pl;
+      if (iw < 0 || iw >= static_cast<std::int64_t>(g.w)) continue;
+      f(kh, kw, (n * g.h + static_cast<std::size_t>(ih)) * g.w + static_cast<std::size_t>(iw));
+    }
+  }
+}
+
 namespace infer {
 inline Inferred conv_layer(const OpView& v) {
   Inferred r;
@@ -142,22 +157,16 @@ bool conv_layer(const OpView& v, std::span<std::byte> out, Backend) {
     for (std::size_t oh = 0; oh < g->ho; ++oh)
       for (std::size_t ow = 0; ow < g->wo; ++ow) {
         std::fill(acc.begin(), acc.end(), 0.0);
-        for (std::size_t kh = 0; kh < g->kh; ++kh) {
-          const std::int64_t ih = static_cast<std::int64_t>(oh) * g->sh + static_cast<std::int64_t>(kh) * g->dh - g->pt;
-          if (ih < 0 || ih >= static_cast<std::int64_t>(g->h)) continue;
-          for (std::size_t kw = 0; kw < g->kw; ++kw) {
-            const std::int64_t iw = static_cast<std::int64_t>(ow) * g->sw + static_cast<std::int64_t>(kw) * g->dw - g->pl;
-            if (iw < 0 || iw >= static_cast<std::int64_t>(g->w)) continue;
-            const float* xp = x + ((n * g->h + static_cast<std::size_t>(ih)) * g->w + static_cast<std::size_t>(iw)) * g->ci;
-            const float* wp = w + (kh * g->kw + kw) * cig * g->co;
-            for (std::size_t c = 0; c < g->co; ++c) {
-              const std::size_t c0 = (c / cog) * cig;
-              double s = 0;
-              for (std::size_t i = 0; i < cig; ++i) s += static_cast<double>(xp[c0 + i]) * wp[i * g->co + c];
-              acc[c] += s;
-            }
+        for_each_tap(*g, n, oh, ow, [&](std::size_t kh, std::size_t kw, std::size_t pixel) {
+          const float* xp = x + pixel * g->ci;
+          const float* wp = w + (kh * g->kw + kw) * cig * g->co;
+          for (std::size_t c = 0; c < g->co; ++c) {
+            const std::size_t c0 = (c / cog) * cig;
+            double s = 0;
+            for (std::size_t i = 0; i < cig; ++i) s += static_cast<double>(xp[c0 + i]) * wp[i * g->co + c];
+            acc[c] += s;
           }
-        }
+        });
         float* yp = y + ((n * g->ho + oh) * g->wo + ow) * g->co;
         for (std::size_t c = 0; c < g->co; ++c) {
           const double r = acc[c] + b[c];

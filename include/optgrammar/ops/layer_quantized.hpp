@@ -148,17 +148,10 @@ inline bool quantized_conv(const OpView& v, std::span<std::byte> out, Backend) {
           std::int64_t acc = b.empty() ? 0 : b[c];
           const std::size_t c0 = (c / cog) * cig;
           const std::int64_t zw = quant::at(wz, c);
-          for (std::size_t kh = 0; kh < g->kh; ++kh) {
-            const std::int64_t ih = static_cast<std::int64_t>(oh) * g->sh + static_cast<std::int64_t>(kh) * g->dh - g->pt;
-            if (ih < 0 || ih >= static_cast<std::int64_t>(g->h)) continue;
-            for (std::size_t kw = 0; kw < g->kw; ++kw) {
-              const std::int64_t iw = static_cast<std::int64_t>(ow) * g->sw + static_cast<std::int64_t>(kw) * g->dw - g->pl;
-              if (iw < 0 || iw >= static_cast<std::int64_t>(g->w)) continue;
-              const std::size_t xp = ((n * g->h + static_cast<std::size_t>(ih)) * g->w + static_cast<std::size_t>(iw)) * g->ci + c0;
-              for (std::size_t i = 0; i < cig; ++i)
-                acc += (x[xp + i] - xd.zero_offset) * (w[((c * cig + i) * g->kh + kh) * g->kw + kw] - zw);
-            }
-          }
+          for_each_tap(*g, n, oh, ow, [&](std::size_t kh, std::size_t kw, std::size_t pixel) {
+            const std::size_t xp = pixel * g->ci + c0;
+            for (std::size_t i = 0; i < cig; ++i) acc += (x[xp + i] - xd.zero_offset) * (w[((c * cig + i) * g->kh + kh) * g->kw + kw] - zw);
+          });
           rq.put(out, ((n * g->ho + oh) * g->wo + ow) * g->co + c, acc, c);
         }
   return true;

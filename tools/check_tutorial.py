@@ -11,8 +11,13 @@ og-opt is the binary given. Each must exit 0. Then:
     matches any, as times depend on the machine;
   - the page's prose until the next command block: each `ops: ...`, `check: ...` and `PASS N M`
     (a pass table row) quoted in backticks must be in what the commands printed.
+With --shell (docs/first-rule.md), every command block runs whole, as a bash script (set -e),
+in the scratch folder with HOME set to it, the folder it ends in carried to the next block, and
+build/og-opt a link to the build folder given by --build-dir; the output blocks are compared with
+what it printed on stdout, as above.
 Exit status 0 when all holds, 1 with each difference listed, 77 (skipped) without the models.
 Usage: check_tutorial.py --og-opt PATH --models DIR [--keep DIR] docs/tutorial.md
+       check_tutorial.py --shell --build-dir DIR --models DIR [--keep DIR] docs/first-rule.md
 """
 import argparse
 import os
@@ -23,6 +28,9 @@ import sys
 import tempfile
 
 OG_OPT_WORDS = ("build/og-opt/tools/og-opt/og-opt", "og-opt")
+# The first words of a command block; any other indented block is output.
+COMMAND_WORDS = OG_OPT_WORDS + ("grep", "git", "cd", "bash", "cmake", "mkdir", "cat", "sed", "ls",
+                                "g++-12", "clang++-14")
 SKIP = 77
 
 
@@ -68,7 +76,7 @@ def blocks(text):
         out[-1][2].extend(prose)
     for b in out:
         first = b[1][0].split()[0]
-        b[0] = "cmd" if first in OG_OPT_WORDS + ("grep", "git", "cd", "bash") else "out"
+        b[0] = "cmd" if first in COMMAND_WORDS or first.startswith('"$HOME/') else "out"
     return out
 
 
@@ -97,9 +105,20 @@ def claims(prose):
             yield q
 
 
+def run_block(lines, work, cwd_file):
+    """--shell: the block as one bash script from the folder the previous block ended in."""
+    script = 'cd "$(cat "$OG_CWD_FILE")"\nset -e\n' + "\n".join(lines) + '\npwd > "$OG_CWD_FILE"\n'
+    env = dict(os.environ, HOME=work, OG_CWD_FILE=cwd_file)
+    r = subprocess.run(["bash", "-c", script], cwd=work, env=env, capture_output=True, text=True)
+    print("$ " + "\n  ".join(lines) + f"\n  exit {r.returncode}")
+    return r
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--og-opt", required=True)
+    ap.add_argument("--og-opt")
+    ap.add_argument("--shell", action="store_true")
+    ap.add_argument("--build-dir")
     ap.add_argument("--models", required=True)
     ap.add_argument("--keep", help="run in this folder and keep it")
     ap.add_argument("page")
@@ -107,7 +126,9 @@ def main():
     if not os.path.isdir(os.path.join(a.models, "ocr-models")):
         print(f"SKIPPED: no PP-OCR models in {a.models} (tools/fetch-models.sh)")
         return SKIP
-    og_opt = os.path.abspath(a.og_opt)
+    if a.shell != bool(a.build_dir) or a.shell == bool(a.og_opt):
+        ap.error("give --og-opt, or --shell with --build-dir")
+    og_opt = os.path.abspath(a.og_opt) if a.og_opt else None
     with open(a.page, encoding="utf-8") as f:
         bs = blocks(f.read())
     work = a.keep or tempfile.mkdtemp(prefix="og-tutorial-")
@@ -115,13 +136,26 @@ def main():
     link = os.path.join(work, "build", "models")
     if not os.path.exists(link):
         os.symlink(os.path.abspath(a.models), link)
+    cwd_file = os.path.join(work, ".cwd")
+    if a.shell:
+        with open(cwd_file, "w", encoding="utf-8") as f:
+            f.write(work)
+        build_link = os.path.join(work, "build", "og-opt")
+        if not os.path.exists(build_link):
+            os.symlink(os.path.abspath(a.build_dir), build_link)
     faults, ran, checked = [], 0, 0
     try:
         for i, (kind, lines, prose) in enumerate(bs):
             if kind != "cmd":
                 continue
             printed = []
-            for c in commands(lines):
+            if a.shell:
+                r = run_block(lines, work, cwd_file)
+                ran += 1
+                if r.returncode != 0:
+                    faults.append(f"block {i + 1} exited {r.returncode}: {(r.stdout + r.stderr).strip()[-600:]}")
+                printed += [norm(x) for x in r.stdout.splitlines() if x.strip()]
+            for c in ([] if a.shell else commands(lines)):
                 word = c.split()[0]
                 if word in OG_OPT_WORDS:
                     c = "'" + og_opt + "'" + c[len(word):]

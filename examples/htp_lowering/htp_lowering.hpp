@@ -12,7 +12,7 @@
 #include <optgrammar/core/context.hpp>
 #include <optgrammar/ops/eval.hpp>
 #include <optgrammar/ops/verify.hpp>
-#include <optgrammar/autosplit.hpp>  // rules.hpp and the split check: tiling and head splits use AUTOSPLIT
+#include <optgrammar/rules.hpp>  // AUTOSPLIT included: tiling and head splits use it
 
 // ---- layout ---------------------------------------------------------------------------------
 

@@ -6,7 +6,6 @@
 // tests/replacement/op_package_test.cpp runs it on graphs; og-parse reads it in the cross-check.
 #include <optgrammar/core/properties.hpp>
 #include <optgrammar/rules.hpp>
-#include <optgrammar/autosplit.hpp>
 
 using optgrammar::Constraint;
 using optgrammar::OpDef;

@@ -2,8 +2,9 @@
 //
 // What such sources take from the framework's headers besides the rule language: the per-file
 // brackets BEGIN_PKG_OP_DEFINITION(name) / END_PKG_OP_DEFINITION(name), THIS_PKG_NAME,
-// API_EXPORT, PREPARE_DISABLED, and the names external functions are written with (Replacement,
-// OpRef, QuickShape, Split_Context, Constraint, OpDef), usable unqualified. The framework's include
+// API_EXPORT, PREPARE_DISABLED, the interface file's declarations, the rule macros made of others
+// (optgrammar/htp_compat_macros.hpp), and the names external functions are written with
+// (Replacement, OpRef, QuickShape, Split_Context, Constraint, OpDef), usable unqualified. The framework's include
 // names (HTP/core/optimize.h, ...) are forwarding headers to this one, in the separate include
 // folder include/compat (CMake target optgrammar::htp_compat). optgrammar/rules.hpp stays free of
 // all of this. docs/htp-compat.md says what each name does here.
@@ -14,7 +15,8 @@
 #pragma once
 
 #include "optgrammar/package/properties.hpp"
-#include "optgrammar/autosplit.hpp"  // package sources split with AUTOSPLIT freely
+#include "optgrammar/rules.hpp"
+#include "optgrammar/htp_compat_macros.hpp"  // DEF_AUTOSPLIT, ...: the macros og-parse knows too
 
 #include <cassert>  // package kernels and shape functions use assert without including it
 #include <charconv>
@@ -58,6 +60,10 @@
 #define INIT_PACKAGE_OPTIMIZATION_DEF() static_assert(true, "INIT_PACKAGE_OPTIMIZATION_DEF");
 #define INIT_PACKAGE_PARAM_ORDER_DEF() static_assert(true, "INIT_PACKAGE_PARAM_ORDER_DEF");
 #define INIT_PKG_CORE_INIT_FUNC() static_assert(true, "INIT_PKG_CORE_INIT_FUNC");
+// The declarations of what the three above define, for the package's other files.
+#define DECLARE_PACKAGE_OP_DEF() static_assert(true, "DECLARE_PACKAGE_OP_DEF");
+#define DECLARE_PACKAGE_OPTIMIZATION_DEF() static_assert(true, "DECLARE_PACKAGE_OPTIMIZATION_DEF");
+#define DECLARE_PACKAGE_PARAM_ORDER_DEF() static_assert(true, "DECLARE_PACKAGE_PARAM_ORDER_DEF");
 // The list that orders a package's source files (HTP/core/unique_types.h): each entry redeclares
 // what BEGIN_PKG_OP_DEFINITION(NAME) declares, so a misspelt name is still only a declaration;
 // the order of rules is the one docs/engine.md gives, whatever the list says.
@@ -84,6 +90,9 @@
 // device). Nothing here runs kernels, so a hook is only checked to be a complete type.
 #define CTOR_OPHOOK(IMPL, HOOK) static_assert(sizeof(HOOK) > 0, "CTOR_OPHOOK: " #HOOK);
 #define CTOR_HOOK(IMPL, VAR, ...) static_assert(true, "CTOR_HOOK");
+// An implementation's compile step for the device (its executable form): nothing here runs
+// kernels, so nothing of it is used.
+#define COMPILER_FOR(IMPL, FUNCTION, PARAMETERS) static_assert(true, "COMPILER_FOR");
 
 // Logging in kernels, cost functions and hooks, printf-style, to stderr with file:line. A message prints when
 // its level is at most OPTGRAMMAR_LOG_LEVEL (environment; default 1: errors and warnings);

@@ -1,6 +1,6 @@
-// What an op-package author includes: the rule language, the op registry and DEF_TENSOR_PROPERTIES: everything a
-// translation unit that defines rules needs (rules that split with AUTOSPLIT also include
-// <optgrammar/autosplit.hpp>). A program that runs rules includes <optgrammar/runtime.hpp>.
+// What an op-package author includes: the whole rule language (AUTOSPLIT and OP_ITER included),
+// the op registry and DEF_TENSOR_PROPERTIES: everything a translation unit that defines rules
+// needs. A program that runs rules includes <optgrammar/runtime.hpp>.
 //
 //   #include <optgrammar/rules.hpp>
 //   DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")

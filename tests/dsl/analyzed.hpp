@@ -3,7 +3,6 @@
 #pragma once
 
 #include <optgrammar/rules.hpp>
-#include <optgrammar/autosplit.hpp>
 
 #include <string_view>
 
@@ -17,7 +16,6 @@
     static constexpr std::string_view file() { return "t.cpp"; }                                \
     static constexpr int line = 1;                                                              \
     static constexpr const char* flags = FLAGS_TEXT;                                            \
-    static constexpr bool split_check_included = OPTGRAMMAR_SPLIT_CHECK_INCLUDED_;               \
   };
 
 #define OG_ANALYZED(NAME, PASS, MATCH, CST, REPL) OG_ANALYZED_(NAME, PASS, "", MATCH, CST, REPL)

@@ -4,7 +4,6 @@
 // every rule of a block was registered (so every quoted example passed the C++ front end's
 // checker). The test dsl.examples_og_parse runs og-parse on this file: no error, no warning.
 #include <optgrammar/rules.hpp>
-#include <optgrammar/autosplit.hpp>
 #include <optgrammar/engine/driver.hpp>
 
 #include <catch2/catch.hpp>
@@ -42,6 +41,9 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Add", "a", "b"),
                              EQ(STEPSIZE_OF("a"), STEPSIZE_OF("*"))),
                          Op("QuantizedAdd_8", "a", "b"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Identity", "*"), EQ(OUTPUTS_OF("*"), 1U), INPUT_OF("*", 0))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Relu", "x"),
+                         AND(IS_OP("x", "Conv2d"), NOT(PRODUCER_FOR("x", "Add")), LE(DATA_SIZE("x"), 65536U)),
+                         Op("Relu_small", "x"))
 
 // example: replacement
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Sub", "x", "y"), EQ(DTYPE_OF("y"), DType::Float32),

@@ -70,6 +70,7 @@ struct Sample {
   std::string_view name;
   std::string built;               ///< the canonical text of the C++ front end's tree
   std::vector<std::string> args;   ///< the operands' canonical texts
+  bool typed = false;              ///< the tree types (its node is not ill-typed)
 };
 
 template <class T>
@@ -80,7 +81,7 @@ std::string text_of(const T& v) {
 }
 template <class N, class... A>
 Sample sample(std::string_view name, const N& built, const A&... args) {
-  return Sample{name, text_of(built), {text_of(args)...}};
+  return Sample{name, text_of(built), {text_of(args)...}, detail::node_t<N>::vtype != VType::Bad};
 }
 
 std::vector<Sample> samples() {
@@ -144,12 +145,76 @@ std::vector<Sample> samples() {
       sample("AUTOTHREAD_HVX", w::AUTOTHREAD_HVX(1, "I", w::Op("X", w::TYPICAL_SLICE("a", "I"))), 1, "I",
              w::Op("X", w::TYPICAL_SLICE("a", "I"))),
       sample("AUTOTHREAD_HMX", w::AUTOTHREAD_HMX(2, "J", w::Op("X", "a")), 2, "J", w::Op("X", "a")),
+      sample("IS_QUANT_SIGNED", w::IS_QUANT_SIGNED("a"), "a"),
+      sample("IS_SIGNED_SYMM", w::IS_SIGNED_SYMM("a"), "a"),
+      sample("IS_QINT8_SYMM", w::IS_QINT8_SYMM("a"), "a"),
+      sample("IS_QINT16_SYMM", w::IS_QINT16_SYMM("a"), "a"),
+      sample("IS_QINT32_SYMM", w::IS_QINT32_SYMM("a"), "a"),
+      sample("IS_FULLY_CONNECT_WEIGHT", w::IS_FULLY_CONNECT_WEIGHT("a"), "a"),
+      sample("IS_FLOAT16_BOTH", w::IS_FLOAT16_BOTH("a", "b"), "a", "b"),
+      sample("DIM_CHANNEL", w::DIM_CHANNEL("a"), "a"),
+      sample("IS_EMPTY", w::IS_EMPTY("a"), "a"),
+      sample("IS_EMPTY_DIM", w::IS_EMPTY_DIM("a", 2), "a", 2),
+      sample("SHOULD_AUTOTHREAD1", w::SHOULD_AUTOTHREAD1("a"), "a"),
+      sample("SHOULD_AUTOTHREAD2", w::SHOULD_AUTOTHREAD2("a", "b"), "a", "b"),
+      sample("SHOULD_AUTOTHREAD3", w::SHOULD_AUTOTHREAD3("a", "b", "c"), "a", "b", "c"),
+      sample("SHOULD_AUTOTHREAD_UNARY1", w::SHOULD_AUTOTHREAD_UNARY1("a"), "a"),
+      sample("WIDTH_TO_HEIGHTX_CONSTRAINT", w::WIDTH_TO_HEIGHTX_CONSTRAINT("a"), "a"),
+      sample("SHOULD_TILE", w::SHOULD_TILE(w::IS_FLOAT32("a"), true), w::IS_FLOAT32("a"), true),
+      sample("MESSAGE_IF", w::MESSAGE_IF(w::IS_FLOAT32("a"), "note"), w::IS_FLOAT32("a"), "note"),
+      sample("MESSAGE_IFNOT", w::MESSAGE_IFNOT(w::IS_FLOAT32("a"), "note"), w::IS_FLOAT32("a"), "note"),
+      sample("MESSAGE_VALUE", w::MESSAGE_VALUE(w::RANK_OF("a"), "rank"), w::RANK_OF("a"), "rank"),
+      sample("OPCONST_DDR", w::OPCONST_DDR("a"), "a"),
+      sample("OPCONST_FLAT_DDR", w::OPCONST_FLAT_DDR("a"), "a"),
+      sample("OPCONST_TCM", w::OPCONST_TCM("a"), "a"),
+      sample("OPCONST_FLAT_TCM", w::OPCONST_FLAT_TCM("a"), "a"),
+      sample("DWC_ACT_STORAGE_EST", w::DWC_ACT_STORAGE_EST("w", "a", 32), "w", "a", 32),
+      sample("DWC_GOOD_WEIGHTS", w::DWC_GOOD_WEIGHTS("w", "a", 32), "w", "a", 32),
+      sample("DWC_SMART_CHANNEL_SIZE", w::DWC_SMART_CHANNEL_SIZE("w", "a"), "w", "a"),
+      sample("GET_IN_SIZE", w::GET_IN_SIZE(8, 3, 2, 1), 8, 3, 2, 1),
+      sample("ESTIMATE_MIN_SIZE", w::ESTIMATE_MIN_SIZE("a", "w", "s", 1, 2), "a", "w", "s", 1, 2),
+      sample("ESTIMATE_SIZE_ALIGNED_SLICE", w::ESTIMATE_SIZE_ALIGNED_SLICE("a", "s", "o"), "a", "s", "o"),
+      sample("MAX_GOOD_WIDTH_CONV", w::MAX_GOOD_WIDTH_CONV("a", "w", "o", 2, 1, 4096), "a", "w", "o", 2, 1, 4096),
+      sample("MAX_GOOD_WIDTH", w::MAX_GOOD_WIDTH("a", "w", "o", 4096), "a", "w", "o", 4096),
+      sample("EVEN_TILE_UNDER_CUSTOM", w::EVEN_TILE_UNDER_CUSTOM(300, 256, 8), 300, 256, 8),
+      sample("EVEN_TILE_UNDER_CUTOFF2_CUSTOM", w::EVEN_TILE_UNDER_CUTOFF2_CUSTOM(300, 256, 8), 300, 256, 8),
+      sample("SMART_EARLY_WIDTH_S2", w::SMART_EARLY_WIDTH_S2("a", "w", "o", 4096, 16), "a", "w", "o", 4096, 16),
+      sample("SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2", w::SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2("a", "w", "o", 4096),
+             "a", "w", "o", 4096),
+      sample("MAX_GOOD_WIDTH_CHANSHUF", w::MAX_GOOD_WIDTH_CHANSHUF("a", "o", 4096), "a", "o", 4096),
+      sample("MAX_GOOD_WIDTH_QUANTIZE", w::MAX_GOOD_WIDTH_QUANTIZE("a", "o", 4096), "a", "o", 4096),
+      sample("MAX_GOOD_WIDTH_ELEMWISE", w::MAX_GOOD_WIDTH_ELEMWISE("a", "b", "o", 4096), "a", "b", "o", 4096),
+      sample("MAX_GOOD_WIDTH_DILATION", w::MAX_GOOD_WIDTH_DILATION("a", "w", "o", 2, 4096), "a", "w", "o", 2, 4096),
+      sample("S2S2D_BYTESLEFT", w::S2S2D_BYTESLEFT("w", "a", 4096), "w", "a", 4096),
+      sample("S2S2D_MAXWIDTH", w::S2S2D_MAXWIDTH("w", "a", 4096), "w", "a", 4096),
+      sample("S2S2D_GOODWIDTH", w::S2S2D_GOODWIDTH("w", "a", 4096), "w", "a", 4096),
+      sample("MAX_GOOD_WIDTH_S2D", w::MAX_GOOD_WIDTH_S2D("a", "w", "o", 4096), "a", "w", "o", 4096),
+      sample("ESTIMATE_H1_MATMUL_SIZE", w::ESTIMATE_H1_MATMUL_SIZE("a", "b"), "a", "b"),
+      sample("SMART_BATCHNORM_WIDTH", w::SMART_BATCHNORM_WIDTH("a", "w", "o", 256), "a", "w", "o", 256),
+      sample("GOOD_WIDTH_DEPTHTOSPACE_CHECK", w::GOOD_WIDTH_DEPTHTOSPACE_CHECK("a", "o", 64), "a", "o", 64),
+      sample("SMART_WIDTH_DEPTHTOSPACE", w::SMART_WIDTH_DEPTHTOSPACE("a", "o", 128), "a", "o", 128),
+      sample("SHAPE_FROM_W1", w::SHAPE_FROM_W1("a"), "a"),
+      sample("SHAPE_FROM_H1", w::SHAPE_FROM_H1("a"), "a"),
+      sample("REARRANGE_FROM_W1", w::REARRANGE_FROM_W1("a"), "a"),
+      sample("REARRANGE_FROM_W1_OP", w::REARRANGE_FROM_W1_OP("a"), "a"),
+      sample("REARRANGE_TO_W1", w::REARRANGE_TO_W1(w::Op("X", "a")), w::Op("X", "a")),
+      sample("REARRANGE_FROM_H1", w::REARRANGE_FROM_H1("a"), "a"),
+      sample("REARRANGE_TO_H1", w::REARRANGE_TO_H1(w::Op("X", "a")), w::Op("X", "a")),
+      sample("HEIGHTX_SHAPE", w::HEIGHTX_SHAPE("a"), "a"),
+      sample("HEIGHT84_SHAPE", w::HEIGHT84_SHAPE("a"), "a"),
       sample("CHANNEL_SPLIT_SIZE", w::CHANNEL_SPLIT_SIZE),
       sample("MIN_CHANNEL_SPLIT_SIZE", w::MIN_CHANNEL_SPLIT_SIZE),
       sample("MIN_WIDTH", w::MIN_WIDTH),
       sample("TILE_HEIGHT", w::TILE_HEIGHT),
       sample("TCM_MAXTENSOR_SIZE", w::TCM_MAXTENSOR_SIZE),
       sample("TCM_MAXTENSOR_HALF_SIZE", w::TCM_MAXTENSOR_HALF_SIZE),
+      sample("MAX_DIMENSIONS", w::MAX_DIMENSIONS),
+      sample("CAN_FINE_SPLIT", w::CAN_FINE_SPLIT),
+      sample("BIG_WIDTH_SIZE", w::BIG_WIDTH_SIZE),
+      sample("DO_BIG_WIDTH_SPLIT", w::DO_BIG_WIDTH_SPLIT),
+      sample("AUTOTHREAD_ENABLED", w::AUTOTHREAD_ENABLED),
+      sample("SHOULD_AUTOTHREAD", w::SHOULD_AUTOTHREAD),
+      sample("SHOULD_AUTOTHREAD_UNARY", w::SHOULD_AUTOTHREAD_UNARY),
   };
 }
 
@@ -161,6 +226,7 @@ TEST_CASE("every expansion of the records is what the C++ front end builds for t
     const auto it = std::find_if(all.begin(), all.end(), [&](const Sample& s) { return s.name == rec.name; });
     REQUIRE(it != all.end());
     CHECK(it->args.size() >= rec.min_args);
+    CHECK(it->typed);
     CHECK(it->built == expansion_text::fully_expanded(expansion_text::substituted(rec.expansion, it->args)));
   }
   for (const auto& s : all) {

@@ -382,7 +382,7 @@ TEST_CASE("compose: chains of reshapes back to the start shape", "[index][compos
   for (std::size_t i = chain.size() - 1; i > 0; --i) m = compose(m, reshape_map(chain[i - 1], chain[i]));
   CHECK(m.to_string() == IndexingMap::identity({2, 3, 4, 5}).to_string());
 
-  // random chains: always exact; most (not all: see docs/index.md) fully simplified
+  // random chains: always exact; most (not all: see docs/indexing-maps.md) fully simplified
   std::mt19937 rng(5);
   std::vector<std::int64_t> primes{2, 2, 2, 3, 5};
   auto random_shape = [&] {

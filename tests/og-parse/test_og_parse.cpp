@@ -9,11 +9,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -481,6 +483,79 @@ TEST_CASE("the compatibility names expand as the grammar's records say", "[canon
   CHECK(checked >= 20);
 }
 
+TEST_CASE("the names checked as their expansion read as rules: each prints its expansion", "[canonical]") {
+  // Every record of the EXPANDED family that a constraint may write (the framework's size
+  // heuristics, SHOULD_TILE, the conditional messages, ...), with sample operands: the rule's
+  // canonical constraint is the record's expansion with the operands put in. A number is compared
+  // with 0. A new record needs its sample here.
+  struct Use {
+    std::string_view name;
+    std::vector<std::string> args;
+    bool test = false;  ///< bool-valued
+  };
+  const std::string x = "\"x\"", w = "\"w\"", o = "\"*\"", tcm = "4096";
+  const std::vector<Use> uses = {
+      {"IS_EMPTY_DIM", {x, "2"}, true},
+      {"MIN_WIDTH_OF", {x}},
+      {"SUBS", {"7", "3"}},
+      {"WEIGHT_STORAGE", {w, "32"}},
+      {"ACT_STORAGE_EST", {w, x, "32"}},
+      {"GOOD_WEIGHTS", {w, x, "32"}, true},
+      {"SMART_CHANNEL_SIZE", {w, x}},
+      {"ESTIMATE_SIZE", {x, w, o}},
+      {"SHOULD_TILE", {"IS_FLOAT32(\"x\")", "GT(RANK_OF(\"x\"),1)"}, true},
+      {"MESSAGE_IF", {"true", "\"note\""}, true},
+      {"MESSAGE_IFNOT", {"true", "\"note\""}, true},
+      {"MESSAGE_VALUE", {"RANK_OF(\"x\")", "\"rank\""}},
+      {"DWC_ACT_STORAGE_EST", {w, x, "32"}},
+      {"DWC_GOOD_WEIGHTS", {w, x, "32"}, true},
+      {"DWC_SMART_CHANNEL_SIZE", {w, x}},
+      {"GET_IN_SIZE", {"8", "3", "2", "1"}},
+      {"ESTIMATE_MIN_SIZE", {x, w, o, "1", "2"}},
+      {"ESTIMATE_SIZE_ALIGNED_SLICE", {x, w, o}},
+      {"MAX_GOOD_WIDTH_CONV", {x, w, o, "2", "1", tcm}},
+      {"MAX_GOOD_WIDTH", {x, w, o, tcm}},
+      {"EVEN_TILE_UNDER_CUSTOM", {"300", "256", "8"}},
+      {"EVEN_TILE_UNDER_CUTOFF2_CUSTOM", {"300", "256", "8"}},
+      {"SMART_EARLY_WIDTH_S2", {x, w, o, tcm, "16"}},
+      {"SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2", {x, w, o, tcm}},
+      {"MAX_GOOD_WIDTH_CHANSHUF", {x, o, tcm}},
+      {"MAX_GOOD_WIDTH_QUANTIZE", {x, o, tcm}},
+      {"MAX_GOOD_WIDTH_ELEMWISE", {x, w, o, tcm}},
+      {"MAX_GOOD_WIDTH_DILATION", {x, w, o, "2", tcm}},
+      {"S2S2D_BYTESLEFT", {w, x, tcm}},
+      {"S2S2D_MAXWIDTH", {w, x, tcm}},
+      {"S2S2D_GOODWIDTH", {w, x, tcm}},
+      {"MAX_GOOD_WIDTH_S2D", {x, w, o, tcm}},
+      {"ESTIMATE_H1_MATMUL_SIZE", {x, w}},
+      {"SMART_BATCHNORM_WIDTH", {x, w, o, "256"}},
+      {"GOOD_WIDTH_DEPTHTOSPACE_CHECK", {x, o, "64"}, true},
+      {"SMART_WIDTH_DEPTHTOSPACE", {x, o, "128"}},
+  };
+  int checked = 0;
+  for (const auto& r : optgrammar::dsl::constructs) {
+    if (r.family != optgrammar::dsl::Family::EXPANDED || !(r.places & optgrammar::dsl::in_constraint)) continue;
+    INFO(r.name);
+    const auto it = std::find_if(uses.begin(), uses.end(), [&](const Use& u) { return u.name == r.name; });
+    REQUIRE(it != uses.end());
+    std::string use = std::string(r.name) + "(";
+    for (std::size_t k = 0; k < it->args.size(); ++k) use += (k ? "," : "") + it->args[k];
+    use += ")";
+    std::string want = expansion_text::fully_expanded(expansion_text::substituted(r.expansion, it->args));
+    if (!it->test) {
+      use = "GT(" + use + ",0)";
+      want = "GT(" + want + ",0)";
+    }
+    // (the constraint of a rule over x, w and the root)
+    auto p = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\", \"w\"), " + use + ", \"x\")\n");
+    for (const auto& d : p.diags) INFO(d);
+    REQUIRE(p.canonical.size() == 1);
+    CHECK(p.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"A\",\"x\",\"w\")," + want + ",\"x\")");
+    ++checked;
+  }
+  CHECK(checked >= 30);
+}
+
 TEST_CASE("registrations as the framework's older headers take them: a variable op name, a cost in quotes") {
   auto p = parse(
       "DEF_PACKAGE_OP(reluImpl<Tensor>, op_name_relu)\n"
@@ -588,6 +663,51 @@ TEST_CASE("DEF_OPT and DEF_OPTIM, the framework's short names of the rule macros
       "MAKE_OP_FP16_AND_INSERT_CAST(Op(\"B\", CAST_TO_FP16(\"x\"))))\n");
   REQUIRE(unknown.diags.size() == 1);
   CHECK(unknown.diags[0].find("t.cpp:1:1: warning: 'MY_RULE(...)' looks like a rule") == 0);
+}
+
+TEST_CASE("the framework's rule macros made of others, known without a #define", "[canonical]") {
+  // include/optgrammar/htp_compat_macros.hpp, built into og-parse: the rules print as the
+  // long macros they stand for.
+  auto p = parse(
+      "DEF_AUTOSPLIT(TILING, Op(\"T\", \"x\"), IS_FLOAT32(\"x\"), 2, \"I\", 4, Op(\"T\", TYPICAL_SLICE(\"x\", \"I\")))\n"
+      "DEF_AUTOSPLIT_ORDERED(TILING + 1, Op(\"U\", \"x\"), OK, 1, \"I\", 8, Op(\"U\", TYPICAL_SLICE(\"x\", \"I\")))\n"
+      "DEF_AUTOSPLIT_TYPICAL(TILING + 2, \"V\", 2, 1, 16)\n"
+      "CONVERT_BINARY_OP_TO_FP16(\"Mul\", \"a\", \"b\")\n"
+      "DEF_INTERNAL_PACKAGE_OPTIMIZATION(EARLY, Op(\"W\", \"x\"), OK, \"x\")\n"
+      "DEF_PACKAGE_OP_REG(\"core\", reluImpl<Tensor>, \"Relu\")\n"
+      "TILE_LIKE(Op(\"T\", \"x\"), \"x\");\n"
+      "DEF_TILE_PROPERTIES(Op(\"T\", \"x\"), Flat(\"x\"))\n");
+  for (const auto& d : p.diags) INFO(d);
+  CHECK(p.diags.empty());
+  REQUIRE(p.canonical.size() == 5);
+  CHECK(p.canonical[0].rfind("DEF_PACKAGE_OPTIMIZATION(TILING,Op(\"T\",\"x\"),AND(GT(DIM_OF(\"*\",2),4),"
+                             "EQ(DTYPE_OF(\"x\"),DType::Float32)),AUTOSPLIT(2,\"I\",4,Op(\"T\",",
+                             0) == 0);
+  CHECK(p.canonical[1].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(TILING+1,ordered_autosplit_flag,Op(\"U\",\"x\"),", 0) == 0);
+  CHECK(p.canonical[2].rfind("DEF_PACKAGE_OPTIMIZATION(TILING+2,OpVarIn(\"V\"),GT(DIM_OF(\"*\",1),16),AUTOSPLIT(1,\"I\",16,"
+                             "OP_ITER(Op(\"V\"),\"J\",0,INPUTS_OF(\"*\"),SELECT(GE(SPLIT_START(\"J\"),2),ITER_INPUT_OF(\"*\",\"J\"),",
+                             0) == 0);
+  CHECK(p.canonical[3].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"Mul\",\"a\",\"b\"),", 0) == 0);
+  CHECK(p.canonical[4] == "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"W\",\"x\"),true,\"x\")");
+  REQUIRE(p.s->ops().size() == 1);
+  CHECK(p.s->ops()[0].op == "Relu");
+  // A source's own definition of one of them comes first.
+  auto own = parse(
+      "#define DEF_AUTOSPLIT(P, M, C, D, T, N, R) DEF_PACKAGE_OPTIMIZATION(P, M, C, R)\n"
+      "DEF_AUTOSPLIT(TILING, Op(\"T\", \"x\"), OK, 2, \"I\", 4, \"x\")\n");
+  REQUIRE(own.canonical.size() == 1);
+  CHECK(own.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(TILING,Op(\"T\",\"x\"),true,\"x\")");
+}
+
+TEST_CASE("IS_OP, PRODUCER_FOR and DATA_SIZE: an existing opref, then an op name", "[canonical]") {
+  CHECK(constraint_of("AND(IS_OP(\"x\", \"Relu\"), PRODUCER_FOR(INPUT_OF(\"*\", 0), \"Add\"))") ==
+        "AND(IS_OP(\"x\",\"Relu\"),PRODUCER_FOR(INPUT_OF(\"*\",0),\"Add\"))");
+  CHECK(constraint_of("GT(DATA_SIZE(\"x\"), 64)") == "GT(DATA_SIZE(\"x\"),64)");
+  auto bad = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), IS_OP(1, \"Relu\"), \"x\")\n"
+                   "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"B\", \"x\"), PRODUCER_FOR(\"x\", \"\"), \"x\")\n");
+  REQUIRE(bad.diags.size() == 2);
+  CHECK(bad.diags[0].find("IS_OP's operand 1 must be an operand tag or opref, not int") != std::string::npos);
+  CHECK(bad.diags[1].find("op name") != std::string::npos);
 }
 
 TEST_CASE("registrations as the framework writes them: template-ids without parentheses, cost functions, \"...\"") {

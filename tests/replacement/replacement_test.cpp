@@ -5,7 +5,6 @@
 #include <optgrammar/core/properties.hpp>
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/runtime.hpp>
-#include <optgrammar/autosplit.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -417,7 +416,7 @@ TEST_CASE("verify mode checks every AUTOSPLIT with indexing maps, a wrong split 
   Graph g;
   auto x = g.add_input(f32({1, 8, 4, 2}));
   OutputDef out = f32({1, 8, 4, 2});
-  engine::AutosplitRecord rec;
+  engine::SplitRecord rec;
   auto part = [&](std::size_t start, std::size_t size, std::size_t slice_start) {
     std::size_t first = g.size();
     OutputDef st = OutputDef::make(DType::Int32, {0, slice_start, 0, 0});
@@ -425,13 +424,14 @@ TEST_CASE("verify mode checks every AUTOSPLIT with indexing maps, a wrong split 
     OpRef a = g.add_op("$Shape", {}, st), b = g.add_op("$Shape", {}, sz);
     OutputDef pd = f32({1, size, 4, 2});
     OpRef sl = g.add_op("Slice_shape", {x, a, b}, pd);
-    rec.add_part(g, start, size, g.add_op("P", {sl}, pd), first);
+    OpRef p = g.add_op("P", {sl}, pd);
+    rec.parts.push_back({start, size, p, first, g.size()});
   };
   part(0, 4, 0);
   part(4, 4, 4);
-  CHECK(rec.check(g, out, 1).empty());
+  CHECK(engine::check_split(g, rec, out, 1).empty());
   part(9, 3, 6);  // past the end: out of bounds, and slice rows 6..8 of 8
-  std::string msg = rec.check(g, out, 1);
+  std::string msg = engine::check_split(g, rec, out, 1);
   CHECK(msg.find("reaches outside") != std::string::npos);
 }
 

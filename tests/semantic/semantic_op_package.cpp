@@ -331,6 +331,6 @@ TEST_CASE("op package: a convolution with a QInt8 output keeps it") {
     });
     CHECK(!problem);
     if (problem) WARN(*problem);
-    CHECK(fired(tally, "op_package.cpp", 68, 72) == (out == DType::QUInt8 ? 1u : 0u));
+    CHECK(fired(tally, "op_package.cpp", 67, 71) == (out == DType::QUInt8 ? 1u : 0u));
   }
 }

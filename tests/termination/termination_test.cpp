@@ -5,7 +5,7 @@
 // its replacement spells, AUTOSPLIT at most 65534 parts). docs/engine.md states the bound.
 #include <optgrammar/core/verify.hpp>
 #include <optgrammar/engine/driver.hpp>
-#include <optgrammar/autosplit.hpp>
+#include <optgrammar/rules.hpp>
 
 #include <catch2/catch.hpp>
 

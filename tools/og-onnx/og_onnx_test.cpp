@@ -32,7 +32,7 @@ using optgrammar::engine::Tensor;
 
 namespace {
 
-double rel_tol = 1e-4, abs_tol = 1e-5;
+double default_rtol = 1e-4, abs_tol = 1e-5;
 bool stats = false;
 std::vector<std::string> fixed_inputs;
 
@@ -45,7 +45,7 @@ struct Stats {
   double import_ms = 0, interpret_ms = 0;
   double max_abs = 0;       ///< largest |got - expected| of a float element
   double max_expected = 0;  ///< largest |expected| of a float element
-  double worst = 0;         ///< largest |got - expected| / (rel_tol |expected| + abs_tol): <= 1 passes
+  double worst = 0;         ///< largest |got - expected| / (rtol |expected| + abs_tol): <= 1 passes
   std::size_t nodes = 0;
   std::string text() const {
     char b[200];
@@ -57,7 +57,7 @@ struct Stats {
 
 /// Empty when equal within tolerance, else the first element that differs; notes the
 /// differences of every float element in `st`.
-std::string compare(const Tensor& got, const Tensor& want_as_read, Stats& st) {
+std::string compare(const Tensor& got, const Tensor& want_as_read, double rtol, Stats& st) {
   Tensor want = want_as_read;
   // ONNX's test data of this version stores bfloat16 values as uint16 tensors of their bits.
   if (got.def.dtype == DType::BFloat16 && want.def.dtype == DType::UInt16) want.def.dtype = DType::BFloat16;
@@ -75,10 +75,10 @@ std::string compare(const Tensor& got, const Tensor& want_as_read, Stats& st) {
     else if (std::isinf(b)) ok = a == b;
     else {
       const double d = std::fabs(a - b);
-      ok = d <= rel_tol * std::fabs(b) + abs_tol;
+      ok = d <= rtol * std::fabs(b) + abs_tol;
       st.max_abs = std::max(st.max_abs, std::isnan(d) ? INFINITY : d);
       st.max_expected = std::max(st.max_expected, std::fabs(b));
-      st.worst = std::max(st.worst, std::isnan(d) ? INFINITY : d / (rel_tol * std::fabs(b) + abs_tol));
+      st.worst = std::max(st.worst, std::isnan(d) ? INFINITY : d / (rtol * std::fabs(b) + abs_tol));
     }
     if (!ok && first.empty()) first = "element " + std::to_string(i) + " is " + std::to_string(a) + ", expected " + std::to_string(b);
   }
@@ -97,23 +97,46 @@ std::vector<fs::path> numbered(const fs::path& dir, const std::string& prefix, c
 
 enum class Outcome { pass, fail, skip };
 
-/// Tests whose expected values ONNX Runtime does not compute, so that the interpreter, which
-/// follows ONNX Runtime, is not held to them: they are skipped with the reason.
+/// Tests whose expected values ONNX Runtime does not compute (checked against its outputs), so
+/// that the interpreter, which follows ONNX Runtime, is not held to them: skipped with the reason,
+/// or, where the expected values are only rounded (ONNX's own backend runner compares them to
+/// 1e-3), compared within that relative tolerance.
 struct Divergent {
   std::string_view test, why;
+  double rtol = 0;  ///< 0: skipped
 };
 constexpr std::string_view bfloat16_truncated =
     "the expected values truncate float to bfloat16; ONNX Runtime, and the interpreter, round to nearest even";
+constexpr std::string_view short_pi = "the expected values take pi as 3.1415; ONNX Runtime, and the interpreter, take pi";
+constexpr std::string_view four_digits = "expected values given to 4 digits: compared within 1e-3 relative, as ONNX's runner does";
 constexpr Divergent divergent[] = {
     {"test_cast_FLOAT_to_BFLOAT16", bfloat16_truncated},
     {"test_castlike_FLOAT_to_BFLOAT16", bfloat16_truncated},
     {"test_castlike_FLOAT_to_BFLOAT16_expanded", bfloat16_truncated},
+    {"test_blackmanwindow", short_pi},
+    {"test_blackmanwindow_symmetric", short_pi},
+    {"test_hammingwindow", short_pi},
+    {"test_hammingwindow_symmetric", short_pi},
+    {"test_hannwindow", short_pi},
+    {"test_hannwindow_symmetric", short_pi},
+    {"test_maxunpool_export_with_output_shape",
+     "the expected values place I's positions, taken in the default unpooled shape, at the same coordinates of the larger "
+     "output_shape; ONNX Runtime, and the interpreter, take them as flat positions in output_shape (as PyTorch)"},
+    {"test_gridsample_bicubic", four_digits, 1e-3},
+    {"test_roialign_aligned_false", four_digits, 1e-3},
+    {"test_roialign_aligned_true", four_digits, 1e-3},
 };
+const Divergent* divergence(const fs::path& dir) {
+  for (const Divergent& d : divergent)
+    if (dir.filename() == d.test) return &d;
+  return nullptr;
+}
 
 using clock = std::chrono::steady_clock;
 double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
 
 Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
+  const Divergent* div = divergence(dir);
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
@@ -166,7 +189,7 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
         return Outcome::fail;
       }
       for (std::size_t k = 0; k < got.size(); ++k)
-        if (auto d = compare(got[k], want[k], st); !d.empty() && msg.empty())
+        if (auto d = compare(got[k], want[k], div ? div->rtol : default_rtol, st); !d.empty() && msg.empty())
           msg = set + "output " + std::to_string(k) + " ('" + m.outputs[k] + "'): " + d;
       if (!msg.empty()) return Outcome::fail;
     }
@@ -175,15 +198,16 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
     return Outcome::fail;
   }
   msg = std::to_string(sets.size()) + (sets.size() == 1 ? " data set" : " data sets");
+  if (div) msg += "; " + std::string(div->why);
   return Outcome::pass;
 }
 
 Outcome run_test(const fs::path& dir, std::string& msg, Stats& st) {
-  for (const Divergent& d : divergent)
-    if (dir.filename() == d.test) {
-      msg = d.why;
-      return Outcome::skip;
-    }
+  const Divergent* d = divergence(dir);
+  if (d && d->rtol == 0) {
+    msg = d->why;
+    return Outcome::skip;
+  }
   try {
     return run_test_unguarded(dir, msg, st);
   } catch (const std::exception& e) {
@@ -210,7 +234,7 @@ int main(int argc, char** argv) {
   int first = 1;
   for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; ++first) {
     const std::string o = argv[first];
-    if (o == "--rtol") rel_tol = number_option(argc, argv, first);
+    if (o == "--rtol") default_rtol = number_option(argc, argv, first);
     else if (o == "--atol") abs_tol = number_option(argc, argv, first);
     else if (o == "--stats") stats = true;
     else if (o == "--fixed-input" && first + 1 < argc) fixed_inputs.emplace_back(argv[++first]);

@@ -805,7 +805,7 @@ class Importer {
     const std::string at = where + ": attribute '" + std::string(a.name) + "'";
     if (!p) {
       if (a.required) fail(Kind::invalid, at + " is required");
-      if (a.optional) return list_const(DType::Int32, {});
+      if (a.optional) return list_const(a.kind == K::real ? DType::Float32 : DType::Int32, {});
       switch (a.kind) {
         case K::integer:
         case K::choice: return scalar_const(DType::Int32, a.default_value);
@@ -948,6 +948,8 @@ class Importer {
       auto it = attrs.find(std::string(a.name));
       operands.push_back(attribute(a, it == attrs.end() ? nullptr : it->second, where));
       if (it != attrs.end()) attrs.erase(it);
+      // RoiAlign before opset 16 has no coordinate_transformation_mode: it computes as output_half_pixel.
+      if (a.name == "coordinate_transformation_mode" && n.op_type() == "RoiAlign" && opset_ < 16) operands.back() = scalar_const(DType::Int32, 1);
     }
     const std::optional<std::int64_t> align_b = legacy_attributes(n, attrs, where);
     if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
@@ -1103,39 +1105,31 @@ class Importer {
 
 }  // namespace
 
-bool ImportOptions::add_input_value(std::string_view spec) {
+namespace {
+/// Adds `NAME=V0,V1,...` to `to` (the values read as T by from_chars); false, adding nothing,
+/// when spec is not of that form: an empty name, a missing or empty value, one that is no T.
+template <class T>
+bool add_named_list(std::string_view spec, std::map<std::string, std::vector<T>>& to) {
   const auto eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0) return false;
-  std::vector<double> values;
+  std::vector<T> values;
   for (std::size_t at = eq + 1;;) {
     const std::size_t comma = std::min(spec.find(',', at), spec.size());
-    double v = 0;
+    T v{};
     const auto [end, ec] = std::from_chars(spec.data() + at, spec.data() + comma, v);
     if (comma == at || ec != std::errc{} || end != spec.data() + comma) return false;
     values.push_back(v);
     if (comma == spec.size()) break;
     at = comma + 1;
   }
-  input_values[std::string(spec.substr(0, eq))] = std::move(values);
+  to[std::string(spec.substr(0, eq))] = std::move(values);
   return true;
 }
+}  // namespace
 
-bool ImportOptions::add_input_shape(std::string_view spec) {
-  const auto eq = spec.find('=');
-  if (eq == std::string_view::npos || eq == 0) return false;
-  std::vector<std::size_t> dims;
-  for (std::size_t at = eq + 1;;) {
-    const std::size_t comma = std::min(spec.find(',', at), spec.size());
-    std::size_t v = 0;
-    const auto [end, ec] = std::from_chars(spec.data() + at, spec.data() + comma, v);
-    if (comma == at || ec != std::errc{} || end != spec.data() + comma) return false;
-    dims.push_back(v);
-    if (comma == spec.size()) break;
-    at = comma + 1;
-  }
-  input_shapes[std::string(spec.substr(0, eq))] = std::move(dims);
-  return true;
-}
+bool ImportOptions::add_input_value(std::string_view spec) { return add_named_list(spec, input_values); }
+
+bool ImportOptions::add_input_shape(std::string_view spec) { return add_named_list(spec, input_shapes); }
 
 Imported import_file(const std::string& path, const ImportOptions& options) {
   std::ifstream is(path, std::ios::binary);

@@ -1,7 +1,9 @@
 // ONNX import for the tools: reads a model (opset <= 17) into a Graph of `onnx.<OpType>` ops
 // (include/optgrammar/ops/onnx.hpp lists them and their operands). Initializers and `Constant`
-// nodes become `$Const`s, graph inputs `Input` ops, graph outputs `Output` ops; output
-// definitions come from the model's types and ONNX shape inference.
+// nodes become `$Const`s, graph inputs `Input` ops, graph outputs `Output` ops. Output
+// definitions come from ONNX's shape inference, run node by node with the values the import
+// computes (shape arithmetic becomes constants; If and Loop whose condition and trip count are
+// then known are inlined), else from the model's declared types (docs/onnx.md, "Shapes").
 //
 // Element types: each ONNX numeric type and bool to the DType of the same width and meaning
 // (float -> Float32, double -> Float64, bfloat16 -> BFloat16, int64 -> Int64, uint8 -> UInt8,

@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   std::string input, out_text, out_dot, trace_file;
   std::size_t blocks = 4;
   bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false, verify_ops = false,
-       no_verify = false, relaxed_precision = false, in_place = false;
+       no_verify = false, relaxed_precision = false, in_place = false, verify_splits = false;
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
   app.add_option("graph", input,
@@ -258,6 +258,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
       ->capture_default_str();
   app.add_flag("--verify-each", verify_each, "Verify the graph after every rewrite");
+  app.add_flag("--verify-splits", verify_splits,
+               "Check every AUTOSPLIT with indexing maps when it is built; a wrong split is rolled back and counted "
+               "as failed (on by default in builds without NDEBUG)");
   app.add_flag("--in-place", in_place,
                "Let a rewrite whose result is one new op over matched ops, and each constant fold, put it in its "
                "root's slot (less fresh memory)");
@@ -496,7 +499,8 @@ int main(int argc, char** argv) {
       std::string ints;
       for (optgrammar::OpRef r : g.live_ops())
         if (g.name_id(r) == optgrammar::op_names::input &&
-            (g.output(r).dtype == optgrammar::DType::Int32 || g.output(r).dtype == optgrammar::DType::QInt32))
+            (optgrammar::dtype_info(g.output(r).dtype).kind == optgrammar::DTypeKind::integer ||
+             g.output(r).dtype == optgrammar::DType::QInt32))
           ints += (ints.empty() ? "%" : ", %") + std::to_string(r.index);
       if (!ints.empty())
         std::cerr << "og-opt: note: --check fills the graph inputs with random values; the integer input(s) " << ints
@@ -504,6 +508,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   if (relaxed_precision) g.set_option("relaxed_precision_flag", true);
+  if (verify_splits) optgrammar::set_autosplit_verify(true);
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = budget;
   opt.verify_each_rewrite = verify_each;

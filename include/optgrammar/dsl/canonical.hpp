@@ -65,6 +65,13 @@ void print_node(std::string& out, const N& n) {
     print_string(out, n.leaf.str);
     kids_from(none, true);
     out += ')';
+  } else if constexpr (k == Kind::IsOp || k == Kind::ProducerFor) {  // an opref, then an op name
+    out += kind_name(k);
+    out += '(';
+    kids_from(none, false);
+    out += ',';
+    print_string(out, n.leaf.str);
+    out += ')';
   } else if constexpr (typing_of(k).regular() && typing_of(k).names() > 0) {  // an option name, a split tag
     out += kind_name(k);
     out += '(';

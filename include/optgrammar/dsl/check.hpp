@@ -27,7 +27,7 @@ struct Analysis {
   std::size_t prefix_len = 0;
   Message subject;        ///< the error's first slot: the offending tag or construct
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
-  bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT (needs its check's header)
+  bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT
   /// The constraint or the replacement may read an op's uses (OUTPUT_OF, OUTPUTS_OF, or an
   /// external function, which may read anything): a change of readers can change its outcome.
   bool reads_uses = false;
@@ -186,10 +186,11 @@ constexpr void type_error(Analysis& a, const Leaf& leaf) {
   }
   // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
   for (std::size_t i = 0; i < n; ++i)
-    if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, i + 1, name);
+    if (kid(i) == VType::DType) return a.fail(Fault::dtype_use, name, i + 1);
   for (std::size_t i = 0; i < n; ++i) {
     VType t = kid(i);
-    const bool wants_ref = i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf);
+    const bool wants_ref =
+        i == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
     if (wants_ref && t != VType::OpRef) return a.fail(Fault::needs_opref, name, i + 1, vtype_name(t));
     if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
                        t == VType::NewConst || t == VType::Repl))
@@ -497,7 +498,7 @@ constexpr void walk_expr(N& node, Analysis& a, Where w, bool at_root, bool in_op
       if (!check_string(a, node.leaf.str, "op name")) return;
       node.leaf.index = a.name_index(node.leaf.str);
     }
-    if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways) {
+    if constexpr (k == Kind::WrapOp || k == Kind::WrapOpAlways || k == Kind::IsOp || k == Kind::ProducerFor) {
       if (!check_string(a, node.leaf.str, "op name")) return;
       node.leaf.index = a.name_index(node.leaf.str);
     }
@@ -799,10 +800,10 @@ constexpr AnalyzedRule<M, C, R> analyze(Pass pass, std::string_view pass_text, M
   }
   detail::walk_expr(out.constraint, a, detail::Where::Constraint, false, false);
   if (a.ok && C::vtype != VType::Bool && C::vtype != VType::Bad)
-    a.fail(Fault::constraint_not_bool, vtype_name(C::vtype));
+    a.fail(Fault::constraint_not_bool, detail::written_name(out.constraint), vtype_name(C::vtype));
   if (!a.ok) return out;
   if (out.replacement.leaf.may_star) {
-    a.fail(Fault::star_replacement);
+    a.fail(Fault::star_replacement, "*");
     return out;
   }
   detail::walk_expr(out.replacement, a, detail::Where::Replacement, true, false);

@@ -104,6 +104,9 @@ enum Place : unsigned char {
   X(SAME_ENCODING, properties, node(SameEncoding), binary, typed(bool_, opref, opref)) \
   X(SAME_OP, properties, node(SameOp), binary, typed(bool_, opref, opref)) \
   X(IS_AUTOTHREADED, properties, node(IsAutothreaded), unary, typed(bool_, opref)) \
+  X(DATA_SIZE, properties, node(DataSize), unary, typed(size, opref)) \
+  X(IS_OP, properties, node(IsOp), own, code) \
+  X(PRODUCER_FOR, properties, node(ProducerFor), own, code) \
   X(CONSTVAL_INT, constants, node(ConstvalInt), binary, typed(int_, opref, integral)) \
   X(CONSTVAL_INT_VALID, constants, node(ConstvalIntValid), binary, typed(bool_, opref, integral)) \
   X(CONSTVAL_FLOAT, constants, node(ConstvalFloat), binary, typed(float_, opref, integral)) \
@@ -335,7 +338,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
 /// Both front ends build the expansion from its text (the C++ front end at compile time,
 /// dsl/words.hpp; og-parse when it checks the rule); this list makes the names' records and their
 /// C++ words. (The casts around an op are written as packages write them for relaxed precision:
-/// the replaced op's size unless said otherwise; CAST_TO_FP16 takes its operand's.)
+/// the replaced op's size unless said otherwise; CAST_TO_FP16 takes its operand's.) The names
+/// after AUTOTHREAD_HMX are the rest of the framework's rule headers (docs/htp-compat.md): its
+/// constant placements (OPCONST_TCM, ...) steer only its device's memory, so each matches the
+/// constant itself; its size heuristics are its 2023 headers' formulas, and those of its 2020
+/// headers only (MAX_GOOD_WIDTH_DILATION, S2S2D_*, MAX_GOOD_WIDTH_S2D) the 2020 ones.
 // clang-format off
 #define OPTGRAMMAR_EXPANSION_RECORDS(X) \
   X(IS_FLOAT32, IS_QTYPE, CR, "EQ(DTYPE_OF($1),DType::Float32)") \
@@ -418,7 +425,111 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
     "AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_start,$2,$1,$3),AUTOSPLIT_SHAPEFN_APPLY(simpledim_split_size,$2,$1,$3))))") \
   X(OpMultiOut, OpMultiOut, R, "Op(\"$Out\",WITH_MULTI_OUT($1,Op($3,$4...)),gen_Shape(0,0,$1,$2))") \
   X(AUTOTHREAD_HVX, EXPANDED, R, OPTGRAMMAR_AUTOTHREAD_TEXT_("autothread_hvx_ntiles")) \
-  X(AUTOTHREAD_HMX, EXPANDED, R, OPTGRAMMAR_AUTOTHREAD_TEXT_("autothread_hmx_ntiles"))
+  X(AUTOTHREAD_HMX, EXPANDED, R, OPTGRAMMAR_AUTOTHREAD_TEXT_("autothread_hmx_ntiles")) \
+  X(IS_QUANT_SIGNED, IS_QUANT_TYPE, CR, "OR(EQ(DTYPE_OF($1),DType::QInt32),EQ(DTYPE_OF($1),DType::QInt16),EQ(DTYPE_OF($1),DType::QInt8))") \
+  X(IS_SIGNED_SYMM, IS_QUANT_TYPE, CR, "AND(IS_QUANT_SIGNED($1),EQ(ZERO_OFFSET_OF($1),0))") \
+  X(IS_QINT8_SYMM, IS_QUANT_TYPE, CR, "AND(EQ(DTYPE_OF($1),DType::QInt8),EQ(ZERO_OFFSET_OF($1),0))") \
+  X(IS_QINT16_SYMM, IS_QUANT_TYPE, CR, "AND(EQ(DTYPE_OF($1),DType::QInt16),EQ(ZERO_OFFSET_OF($1),0))") \
+  X(IS_QINT32_SYMM, IS_QUANT_TYPE, CR, "AND(EQ(DTYPE_OF($1),DType::QInt32),EQ(ZERO_OFFSET_OF($1),0))") \
+  X(IS_FULLY_CONNECT_WEIGHT, IS_QUANT_TYPE, CR, "OR(EQ(DTYPE_OF($1),DType::QUInt8),IS_QINT8_SYMM($1))") \
+  X(IS_FLOAT16_BOTH, SAME_QUANT, CR, "AND(EQ(DTYPE_OF($1),DType::Float16),EQ(DTYPE_OF($2),DType::Float16))") \
+  X(DIM_CHANNEL, DIM_N, CR, "DIM_OF($1,4)") \
+  X(IS_EMPTY, IS_SCALAR, CR, "AND(EQ(DIM_OF($1,0),0),EQ(DIM_OF($1,1),0),EQ(DIM_OF($1,2),0),EQ(DIM_OF($1,3),0))") \
+  X(IS_EMPTY_DIM, EXPANDED, CR, "EQ(DIM_OF($1,$2),0)") \
+  X(SHOULD_AUTOTHREAD1, IS_SCALAR, CR, "AND(SHOULD_AUTOTHREAD,EQ(ELEMENTSIZE_OF(\"*\"),ELEMENTSIZE_OF($1)))") \
+  X(SHOULD_AUTOTHREAD2, SAME_SHAPE, CR, "AND(SHOULD_AUTOTHREAD1($1),EQ(ELEMENTSIZE_OF(\"*\"),ELEMENTSIZE_OF($2)))") \
+  X(SHOULD_AUTOTHREAD3, BINARY_TEST, CR, "AND(SHOULD_AUTOTHREAD2($1,$2),EQ(ELEMENTSIZE_OF(\"*\"),ELEMENTSIZE_OF($3)))") \
+  X(SHOULD_AUTOTHREAD_UNARY1, IS_SCALAR, CR, "AND(SHOULD_AUTOTHREAD_UNARY,EQ(ELEMENTSIZE_OF(\"*\"),ELEMENTSIZE_OF($1)))") \
+  X(WIDTH_TO_HEIGHTX_CONSTRAINT, IS_SCALAR, CR, \
+    "OR(AND(GT(DIM_OF($1,2),TILE_HEIGHT),EQ(REM(DIM_OF($1,2),TILE_HEIGHT),0))," \
+    "AND(IS_QUINT16($1),GT(DIM_OF($1,2),4),LT(DIM_OF($1,2),32),EQ(REM(DIM_OF($1,2),4),0)))") \
+  X(SHOULD_TILE, EXPANDED, CR, "AND($1...)") \
+  X(MESSAGE_IF, EXPANDED, CR, "AND($1,MESSAGE($2))") \
+  X(MESSAGE_IFNOT, EXPANDED, CR, "OR($1,NOT(MESSAGE($2)))") \
+  X(MESSAGE_VALUE, EXPANDED, CR, "SELECT(MESSAGE($2,$1),INT($1),INT($1))") \
+  X(OPCONST_DDR, OPCONST, M, "LET($1,Op(\"$Const\"))") \
+  X(OPCONST_FLAT_DDR, OPCONST, M, "LET($1,Op(\"$Const\"))") \
+  X(OPCONST_TCM, OPCONST, M, "LET($1,Op(\"$Const\"))") \
+  X(OPCONST_FLAT_TCM, OPCONST, M, "LET($1,Op(\"$Const\"))") \
+  X(DWC_ACT_STORAGE_EST, EXPANDED, CR, \
+    "ADD(MUL(ROUNDUP(ADD(7,DIM_OF($1,0)),8),ROUNDUP(MUL(DIM_OF($2,2),ELEMENTSIZE_OF($2)),8),$3)," \
+    "MUL(8,ROUNDUP(MUL(DIM_OF(\"*\",2),ELEMENTSIZE_OF(\"*\")),8),$3))") \
+  X(DWC_GOOD_WEIGHTS, EXPANDED, CR, "LT(ADD(WEIGHT_STORAGE($1,$3),DWC_ACT_STORAGE_EST($1,$2,$3)),DIV(TCM_MAXTENSOR_SIZE,2))") \
+  X(DWC_SMART_CHANNEL_SIZE, EXPANDED, CR, \
+    "SELECT(DWC_GOOD_WEIGHTS($1,$2,256),256,SELECT(DWC_GOOD_WEIGHTS($1,$2,128),128,SELECT(DWC_GOOD_WEIGHTS($1,$2,64),64,32)))") \
+  X(GET_IN_SIZE, EXPANDED, CR, "ADD(MUL(SUB($1,1),$3),MUL(SUB($2,1),$4),1)") \
+  X(ESTIMATE_MIN_SIZE, EXPANDED, CR, \
+    "ADD(MUL(ROUNDUP(ADD(GET_IN_SIZE(8,DIM_OF($2,0),DIM_OF($3,1),$4),SELECT(EQ(DIM_OF($2,0),1),0,8)),8)," \
+    "ROUNDUP(ADD(MUL(GET_IN_SIZE(MIN_WIDTH_OF($1),DIM_OF($2,1),DIM_OF($3,2),$5),ELEMENTSIZE_OF($1))," \
+    "SELECT(EQ(DIM_OF($2,1),1),0,8)),8),ROUNDUP(DIM_OF($1,3),32)),ROUNDUP(WEIGHT_STORAGE($2,32),2048),2048,2048)") \
+  X(ESTIMATE_SIZE_ALIGNED_SLICE, EXPANDED, CR, \
+    "ADD(SELECT(EQ(DIM_OF($2,2),0),ESTIMATE_TENSOR_SIZE($1),MUL(ESTIMATE_TENSOR_SIZE($1),2)),ESTIMATE_TENSOR_SIZE($3))") \
+  X(MAX_GOOD_WIDTH_CONV, EXPANDED, CR, \
+    "MAX(ROUNDUP(DIV(SUBS(DIV(MUL($6,7),8),ADD(ROUNDUP(WEIGHT_STORAGE($2,DIM_OF($2,3)),2048)," \
+    "MUL(ROUNDUP(DIM_OF($1,1),8),ROUNDUP(DIM_OF($1,3),32),SUB(DIM_OF($2,1),1),$5,ELEMENTSIZE_OF($1))))," \
+    "MUL(4,ADD(MUL(ELEMENTSIZE_OF($3),ROUNDUP(DIM_OF($3,3),32),ROUNDUP(DIM_OF($3,1),8))," \
+    "MUL(ELEMENTSIZE_OF($1),ROUNDUP(DIM_OF($1,1),8),$4,ROUNDUP(DIM_OF($1,3),32))))),MIN_WIDTH_OF($3)),MIN_WIDTH_OF($3))") \
+  X(MAX_GOOD_WIDTH, EXPANDED, CR, "MAX_GOOD_WIDTH_CONV($1,$2,$3,1,1,$4)") \
+  X(EVEN_TILE_UNDER_CUSTOM, EXPANDED, CR, "ROUNDUP(DIV($1,ADD(DIV($1,$2),1)),$3)") \
+  X(EVEN_TILE_UNDER_CUTOFF2_CUSTOM, EXPANDED, CR, "SELECT(GT($1,MUL(2,$2)),$2,EVEN_TILE_UNDER_CUSTOM($1,$2,$3))") \
+  X(SMART_EARLY_WIDTH_S2, EXPANDED, CR, \
+    "EVEN_TILE_UNDER_CUTOFF2_CUSTOM(DIM_OF($3,2),MIN(256,ROUNDUP(MAX(16,DIV(SUBS(DIV(MUL($4,7),16)," \
+    "ROUNDUP(WEIGHT_STORAGE($2,MIN(DIM_OF($2,3),CHANNEL_SPLIT_SIZE)),2048))," \
+    "ADD(MUL(2,ELEMENTSIZE_OF($1),DIM_OF($1,0),MUL(TILE_HEIGHT,2),ROUNDUP(DIM_OF($1,3),32))," \
+    "MUL(ELEMENTSIZE_OF($3),DIM_OF($1,0),TILE_HEIGHT,MIN_CHANNEL_SPLIT_SIZE)))),$5)),$5)") \
+  X(SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2, EXPANDED, CR, \
+    "SELECT(AND(IS_QUINT8($2),IS_QUINT16($1)),SMART_EARLY_WIDTH_S2($1,$2,$3,$4,8),SMART_EARLY_WIDTH_S2($1,$2,$3,$4,16))") \
+  X(MAX_GOOD_WIDTH_CHANSHUF, EXPANDED, CR, \
+    "MAX(MIN_WIDTH,ROUNDUP(DIV(DIV(MUL($3,6),8),MUL(4,ADD(MUL(ELEMENTSIZE_OF($1),ROUNDUP(DIM_OF($1,1),8),ROUNDUP(DIM_OF($1,3),32))," \
+    "MUL(ELEMENTSIZE_OF($2),ROUNDUP(DIM_OF($2,1),8),ROUNDUP(DIM_OF($2,3),32))))),8))") \
+  X(MAX_GOOD_WIDTH_QUANTIZE, EXPANDED, CR, \
+    "MAX(MIN_WIDTH_OF($2),DIV($3,MUL(4,ADD(MUL(ELEMENTSIZE_OF($1),ROUNDUP(DIM_OF($1,1),8),ROUNDUP(DIM_OF($1,3),32))," \
+    "MUL(ELEMENTSIZE_OF($2),ROUNDUP(DIM_OF($2,1),8),ROUNDUP(DIM_OF($1,3),32))))))") \
+  X(MAX_GOOD_WIDTH_ELEMWISE, EXPANDED, CR, \
+    "MAX(MIN_WIDTH,ROUNDUP(DIV(DIV(MUL($4,6),8),MUL(4,ADD(MUL(ELEMENTSIZE_OF($1),ROUNDUP(DIM_OF($1,1),8),ROUNDUP(DIM_OF($1,3),32))," \
+    "MUL(ELEMENTSIZE_OF($2),ROUNDUP(DIM_OF($2,1),8),ROUNDUP(DIM_OF($2,3),32))," \
+    "MUL(ELEMENTSIZE_OF($3),ROUNDUP(DIM_OF($3,1),8),ROUNDUP(DIM_OF($3,3),32))))),8))") \
+  X(MAX_GOOD_WIDTH_DILATION, EXPANDED, CR, \
+    "MAX(MIN_WIDTH,ROUNDUP(DIV(SUB(DIV(MUL($5,7),8),ADD(ROUNDUP(MUL(DIM_OF($2,0),DIM_OF($2,1),DIM_OF($2,2),DIM_OF($2,3)),2048)," \
+    "MUL(ROUNDUP(DIM_OF($1,1),8),DIM_OF($1,3),ROUNDUP(ADD(1,MUL(SUB(DIM_OF($2,1),1),$4)),8))))," \
+    "MUL(4,ADD(MUL(ELEMENTSIZE_OF($3),ROUNDUP(DIM_OF($3,3),32),ROUNDUP(DIM_OF($3,1),8))," \
+    "MUL(ELEMENTSIZE_OF($3),ROUNDUP(DIM_OF($1,1),8),ROUNDUP(DIM_OF($1,3),32))))),8))") \
+  X(S2S2D_BYTESLEFT, EXPANDED, CR, \
+    "SUB($3,ADD(ROUNDUP(MUL(DIM_OF($1,0),DIM_OF($1,1),DIM_OF($1,2),DIM_OF($1,3)),2048),MUL(ROUNDUP(DIM_OF($1,3),32),8),32768))") \
+  X(S2S2D_MAXWIDTH, EXPANDED, CR, "DIV(S2S2D_BYTESLEFT($1,$2,$3),MUL(ELEMENTSIZE_OF(\"*\"),16,MUL(4,ROUNDUP(DIM_OF($2,3),32))))") \
+  X(S2S2D_GOODWIDTH, EXPANDED, CR, "MAX(MIN_WIDTH,ROUNDUP(DIV(S2S2D_MAXWIDTH($1,$2,$3),6),8))") \
+  X(MAX_GOOD_WIDTH_S2D, EXPANDED, CR, \
+    "MAX(MIN_WIDTH,ROUNDUP(DIV(SUB(DIV(MUL($4,6),8),ROUNDUP(MUL(DIM_OF($2,0),DIM_OF($2,1),DIM_OF($2,2),DIM_OF($2,3)),2048))," \
+    "MUL(4,ADD(MUL(DIM_OF($3,3),ROUNDUP(DIM_OF($3,1),8)),MUL(ELEMENTSIZE_OF($3),2,ROUNDUP(DIM_OF($3,1),8),ROUNDUP(DIM_OF($1,3),32))))),8))") \
+  X(ESTIMATE_H1_MATMUL_SIZE, EXPANDED, CR, \
+    "ADD(MUL(8,ROUNDUP(DIM_OF($1,2),8),ROUNDUP(DIM_OF($1,3),32),ELEMENTSIZE_OF($1))," \
+    "MUL(ROUNDUP(DIM_OF($2,2),32),ROUNDUP(DIM_OF($2,3),32),ELEMENTSIZE_OF($2))," \
+    "MUL(8,ROUNDUP(DIM_OF(\"*\",2),8),ROUNDUP(DIM_OF(\"*\",3),32),ELEMENTSIZE_OF(\"*\")))") \
+  X(SMART_BATCHNORM_WIDTH, EXPANDED, CR, \
+    "SELECT(OR(GT(DIM_OF($1,2),$4),NOT(AND(GT(DIM_OF($1,2),DIV($4,2))," \
+    "GT(ADD(ESTIMATE_TENSOR_SIZE($3),ESTIMATE_TENSOR_SIZE($1),ESTIMATE_TENSOR_SIZE($2)),TCM_MAXTENSOR_SIZE)))),$4,DIV($4,2))") \
+  X(GOOD_WIDTH_DEPTHTOSPACE_CHECK, EXPANDED, CR, \
+    "AND(GT(DIM_OF($2,2),$3),GT(ADD(ESTIMATE_TENSOR_SIZE($1),ESTIMATE_TENSOR_SIZE($2)),TCM_MAXTENSOR_SIZE))") \
+  X(SMART_WIDTH_DEPTHTOSPACE, EXPANDED, CR, \
+    "SELECT(GOOD_WIDTH_DEPTHTOSPACE_CHECK($1,$2,$3),$3,SELECT(GOOD_WIDTH_DEPTHTOSPACE_CHECK($1,$2,DIV($3,2)),DIV($3,2),DIV($3,4)))") \
+  X(SHAPE_FROM_W1, EXPANDED, R, \
+    "SELECT(IS_QUINT8($1),gen_Shape(DIM_OF($1,0),DIV(ADD(DIM_OF($1,1),7),8),8,DIM_OF($1,3))," \
+    "gen_Shape(DIM_OF($1,0),DIV(ADD(DIM_OF($1,1),3),4),4,DIM_OF($1,3)))") \
+  X(SHAPE_FROM_H1, EXPANDED, R, \
+    "SELECT(IS_QUINT8($1),gen_Shape(DIM_OF($1,0),MIN(8,DIV(ADD(DIM_OF($1,2),7),8)),MUL(DIV(ADD(DIM_OF($1,2),63),64),8),DIM_OF($1,3))," \
+    "gen_Shape(DIM_OF($1,0),MIN(8,DIV(ADD(DIM_OF($1,2),3),4)),MUL(DIV(ADD(DIM_OF($1,2),31),32),4),DIM_OF($1,3)))") \
+  X(REARRANGE_FROM_W1, EXPANDED, R, "WITH_SIZE(SHAPE_FROM_W1($1),WITH_TYPE($1,Op(\"space_rearrange\",$1)))") \
+  X(REARRANGE_FROM_W1_OP, EXPANDED, R, "WITH_SIZE(SHAPE_FROM_W1($1),WITH_TYPE($1,Op(\"space_rearrange\",$1)))") \
+  X(REARRANGE_TO_W1, EXPANDED, R, "Op(\"space_rearrange\",WITH_SIZE(SHAPE_FROM_W1(\"*\"),WITH_TYPE(\"*\",$1)))") \
+  X(REARRANGE_FROM_H1, EXPANDED, R, "WITH_SIZE(SHAPE_FROM_H1($1),WITH_TYPE($1,Op(\"space_rearrange\",$1)))") \
+  X(REARRANGE_TO_H1, EXPANDED, R, "Op(\"space_rearrange\",WITH_SIZE(SHAPE_FROM_H1(\"*\"),WITH_TYPE(\"*\",$1)))") \
+  X(HEIGHTX_SHAPE, EXPANDED, R, \
+    "SELECT(EQ(REM(DIM_OF($1,2),TILE_HEIGHT),0),gen_Shape(DIM_OF($1,0),MUL(DIM_OF($1,1),TILE_HEIGHT),DIV(DIM_OF($1,2),TILE_HEIGHT),DIM_OF($1,3))," \
+    "SELECT(EQ(REM(DIM_OF($1,2),4),0),gen_Shape(DIM_OF($1,0),MUL(DIM_OF($1,1),4),DIV(DIM_OF($1,2),4),DIM_OF($1,3))," \
+    "gen_Shape(DIM_OF($1,0),DIM_OF($1,1),DIM_OF($1,2),DIM_OF($1,3))))") \
+  X(HEIGHT84_SHAPE, EXPANDED, R, \
+    "SELECT(EQ(REM(DIM_OF($1,2),TILE_HEIGHT),0),gen_Shape(DIM_OF($1,0),TILE_HEIGHT,DIV(DIM_OF($1,2),TILE_HEIGHT),DIM_OF($1,3))," \
+    "gen_Shape(DIM_OF($1,0),4,DIV(DIM_OF($1,2),4),DIM_OF($1,3)))")
 // clang-format on
 
 /// The split-history entry that marks the parts AUTOTHREAD_HVX and AUTOTHREAD_HMX make, and the
@@ -444,7 +555,14 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   X(MIN_WIDTH, "8") \
   X(TILE_HEIGHT, "OPTION_UINT(\"tile_height\")") \
   X(TCM_MAXTENSOR_SIZE, "OPTION_UINT(\"tcm_size_for_tiling\")") \
-  X(TCM_MAXTENSOR_HALF_SIZE, "DIV(TCM_MAXTENSOR_SIZE,2)")
+  X(TCM_MAXTENSOR_HALF_SIZE, "DIV(TCM_MAXTENSOR_SIZE,2)") \
+  X(MAX_DIMENSIONS, "8") \
+  X(CAN_FINE_SPLIT, "EQ(OPTION_UINT(\"can_fine_split\"),1)") \
+  X(BIG_WIDTH_SIZE, "OPTION_UINT(\"big_width_split\")") \
+  X(DO_BIG_WIDTH_SPLIT, "AND(GT(DIM_OF(\"*\",2),BIG_WIDTH_SIZE),CAN_FINE_SPLIT,GE(DIM_OF(\"*\",3),4),GT(DIM_OF(\"*\",1),1))") \
+  X(AUTOTHREAD_ENABLED, "OPTION_INT(\"enable_autothread\")") \
+  X(SHOULD_AUTOTHREAD, "GT(DATA_SIZE(\"*\"),MUL(OPTION_INT(\"autothread_size_kb\"),1024))") \
+  X(SHOULD_AUTOTHREAD_UNARY, "GT(MUL(3,DATA_SIZE(\"*\")),MUL(OPTION_INT(\"autothread_size_kb\"),2048))")
 // clang-format on
 
 namespace grammar_detail {
@@ -539,6 +657,10 @@ inline constexpr Construct constructs[] = {
     grammar_detail::regular("SAME_ENCODING", grammar_detail::F::SAME_ENCODING, grammar_detail::CR),
     grammar_detail::regular("SAME_OP", grammar_detail::F::SAME_OP, grammar_detail::CR),
     grammar_detail::regular("IS_AUTOTHREADED", grammar_detail::F::IS_AUTOTHREADED, grammar_detail::CR),
+    grammar_detail::regular("DATA_SIZE", grammar_detail::F::DATA_SIZE, grammar_detail::CR),
+    // an opref and an op name (a string the construct keeps)
+    {"IS_OP", grammar_detail::F::IS_OP, grammar_detail::CR, 2, 2},
+    {"PRODUCER_FOR", grammar_detail::F::PRODUCER_FOR, grammar_detail::CR, 2, 2},
     grammar_detail::regular("CONSTVAL_INT", grammar_detail::F::CONSTVAL_INT, grammar_detail::CR),
     grammar_detail::regular("CONSTVAL_INT_VALID", grammar_detail::F::CONSTVAL_INT_VALID, grammar_detail::CR),
     grammar_detail::regular("CONSTVAL_FLOAT", grammar_detail::F::CONSTVAL_FLOAT, grammar_detail::CR),
@@ -608,7 +730,9 @@ constexpr std::size_t record_index(std::string_view name) {
 
 /// The rule flags DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS may name (joined with '|'): name, bit, and
 /// the graph option a rule with the flag waits for ("": the flag is accepted and changes nothing
-/// in this engine, which runs CSE and constant folding between all passes anyway).
+/// in this engine, which runs CSE and constant folding between all passes anyway). The bits are
+/// the framework's OptimFlags, but for ordered_autosplit_flag (which its DEF_AUTOSPLIT_ORDERED
+/// names; the headers read do not give its bit), which has the next free one.
 // clang-format off
 #define OPTGRAMMAR_RULE_FLAGS(X)                                  \
   X(any_rule,                      0,  "")                        \
@@ -627,7 +751,8 @@ constexpr std::size_t record_index(std::string_view name) {
   X(central_only_autosplit_flag,   13, "")                        \
   X(central_ignore_autosplit_flag, 14, "")                        \
   X(tcm_migration_old_flag,        15, "")                        \
-  X(tcm_migration_new_flag,        16, "")
+  X(tcm_migration_new_flag,        16, "")                        \
+  X(ordered_autosplit_flag,        17, "")
 // clang-format on
 
 struct RuleFlag {

@@ -46,8 +46,8 @@
   X(tag_not_bound,           "match constraints replacement", "tag \"{}\" is used in {} but never bound by the match") \
   X(op_in_constraint,        "constraints", "Op(\"{}\", ...) cannot appear in a constraint")                          \
   X(replacement_only,        "constraints replacement", "{} cannot appear in a constraint (it is a replacement construct)") \
-  X(constraint_not_bool,     "constraints", "the constraint must be bool, but it is {}")                              \
-  X(star_replacement,        "replacement", "the replacement may not be \"*\" (or a SELECT that can yield \"*\"): the rule would replace the op by itself") \
+  X(constraint_not_bool,     "constraints", "the constraint must be bool, but {} gives {}")                              \
+  X(star_replacement,        "replacement", "the replacement may not be \"{}\" (or a SELECT that can yield it): the rule would replace the op by itself") \
   X(replacement_kind,        "replacement", "the replacement must be an operand or a construction, not a {} expression") \
   X(replacement_has_match,   "replacement", "the replacement contains LET or OpVarIn, which belong in a match")       \
   /* operand types */                                                                                                 \
@@ -63,7 +63,7 @@
   X(select_branches,         "constraints replacement", "SELECT's second and third operands have incompatible types {} and {}") \
   X(needs_bool,              "constraints", "{} needs bool operands, but operand {} is {}")                           \
   X(dtype_compare,           "constraints", "{} compares a dtype with {} (a dtype can only be compared with a dtype)") \
-  X(dtype_use,               "constraints", "a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand {} of {}") \
+  X(dtype_use,               "constraints", "{} cannot take a dtype (operand {}): a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF") \
   X(needs_integral,          "constraints", "{} takes int or size operands, but operand {} is {}")                    \
   X(needs_opref,             "properties", "{}'s operand {} must be an operand tag or opref, not {}")                 \
   X(opref_as_value,          "properties", "{}'s operand {} is {} where a value is expected")                         \
@@ -77,7 +77,6 @@
   X(autosplit_place,         "splitting", "AUTOSPLIT may only be the root of a replacement or inside a SELECT at the root") \
   X(autosplit_nested_strict, "splitting", "AUTOSPLIT nested inside an Op operand: the grammar wants it at the root of the replacement or in a root SELECT (an error in strict mode)") \
   X(slice_operand_strict,    "splitting", "{}'s first operand is an Op construction: the grammar wants an existing opref (an error in strict mode)") \
-  X(autosplit_header,        "splitting", "a rule with AUTOSPLIT needs #include <optgrammar/autosplit.hpp> before it (the split check is not part of rules.hpp)") \
   X(split_tag_twice,         "splitting", "split tag \"{}\" is used by two AUTOSPLIT/OP_ITER in one rule")            \
   X(split_tag_unused,        "splitting", "AUTOSPLIT with split tag \"{}\" never refers to it in its last operand")   \
   X(split_var_scope,         "splitting", "{}(\"{}\") must be inside the last operand of the AUTOSPLIT or OP_ITER with split tag \"{}\"") \

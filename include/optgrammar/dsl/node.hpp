@@ -69,7 +69,7 @@ constexpr const Typing& typing_of(Kind k) noexcept {
 /// operand names.
 constexpr bool reads_outdef(Kind k) {
   return k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
-         k == Kind::ElementsizeOf || k == Kind::ZeroOffsetOf;
+         k == Kind::ElementsizeOf || k == Kind::ZeroOffsetOf || k == Kind::DataSize;
 }
 /// Constructs that read the constant data of the op their first operand names (and its output
 /// definition, for the element count and type).
@@ -78,8 +78,9 @@ constexpr bool reads_constval(Kind k) {
          k == Kind::ConstvalFloatValid;
 }
 
-/// Constructs that read the uses of the op their first operand names (its `$Out` readers).
-constexpr bool reads_uses(Kind k) { return k == Kind::OutputOf || k == Kind::OutputsOf; }
+/// Constructs that read the uses of the op their first operand names (its `$Out` readers, or
+/// PRODUCER_FOR's consumers).
+constexpr bool reads_uses(Kind k) { return k == Kind::OutputOf || k == Kind::OutputsOf || k == Kind::ProducerFor; }
 
 /// Value facts of a node: strings and numbers as written, and slots filled by analysis.
 struct Leaf {
@@ -156,6 +157,9 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     case Kind::OpIter:
       return is_repl(a[0]) && is_integral(a[2]) && is_integral(a[3]) && is_repl(a[4]) ? VType::OpBuild : VType::Bad;
     case Kind::IterInputOf: return a[0] == VType::OpRef ? VType::OpRef : VType::Bad;
+    // IS_OP and PRODUCER_FOR: an existing opref (the op name is the node's string).
+    case Kind::IsOp:
+    case Kind::ProducerFor: return n == 1 && a[0] == VType::OpRef ? VType::Bool : VType::Bad;
     // WITH_SIZE's first operand: anything but an Op construction that has a shape, an existing
     // opref, a shape construction or a SELECT of those (Repl: a SELECT with no Op construction).
     // The modifiers' last operand: an Op construction, or a constant construction (a "should" of

@@ -285,7 +285,7 @@ constexpr void report_type_fault(const TypeVerdict& v, std::string_view name, co
       return report(v.fault, args, 1);
     }
     case Fault::dtype_use: {
-      const MessageArg args[] = {i + 1, name};
+      const MessageArg args[] = {name, i + 1};
       return report(v.fault, args, 2);
     }
     case Fault::dtype_compare: {

@@ -168,15 +168,15 @@ template <std::size_t Rec, std::size_t At>
 inline constexpr ExpansionTerm term_v = expansion_term(constructs[Rec].expansion, At);
 
 /// The operands of record Rec's expansion that reach a place taking a string (the name of Op or
-/// OpVarIn, the tag of LET, the split tag of AUTOSPLIT and AUTOSPLIT_SHAPEFN_APPLY), as bits (bit
-/// k: `$k`).
+/// OpVarIn, the tag of LET, MESSAGE's text, the split tag of AUTOSPLIT and
+/// AUTOSPLIT_SHAPEFN_APPLY), as bits (bit k: `$k`).
 constexpr unsigned long long string_operands(std::string_view text, std::size_t at = 0) {
   const ExpansionTerm t = expansion_term(text, at);
   if (t.form != ExpansionTerm::call) return 0;
   const Family f = constructs[t.value].family;
-  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET   ? 0
-                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT ? 1
-                                                                                             : t.n;
+  const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET || f == Family::MESSAGE ? 0
+                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT              ? 1
+                                                                                                          : t.n;
   unsigned long long bits = 0;
   for (std::size_t j = 0; j < t.n; ++j) {
     const ExpansionTerm o = expansion_term(text, t.at[j]);
@@ -246,6 +246,16 @@ struct word_functions {
   static constexpr auto LET(Str tag, const A& op) { return detail::make<Kind::Let>(detail::leaf_of(tag), op); }
   /// Operand("x") is the same as "x".
   static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::tag_leaf(tag)}; }
+
+  // ---- properties with an op name ------------------------------------------------------------
+  /// IS_OP("x", "Relu"): bool, whether x is an op named Relu.
+  template <class A>
+  static constexpr auto IS_OP(const A& a, Str name) { return detail::make<Kind::IsOp>(detail::leaf_of(name), a); }
+  /// PRODUCER_FOR("x", "Relu"): bool, whether an op named Relu reads x.
+  template <class A>
+  static constexpr auto PRODUCER_FOR(const A& a, Str name) {
+    return detail::make<Kind::ProducerFor>(detail::leaf_of(name), a);
+  }
 
   // ---- the words of regular form, one per family of dsl/grammar.hpp whose form column says so:
   // the options and split variables (one string), the operators, properties, constant readers,
@@ -359,6 +369,14 @@ struct word_functions {
     t.len = N - 1;
     return detail::make<Kind::Message>(Leaf{}, t, a...);
   }
+  /// MESSAGE of a text already read (a name's expansion passes its operand on as a Str).
+  template <class... A>
+  static constexpr auto MESSAGE_(Str text, const A&... a) {
+    TextNode t;
+    t.text = text.p;
+    t.len = text.len;
+    return detail::make<Kind::Message>(Leaf{}, t, a...);
+  }
 
  protected:
   /// The word of a name defined by expansion (its record: Rec): its record's expansion of the
@@ -447,8 +465,8 @@ struct word_functions {
   }
   /// A name of an expansion text applied to its operands: another name defined by expansion, Op
   /// or LET (a string first), AUTOSPLIT_SHAPEFN_APPLY (a shape function, then a split tag),
-  /// AUTOSPLIT (a split tag second), WITH_SPLIT_HISTORY, or a construct of a regular form (its
-  /// node made as its word makes it).
+  /// AUTOSPLIT (a split tag second), WITH_SPLIT_HISTORY, MESSAGE (its text first), or a construct
+  /// of a regular form (its node made as its word makes it).
   template <std::size_t Rec, class... A>
   static constexpr auto call_record_(const A&... a) {
     constexpr Family f = constructs[Rec].family;
@@ -468,10 +486,12 @@ struct word_functions {
       return AUTOSPLIT(a...);
     } else if constexpr (f == Family::WITH_SPLIT_HISTORY) {
       return WITH_SPLIT_HISTORY(a...);
+    } else if constexpr (f == Family::MESSAGE) {
+      return MESSAGE_(a...);  // MESSAGE_IF's: its text is a written operand
     } else {
       static_assert(word_form(f) != WordForm::own,
-                    "an expansion text may only name Op, LET, AUTOSPLIT, AUTOSPLIT_SHAPEFN_APPLY, WITH_SPLIT_HISTORY "
-                    "and constructs of a regular form");
+                    "an expansion text may only name Op, LET, AUTOSPLIT, AUTOSPLIT_SHAPEFN_APPLY, WITH_SPLIT_HISTORY, "
+                    "MESSAGE and constructs of a regular form");
       return detail::make<expansion_detail::family_kind(f)>(a...);
     }
   }
@@ -497,12 +517,26 @@ struct word_functions {
 #pragma push_macro("TILE_HEIGHT")
 #pragma push_macro("TCM_MAXTENSOR_SIZE")
 #pragma push_macro("TCM_MAXTENSOR_HALF_SIZE")
+#pragma push_macro("MAX_DIMENSIONS")
+#pragma push_macro("CAN_FINE_SPLIT")
+#pragma push_macro("BIG_WIDTH_SIZE")
+#pragma push_macro("DO_BIG_WIDTH_SPLIT")
+#pragma push_macro("AUTOTHREAD_ENABLED")
+#pragma push_macro("SHOULD_AUTOTHREAD")
+#pragma push_macro("SHOULD_AUTOTHREAD_UNARY")
 #undef CHANNEL_SPLIT_SIZE
 #undef MIN_CHANNEL_SPLIT_SIZE
 #undef MIN_WIDTH
 #undef TILE_HEIGHT
 #undef TCM_MAXTENSOR_SIZE
 #undef TCM_MAXTENSOR_HALF_SIZE
+#undef MAX_DIMENSIONS
+#undef CAN_FINE_SPLIT
+#undef BIG_WIDTH_SIZE
+#undef DO_BIG_WIDTH_SPLIT
+#undef AUTOTHREAD_ENABLED
+#undef SHOULD_AUTOTHREAD
+#undef SHOULD_AUTOTHREAD_UNARY
 
 /// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
 /// the grammar reference in docs/ says what each construct means. The named values
@@ -515,7 +549,7 @@ struct words : word_functions {
 };
 
 #define OPTGRAMMAR_NAMED_VALUE_COUNT_(N, TEXT) +1
-static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 6,
+static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 13,
               "a named value was added to OPTGRAMMAR_NAMED_VALUES: save, undefine and restore its "
               "name around `words` above, as the others are");
 #undef OPTGRAMMAR_NAMED_VALUE_COUNT_
@@ -526,6 +560,13 @@ static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 6,
 #pragma pop_macro("TILE_HEIGHT")
 #pragma pop_macro("TCM_MAXTENSOR_SIZE")
 #pragma pop_macro("TCM_MAXTENSOR_HALF_SIZE")
+#pragma pop_macro("MAX_DIMENSIONS")
+#pragma pop_macro("CAN_FINE_SPLIT")
+#pragma pop_macro("BIG_WIDTH_SIZE")
+#pragma pop_macro("DO_BIG_WIDTH_SPLIT")
+#pragma pop_macro("AUTOTHREAD_ENABLED")
+#pragma pop_macro("SHOULD_AUTOTHREAD")
+#pragma pop_macro("SHOULD_AUTOTHREAD_UNARY")
 
 
 }  // namespace optgrammar::dsl

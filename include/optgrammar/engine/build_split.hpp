@@ -74,8 +74,12 @@ inline OpRef build_more(const N& n, ExecState& s) {
       replacement_failed("AUTOSPLIT: more than 65534 parts");
     const Split_Context saved = s.split[n.leaf.slot];
     std::vector<OpRef> parts{OpRef{}};  // [0]: the axis constant of the concatenation
-    typename autosplit_record<N>::type rec;  // needs <optgrammar/autosplit.hpp>: see package/define.hpp
+    SplitRecord rec;
     const bool verify = autosplit_verify_enabled();
+    const SplitCheck check = verify ? split_check_hook().load(std::memory_order_relaxed) : nullptr;
+    if (verify && !check)
+      replacement_failed("AUTOSPLIT verification is on but this program has no split check: include "
+                         "<optgrammar/runtime.hpp> in one of its files, or turn verification off (set_autosplit_verify)");
     for (std::size_t start = 0; start < extent; start += static_cast<std::size_t>(chunk)) {
       const std::size_t size = std::min<std::size_t>(static_cast<std::size_t>(chunk), extent - start);
       s.split[n.leaf.slot] = Split_Context{start, size, static_cast<int>(dim)};
@@ -85,12 +89,12 @@ inline OpRef build_more(const N& n, ExecState& s) {
       const std::size_t before = g.size();
       OpRef p = build(hana::at_c<3>(n.kids), s);
       parts.push_back(p);
-      if (verify) rec.add_part(g, start, size, p, before);
+      if (check) rec.parts.push_back({start, size, p, before, g.size()});
     }
     s.out_def = saved_def;
     s.split[n.leaf.slot] = saved;
-    if (verify) {
-      std::string problem = rec.check(g, base, static_cast<int>(dim));
+    if (check) {
+      std::string problem = check(g, rec, base, static_cast<int>(dim));
       if (!problem.empty()) replacement_failed("AUTOSPLIT verification: " + problem);
     }
     if (parts.size() == 2) return parts[1];

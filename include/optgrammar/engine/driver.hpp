@@ -10,6 +10,7 @@
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/verify.hpp"
 #include "optgrammar/dsl/grammar.hpp"
+#include "optgrammar/engine/autosplit_check.hpp"
 #include "optgrammar/engine/rewriter.hpp"
 #include "optgrammar/engine/rule_set.hpp"
 #include "optgrammar/engine/trace.hpp"
@@ -219,6 +220,7 @@ inline std::uint32_t flags_switched_off(const Graph& g) {
 
 /// Applies `rules` to `g` until no rule fires in any pass.
 inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& opt = {}) {
+  install_split_check();  // also where static initialization has not run it yet
   RunReport rep;
   rep.rules = rules.rules();
   rep.stats.assign(rep.rules.size(), {});

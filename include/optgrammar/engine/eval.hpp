@@ -367,14 +367,15 @@ inline auto eval_opref(const N& n, ExecState& s) {
   }
 }
 
-/// RANK_OF, DIM_OF and the other properties of an op's output; SAME_ENCODING, SAME_OP.
+/// RANK_OF, DIM_OF, DATA_SIZE and the other properties of an op's output; IS_OP, PRODUCER_FOR;
+/// SAME_ENCODING, SAME_OP.
 template <class N>
 inline auto eval_property(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   const Graph& g = s.g;
   if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
                        k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
-                       k == Kind::ZeroOffsetOf) {
+                       k == Kind::ZeroOffsetOf || k == Kind::DataSize) {
     using T = ctype_t<N::vtype>;
     const OutputDef* dp = nullptr;
     OpRef x{};
@@ -399,6 +400,7 @@ inline auto eval_property(const N& n, ExecState& s) {
     else if constexpr (k == Kind::ElementsizeOf) return element_size(d.dtype);
     else if constexpr (k == Kind::InputsOf) return static_cast<std::size_t>(g.n_inputs(x));
     else if constexpr (k == Kind::ZeroOffsetOf) return static_cast<int>(d.zero_offset);
+    else if constexpr (k == Kind::DataSize) return d.element_count() * element_size(d.dtype);
     else {
       std::size_t outs = 0;
       g.for_each_use(x, [&](OpRef u, std::uint32_t slot) {
@@ -414,6 +416,21 @@ inline auto eval_property(const N& n, ExecState& s) {
     }
     const std::vector<int>& h = g.split_history(x);
     return std::find(h.begin(), h.end(), OPTGRAMMAR_AUTOTHREAD_MARK) != h.end();
+  } else if constexpr (k == Kind::IsOp || k == Kind::ProducerFor) {
+    // IS_OP: the op's name; PRODUCER_FOR: whether an op of that name reads the op's output.
+    const OpRef x = kid<0>(n, s);
+    if (!g.alive(x)) {
+      s.failed = true;
+      return false;
+    }
+    const OpNameId name = s.ids[n.leaf.index];
+    if constexpr (k == Kind::IsOp) {
+      return g.name_id(x) == name;
+    } else {
+      bool found = false;
+      g.for_each_use(x, [&](OpRef u, std::uint32_t) { found = found || g.name_id(u) == name; });
+      return found;
+    }
   } else if constexpr (k == Kind::SameEncoding || k == Kind::SameOp) {
     OpRef a = kid<0>(n, s), b = kid<1>(n, s);
     if (!g.alive(a) || !g.alive(b)) {

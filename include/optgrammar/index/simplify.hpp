@@ -2,7 +2,7 @@
 //
 // An expression is brought to a linear form  c_1*a_1 + ... + c_n*a_n + k  whose atoms a_i are
 // variables or `floordiv`/`ceildiv`/`mod` of an (already simplified) linear form. The bounds of
-// the variables then decide the rest (docs/index.md lists the rules with examples):
+// the variables then decide the rest (docs/indexing-maps.md lists the rules with examples):
 //
 //  * multiples of the divisor leave a division:   (16*d0 + d1) floordiv 16 -> d0 + d1 floordiv 16
 //                                                 (16*d0 + d1) mod 16      -> d1 mod 16

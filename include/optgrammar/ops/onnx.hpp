@@ -14,10 +14,13 @@
 #include "optgrammar/ops/onnx_eval.hpp"
 #include "optgrammar/ops/onnx_eval_norm.hpp"
 #include "optgrammar/ops/onnx_eval_quant.hpp"
+#include "optgrammar/ops/onnx_eval_rnn.hpp"
+#include "optgrammar/ops/onnx_eval_signal.hpp"
 #include "optgrammar/ops/onnx_eval_tensor.hpp"
 
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -352,6 +355,8 @@ inline AttrSpec ch(std::string_view n, std::string_view choices) { return {n, At
 inline AttrSpec chr(std::string_view n, std::string_view choices) { return {n, AttrKind::choice, 0, choices, true}; }
 /// An integer attribute without a default: absent, an empty constant.
 inline AttrSpec iopt(std::string_view n) { return {n, AttrKind::integer, 0, {}, false, true}; }
+/// A float attribute without a default: absent, an empty constant.
+inline AttrSpec fopt(std::string_view n) { return {n, AttrKind::real, 0, {}, false, true}; }
 inline AttrSpec txt(std::string_view n) { return {n, AttrKind::text, 0, {}, true}; }
 inline AttrSpec tensor(std::string_view n) { return {n, AttrKind::tensor, 0, {}, false}; }
 inline AttrSpec chs(std::string_view n, std::string_view choices) { return {n, AttrKind::choices, 0, choices, false}; }
@@ -454,7 +459,8 @@ inline void add_tensor_ops(std::vector<OpSpec>& t) {
      "neighbours, the last one edge-clamped); scales an input from opset 9, an attribute in 7 and 8",
      {in("X"), opt("scales", dtypes::floats)}, {ch("mode", "nearest,linear,bilinear"), fs("scales")}, kernel<e::upsample, 2>(),
      dtypes::any, 7);
-  op("MaxUnpool", "zeros of the output's shape with X's elements put at the flat positions I names",
+  op("MaxUnpool", "zeros of the output's shape with X's elements put at the flat output positions I names (as ONNX "
+     "Runtime and PyTorch take them, also for a larger output_shape)",
      {in("X"), in("I", dtypes::i64), opt("output_shape", dtypes::i64)}, {is("kernel_shape"), is("pads"), is("strides")},
      kernel<e::max_unpool, 3>(), dtypes::any, 9);
   op("Einsum", "Einstein summation over the labels of equation (its bytes: a UInt8 constant); without \"->\" the output "
@@ -464,7 +470,7 @@ inline void add_tensor_ops(std::vector<OpSpec>& t) {
      11);
 }
 
-/// The normalizations, Lp pools, Dropout and the losses (onnx_eval_norm.hpp), and the
+/// The normalizations, Lp pools (onnx_eval.hpp's pools), Dropout and the losses (onnx_eval_norm.hpp), and the
 /// quantization ops (onnx_eval_quant.hpp).
 inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
   auto op = [&](std::string_view type, std::string_view summary, std::vector<InputSpec> inputs, std::vector<AttrSpec> attrs,
@@ -487,9 +493,9 @@ inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
   op("LpNormalization", "x divided by the p-norm (p 1 or 2) of its line along axis (a zero norm gives 0)", {in("input")},
      {i("axis", -1), i("p", 2)}, kernel<e::lp_norm, 2>(), dtypes::floats);
   op("LpPool", "N-d window (sum of |x|^p)^(1/p), padding adding nothing", {in("X")},
-     {ch("auto_pad", auto_pad), is("kernel_shape"), i("p", 2), is("pads"), is("strides")}, kernel<e::lp_pool, 5>(), dtypes::floats, 2);
+     {ch("auto_pad", auto_pad), is("kernel_shape"), i("p", 2), is("pads"), is("strides")}, kernel<e::pool<e::Pool::lp>, 5>(), dtypes::floats, 2);
   op("GlobalLpPool", "(sum of |x|^p over the spatial dims)^(1/p) per (n, c)", {in("X")}, {i("p", 2)},
-     kernel<e::global_lp_pool, 1>(), dtypes::floats, 2);
+     kernel<e::global_pool<e::Pool::lp>, 1>(), dtypes::floats, 2);
   op("Dropout", "inference: output 0 the data as it is, output 1 (mask) all true; a training_mode input that is not a "
      "constant false is not claimed (the importer refuses it: its mask is random)",
      {in("data"), opt("ratio", dtypes::floats), opt("training_mode", dtypes::boolean)}, {iopt("seed"), f("ratio", 0.5)},
@@ -522,11 +528,90 @@ inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
   op("ConvInteger", "Conv of (x - x_zero_point) and (w - w_zero_point) summed exactly into Int32 (w_zero_point per output "
      "channel or scalar)", {in("x"), in("w"), opt("x_zero_point"), opt("w_zero_point")}, conv_attrs, kernel<e::conv_integer, 6>(),
      dtypes::any, 10);
+  // recurrent: output 0 Y, 1 Y_h, 2 Y_c (LSTM)
+  auto rnn_attrs = [](std::optional<AttrSpec> option) {
+    std::vector<AttrSpec> v = {fs("activation_alpha"), fs("activation_beta"), chs("activations", e::rnn_activations), fopt("clip"),
+                               ch("direction", "forward,reverse,bidirectional"), iopt("hidden_size")};
+    if (option) v.push_back(*option);
+    v.push_back(i("layout"));
+    return v;
+  };
+  op("RNN", "Ht = f(Xt W^T + Ht-1 R^T + Wb + Rb) (f default Tanh), per direction; output 0 (Y): every step's Ht, "
+     "[seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]); 1 (Y_h): the last one (of each sequence_lens); "
+     "clip bounds the pre-activations",
+     {in("X"), in("W"), in("R"), opt("B"), opt("sequence_lens", dtypes::integers), opt("initial_h")}, rnn_attrs(std::nullopt),
+     kernel<e::recurrent<e::Cell::rnn>, 8>(), dtypes::floats, 7, {"Y", "Y_h"});
+  op("GRU", "gates z, r (f, default Sigmoid) and candidate h (g, default Tanh) in W's order z, r, h; ht = g(Xt Wh^T + (rt * "
+     "Ht-1) Rh^T + Rbh + Wbh), with linear_before_reset g(Xt Wh^T + rt * (Ht-1 Rh^T + Rbh) + Wbh); Ht = (1 - zt) * ht + zt * "
+     "Ht-1; outputs as RNN's",
+     {in("X"), in("W"), in("R"), opt("B"), opt("sequence_lens", dtypes::integers), opt("initial_h")},
+     rnn_attrs(i("linear_before_reset")), kernel<e::recurrent<e::Cell::gru>, 9>(), dtypes::floats, 7, {"Y", "Y_h"});
+  op("LSTM", "gates i, o, f (f, default Sigmoid; with peepholes P in the order i, o, f) and cell c (g, default Tanh) in W's "
+     "order i, o, f, c; Ct = ft * Ct-1 + it * ct, Ht = ot * h(Ct) (h default Tanh); input_forget makes ft = 1 - it; outputs "
+     "as RNN's and 2 (Y_c): the last cell state",
+     {in("X"), in("W"), in("R"), opt("B"), opt("sequence_lens", dtypes::integers), opt("initial_h"), opt("initial_c"), opt("P")},
+     rnn_attrs(i("input_forget")), kernel<e::recurrent<e::Cell::lstm>, 9>(), dtypes::floats, 7, {"Y", "Y_h", "Y_c"});
   op("QLinearConv", "the exact Conv sums of (x - x_zero_point) and (w - w_zero_point) plus the Int32 bias B, requantized "
      "per output channel m with x_scale * w_scale[m] / y_scale (as QLinearMatMul)",
      {in("x"), in("x_scale"), in("x_zero_point"), in("w"), in("w_scale"), in("w_zero_point"), in("y_scale"), in("y_zero_point"),
       opt("B")},
      conv_attrs, kernel<e::qlinear_conv, 6>(), dtypes::any, 10);
+}
+
+/// The signal and detection ops (onnx_eval_signal.hpp).
+inline void add_signal_ops(std::vector<OpSpec>& t) {
+  auto op = [&](std::string_view type, std::string_view summary, std::vector<InputSpec> inputs, std::vector<AttrSpec> attrs,
+                Kernel k, DTypeSet types = dtypes::any, int since = 1, std::vector<std::string_view> outputs = {}) {
+    t.push_back({type, summary, std::move(inputs), std::move(attrs), k, types, since, std::move(outputs)});
+  };
+  op("DFT", "the discrete Fourier transform along axis of input [batch, ..., 1 (real) or 2 (complex)], zero-padded or cut "
+     "to dft_length; output [..., 2]; onesided keeps the first n/2 + 1 bins, inverse divides by n",
+     {in("input"), opt("dft_length", dtypes::integers)}, {i("axis", 1), i("inverse"), i("onesided")}, kernel<e::dft, 3>(),
+     dtypes::floats, 17);
+  op("STFT", "frames of signal [batch, length, 1 or 2] every frame_step samples, each times window (of frame_length, "
+     "default all ones), transformed: [batch, frames, bins, 2], onesided: length / 2 + 1 bins",
+     {in("signal"), in("frame_step", dtypes::integers), opt("window"), opt("frame_length", dtypes::integers)}, {i("onesided", 1)},
+     kernel<e::stft, 1>(), dtypes::floats, 17);
+  const std::vector<AttrSpec> window_attrs = {i("output_datatype", 1), i("periodic", 1)};
+  op("HannWindow", "0.5 - 0.5 cos(2 pi n / N), N = size (periodic) or size - 1", {in("size")}, window_attrs,
+     kernel<e::cosine_window<e::Window_::hann>, 2>(), dtypes::integers, 17);
+  op("HammingWindow", "25/46 - 21/46 cos(2 pi n / N), N = size (periodic) or size - 1", {in("size")}, window_attrs,
+     kernel<e::cosine_window<e::Window_::hamming>, 2>(), dtypes::integers, 17);
+  op("BlackmanWindow", "0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N), N = size (periodic) or size - 1", {in("size")},
+     window_attrs, kernel<e::cosine_window<e::Window_::blackman>, 2>(), dtypes::integers, 17);
+  op("MelWeightMatrix", "[dft_length / 2 + 1, num_mel_bins] triangular filters of peak 1 on the mel scale 2595 log10(1 + f "
+     "/ 700), their edges the spectrogram bins floor((dft_length + 1) * hertz / sample_rate) of num_mel_bins + 2 points a "
+     "mel range / (num_mel_bins + 2) apart (as ONNX's reference)",
+     {in("num_mel_bins"), in("dft_length"), in("sample_rate"), in("lower_edge_hertz"), in("upper_edge_hertz")},
+     {i("output_datatype", 1)}, kernel<e::mel_weight_matrix, 1>(), dtypes::any, 17);
+  op("TfIdfVectorizer", "per row of integer X, how often each n-gram of pool_int64s occurs (items skip + 1 apart for skip up "
+     "to max_skip_count; ngram_counts: where the n-grams of each length start in the pool), at its ngram_indexes entry; mode "
+     "TF: the counts, IDF: weights where the count is not 0, TFIDF: counts times weights (pool_strings is not claimed)",
+     {in("X")},
+     {i("max_gram_length"), i("max_skip_count"), i("min_gram_length"), ch("mode", "TF,IDF,TFIDF"), is("ngram_counts"),
+      is("ngram_indexes"), is("pool_int64s"), fs("weights")},
+     kernel<e::tfidf, 8>(), dtypes::integers, 9);
+  op("NonMaxSuppression", "per batch and class, boxes by descending score (equal scores: lower index first) above "
+     "score_threshold, each kept unless its IoU with one kept before exceeds iou_threshold, at most "
+     "max_output_boxes_per_class: Int64 rows (batch, class, box); boxes as (y1, x1, y2, x2) corners, or with "
+     "center_point_box (x, y, w, h)",
+     {in("boxes"), in("scores"), opt("max_output_boxes_per_class", dtypes::integers), opt("iou_threshold"),
+      opt("score_threshold")},
+     {i("center_point_box")}, kernel<e::non_max_suppression, 1>(), dtypes::floats, 10);
+  op("RoiAlign", "per region (x1, y1, x2, y2) of rois in image batch_indices, output_height x output_width bins, each the "
+     "average (mode avg) or maximum (max) of sampling_ratio^2 bilinear samples (0: ceil(bin size) per axis); "
+     "coordinates times spatial_scale, less 0.5 with half_pixel (the default from opset 16; output_half_pixel before)",
+     {in("X"), in("rois"), in("batch_indices", dtypes::integers)},
+     {ch("coordinate_transformation_mode", "half_pixel,output_half_pixel"), ch("mode", "avg,max"), i("output_height", 1),
+      i("output_width", 1), i("sampling_ratio"), f("spatial_scale", 1.0)},
+     kernel<e::roi_align, 6>(), dtypes::floats, 10);
+  op("MaxRoiPool", "per region (batch, x1, y1, x2, y2; rounded after spatial_scale) the maximum over each of pooled_shape's "
+     "bins", {in("X"), in("rois")}, {is("pooled_shape"), f("spatial_scale", 1.0)}, kernel<e::max_roi_pool, 2>(), dtypes::floats);
+  op("GridSample", "X [N, C, H, W] sampled at grid [N, Ho, Wo, (x, y)] in [-1, 1] (align_corners: -1 and 1 are the corner "
+     "pixels' centres, else their outer edges): bilinear, nearest (halves to even) or bicubic (A = -0.75); outside pixels "
+     "are 0 (zeros), the nearest edge pixel (border) or mirrored (reflection)",
+     {in("X"), in("grid")}, {i("align_corners"), ch("mode", "bilinear,nearest,bicubic"), ch("padding_mode", "zeros,border,reflection")},
+     kernel<e::grid_sample, 3>(), dtypes::floats, 16);
 }
 
 inline std::vector<OpSpec> make_table() {
@@ -651,17 +736,17 @@ inline std::vector<OpSpec> make_table() {
                kernel<e::conv_transpose, 8, checks::conv<true>>(), dtypes::floats});
   t.push_back({"AveragePool", "N-d window mean", {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), i("count_include_pad"), is("kernel_shape"), is("pads"), is("strides")},
-               kernel<e::pool<false>, 6>(), dtypes::floats});
+               kernel<e::pool<e::Pool::average>, 6>(), dtypes::floats});
   t.push_back({"MaxPool",
                "N-d window maximum; output 1 (Indices): the Int64 flat position of each maximum in X (the first of equal "
                "ones), row-major, or with storage_order 1 column-major within its (n, c) plane",
                {in("X")},
                {ch("auto_pad", auto_pad), i("ceil_mode"), is("dilations"), is("kernel_shape"), is("pads"), i("storage_order"),
                 is("strides")},
-               kernel<e::pool<true>, 8>(), dtypes::any, 1, {"Y", "Indices"}});
-  t.push_back({"GlobalAveragePool", "mean over all spatial dims", {in("X")}, {}, kernel<e::global_pool<false>, 0>(),
+               kernel<e::pool<e::Pool::max>, 8>(), dtypes::any, 1, {"Y", "Indices"}});
+  t.push_back({"GlobalAveragePool", "mean over all spatial dims", {in("X")}, {}, kernel<e::global_pool<e::Pool::average>, 0>(),
                dtypes::floats});
-  t.push_back({"GlobalMaxPool", "maximum over all spatial dims", {in("X")}, {}, kernel<e::global_pool<true>, 0>(),
+  t.push_back({"GlobalMaxPool", "maximum over all spatial dims", {in("X")}, {}, kernel<e::global_pool<e::Pool::max>, 0>(),
                dtypes::floats});
   t.push_back({"BatchNormalization", "(x - mean) / sqrt(var + epsilon) * scale + B per channel (inference)",
                {in("X"), in("scale"), in("B"), in("input_mean"), in("input_var")},
@@ -675,6 +760,7 @@ inline std::vector<OpSpec> make_table() {
                kernel<e::resize, 6>(), dtypes::floats, 11});
   add_tensor_ops(t);
   add_norm_and_quant_ops(t);
+  add_signal_ops(t);
   for (const auto& s : t)
     if (s.kernel.attrs != s.attr_operands()) throw std::logic_error(std::string("onnx table: attribute count of ") + std::string(s.type));
   return t;

@@ -897,13 +897,18 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
   return true;
 }
 
-/// AveragePool / MaxPool over N-d windows. Attributes (in table order):
+/// What a pool computes over its window: the mean, the maximum, or the p-norm (sum |x|^p)^(1/p).
+enum class Pool { average, max, lp };
+
+/// AveragePool / MaxPool / LpPool over N-d windows. Attributes (in table order):
 /// average: auto_pad, ceil_mode, count_include_pad, kernel_shape, pads, strides;
 /// max:     auto_pad, ceil_mode, dilations, kernel_shape, pads, storage_order, strides, output
 /// (output 1: the flat position of each maximum in X, row-major, or column-major within its
-/// plane with storage_order 1).
-template <bool is_max>
+/// plane with storage_order 1);
+/// lp:      auto_pad, kernel_shape, p, pads, strides (padding adds nothing).
+template <Pool P>
 bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
+  constexpr bool is_max = P == Pool::max;
   Args a{v, na};
   if (!a.inputs_have_data()) return false;
   const ValueView& X = a.in(0);
@@ -913,11 +918,14 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const Dims in_sp(xd.begin() + 2, xd.end()), out_sp(od.begin() + 2, od.end());
   Window w;
   const int auto_pad = static_cast<int>(a.attr_int(0));
-  const bool ok = is_max ? make_window(w, nsp, a.attr_ints(3), a.attr_ints(6), a.attr_ints(2), a.attr_ints(4), auto_pad, in_sp, out_sp)
-                         : make_window(w, nsp, a.attr_ints(3), a.attr_ints(5), {}, a.attr_ints(4), auto_pad, in_sp, out_sp);
+  constexpr std::size_t kernel_at = P == Pool::lp ? 1 : 3, pads_at = P == Pool::lp ? 3 : 4,
+                        strides_at = P == Pool::lp ? 4 : P == Pool::max ? 6 : 5;
+  const bool ok = make_window(w, nsp, a.attr_ints(kernel_at), a.attr_ints(strides_at), is_max ? a.attr_ints(2) : std::vector<std::int64_t>{},
+                              a.attr_ints(pads_at), auto_pad, in_sp, out_sp);
   if (!ok || od[0] * od[1] != NC) return false;
-  const bool include_pad = !is_max && a.attr_int(2) != 0;
+  const bool include_pad = P == Pool::average && a.attr_int(2) != 0;
   const bool indices = is_max && na > 7 && a.attr_int(7) == 1;
+  const double p_norm = P == Pool::lp ? a.attr_scalar(2) : 0.0;
   const std::size_t in_size = count(in_sp), out_size = count(out_sp), k_size = count(w.kernel);
   const Dims is = strides_of(in_sp);
   Dims op(nsp, 0);
@@ -951,11 +959,14 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
             r = e;
             arg = t;
           }
+        } else if constexpr (P == Pool::lp) {
+          r += std::pow(std::fabs(e), p_norm);
         } else {
           r += e;
         }
       }
-      if constexpr (!is_max) r /= static_cast<double>(include_pad ? padded : taps.size());
+      if constexpr (P == Pool::average) r /= static_cast<double>(include_pad ? padded : taps.size());
+      if constexpr (P == Pool::lp) r = std::pow(r, 1.0 / p_norm);
       if (is_max && indices) {
         std::size_t pos = arg;
         if (a.attr_int(5) != 0) {  // column-major within the plane: the spatial index reversed
@@ -976,8 +987,8 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   return true;
 }
 
-/// GlobalAveragePool / GlobalMaxPool: one value per (n, c).
-template <bool is_max>
+/// GlobalAveragePool / GlobalMaxPool / GlobalLpPool(p): one value per (n, c).
+template <Pool P>
 bool global_pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
   if (!a.inputs_have_data()) return false;
@@ -986,13 +997,14 @@ bool global_pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   if (xd.size() < 2) return false;
   const std::size_t NC = xd[0] * xd[1], sp = count(xd) / std::max<std::size_t>(1, NC);
   if (NC != v.declared->element_count()) return false;
+  const double p_norm = P == Pool::lp ? a.attr_scalar(0) : 0.0;
   for (std::size_t c = 0; c < NC; ++c) {
-    double r = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+    double r = P == Pool::max ? -std::numeric_limits<double>::infinity() : 0.0;
     for (std::size_t i = 0; i < sp; ++i) {
       const double e = get(X.def->dtype, X.data.data(), c * sp + i);
-      r = is_max ? std::max(r, e) : r + e;
+      r = P == Pool::max ? std::max(r, e) : P == Pool::lp ? r + std::pow(std::fabs(e), p_norm) : r + e;
     }
-    put(v.declared->dtype, out.data(), c, is_max ? r : r / static_cast<double>(sp));
+    put(v.declared->dtype, out.data(), c, P == Pool::max ? r : P == Pool::lp ? std::pow(r, 1.0 / p_norm) : r / static_cast<double>(sp));
   }
   return true;
 }

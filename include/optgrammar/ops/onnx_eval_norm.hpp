@@ -1,5 +1,5 @@
-// Reference evaluation of the imported ONNX normalizations, Lp pools, Dropout (inference) and
-// the two losses (onnx.hpp's table). Same conventions as onnx_eval.hpp: attributes first, then
+// Reference evaluation of the imported ONNX normalizations, Dropout (inference) and the two
+// losses (onnx.hpp's table). Same conventions as onnx_eval.hpp: attributes first, then
 // inputs; computed in double, stored in the output's dtype.
 #pragma once
 
@@ -8,9 +8,22 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace optgrammar::ops::onnx_eval {
+
+/// The mean and the (population) variance of elements begin .. begin + n of x.
+inline std::pair<double, double> mean_and_variance(const ValueView& x, std::size_t begin, std::size_t n) {
+  double mean = 0, var = 0;
+  for (std::size_t i = 0; i < n; ++i) mean += get(x.def->dtype, x.data.data(), begin + i);
+  mean /= static_cast<double>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double d = get(x.def->dtype, x.data.data(), begin + i) - mean;
+    var += d * d;
+  }
+  return {mean, var / static_cast<double>(n)};
+}
 
 /// LayerNormalization(axis, epsilon, stash_type, output; X, Scale, B): over the dims from axis
 /// on, y = (x - mean) / sqrt(var + epsilon) * scale + B; output 1 the means, 2 the
@@ -35,14 +48,7 @@ inline bool layer_norm(const OpView& v, std::span<std::byte> out, std::size_t na
   if (a.present(2)) bo = broadcast_offsets(dims_of(*a.in(2).def), nd);
   if (!so || (a.present(2) && !bo)) return false;
   for (std::size_t p = 0; p < outer; ++p) {
-    double mean = 0, var = 0;
-    for (std::size_t i = 0; i < inner; ++i) mean += get(x.def->dtype, x.data.data(), p * inner + i);
-    mean /= static_cast<double>(inner);
-    for (std::size_t i = 0; i < inner; ++i) {
-      const double d = get(x.def->dtype, x.data.data(), p * inner + i) - mean;
-      var += d * d;
-    }
-    var /= static_cast<double>(inner);
+    const auto [mean, var] = mean_and_variance(x, p * inner, inner);
     const double inv = 1.0 / std::sqrt(var + eps);
     if (which == 1) put(o.dtype, out.data(), p, mean);
     if (which == 2) put(o.dtype, out.data(), p, inv);
@@ -68,14 +74,7 @@ inline bool instance_norm(const OpView& v, std::span<std::byte> out, std::size_t
   if (a.in(1).def->element_count() != C || a.in(2).def->element_count() != C) return false;
   const double eps = a.attr_scalar(0);
   for (std::size_t nc = 0; nc < N * C; ++nc) {
-    double mean = 0, var = 0;
-    for (std::size_t i = 0; i < sp; ++i) mean += get(x.def->dtype, x.data.data(), nc * sp + i);
-    mean /= static_cast<double>(sp);
-    for (std::size_t i = 0; i < sp; ++i) {
-      const double d = get(x.def->dtype, x.data.data(), nc * sp + i) - mean;
-      var += d * d;
-    }
-    var /= static_cast<double>(sp);
+    const auto [mean, var] = mean_and_variance(x, nc * sp, sp);
     const std::size_t c = nc % C;
     const double scale = get(a.in(1).def->dtype, a.in(1).data.data(), c) / std::sqrt(var + eps),
                  bias = get(a.in(2).def->dtype, a.in(2).data.data(), c);
@@ -178,64 +177,6 @@ inline bool lp_norm(const OpView& v, std::span<std::byte> out, std::size_t na) {
     if (p == 2) norm = std::sqrt(norm);
     for (std::size_t i : grp) put(v.declared->dtype, out.data(), i, norm == 0 ? 0.0 : get(x.def->dtype, x.data.data(), i) / norm);
   });
-}
-
-/// LpPool(auto_pad, kernel_shape, p, pads, strides; X): (sum of |x|^p over the window)^(1/p),
-/// padding adding nothing.
-inline bool lp_pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
-  Args a{v, na};
-  if (!a.inputs_have_data()) return false;
-  const ValueView& X = a.in(0);
-  const Dims xd = dims_of(*X.def), od = dims_of(*v.declared);
-  if (xd.size() < 3 || od.size() != xd.size()) return false;
-  const std::size_t nsp = xd.size() - 2, NC = xd[0] * xd[1];
-  const Dims in_sp(xd.begin() + 2, xd.end()), out_sp(od.begin() + 2, od.end());
-  Window w;
-  if (!make_window(w, nsp, a.attr_ints(1), a.attr_ints(4), {}, a.attr_ints(3), static_cast<int>(a.attr_int(0)), in_sp, out_sp) ||
-      od[0] * od[1] != NC)
-    return false;
-  const double p = a.attr_scalar(2);
-  const std::size_t in_size = count(in_sp), out_size = count(out_sp), k_size = count(w.kernel);
-  const Dims is = strides_of(in_sp);
-  for (std::size_t o = 0; o < out_size; ++o) {
-    const Dims op = unravel(o, out_sp);
-    std::vector<std::size_t> taps;
-    for (std::size_t kk = 0; kk < k_size; ++kk) {
-      const Dims kp = unravel(kk, w.kernel);
-      std::size_t off = 0;
-      bool inside = true;
-      for (std::size_t d = 0; d < nsp && inside; ++d) {
-        const std::int64_t q = static_cast<std::int64_t>(op[d] * w.stride[d] + kp[d]) - w.pad_begin[d];
-        if (q < 0 || q >= static_cast<std::int64_t>(in_sp[d])) inside = false;
-        else off += static_cast<std::size_t>(q) * is[d];
-      }
-      if (inside) taps.push_back(off);
-    }
-    for (std::size_t c = 0; c < NC; ++c) {
-      double sum = 0;
-      for (std::size_t t : taps) sum += std::pow(std::fabs(get(X.def->dtype, X.data.data(), c * in_size + t)), p);
-      put(v.declared->dtype, out.data(), c * out_size + o, std::pow(sum, 1.0 / p));
-    }
-  }
-  return true;
-}
-
-/// GlobalLpPool(p; X): (sum of |x|^p over all spatial dims)^(1/p) per (n, c).
-inline bool global_lp_pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
-  Args a{v, na};
-  if (!a.inputs_have_data()) return false;
-  const ValueView& X = a.in(0);
-  const Dims xd = dims_of(*X.def);
-  if (xd.size() < 2) return false;
-  const std::size_t NC = xd[0] * xd[1], sp = count(xd) / std::max<std::size_t>(1, NC);
-  if (NC != v.declared->element_count()) return false;
-  const double p = a.attr_scalar(0);
-  for (std::size_t c = 0; c < NC; ++c) {
-    double sum = 0;
-    for (std::size_t i = 0; i < sp; ++i) sum += std::pow(std::fabs(get(X.def->dtype, X.data.data(), c * sp + i)), p);
-    put(v.declared->dtype, out.data(), c, std::pow(sum, 1.0 / p));
-  }
-  return true;
 }
 
 /// Dropout(seed, ratio, output; data, ratio, training_mode), inference: output 0 the data as it

@@ -229,7 +229,7 @@ inline bool trilu(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const std::int64_t k = a.present(1) ? get_int(a.in(1).def->dtype, a.in(1).data.data(), 0) : 0;
   const std::size_t R = x.def->dims[x.def->rank - 2], C = x.def->dims[x.def->rank - 1];
   const std::size_t es = element_size(o.dtype);
-  std::memset(out.data(), 0, out.size());
+  if (!out.empty()) std::memset(out.data(), 0, out.size());
   for (std::size_t i = 0; i < o.element_count(); ++i) {
     const auto c = static_cast<std::int64_t>(i % C), r = static_cast<std::int64_t>((i / C) % R);
     if (upper ? c - r >= k : c - r <= k) std::memcpy(out.data() + i * es, x.data.data() + i * es, es);
@@ -771,40 +771,19 @@ inline bool upsample(const OpView& v, std::span<std::byte> out, std::size_t na) 
   return true;
 }
 
-/// MaxUnpool(kernel_shape, pads, strides; X, I, output_shape): zeros with X's elements put at
-/// the positions I names, flat positions in the default unpooled shape ((in - 1) * stride +
-/// kernel - pads per spatial dim), which keep their coordinates in a larger output_shape.
+/// MaxUnpool(kernel_shape, pads, strides; X, I, output_shape): zeros of the output's shape with
+/// X's elements put at the flat output positions I names (as ONNX Runtime and PyTorch's
+/// max_unpool take them, also when output_shape is larger than the default unpooled shape).
 inline bool max_unpool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Args a{v, na};
   if (a.n_inputs() < 2 || !a.in(0).known || !a.in(1).known) return false;
   const ValueView &x = a.in(0), &ind = a.in(1);
-  const Dims xd = dims_of(*x.def), od = dims_of(*v.declared);
-  if (x.def->element_count() != ind.def->element_count() || x.def->dtype != v.declared->dtype || xd.size() < 3 ||
-      od.size() != xd.size())
-    return false;
-  const std::size_t nsp = xd.size() - 2;
-  const auto kernel = a.attr_ints(0), pads = a.attr_ints(1), strides = a.attr_ints(2);
-  if (kernel.size() != nsp) return false;
-  Dims dd = xd;  // the default unpooled shape
-  for (std::size_t k = 0; k < nsp; ++k) {
-    const std::int64_t s = strides.empty() ? 1 : strides[k];
-    const std::int64_t p = pads.empty() ? 0 : pads[k] + pads[nsp + k];
-    const std::int64_t n = (static_cast<std::int64_t>(xd[k + 2]) - 1) * s + kernel[k] - p;
-    if (n < 0) return false;
-    dd[k + 2] = static_cast<std::size_t>(n);
-  }
-  const Dims os = strides_of(od);
-  std::memset(out.data(), 0, out.size());
+  if (x.def->element_count() != ind.def->element_count() || x.def->dtype != v.declared->dtype) return false;
+  if (!out.empty()) std::memset(out.data(), 0, out.size());
   for (std::size_t i = 0; i < x.def->element_count(); ++i) {
-    const std::int64_t at = get_int(ind.def->dtype, ind.data.data(), i);
-    if (at < 0 || static_cast<std::size_t>(at) >= count(dd)) return false;
-    const Dims idx = unravel(static_cast<std::size_t>(at), dd);
-    std::size_t to = 0;
-    for (std::size_t k = 0; k < od.size(); ++k) {
-      if (idx[k] >= od[k]) return false;
-      to += idx[k] * os[k];
-    }
-    copy_element(x, i, out, to);
+    const std::int64_t to = get_int(ind.def->dtype, ind.data.data(), i);
+    if (to < 0 || static_cast<std::size_t>(to) >= v.declared->element_count()) return false;
+    copy_element(x, i, out, static_cast<std::size_t>(to));
   }
   return true;
 }

@@ -24,14 +24,10 @@ namespace optgrammar::dsl {
 
 /// A rule's analysis, computed once per rule at compile time. The pass is read from the spec as
 /// written, so that the spec's tokens are evaluated only where a bad rule raises its error.
-/// A rule that splits also needs the split check's header, <optgrammar/autosplit.hpp>, included
-/// before it (the rule macro records whether it was).
 template <class Rule>
 constexpr auto analyze_rule() {
-  auto r = analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(), Rule::constraint(),
-                   Rule::replacement(), Rule::file(), Rule::line, Rule::text(), Rule::flags);
-  if (r.info.ok && r.info.uses_autosplit && !Rule::split_check_included) r.info.fail(Fault::autosplit_header);
-  return r;
+  return analyze(pass_of_text(Rule::pass_text()), Rule::pass_text(), Rule::match(), Rule::constraint(),
+                 Rule::replacement(), Rule::file(), Rule::line, Rule::text(), Rule::flags);
 }
 
 template <class Rule>
@@ -361,11 +357,6 @@ bool define_rule() {
 
 }  // namespace optgrammar::package_glue
 
-// <optgrammar/autosplit.hpp> redefines this as true: rules after it may split.
-#ifndef OPTGRAMMAR_SPLIT_CHECK_INCLUDED_
-#define OPTGRAMMAR_SPLIT_CHECK_INCLUDED_ false
-#endif
-
 // Defined to 1 where rules are written (before including <optgrammar/rules.hpp>, or between
 // rules), each rule that follows gets its own apply function with its values folded in: faster
 // matching, at about three times the compile cost of a rule (docs/engine.md: "Rule code").
@@ -387,7 +378,6 @@ bool define_rule() {
     static constexpr std::string_view file() { return __FILE__; }                                      \
     static constexpr int line = __LINE__;                                                              \
     static constexpr const char* flags = FLAGS;                                                        \
-    static constexpr bool split_check_included = OPTGRAMMAR_SPLIT_CHECK_INCLUDED_;                     \
     static constexpr bool specialized = ::optgrammar::package_glue::specialize(OPTGRAMMAR_SPECIALIZE_RULES); \
   };                                                                                                   \
   struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \

@@ -2,7 +2,6 @@
 // FAULT: autosplit_nested_strict
 #define OPTGRAMMAR_STRICT 1
 #include <optgrammar/rules.hpp>
-#include <optgrammar/autosplit.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("R", AUTOSPLIT(1, "I", 4, Op("B", TYPICAL_SLICE("x", "I")))))
 #else

@@ -1,4 +1,4 @@
-// EXPECT: the replacement may not be "*" (or a SELECT that can yield "*"): the rule would replace the op by itself
+// EXPECT: the replacement may not be "*" (or a SELECT that can yield it): the rule would replace the op by itself
 // FAULT: star_replacement
 #include <optgrammar/rules.hpp>
 #ifdef OG_FAIL

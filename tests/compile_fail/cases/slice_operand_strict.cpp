@@ -2,7 +2,6 @@
 // FAULT: slice_operand_strict
 #define OPTGRAMMAR_STRICT 1
 #include <optgrammar/rules.hpp>
-#include <optgrammar/autosplit.hpp>
 #ifdef OG_FAIL
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, AUTOSPLIT(1, "I", 4, Op("B", TYPICAL_SLICE(CAST_TO_FP16("x"), "I"))))
 #else

@@ -334,11 +334,11 @@ class Checker {
     r_.match = match_root(match);
     Node* c = cx(constraint);
     if (c->type != VT::boolean)
-      fail(constraint->loc, catalogue(Fault::constraint_not_bool, type_word(c->type)));
+      fail(constraint->loc, catalogue(Fault::constraint_not_bool, construct_word(c), type_word(c->type)));
     r_.constraint = c;
     in_replacement_ = true;
     Node* rp = rx(replacement, RCtx{true, false, false});
-    if (rp->may_star) fail(replacement->loc, catalogue(Fault::star_replacement));
+    if (rp->may_star) fail(replacement->loc, catalogue(Fault::star_replacement, "*"));
     r_.replacement = rp;
     // Expansions share operands (SAME_SHAPE uses x four times), so nesting them grows the printed
     // rule exponentially: bound the size of the expanded rule.
@@ -656,7 +656,7 @@ class Checker {
   static std::string operand_fault(std::string_view name, std::size_t idx, VT t, std::string_view what) {
     if (name == "SELECT" && idx == 0) return catalogue(Fault::select_condition, type_word(t));
     if (what == "bool") return catalogue(Fault::needs_bool, name, idx + 1, type_word(t));
-    if (t == VT::dtype) return catalogue(Fault::dtype_use, idx + 1, name);
+    if (t == VT::dtype) return catalogue(Fault::dtype_use, name, idx + 1);
     if (what.substr(0, 10) == "an operand") return catalogue(Fault::needs_opref, name, idx + 1, type_word(t));
     if (!is_scalar(t)) return catalogue(Fault::opref_as_value, name, idx + 1, t == VT::opref ? "an opref" : type_word(t));
     return catalogue(Fault::operand_type, name, optgrammar::dsl::ordinal_word(idx), what, type_word(t));
@@ -769,6 +769,11 @@ class Checker {
         return n;
       }
       case C::EXTERNAL_CONSTRAINT: return external_constraint(n);
+      case C::IS_OP:
+      case C::PRODUCER_FOR:  // an existing opref, then an op name (checked first, as the C++ front end does)
+        a[1] = opstring(a[1]);
+        a[0] = need_opref(n, 0);
+        return typed(n, VT::boolean);
       case C::MESSAGE: {
         if (a[0]->kind != NodeKind::string)
           fail(a[0]->loc, fmt::format("the first operand of 'MESSAGE' must be a string constant, found {}", spelled(a[0])));

@@ -80,19 +80,25 @@ bool macro_like(std::string_view name) noexcept {
 
 /// The macros defined so far. A name is looked up for every identifier of a construct, so a quick
 /// test of its length and first character comes before the hash lookup (an #undef leaves both
-/// marks: a false positive only costs the lookup).
+/// marks: a false positive only costs the lookup). find_exact() tests the two together: for the
+/// built-in macros, looked up for names the file's own tables do not hold.
 class MacroTable {
  public:
   const Macro* find(std::string_view name) const {
     if (name.empty() || ((lengths_ >> length_bit(name)) & 1) == 0 || !firsts_[static_cast<unsigned char>(name[0])])
       return nullptr;
-    const auto it = map_.find(name);
-    return it == map_.end() ? nullptr : &it->second;
+    return lookup(name);
+  }
+  const Macro* find_exact(std::string_view name) const {
+    if (name.empty() || ((lengths_by_first_[static_cast<unsigned char>(name[0])] >> length_bit(name)) & 1) == 0)
+      return nullptr;
+    return lookup(name);
   }
   void define(std::string_view name, Macro m) {
     if (name.empty()) return;
     lengths_ |= std::uint64_t{1} << length_bit(name);
     firsts_[static_cast<unsigned char>(name[0])] = true;
+    lengths_by_first_[static_cast<unsigned char>(name[0])] |= std::uint64_t{1} << length_bit(name);
     map_[name] = std::move(m);
   }
   void undef(std::string_view name) { map_.erase(name); }
@@ -100,14 +106,23 @@ class MacroTable {
 
  private:
   static unsigned length_bit(std::string_view name) noexcept { return static_cast<unsigned>(std::min<std::size_t>(name.size(), 63)); }
+  const Macro* lookup(std::string_view name) const {
+    const auto it = map_.find(name);
+    return it == map_.end() ? nullptr : &it->second;
+  }
   std::unordered_map<std::string_view, Macro> map_;
   std::uint64_t lengths_ = 0;
   std::array<bool, 256> firsts_{};
+  std::array<std::uint64_t, 256> lengths_by_first_{};  ///< by first character: bit n, a name of length n
 };
+
+/// The macros og-parse knows in every source, from the text built into it (builtin_macros()).
+const MacroTable& builtin_macros();
 
 /// What the scan of one source file and of the files it includes share.
 struct ScanState {
   MacroTable macros;
+  bool reading_builtins = false;  ///< the scan that makes builtin_macros(), which must not consult it
   std::vector<std::uint32_t> active;    ///< the files being scanned, outermost first
   std::vector<std::string> unresolved;  ///< #include "..." names found nowhere
   /// ", which og-parse did not find ..." when includes were not found, else "".
@@ -184,6 +199,12 @@ class Scanner {
  private:
   Loc loc(std::size_t off) const noexcept { return Loc{file_, static_cast<std::uint32_t>(off)}; }
 
+  /// A macro of the file (or of the files it includes), else one og-parse knows in every source.
+  const Macro* find_macro(std::string_view name) const {
+    if (const Macro* m = macros_.find(name)) return m;
+    return st_.reading_builtins ? nullptr : builtin_macros().find_exact(name);
+  }
+
   std::size_t skip_quoted(std::size_t i, char q) const noexcept {
     const std::size_t n = src_.size();
     ++i;
@@ -249,7 +270,7 @@ class Scanner {
       return decl_start_ = item(kind, loc(i), name, p);
     }
     if (at_line_start(src_, i)) {
-      const Macro* m = macros_.find(name);
+      const Macro* m = find_macro(name);
       if (m && m->has_item) return decl_start_ = invocation(i, j, *m);
       if (!m && macro_like(name) && !is_construct(name) && looks_like_rule(j))
         s_.diag(loc(i), Severity::warning,
@@ -562,12 +583,12 @@ class Scanner {
       throw MacroError{in.empty() ? Loc{file_, 0} : in.front().loc, "macro expansion nested too deeply"};
     for (std::size_t i = 0; i < in.size(); ++i) {
       const Token& t = in[i];
-      const Macro* mp = t.kind == Tok::ident ? macros_.find(t.text) : nullptr;
+      const Macro* mp = t.kind == Tok::ident ? find_macro(t.text) : nullptr;
       if (!mp || disabled(t.text)) {
         // the tokens up to the next macro use stand for themselves: copied at once, counted at
         // once unless a limit falls inside the run (then one by one, to report the token at it)
         std::size_t k = i + 1;
-        while (k < in.size() && !(in[k].kind == Tok::ident && macros_.find(in[k].text) && !disabled(in[k].text))) ++k;
+        while (k < in.size() && !(in[k].kind == Tok::ident && find_macro(in[k].text) && !disabled(in[k].text))) ++k;
         if (within_limits(k - i)) {
           count(t.loc, k - i);
           out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(i), in.begin() + static_cast<std::ptrdiff_t>(k));
@@ -729,7 +750,7 @@ class Scanner {
           if (item_kind_of(t.text, k)) {
             m.has_item = true;
           } else {
-            const Macro* used = macros_.find(t.text);
+            const Macro* used = find_macro(t.text);
             if (used && used->has_item) m.has_item = true;
           }
         }
@@ -1004,6 +1025,36 @@ class Scanner {
   std::size_t limit_ = max_expanded_tokens;
   std::size_t file_produced_ = 0;  ///< tokens produced by all macro uses of this file
 };
+
+/// The framework's macros made of the rule language's own (DEF_AUTOSPLIT, CONVERT_BINARY_OP_TO_FP16,
+/// the registrations that name a registry, the tiling declarations): the definitions the C++ front
+/// end reads (include/optgrammar/htp_compat_macros.hpp, built in by tools/og-parse/CMakeLists.txt),
+/// read once per process as an included header is, into a session of their own that keeps the
+/// text their tokens point into. A source's own definition of one of them comes first.
+class BuiltinMacros {
+ public:
+  BuiltinMacros() {
+    static constexpr std::string_view text =
+#include "og_parse/builtin_macros.inc"
+        ;
+    const std::uint32_t file = session_.add_source("optgrammar/htp_compat_macros.hpp", std::string(text));
+    state_.reading_builtins = true;
+    state_.active.push_back(file);
+    std::vector<Item> items;
+    std::vector<Token> toks;
+    Scanner(session_, file, items, toks, &state_).run();
+  }
+  const MacroTable& table() const noexcept { return state_.macros; }
+
+ private:
+  Session session_;
+  ScanState state_;
+};
+
+const MacroTable& builtin_macros() {
+  static const BuiltinMacros b;
+  return b.table();
+}
 
 }  // namespace
 

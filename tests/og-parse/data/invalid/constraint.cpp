@@ -27,11 +27,11 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), AND(), "x")
 
 // Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
 // EXPECT: 3:58: error: tag "y" is used in the constraint but never bound by the match
-// EXPECT: 4:47: error: the constraint must be bool, but it is size
+// EXPECT: 4:47: error: the constraint must be bool, but RANK_OF gives size
 // EXPECT: 5:47: error: 'DIM_OF' takes 2 operands, 1 given
 // EXPECT: 6:51: error: NOT needs bool operands, but operand 1 is size
 // EXPECT: 7:55: error: AND needs bool operands, but operand 2 is int
-// EXPECT: 8:54: error: a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand 1 of ADD
+// EXPECT: 8:54: error: ADD cannot take a dtype (operand 1): a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF
 // EXPECT: 9:47: error: EQ compares a dtype with int (a dtype can only be compared with a dtype)
 // EXPECT: 10:55: error: IS_POW2 takes int or size operands, but operand 1 is float
 // EXPECT: 11:72: error: ROUNDUP's second operand must be a power of two, not 3
@@ -45,7 +45,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), AND(), "x")
 // EXPECT: 19:47: error: EXTERNAL_CONSTRAINT(two_ints, ...) passes 2 arguments but two_ints takes 3 after its framework parameters
 // EXPECT: 20:85: error: EXTERNAL_CONSTRAINT's operand 4 is an opref where a value is expected
 // EXPECT: 21:64: error: unknown name 'BIG' in a constraint expression
-// EXPECT: 22:50: error: a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF, not as operand 1 of LT
+// EXPECT: 22:50: error: LT cannot take a dtype (operand 1): a dtype can only be used with EQ, NE, SELECT, INT and DTYPE_OF
 // EXPECT: 23:58: error: option name "has space" contains a space
 // EXPECT: 24:67: error: the first operand of 'LAYOUT_CHUNKSIZE' must be a tensor class name, found "Crouton"
 // EXPECT: 25:55: error: unknown escape sequence '\q' in a MESSAGE string

@@ -12,7 +12,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 1u, Op("A", "x"), OK, "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY + 0x1, Op("A", "x"), OK, "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY Op("A", "x"), OK, "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, "x", "y")
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), EQ(DTYPE_OF("x"), DType::Float64), "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), EQ(DTYPE_OF("x"), DType::Float128), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), GT(RANK_OF("x"), 1e99), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), GT(RANK_OF("x"), -2U), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), GT(RANK_OF("x"); 2), "x")
@@ -40,7 +40,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, "x")
 // EXPECT: 12:34: error: the pass offset '0x1' must be a decimal constant with no sign or suffix
 // EXPECT: 13:32: error: expected ',' after the pass spec, found 'Op'
 // EXPECT: 14:54: error: too many arguments to DEF_PACKAGE_OPTIMIZATION: expected ')' after the replacement
-// EXPECT: 15:65: error: 'DType::Float64' is not a DType tag
+// EXPECT: 15:65: error: 'DType::Float128' is not a DType tag
 // EXPECT: 16:64: error: floating constant '1e99' is out of range of float
 // EXPECT: 17:64: error: negative size constant '-2U'
 // EXPECT: 18:62: error: expected ',' or ')' in the arguments of 'GT', found ';'

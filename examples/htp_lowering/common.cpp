@@ -104,14 +104,20 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, Op("onnx.Add", OPCONST("b"), Op("onnx.Ma
 #define HTP_GEMM_N SELECT(EQ(CONSTVAL_INT("tb", 0), 0), DIM_OF("b", 1), DIM_OF("b", 0))
 #define HTP_GEMM_BIAS_OK(C) \
   AND(HTP_IS_SCALAR_F("beta", 1.0f), CONSTVAL_FLOAT_VALID(C, SUB(HTP_GEMM_N, 1)), NOT(CONSTVAL_FLOAT_VALID(C, HTP_GEMM_N)))
-DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, NE(CONSTVAL_INT("tb", 0), 0), HTP_GEMM_BIAS_OK("c")),
-                         Op("FullyConnected", "a", "b", "c"))
-DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, EQ(CONSTVAL_INT("tb", 0), 0), HTP_GEMM_BIAS_OK("c")),
-                         Op("FullyConnected", "a", HTP_WT("b"), "c"))
-DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, NE(CONSTVAL_INT("tb", 0), 0), HTP_EMPTY("c")),
-                         Op("FullyConnected", "a", "b", gen_ConstArr_f32(0.0f, DIM_OF("b", 0))))
-DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, EQ(CONSTVAL_INT("tb", 0), 0), HTP_EMPTY("c")),
-                         Op("FullyConnected", "a", HTP_WT("b"), gen_ConstArr_f32(0.0f, DIM_OF("b", 1))))
+// In CLEANUP_GRAPH, before the fusions that read FullyConnected; again in PRE_TRANSLATE for a QDQ
+// Gemm that quantized.cpp's groups leave (a float bias): its weights' DequantizeLinear is a
+// constant by then.
+#define HTP_GEMM_RULES(PASS)                                                                                        \
+  DEF_PACKAGE_OPTIMIZATION(PASS, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, NE(CONSTVAL_INT("tb", 0), 0), HTP_GEMM_BIAS_OK("c")), \
+                           Op("FullyConnected", "a", "b", "c"))                                                     \
+  DEF_PACKAGE_OPTIMIZATION(PASS, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, EQ(CONSTVAL_INT("tb", 0), 0), HTP_GEMM_BIAS_OK("c")), \
+                           Op("FullyConnected", "a", HTP_WT("b"), "c"))                                             \
+  DEF_PACKAGE_OPTIMIZATION(PASS, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, NE(CONSTVAL_INT("tb", 0), 0), HTP_EMPTY("c")), \
+                           Op("FullyConnected", "a", "b", gen_ConstArr_f32(0.0f, DIM_OF("b", 0))))                  \
+  DEF_PACKAGE_OPTIMIZATION(PASS, HTP_GEMM(OPCONST("c")), AND(HTP_GEMM_OK, EQ(CONSTVAL_INT("tb", 0), 0), HTP_EMPTY("c")), \
+                           Op("FullyConnected", "a", HTP_WT("b"), gen_ConstArr_f32(0.0f, DIM_OF("b", 1))))
+HTP_GEMM_RULES(CLEANUP_GRAPH)
+HTP_GEMM_RULES(PRE_TRANSLATE)
 
 // ---- PRE_TRANSLATE: one for one ---------------------------------------------------------------
 

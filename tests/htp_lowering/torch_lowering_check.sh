@@ -6,10 +6,13 @@
 # within four steps of their output, the .step file qdq.py writes: a rounding flip in an early
 # layer moves an output by a few steps, as ONNX Runtime's optimized and unoptimized runs of a QDQ
 # model differ). One line per model with the op counts (constants apart) before and after; exit
-# 77 (skipped) when no exports are there.
-#   torch_lowering_check.sh OG_OPT TORCH_DIR WORK_DIR TOLERANCE
+# 77 (skipped) when no exports are there. NAMEs limit the run to those models (and their QDQ
+# versions), as in torch_models_check.sh.
+#   torch_lowering_check.sh OG_OPT TORCH_DIR WORK_DIR TOLERANCE [NAME...]
 set -uo pipefail
 og_opt=$1 dir=$2 work=$3 tol=$4
+shift 4
+only=" $* "
 if [ ! -s "$dir/models.txt" ]; then
   echo "SKIPPED: $dir/models.txt is missing (the og-onnx-test.torch_models_vs_onnxruntime test exports the models)"
   exit 77
@@ -18,6 +21,7 @@ mkdir -p "$work"
 failed=0 passed=0
 count() { grep -v ' = \$Const\| = \$Shape' "$1" | grep -c ' = ' ; }
 while read -r name file kind dims; do
+  [ "$only" = "  " ] || [[ $only == *" $name "* ]] || continue
   for f in "$file" "${file%.onnx}_qdq.onnx"; do
     [ -f "$dir/$f" ] || continue
     label=${f%.onnx}

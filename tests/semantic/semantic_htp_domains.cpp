@@ -393,9 +393,9 @@ void build_cnn(Builder& b, const Motif& m) {
       OpRef x = m.variant & 2 ? b.value(d, m.share, rng()) : value(d), y = b.value(d, false, 0);
       if (m.variant & 64) std::swap(x, y);  // the value from a convolution second
       OpRef pos = g.add_op("onnx.Add", {unary(g, "onnx.Abs", x), scalar_f(g, 0.5f)}, d);
-      switch (m.variant / 4 % 24) {
+      switch (m.variant / 4 % 25) {  // 24: the default
         case 0: x = g.add_op("onnx.Sub", {x, y}, d); break;
-        case 22: x = gelu(g, x, 0, false); break;
+        case 22: x = gelu(g, m.variant & 64 ? y : x, 0, false); break;  // (its variants all swap: the value from a convolution)
         case 23: x = g.add_op("onnx.Div", {x, g.add_op("onnx.Add", {unary(g, "onnx.Abs", y), scalar_f(g, 0.5f)}, d)}, d); break;
         case 1: x = g.add_op("onnx.Div", {x, pos}, d); break;
         case 2: x = g.add_op("onnx.Pow", {pos, scalar_f(g, 1.5f)}, d); break;

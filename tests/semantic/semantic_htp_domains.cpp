@@ -391,10 +391,14 @@ void build_cnn(Builder& b, const Motif& m) {
     case cnn_eltwise: {
       const OutputDef d = m.variant & 2 ? f32_of({N, C, H}) : d4;
       OpRef x = m.variant & 2 ? b.value(d, m.share, rng()) : value(d), y = b.value(d, false, 0);
+      // The binary ops take the value from a convolution second half the time (a draw of its own:
+      // the variant's bits also choose the case).
+      const bool conv_second = rng() % 2;
       if (m.variant & 64) std::swap(x, y);  // the value from a convolution second
       OpRef pos = g.add_op("onnx.Add", {unary(g, "onnx.Abs", x), scalar_f(g, 0.5f)}, d);
-      switch (m.variant / 4 % 25) {  // 24: the default
+      switch (m.variant / 4 % 26) {  // 25: the default
         case 0: x = g.add_op("onnx.Sub", {x, y}, d); break;
+        case 24: x = bin(g, "onnx.Add", x, y, conv_second, d); break;
         case 22: x = gelu(g, m.variant & 64 ? y : x, 0, false); break;  // (its variants all swap: the value from a convolution)
         case 23: x = g.add_op("onnx.Div", {x, g.add_op("onnx.Add", {unary(g, "onnx.Abs", y), scalar_f(g, 0.5f)}, d)}, d); break;
         case 1: x = g.add_op("onnx.Div", {x, pos}, d); break;
@@ -406,7 +410,7 @@ void build_cnn(Builder& b, const Motif& m) {
         case 7: x = g.add_op("onnx.Softmax", {scalar_i(g, static_cast<std::int32_t>(rng() % d.rank)), x}, d); break;
         case 8: x = g.add_op("onnx.LeakyRelu", {scalar_f(g, 0.1f), x}, d); break;
         case 9: x = g.add_op("onnx.Clip", {scalar_f(g, -1e30f), scalar_f(g, 1e30f), x, scalar_f(g, -0.5f), none(g)}, d); break;
-        case 10: x = g.add_op("onnx.Min", {x, y}, d); break;
+        case 10: x = bin(g, "onnx.Min", x, y, conv_second, d); break;
         case 11: x = unary(g, "onnx.Sin", unary(g, "onnx.Cos", x)); break;
         case 12: x = unary(g, "onnx.Softplus", x); break;
         case 13: x = g.add_op("onnx.Elu", {scalar_f(g, 0.5f), x}, d); break;

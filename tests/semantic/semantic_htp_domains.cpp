@@ -535,6 +535,17 @@ OpRef bias(Graph& g, std::size_t n, float x_step, const std::vector<float>& w_sc
                   f32_of({n}));
 }
 
+/// A quantized 1x1 convolution of the dequantized value x (step xs) to M channels, its output
+/// quantized (its output comes in NHWC once lowered).
+OpRef qconv1x1(Graph& g, OpRef x, std::size_t M, float xs, std::mt19937_64& rng) {
+  const OutputDef d = g.output(x);
+  std::vector<float> ws;
+  OpRef w = weights(g, {M, d.dims[1], 1, 1}, 0, false, rng, &ws);
+  return qdq(g, g.add_op("onnx.Conv", {scalar_i(g, 0), i32s(g, {}), scalar_i(g, 1), i32s(g, {}), i32s(g, {}), i32s(g, {}), x, w, bias(g, M, xs, ws, rng)},
+                         nchw(d.dims[0], M, d.dims[2], d.dims[3])),
+             xs);
+}
+
 void build_quantized(Builder& b, const Motif& m) {
   Graph& g = b.graph();
   std::mt19937_64 rng(m.seed);
@@ -563,7 +574,8 @@ void build_quantized(Builder& b, const Motif& m) {
     }
     case q_fc: {
       const std::size_t K = C + 1, M = 1 + m.dims[2] % 4;
-      OpRef x = qdq(g, b.value(f32_of({N, K}), m.share, rng()), xs);
+      OpRef x = b.value(f32_of({N, K}), m.share, rng());
+      if (!(m.variant & 64)) x = qdq(g, x, xs);  // else only the weights are quantized: no group takes them
       std::vector<float> ws;
       OpRef y;
       if (m.variant & 4) {  // MatMul by [K, M], per column
@@ -581,7 +593,8 @@ void build_quantized(Builder& b, const Motif& m) {
     case q_binary: {
       const OutputDef d = nchw(N, C, H, W);
       OpRef a = qdq(g, b.value(d, m.share, rng()), xs), c = qdq(g, b.value(m.variant & 4 ? nchw(1, C, 1, 1) : d, false, 0), xs / 2, m.variant & 8);
-      b.output(qdq(g, g.add_op(m.variant & 2 ? "onnx.Mul" : "onnx.Add", {a, c}, d), q_out_step));
+      if (m.variant & 16) a = qconv1x1(g, a, C, xs, rng);  // from a quantized convolution (NHWC inside), either operand
+      b.output(qdq(g, bin(g, m.variant & 2 ? "onnx.Mul" : "onnx.Add", a, c, m.variant & 32, d), q_out_step));
       break;
     }
     case q_matmul: {
@@ -591,7 +604,8 @@ void build_quantized(Builder& b, const Motif& m) {
       break;
     }
     default: {  // no quantized kernel: float between the two; and requantization pairs
-      OpRef x = qdq(g, b.value(nchw(N, C, H, W), m.share, rng()), xs);
+      OpRef x = b.value(nchw(N, C, H, W), m.share, rng());
+      x = qdq(g, m.variant & 64 ? conv1x1(g, x, C, rng) : x, xs);  // a float convolution's output quantized
       if (m.variant & 2) x = qdq(g, unary(g, "onnx.Sigmoid", x), q_out_step / 4);
       if (m.variant & 4) x = qdq(g, x, xs * 2);  // a second pair: Requantize
       if (m.variant & 16) {  // a slice of the channels between two pairs
@@ -608,7 +622,7 @@ void build_quantized(Builder& b, const Motif& m) {
 
 Motif draw_quantized(std::mt19937_64& rng, int kind) {
   Motif m = random_motif(rng, kind, 7);
-  m.variant = static_cast<int>(rng() % 64);
+  m.variant = static_cast<int>(rng() % 128);
   return m;
 }
 

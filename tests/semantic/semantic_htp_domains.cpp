@@ -655,6 +655,18 @@ void build_speech(Builder& b, const Motif& m) {
       OpRef y = conv1d(g, b.value(d3, m.share, rng()), 2 + 2 * (m.dims[3] % 2), m.variant, rng);
       if (m.variant & 16) y = gelu(g, y, 0, false);
       if (m.variant & 32) y = conv1d(g, y, 2, m.variant >> 1, rng);
+      if (m.variant & 64) {  // an activation of the [N, C, T] value, or a binary op of it
+        const OutputDef yd = g.output(y);
+        const char* binary = rng() % 2 ? "onnx.Mul" : "onnx.Add";
+        switch (rng() % 6) {
+          case 0: y = unary(g, "onnx.Relu", y); break;
+          case 1: y = unary(g, "onnx.Sigmoid", y); break;
+          case 2: y = bin(g, "onnx.Mul", y, unary(g, "onnx.Sigmoid", y), rng() % 2, yd); break;  // SiLU
+          case 3: y = unary(g, "onnx.HardSwish", y); break;
+          case 4: y = bin(g, binary, y, unary(g, "onnx.Relu", y), false, yd); break;  // both from [N, T, C]
+          default: y = bin(g, binary, y, f32c(g, uniform(rng, yd.dims[1], 0.5f, 1.5f), {1, yd.dims[1], 1}), true, yd); break;  // per channel, first
+        }
+      }
       b.output(y);
       break;
     }
@@ -704,11 +716,17 @@ void build_speech(Builder& b, const Motif& m) {
       if (mode == 1) pads = {0, 0, T > 1 ? 1 : 0, W > 1 ? 1 : 0, 0, 0, T > 1 ? 1 : 0, W > 1 ? 1 : 0};
       const OutputDef o = nchw(N, C + static_cast<std::size_t>(pads[1] + pads[5]), T + static_cast<std::size_t>(pads[2] + pads[6]),
                                W + static_cast<std::size_t>(pads[3] + pads[7]));
-      OpRef y = g.add_op("onnx.Pad", {scalar_i(g, static_cast<std::int32_t>(mode)), i32s(g, {}), scalar_f(g, 0.0f), x, i64s(g, pads),
-                                      m.variant & 16 ? scalar_f(g, 0.0f) : none(g)},
+      // The pads as an input (opset 11 on) or as the attribute (before: the inputs absent).
+      std::vector<std::int32_t> pads32(pads.begin(), pads.end());
+      const bool attr = m.variant & 64;
+      OpRef y = g.add_op("onnx.Pad", {scalar_i(g, static_cast<std::int32_t>(mode)), attr ? i32s(g, pads32) : i32s(g, {}), scalar_f(g, 0.0f), x,
+                                      attr ? none(g) : i64s(g, pads), m.variant & 16 && !attr ? scalar_f(g, 0.0f) : none(g)},
                          o);
       if (m.variant & 32) y = pool(g, y, 1 + 4 * static_cast<int>(rng() % 3));  // an AveragePool, no pads of its own
-      else y = conv1x1(g, y, 2, rng);
+      else {
+        y = conv1x1(g, y, 2, rng);
+        if (rng() % 2) y = unary(g, "onnx.Relu", y);
+      }
       b.output(y);
       break;
     }

@@ -5,9 +5,9 @@
 // Pad, DepthToSpace and SpaceToDepth (YOLO-style heads and necks) become slices, pads and the NHWC
 // moves; the channels-last transposes of [N, C, T] values move on and cancel as NCHW's do.
 //
+//   CLEANUP_GRAPH   the GroupNorm pattern
 //   PRE_TRANSLATE   Split: StridedSlice per output; Pad: Pad
-//   TRANSLATE       Conv of rank 3; InstanceNormalization; the GroupNorm pattern; DepthToSpace,
-//                   SpaceToDepth
+//   TRANSLATE       Conv of rank 3; InstanceNormalization; DepthToSpace, SpaceToDepth
 //   EARLY           [N, C, T] <-> [N, T, C] transposes after elementwise ops and normalizations;
 //                   a per-channel scale or offset folds into GroupNorm; zero padding into
 //                   ConvLayer's and AvgPool2d's pads; Pad moves to NHWC
@@ -77,13 +77,11 @@ static OpRef htp_split_param(Replacement& rpx, OpRef split_op, int which) {
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Split", "axis", "split_attr", "output", "x", OPCONST("split")), OK,
                          Op("StridedSlice", "x", SHAPEFN_APPLY(htp_split_param, "*", 0), SHAPEFN_APPLY(htp_split_param, "*", 1),
                             SHAPEFN_APPLY(htp_split_param, "*", 2)))
-// Pad with its pads as an input (opset 11 on; the fill value an input, or none: 0) or as an attribute.
+// Pad with its pads as an input (opset 11 on; the fill value an input, or none: an absent input
+// imports as an empty Float32 constant, which Pad reads as 0) or as an attribute.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", "pads_attr", "value_attr", "x", OPCONST("pads"), OPCONST("value")),
                          AND(CONSTVAL_INT_VALID("pads", 0), NOT(CONSTVAL_FLOAT_VALID("value", 1)), EQ(DTYPE_OF("value"), DTYPE_OF("x"))),
                          Op("Pad", "x", "pads", "value", "mode"))
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", "pads_attr", "value_attr", "x", OPCONST("pads"), OPCONST("value")),
-                         AND(CONSTVAL_INT_VALID("pads", 0), HTP_EMPTY("value"), IS_FLOAT32("x")),
-                         Op("Pad", "x", "pads", HTP_SCALAR_F(0.0f), "mode"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", OPCONST("pads_attr"), "value_attr", "x", OPCONST("pads"), "value"),
                          AND(HTP_EMPTY("pads"), CONSTVAL_INT_VALID("pads_attr", 0), IS_FLOAT32("x")),
                          Op("Pad", "x", "pads_attr", "value_attr", "mode"))
@@ -134,8 +132,10 @@ DEF_PACKAGE_OPTIMIZATION(TRANSLATE, Op("onnx.InstanceNormalization", "eps", "x",
                          AND(EQ(RANK_OF("x"), 4U), IS_FLOAT32("x")),
                          HTP_NCHW_WRAP(HTP_GN(HTP_TO_NHWC("x"), DIM_OF("x", 1), "scale", "bias", "eps")))
 // PyTorch's GroupNorm: x [N, C, T] reshaped to [N, G, C/G * T], instance-normalized with unit scale
-// and zero offset, reshaped back (its affine Mul and Add after it fold in below).
-DEF_PACKAGE_OPTIMIZATION(TRANSLATE,
+// and zero offset, reshaped back (its affine Mul and Add after it fold in below). In CLEANUP_GRAPH,
+// on the ONNX spelling: in TRANSLATE the InstanceNormalization inside (visited first) would already
+// be a GroupNorm of its own.
+DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH,
     Op("onnx.Reshape", "az2", Op("onnx.InstanceNormalization", "eps", LET("r", Op("onnx.Reshape", "az1", "x", "s1")), OPCONST("one"),
                                  OPCONST("zero")), "s2"),
     AND(EQ(RANK_OF("x"), 3U), EQ(RANK_OF("*"), 3U), EQ(RANK_OF("r"), 3U), EQ(DIM_OF("r", 0), DIM_OF("x", 0)),

@@ -1,9 +1,9 @@
 // Random semantic checks of the lowering package's domain rules (examples/htp_lowering/: common.cpp,
-// cnn.cpp, transformer.cpp, quantized.cpp): graphs of imported ONNX ops (`onnx.*`, operands as
-// the importer makes them: the attributes as constants, then the inputs; include/optgrammar/ops/
-// onnx.hpp) in the spellings exporters write, lowered by the whole package, checked by the
-// interpreter before and after. Each motif has variants (operand orders, optional parts) and
-// near misses (a constant off, another axis) that must stay correct without firing.
+// cnn.cpp, transformer.cpp, quantized.cpp, speech.cpp): graphs of imported ONNX ops (`onnx.*`,
+// operands as the importer makes them: the attributes as constants, then the inputs;
+// include/optgrammar/ops/onnx.hpp) in the spellings exporters write, lowered by the whole package,
+// checked by the interpreter before and after. Each motif has variants (operand orders, optional
+// parts) and near misses (a constant off, another axis) that must stay correct without firing.
 //
 // Tolerance: the fused ops compute in double and round once where the ONNX ops round after each
 // step (1e-4 relative plus 1e-4 absolute: values stay within about 50). The quantized package's

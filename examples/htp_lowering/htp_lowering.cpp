@@ -11,10 +11,7 @@
 //                   cleanup
 //   TILING          AUTOSPLIT of convolutions by rows when their output has more elements than
 //                   the graph option htp_tile_elements
-#include <optgrammar/core/context.hpp>
-#include <optgrammar/rules.hpp>
-#include <optgrammar/ops/eval.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include "htp_lowering.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,25 +20,6 @@ using optgrammar::OpRef;
 using optgrammar::QuickShape;
 using optgrammar::Replacement;
 using optgrammar::Split_Context;
-
-// ---- layout helpers --------------------------------------------------------------------------
-
-#define HTP_TO_NHWC_PERM gen_ConstArr_vals_i32(0, 2, 3, 1)
-#define HTP_TO_NCHW_PERM gen_ConstArr_vals_i32(0, 3, 1, 2)
-// x (NCHW) transposed to NHWC.
-#define HTP_TO_NHWC(X) \
-  WITH_SIZE(gen_Shape(DIM_OF(X, 0), DIM_OF(X, 2), DIM_OF(X, 3), DIM_OF(X, 1)), Op("Transpose", X, HTP_TO_NHWC_PERM))
-// The NHWC shape of the NCHW value X.
-#define HTP_NHWC_SHAPE(X) gen_Shape(DIM_OF(X, 0), DIM_OF(X, 2), DIM_OF(X, 3), DIM_OF(X, 1))
-// P is the constant permutation [a, b, c, d].
-#define HTP_IS_PERM(P, A, B, C, D)                                                                          \
-  AND(CONSTVAL_INT_VALID(P, 3), NOT(CONSTVAL_INT_VALID(P, 4)), EQ(CONSTVAL_INT(P, 0), A), EQ(CONSTVAL_INT(P, 1), B), \
-      EQ(CONSTVAL_INT(P, 2), C), EQ(CONSTVAL_INT(P, 3), D))
-#define HTP_IS_TO_NCHW(P) HTP_IS_PERM(P, 0, 3, 1, 2)
-// The boundary transpose back to NCHW, bound as T with input X.
-#define HTP_FROM_NHWC(T, X) LET(T, Op("Transpose", X, OPCONST(T "_perm")))
-// C is a one-element f32 constant equal to V.
-#define HTP_IS_SCALAR_F(C, V) AND(EQ(CONSTVAL_FLOAT(C, 0), V), NOT(CONSTVAL_FLOAT_VALID(C, 1)))
 
 // ---- CLEANUP_GRAPH: hard-swish ------------------------------------------------------------
 
@@ -92,11 +70,11 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", 
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("lo"), OPCONST("hi"), "x", OPCONST("no_lo"), OPCONST("no_hi")),
                          AND(IS_FLOAT32("x"), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0))),
                          Op("ReluMinMax", "x", "lo", "hi"))
-// Binary arithmetic of rank 4 (where convolutions are).
+// Binary arithmetic.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Add", "a", "b"),
-                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), EQ(RANK_OF("*"), 4U)), Op("Add", "a", "b"))
+                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), OK), Op("Add", "a", "b"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Mul", "a", "b"),
-                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), EQ(RANK_OF("*"), 4U)), Op("Mul", "a", "b"))
+                         AND(IS_FLOAT32("a"), IS_FLOAT32("b"), OK), Op("Mul", "a", "b"))
 
 // ---- TRANSLATE: convolutions --------------------------------------------------------------
 
@@ -141,13 +119,6 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("ReluMinMax", HTP_FROM_NHWC("t", "x"), "lo", 
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("HardSigmoid", HTP_FROM_NHWC("t", "x"), "alpha", "beta"), HTP_IS_TO_NCHW("t_perm"),
                          Op("Transpose", WITH_SIZE("x", Op("HardSigmoid", "x", "alpha", "beta")), "t_perm"))
 
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("onnx.GlobalAveragePool", HTP_FROM_NHWC("t", "x")), HTP_IS_TO_NCHW("t_perm"),
-                         Op("Transpose", WITH_SIZE(gen_Shape(DIM_OF("x", 0), 1, 1, DIM_OF("x", 3)), Op("GlobalAvgPool", "x")),
-                            "t_perm"))
-
-// An f32 constant of one element and rank <= 4 (it broadcasts to any rank-4 shape).
-#define HTP_ONE_ELEMENT(C) AND(IS_FLOAT32(C), CONSTVAL_FLOAT_VALID(C, 0), NOT(CONSTVAL_FLOAT_VALID(C, 1)), LE(RANK_OF(C), 4U))
-
 // Binary ops: both operands from NHWC (the larger one gives the shape), or one a constant (a
 // rank-4 one transposed to NHWC, folded; one of a single element as it is).
 #define HTP_SINK_BINARY(NAME)                                                                                       \
@@ -188,6 +159,17 @@ DEF_PACKAGE_OPTIMIZATION(EARLY,
                                        WITH_SAME_OUTPUT("b", Op("Sub", "b", "mean")), HTP_BN_S)), "bias")),
                                    "dilations", "group", "pads", "strides")),
        "t_perm"))
+
+// BatchNormalization elsewhere (before a convolution, after a pool): a per-channel scale and
+// offset, [1, C, 1, 1] constants the folder computes: x * s + (B - mean * s).
+#define HTP_BN_S4 WITH_SIZE(gen_Shape(1, DIM_OF("scale", 0), 1, 1), Op("Reshape", HTP_BN_S))
+DEF_PACKAGE_OPTIMIZATION(EARLY,
+    Op("onnx.BatchNormalization", OPCONST("eps"), "momentum", OPCONST("training"), "x", "scale", "bias", "mean", "var"),
+    AND(EQ(CONSTVAL_INT("training", 0), 0), EQ(RANK_OF("scale"), 1U), EQ(RANK_OF("x"), 4U), IS_FLOAT32("x"),
+        EQ(DIM_OF("scale", 0), DIM_OF("x", 1))),
+    Op("Add", Op("Mul", "x", HTP_BN_S4),
+       WITH_SIZE(gen_Shape(1, DIM_OF("scale", 0), 1, 1),
+                 Op("Reshape", WITH_SAME_OUTPUT("scale", Op("onnx.Sub", "bias", WITH_SAME_OUTPUT("scale", Op("onnx.Mul", "mean", HTP_BN_S))))))))
 
 // A per-channel constant scale or offset after a convolution: into the weights and the bias.
 #define HTP_PER_CHANNEL(C)                                                                                   \

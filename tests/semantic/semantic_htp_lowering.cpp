@@ -9,8 +9,8 @@
 // with or without bias, constant or input weights, kernel_shape given or not, near misses: auto_pad
 // VALID, an input bias) followed by what the package folds or moves: BatchNormalization, Relu,
 // HardSwish (either spelling), Clip, HardSigmoid, a constant scale or offset of each shape,
-// GlobalAveragePool, another convolution's output, reshapes; half the graphs set a small
-// htp_tile_elements, so that convolutions are tiled.
+// GlobalAveragePool (left to cnn.cpp's rules), another convolution's output, reshapes; half the
+// graphs set a small htp_tile_elements, so that convolutions are tiled.
 //
 // Tolerance: the lowering reorders float arithmetic (BatchNormalization and affine constants
 // folded into the weights, the NHWC convolution summing in double where onnx.Conv sums in f32),
@@ -296,7 +296,11 @@ Package htp_lowering() {
 TEST_CASE("the lowering package's rules preserve results on random graphs") {
   const Package p = htp_lowering();
   REQUIRE(p.rules.size() == 45);
-  check_package(p, 10);
+  // The second form of the binary ops' sinking (the second operand gives the shape) met a
+  // GlobalAvgPool's [N,1,1,C] transpose; GlobalAveragePool is now lowered by cnn.cpp's rules,
+  // which this test does not run (the whole package: semantic_htp_domains.cpp).
+  const std::string why = "its broadcast operand comes from cnn.cpp's GlobalAvgPool";
+  check_package(p, 10, {{"htp_lowering.cpp:143#2", why}, {"htp_lowering.cpp:144#2", why}});
 }
 
 // Found by the check: a one-element offset of rank 4 after a convolution was added to its rank-1
@@ -317,6 +321,6 @@ TEST_CASE("lowering: a rank-4 one-element offset or scale folds into a rank-1 bi
     });
     CHECK(!problem);
     if (problem) WARN(*problem);
-    CHECK((std::string(op) == "onnx.Add" ? fired(tally, "htp_lowering.cpp", 214, 218) : fired(tally, "htp_lowering.cpp", 209, 213)) == 1);
+    CHECK((std::string(op) == "onnx.Add" ? fired(tally, "htp_lowering.cpp", 196, 200) : fired(tally, "htp_lowering.cpp", 191, 195)) == 1);
   }
 }

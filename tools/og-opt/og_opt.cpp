@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   if (!out.write_graph(g, in.stem)) return 1;
   std::vector<og_opt::OutputDiff> diffs;
   if (o.check_n > 0)
-    if (const int status = og_opt::finish_check(g, check, o.check_tolerance, report, diffs)) return status;
+    if (const int status = og_opt::finish_check(g, check, o.check_tolerance, o.check_atol, report, diffs)) return status;
 
   if (!out.commit()) return 1;
   fmt::print(report, "\nwrote {} and {}\n", out.text_written(), out.dot.to_stdout() ? "stdout" : out.dot.path());

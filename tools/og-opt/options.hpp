@@ -66,7 +66,7 @@ struct Options {
   std::uint64_t budget = 16;
   std::size_t fold_max = optgrammar::engine::FoldOptions{}.max_elements;
   std::size_t check_n = 0;
-  double check_tolerance = 1e-4;
+  double check_tolerance = 1e-4, check_atol = 1e-5;
   std::vector<std::string> input_shapes, input_values;
   std::vector<std::string> package_paths;
   std::string builtin_rules = "w1";
@@ -86,17 +86,23 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
   auto* check = app.add_option("--check", o.check_n,
                                "Interpret the graph on N random inputs before and after rewriting and compare the outputs");
   check->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
+  const CLI::Validator non_negative(
+      [](std::string& v) -> std::string {
+        double d = 0;
+        const char* end = v.data() + v.size();
+        if (std::from_chars(v.data(), end, d).ptr != end || !std::isfinite(d) || d < 0)
+          return "Value " + v + " is not a finite number >= 0";
+        return {};
+      },
+      "NUMBER >= 0");
   app.add_option("--check-tolerance", o.check_tolerance, "Relative tolerance of --check")
       ->needs(check)
-      ->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            double d = 0;
-            const char* end = v.data() + v.size();
-            if (std::from_chars(v.data(), end, d).ptr != end || !std::isfinite(d) || d < 0)
-              return "Value " + v + " is not a finite number >= 0";
-            return {};
-          },
-          "NUMBER >= 0"))
+      ->check(non_negative)
+      ->capture_default_str();
+  app.add_option("--check-atol", o.check_atol,
+                 "Absolute tolerance of --check (added to the relative one; a quantized model's: its output's step)")
+      ->needs(check)
+      ->check(non_negative)
       ->capture_default_str();
   // A repeatable option takes one value each time it is given (allow_extra_args(false)): CLI11
   // would otherwise take the words after it as more values, the graph's path among them.

@@ -1,6 +1,7 @@
 // og-opt --check N: the reference interpreter runs the graph on N random inputs before and after
 // rewriting; the outputs are compared element by element. An element agrees when
-// |after - before| <= tolerance * |before| + 1e-5 (the absolute term only matters near zero);
+// |after - before| <= tolerance * |before| + atol (atol 1e-5 by default: it only matters near
+// zero; a quantized model's outputs are compared within a quantization step, --check-atol);
 // per output the largest absolute and relative (over elements with before != 0) differences are
 // reported, and an output with an element that does not agree is an error.
 #pragma once
@@ -42,7 +43,7 @@ struct OutputDiff {
 };
 
 /// Interprets the rewritten g on the same inputs; one entry per output.
-inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance) {
+inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance, double atol = 1e-5) {
   namespace ev = optgrammar::ops::onnx_eval;
   std::vector<OutputDiff> d;
   for (std::size_t s = 0; s < c.inputs.size(); ++s) {
@@ -64,7 +65,7 @@ inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const Che
         const double abs = x == y ? 0.0 : std::fabs(x - y);
         d[k].max_abs = std::max(d[k].max_abs, abs);
         if (y != 0) d[k].max_rel = std::max(d[k].max_rel, abs / std::fabs(y));
-        if (!(abs <= tolerance * std::fabs(y) + 1e-5)) d[k].ok = false;
+        if (!(abs <= tolerance * std::fabs(y) + atol)) d[k].ok = false;
       }
     }
     if (after.size() != c.before[s].size()) {
@@ -101,10 +102,10 @@ inline bool start_check(const optgrammar::Graph& g, std::size_t n, CheckRun& che
 /// --check N, after the run: interprets the result on the same inputs and prints the differences
 /// per output to `report`. Returns 0, 1 when the interpreter cannot run the result, 4 when an
 /// output changed beyond `tolerance`.
-inline int finish_check(const optgrammar::Graph& g, const CheckRun& check, double tolerance, std::FILE* report,
-                        std::vector<OutputDiff>& diffs) {
+inline int finish_check(const optgrammar::Graph& g, const CheckRun& check, double tolerance, double atol,
+                        std::FILE* report, std::vector<OutputDiff>& diffs) {
   try {
-    diffs = check_after(g, check, tolerance);
+    diffs = check_after(g, check, tolerance, atol);
   } catch (const std::exception& e) {
     std::cerr << "og-opt: --check: the interpreter cannot run the result graph: " << e.what() << "\n";
     return 1;

@@ -8,8 +8,8 @@
 //   run_rules(g, rules, opt);
 //   folder.stats().folded;
 //
-// What folds: a live op with a definition that has eval, is neither side-effecting nor
-// constant-like, has at least one input and only constant inputs, and whose registry flags
+// What folds: a live op with a definition that has eval and `folds`, is neither side-effecting
+// nor constant-like, has at least one input and only constant inputs, and whose registry flags
 // (OpRegistry::flags, default IS_CONST) have IS_CONST without INHIBIT_CONST_PROP. A fold larger
 // than max_elements output elements is skipped and counted (never attempted, so never a stall).
 // The new constant has the op's declared output definition and inherits its op id. With
@@ -121,6 +121,7 @@ class ConstantFolder {
       ++stats_.no_kernel;
       return false;
     }
+    if (!def->folds) return false;  // its constant inputs are an encoding rules read (OpDefinition::folds)
     // A kernel trusts its operands to fit the definition (counts, shapes): an op that breaks it
     // (a graph loaded without verification) is left alone rather than read out of bounds.
     problems_.clear();

@@ -6,6 +6,10 @@
 
 #include "optgrammar/ops/builtin.hpp"
 #include "optgrammar/ops/layer.hpp"
+#include "optgrammar/ops/layer_dense.hpp"
+#include "optgrammar/ops/layer_elementwise.hpp"
+#include "optgrammar/ops/layer_quantized.hpp"
+#include "optgrammar/ops/layer_spatial.hpp"
 #include "optgrammar/ops/onnx.hpp"
 
 namespace optgrammar::ops::detail {
@@ -18,6 +22,10 @@ inline Definitions& make_definitions() {
     add_builtins(d);
     onnx::add_definitions(d);
     layer::add_definitions(d);
+    layer::add_spatial_definitions(d);
+    layer::add_dense_definitions(d);
+    layer::add_elementwise_definitions(d);
+    layer::add_quantized_definitions(d);
     d.mark_builtin();
     return d;
   }();

@@ -26,18 +26,7 @@ inline Inferred like_first(const OpView& v) {
 }
 
 /// numpy broadcasting of two shapes of any rank; false when they do not broadcast.
-inline bool broadcast(const OutputDef& a, const OutputDef& b, OutputDef& out) {
-  const std::uint32_t r = a.rank > b.rank ? a.rank : b.rank;
-  out.rank = r;
-  out.dims = {};
-  for (std::uint32_t i = 0; i < r; ++i) {
-    const std::int64_t ia = static_cast<std::int64_t>(a.rank) - r + i, ib = static_cast<std::int64_t>(b.rank) - r + i;
-    const std::size_t da = ia >= 0 ? a.dims[static_cast<std::size_t>(ia)] : 1, db = ib >= 0 ? b.dims[static_cast<std::size_t>(ib)] : 1;
-    if (da != db && da != 1 && db != 1) return false;
-    out.dims[i] = da == 1 ? db : da;
-  }
-  return true;
-}
+using layer::broadcast;
 
 /// Broadcast shape of operands 0 and 1; dtype (and, unless `own_quant`, quantization) of operand 0.
 template <bool own_quant>
@@ -539,7 +528,7 @@ inline void add_builtins(Definitions& t) {
     d.name = "Transpose";
     d.summary = "Permutes dimensions: out.dims[i] = x.dims[perm[i]].";
     d.description = "`perm` is an Int32 `$Const` with one entry per dimension of x (W1 uses shape [1,1,1,4]). "
-                    "Folded for rank <= 4.";
+                    "Rank <= 4 runs the fold/ kernel; higher ranks ONNX Transpose's loop (onnx_eval.hpp).";
     d.operands = {data("x", dtypes::any, "input"), param("perm", dtypes::i32, "the permutation")};
     d.result = {"out", TypeRule::same_as_first, dtypes::any, "x's dtype and quantization, permuted shape"};
     d.traits = Trait::pure;

@@ -132,7 +132,7 @@ struct Trait {
     pure = 1u << 0,            ///< no side effects; equal inputs give equal outputs (CSE may merge)
     commutative = 1u << 1,     ///< the two data operands may be swapped (CSE matches either order)
     elementwise = 1u << 2,     ///< output element i reads input element i (after broadcasting)
-    broadcasting = 1u << 3,    ///< operands broadcast numpy-style (rank <= 4 when folded)
+    broadcasting = 1u << 3,    ///< operands broadcast numpy-style
     same_operands_and_result_type = 1u << 4,  ///< data operands and result share dtype and quantization
     same_operands_and_result_shape = 1u << 5, ///< data operands and result share the shape
     side_effecting = 1u << 6,  ///< observable beyond its value: never merged, never folded
@@ -226,6 +226,11 @@ struct OpDefinition {
   EvalFn eval = nullptr;
   /// eval runs a fold/ kernel (else it is a plain copy or reference loop of ops/).
   bool fold_kernel = false;
+  /// The constant folder may replace the op by its value when its inputs are constants. False
+  /// for an op whose constant inputs carry an encoding that rules read (ONNX's DequantizeLinear
+  /// of quantized weights: folded, the integers and their scales would be lost); the
+  /// interpreter evaluates it all the same.
+  bool folds = true;
   std::string_view kernel;  ///< the fold/ kernel or ops/ routine eval uses, for the docs
 
   bool has(Trait::Value t) const noexcept { return (traits & t) != 0; }

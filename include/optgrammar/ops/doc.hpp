@@ -70,7 +70,8 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
     os << "- output definition inferred: "
        << (!d->infer ? "no (declared)" : d->infer_checks_only ? "no (declared; the operands are checked)" : "yes") << "\n";
     os << "- indexing map: " << (d->indexing ? "yes" : "no") << "\n";
-    os << "- evaluated by (folder, interpreter): " << (d->eval ? std::string(d->kernel) : std::string("no")) << "\n\n";
+    os << "- evaluated by (folder, interpreter): " << (d->eval ? std::string(d->kernel) : std::string("no"))
+       << (d->eval && !d->folds ? " (the interpreter only: the folder leaves it, OpDefinition::folds)" : "") << "\n\n";
   }
   os << "## How the definitions are used\n\n"
         "- **Verification** (`ops/verify.hpp`, `verify_ops(g)`): operand counts, dtypes, constant parameters, "
@@ -79,7 +80,9 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
         "- **Constant folding** (`engine/fold_step.hpp`, `ConstantFolder`, plugged in as `DriverOptions::visit`): "
         "an op whose inputs are all `$Const` (or `$Shape` parameters), flagged IS_CONST without INHIBIT_CONST_PROP "
         "(`OpRegistry::flags`, default IS_CONST), not side-effecting and with an eval becomes a `$Const` with its "
-        "declared output definition and op id. Outputs over `max_elements` elements are skipped and counted.\n"
+        "declared output definition and op id, unless its definition says it does not fold (`OpDefinition::folds`: "
+        "`onnx.DequantizeLinear`, whose constant integers and scales a quantized lowering reads). Outputs over "
+        "`max_elements` elements are skipped and counted.\n"
         "- **CSE** (`engine/cse.hpp`, `Cse`, plugged in as `DriverOptions::between_passes`: before the first pass "
         "and after each, never inside one, so SAME_OP keeps the spec's meaning): pure ops with equal name, inputs "
         "(either order when commutative) and output definition merge; constants with equal payload and output "
@@ -96,7 +99,7 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
         "| pure | no side effects; equal operands give equal results: CSE may merge two such ops |\n"
         "| commutative | the two operands may be swapped: CSE matches `Add(x, y)` with `Add(y, x)` |\n"
         "| elementwise | output element i reads operand element i (after broadcasting) |\n"
-        "| broadcasting | operands broadcast numpy-style (folded for rank <= 4) |\n"
+        "| broadcasting | operands broadcast numpy-style (the fold kernels up to rank 4, whole arrays past it) |\n"
         "| same-operands-and-result-type | every operand has the result's dtype and quantization |\n"
         "| same-operands-and-result-shape | every operand has the result's shape |\n"
         "| side-effecting | never merged by CSE, never folded |\n"

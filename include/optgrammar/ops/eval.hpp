@@ -6,7 +6,9 @@
 
 #include "optgrammar/fold/kernels.hpp"
 #include "optgrammar/ops/definition.hpp"
+#include "optgrammar/ops/onnx_eval.hpp"
 
+#include <array>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -102,7 +104,20 @@ bool binary(const OpView& v, std::span<std::byte> out, Backend be) {
   if (!has_data(a) || !has_data(b) || a.def->dtype != o.dtype || b.def->dtype != o.dtype) return false;
   if (o.dtype != DType::Float32 && o.dtype != DType::Int32) return false;
   auto sa = fold_shape(*a.def), sb = fold_shape(*b.def), so = fold_shape(o);
-  if (!sa || !sb || !so) return false;
+  if (!sa || !sb || !so) {  // past rank 4: the operands broadcast into whole arrays, then the kernel
+    auto oa = onnx_eval::broadcast_offsets(onnx_eval::dims_of(*a.def), onnx_eval::dims_of(o));
+    auto ob = onnx_eval::broadcast_offsets(onnx_eval::dims_of(*b.def), onnx_eval::dims_of(o));
+    if (!oa || !ob) return false;
+    return with_storage(o.dtype, [&](auto t) {
+      using T = decltype(t);
+      std::vector<T> xa(oa->size()), xb(ob->size());
+      for (std::size_t i = 0; i < xa.size(); ++i) xa[i] = ptr<T>(a)[(*oa)[i]], xb[i] = ptr<T>(b)[(*ob)[i]];
+      return with_backend(be, [&](auto bk) {
+        decltype(bk)::template binary<op>(xa.data(), xb.data(), ptr<T>(out), xa.size());
+        return true;
+      });
+    });
+  }
   return with_storage(o.dtype, [&](auto t) {
     using T = decltype(t);
     return with_backend(be, [&](auto bk) {
@@ -259,6 +274,10 @@ bool with_element_size(std::size_t size, F&& f) {
 inline bool transpose(const OpView& v, std::span<std::byte> out, Backend) {
   const ValueView& x = v.operands[0];
   const OutputDef& o = *v.declared;
+  if (x.def->rank > 4 && x.def->rank <= max_rank) {  // past the fold kernels: ONNX's loop
+    const std::array<ValueView, 2> perm_first{v.operands[1], x};
+    return onnx_eval::transpose(OpView{std::span<const ValueView>(perm_first), v.declared}, out, 1);
+  }
   auto perm = int_values(v.operands[1]);
   auto sx = fold_shape(*x.def);
   if (!has_data(x) || !perm || !sx || perm->size() != x.def->rank || x.def->dtype != o.dtype) return false;

@@ -13,8 +13,7 @@
 // rounded once to f32 after the bias.
 #pragma once
 
-#include "optgrammar/ops/definition.hpp"
-#include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/layer_util.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -92,6 +91,21 @@ inline std::optional<ConvGeometry> conv_geometry(std::span<const ValueView> in, 
   return g;
 }
 
+/// Calls f(kh, kw, pixel) for each tap of the window of output position (n, oh, ow) that lies
+/// inside the input; pixel is the input's (n, ih, iw) index, its first channel at pixel * Ci.
+template <class F>
+void for_each_tap(const ConvGeometry& g, std::size_t n, std::size_t oh, std::size_t ow, F&& f) {
+  for (std::size_t kh = 0; kh < g.kh; ++kh) {
+    const std::int64_t ih = static_cast<std::int64_t>(oh) * g.sh + static_cast<std::int64_t>(kh) * g.dh - g.pt;
+    if (ih < 0 || ih >= static_cast<std::int64_t>(g.h)) continue;
+    for (std::size_t kw = 0; kw < g.kw; ++kw) {
+      const std::int64_t iw = static_cast<std::int64_t>(ow) * g.sw + static_cast<std::int64_t>(kw) * g.dw - g.pl;
+      if (iw < 0 || iw >= static_cast<std::int64_t>(g.w)) continue;
+      f(kh, kw, (n * g.h + static_cast<std::size_t>(ih)) * g.w + static_cast<std::size_t>(iw));
+    }
+  }
+}
+
 namespace infer {
 inline Inferred conv_layer(const OpView& v) {
   Inferred r;
@@ -103,12 +117,6 @@ inline Inferred conv_layer(const OpView& v) {
     r.def.dims[3] = g->co;
     r.shape = true;
   }
-  return r;
-}
-inline Inferred same_as_x(const OpView& v) {
-  Inferred r;
-  r.def = *v.operands[0].def;
-  r.shape = r.dtype = r.quant = true;
   return r;
 }
 inline Inferred global_avg_pool(const OpView& v) {
@@ -149,22 +157,16 @@ bool conv_layer(const OpView& v, std::span<std::byte> out, Backend) {
     for (std::size_t oh = 0; oh < g->ho; ++oh)
       for (std::size_t ow = 0; ow < g->wo; ++ow) {
         std::fill(acc.begin(), acc.end(), 0.0);
-        for (std::size_t kh = 0; kh < g->kh; ++kh) {
-          const std::int64_t ih = static_cast<std::int64_t>(oh) * g->sh + static_cast<std::int64_t>(kh) * g->dh - g->pt;
-          if (ih < 0 || ih >= static_cast<std::int64_t>(g->h)) continue;
-          for (std::size_t kw = 0; kw < g->kw; ++kw) {
-            const std::int64_t iw = static_cast<std::int64_t>(ow) * g->sw + static_cast<std::int64_t>(kw) * g->dw - g->pl;
-            if (iw < 0 || iw >= static_cast<std::int64_t>(g->w)) continue;
-            const float* xp = x + ((n * g->h + static_cast<std::size_t>(ih)) * g->w + static_cast<std::size_t>(iw)) * g->ci;
-            const float* wp = w + (kh * g->kw + kw) * cig * g->co;
-            for (std::size_t c = 0; c < g->co; ++c) {
-              const std::size_t c0 = (c / cog) * cig;
-              double s = 0;
-              for (std::size_t i = 0; i < cig; ++i) s += static_cast<double>(xp[c0 + i]) * wp[i * g->co + c];
-              acc[c] += s;
-            }
+        for_each_tap(*g, n, oh, ow, [&](std::size_t kh, std::size_t kw, std::size_t pixel) {
+          const float* xp = x + pixel * g->ci;
+          const float* wp = w + (kh * g->kw + kw) * cig * g->co;
+          for (std::size_t c = 0; c < g->co; ++c) {
+            const std::size_t c0 = (c / cog) * cig;
+            double s = 0;
+            for (std::size_t i = 0; i < cig; ++i) s += static_cast<double>(xp[c0 + i]) * wp[i * g->co + c];
+            acc[c] += s;
           }
-        }
+        });
         float* yp = y + ((n * g->ho + oh) * g->wo + ow) * g->co;
         for (std::size_t c = 0; c < g->co; ++c) {
           const double r = acc[c] + b[c];
@@ -215,14 +217,6 @@ inline float hard_swish(float x, const float*) { return x * std::clamp(x / 6.0f 
 }  // namespace eval
 
 inline void add_definitions(Definitions& t) {
-  auto data = [](std::string_view name, DTypeSet types, std::string_view summary) {
-    return OperandSpec{name, Arity::single, TypeRule::in_set, types, summary};
-  };
-  auto param = [](std::string_view name, std::string_view summary) {
-    OperandSpec o{name, Arity::single, TypeRule::in_set, dtypes::i32, summary};
-    o.must_be_constant = true;
-    return o;
-  };
   auto conv = [&](std::string_view name, std::string_view summary, EvalFn fn) {
     OpDefinition d;
     d.name = name;
@@ -234,9 +228,9 @@ inline void add_definitions(Definitions& t) {
         "Wo likewise. Summed in double, rounded once to f32. AUTOSPLIT tiles it by rows: each tile reads the rows "
         "its window needs and gets its own pads (a `$Shape`).";
     d.operands = {data("x", dtypes::f32, "input [N,H,W,Ci]"), data("w", dtypes::f32, "filter [KH,KW,Ci/group,Co]"),
-                  data("b", dtypes::f32, "bias, Co elements"), param("dilations", "[dh, dw]; empty: 1"),
-                  param("group", "groups (scalar)"), param("pads", "[top, left, bottom, right]; empty: 0"),
-                  param("strides", "[sh, sw]; empty: 1")};
+                  data("b", dtypes::f32, "bias, Co elements"), int_param("dilations", "[dh, dw]; empty: 1"),
+                  int_param("group", "groups (scalar)"), int_param("pads", "[top, left, bottom, right]; empty: 0"),
+                  int_param("strides", "[sh, sw]; empty: 1")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "[N,Ho,Wo,Co]"};
     d.traits = Trait::pure;
     d.infer = infer::conv_layer;
@@ -255,7 +249,7 @@ inline void add_definitions(Definitions& t) {
     d.operands[1].must_be_constant = d.operands[2].must_be_constant = true;
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "same definition as x"};
     d.traits = Trait::pure;
-    d.infer = infer::same_as_x;
+    d.infer = like_x;
     d.eval = eval::unary_params<eval::hard_sigmoid>;
     d.kernel = "ops::layer::eval::hard_sigmoid (reference loop)";
     t.add(std::move(d));
@@ -281,7 +275,7 @@ inline void add_definitions(Definitions& t) {
     d.operands = {data("x", dtypes::f32, "input")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "same definition as x"};
     d.traits = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type | Trait::same_operands_and_result_shape;
-    d.infer = infer::same_as_x;
+    d.infer = like_x;
     d.eval = eval::unary_params<eval::hard_swish>;
     d.kernel = "ops::layer::eval::hard_swish (reference loop)";
     t.add(std::move(d));

@@ -847,6 +847,9 @@ inline void add_definitions(Definitions& defs) {
     d.infer_checks_only = true;
     d.eval = s.kernel.eval;
     d.kernel = "ops::onnx_eval (reference loops)";
+    // A dequantization of constant integers is how ONNX stores quantized weights: kept, so that
+    // a quantized lowering reads the integers and their scales (OpDefinition::folds).
+    d.folds = s.type != "DequantizeLinear";
     defs.add(std::move(d));
   }
 }

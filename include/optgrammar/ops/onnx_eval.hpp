@@ -332,13 +332,17 @@ inline bool concat(const OpView& v, std::span<std::byte> out, std::size_t na) {
   return true;
 }
 
-/// Slice(starts, ends, axes; data, starts, ends, axes, steps), ONNX's clamping rules; the
-/// attributes (opsets before 10) when the starts input is absent.
-inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
-  Args a{v, na};
-  if (!a.inputs_have_data()) return false;
-  const ValueView& x = a.in(0);
-  const Dims xd = dims_of(*x.def), xs = strides_of(xd);
+/// The box a Slice takes, per dimension of data: its first index, step and extent.
+struct SliceBox {
+  std::vector<std::int64_t> first, step;
+  Dims extent;
+};
+
+/// Slice(starts, ends, axes; data, starts, ends, axes, steps)'s box by ONNX's clamping rules;
+/// the attributes (opsets before 10) when the starts input is absent. nullopt when the
+/// parameters do not fit data.
+inline std::optional<SliceBox> slice_box(const Args& a) {
+  const Dims xd = dims_of(*a.in(0).def);
   const std::size_t r = xd.size();
   auto starts = a.input_ints(1), ends = a.input_ints(2), axes = a.input_ints(3), steps = a.input_ints(4);
   if (!a.present(1)) {
@@ -349,12 +353,11 @@ inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
   if (axes.empty())
     for (std::size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<std::int64_t>(k));
   if (steps.empty()) steps.assign(starts.size(), 1);
-  if (starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size()) return false;
-  std::vector<std::int64_t> first(r, 0), step(r, 1);
-  Dims od = xd;
+  if (starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size()) return std::nullopt;
+  SliceBox b{std::vector<std::int64_t>(r, 0), std::vector<std::int64_t>(r, 1), xd};
   for (std::size_t i = 0; i < starts.size(); ++i) {
     auto ax = axis_of(axes[i], r);
-    if (!ax || steps[i] == 0) return false;
+    if (!ax || steps[i] == 0) return std::nullopt;
     const std::int64_t n = static_cast<std::int64_t>(xd[*ax]);
     std::int64_t s = starts[i], e = ends[i], st = steps[i];
     if (s < 0) s += n;
@@ -367,15 +370,25 @@ inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
       e = std::clamp<std::int64_t>(e, -1, n - 1);
     }
     const std::int64_t len = st > 0 ? (e > s ? (e - s + st - 1) / st : 0) : (s > e ? (s - e - st - 1) / -st : 0);
-    first[*ax] = s;
-    step[*ax] = st;
-    od[*ax] = static_cast<std::size_t>(len);
+    b.first[*ax] = s;
+    b.step[*ax] = st;
+    b.extent[*ax] = static_cast<std::size_t>(len);
   }
-  if (count(od) != v.declared->element_count() || x.def->dtype != v.declared->dtype) return false;
-  gather_bytes(x, offsets_by_index(od, [&](const Dims& idx) {
+  return b;
+}
+
+/// Slice: the elements of slice_box's box.
+inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
+  Args a{v, na};
+  if (!a.inputs_have_data()) return false;
+  const ValueView& x = a.in(0);
+  const Dims xs = strides_of(dims_of(*x.def));
+  const auto b = slice_box(a);
+  if (!b || count(b->extent) != v.declared->element_count() || x.def->dtype != v.declared->dtype) return false;
+  gather_bytes(x, offsets_by_index(b->extent, [&](const Dims& idx) {
                  std::size_t off = 0;
-                 for (std::size_t k = 0; k < r; ++k)
-                   off += static_cast<std::size_t>(first[k] + static_cast<std::int64_t>(idx[k]) * step[k]) * xs[k];
+                 for (std::size_t k = 0; k < idx.size(); ++k)
+                   off += static_cast<std::size_t>(b->first[k] + static_cast<std::int64_t>(idx[k]) * b->step[k]) * xs[k];
                  return off;
                }),
                out);

@@ -67,6 +67,7 @@ def main():
     samples = {
         "--check": ("2", text, []),
         "--check-tolerance": ("0.001", text, ["--check", "1"]),
+        "--check-atol": ("0.001", text, ["--check", "1"]),
         "--input-shape": ("x=2,4", model, []),
         "--input-value": ("k=1.5", model, onnx_shape),
         "--blocks": ("2", text, []),  # applies to the demo graph only: an error with a graph

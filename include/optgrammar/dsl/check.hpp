@@ -199,7 +199,12 @@ class Checker {
       fail(r_.constraint, Fault::constraint_not_bool, written_name(r_.constraint), vtype_name(ct));
     if (!a_.ok) return;
     const FlatNode& rp = r_.nodes[r_.replacement];
-    if (rp.may_star) return fail(r_.replacement, Fault::star_replacement, "*");
+    // Through the analysis's own fail: clang 14 cannot evaluate a member template of this class
+    // (fail<char[2]>) that is first used above its definition in a constant expression.
+    if (rp.may_star) {
+      a_.node = r_.replacement;
+      return a_.fail(Fault::star_replacement, "*");
+    }
     walk_expr(r_.replacement, Where::Replacement, true, false);
     if (a_.ok && !is_repl(rp.type) && rp.type != VType::Bad && rp.type != VType::Match)
       fail(r_.replacement, Fault::replacement_kind, vtype_name(rp.type));

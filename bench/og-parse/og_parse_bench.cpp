@@ -1,9 +1,18 @@
 // Throughput of og-parse (scan, parse, check, lint) over a generated op-package file of 10k rules
 // in the style of shipped packages: comments, helper macros, compatibility names, AUTOSPLIT.
+//
+//   og_parse_bench [Google Benchmark options]
+//   og_parse_bench --write-input FILE      writes the generated file (for og-parse as a process:
+//                                          bench/og-parse/process.sh) and runs nothing
+#include "common/host_context.hpp"
+
 #include <og_parse/og_parse.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -49,8 +58,11 @@ std::string generate(int rules) {
   return s;
 }
 
+/// The rule count of every benchmark over a generated file, and of --write-input.
+constexpr int generated_rules = 10000;
+
 void BM_og_parse_10k_rules(benchmark::State& state) {
-  const std::string text = generate(10000);
+  const std::string text = generate(generated_rules);
   std::size_t rules = 0;
   for (auto _ : state) {
     og_parse::Session s;
@@ -70,7 +82,7 @@ void BM_og_parse_10k_rules(benchmark::State& state) {
 BENCHMARK(BM_og_parse_10k_rules)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 void BM_og_parse_10k_rules_no_lint(benchmark::State& state) {
-  const std::string text = generate(10000);
+  const std::string text = generate(generated_rules);
   for (auto _ : state) {
     og_parse::Session s({.strict = false, .lint = false});
     s.add_source("generated.cpp", text);
@@ -99,6 +111,29 @@ void BM_og_parse_hostile_calls(benchmark::State& state) {
 }
 BENCHMARK(BM_og_parse_hostile_calls)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
+/// --write-input FILE: writes what BM_og_parse_10k_rules reads to FILE. Returns the exit status.
+int write_input(const char* path) {
+  const std::string text = generate(generated_rules);
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "og_parse_bench: cannot write '%s'\n", path);
+    return 1;
+  }
+  std::fprintf(stderr, "og_parse_bench: wrote %zu bytes (%d rules) to %s\n", text.size(), generated_rules, path);
+  return 0;
+}
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "--write-input") == 0) {
+    if (argc != 3) {
+      std::fprintf(stderr, "usage: og_parse_bench --write-input FILE\n");
+      return 2;
+    }
+    return write_input(argv[2]);
+  }
+  return bench::run_benchmarks(argc, argv);
+}

@@ -1,0 +1,30 @@
+// The host a benchmark ran on: the CPU model and the load average, which every benchmark prints
+// beside its figures (docs/performance.md, "Hosts"). The shell scripts' counterpart is
+// bench/common/host.sh.
+#pragma once
+
+#include <fstream>
+#include <string>
+
+namespace bench {
+
+/// The first "model name" of /proc/cpuinfo, or "unknown".
+inline std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos ? "unknown" : line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return "unknown";
+}
+
+/// The 1, 5 and 15 minute load averages of /proc/loadavg ("0.52 0.60 0.71"), or "unknown".
+inline std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  if (!(in >> a >> b >> c)) return "unknown";
+  return a + " " + b + " " + c;
+}
+
+}  // namespace bench

@@ -44,7 +44,9 @@ one_run() {
   local line
   line="$(tail -n 1 "$work/time")"
   case "$line" in
-    *' 0') echo "$line" ;;
+    *' 0')
+      [ -s "$work/err" ] && echo "process.sh: note: og-parse printed $(wc -l <"$work/err") diagnostic lines" >&2
+      echo "$line" ;;
     *) echo "process.sh: og-parse failed on the generated file:" >&2; head -n 5 "$work/err" >&2; exit 1 ;;
   esac
 }

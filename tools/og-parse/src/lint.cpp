@@ -1,7 +1,9 @@
 // Lint: tags bound but never used, duplicate rules, rules shadowed by an earlier, more general
 // rule of the same pass and root op. The generality test is a sound approximation: when it says
 // "shadowed", every graph the later rule matches (with its constraint true) is also matched by the
-// earlier rule with its constraint true; it may miss shadowing that needs real reasoning.
+// earlier rule with its constraint true; it may miss shadowing that needs real reasoning. Lint
+// reads each rule's Rule::LintFacts (its match, its constraint's tags, a hash of each part), not
+// its nodes, which a run need not keep.
 #include "internal.hpp"
 
 #include <algorithm>
@@ -16,12 +18,12 @@ namespace {
 
 constexpr std::size_t max_earlier = 256;  // earlier rules compared per rule (keeps lint linear)
 
-using optgrammar::dsl::FlatNode;
 using optgrammar::dsl::Kind;
+using MatchNode = Rule::LintFacts::MatchNode;
 
-/// The operands of node i of a rule in flat form, in order.
+/// The operands of match node i, in order.
 struct Operands {
-  const FlatNode* nodes;
+  const MatchNode* nodes;
   std::uint32_t i;
   std::uint32_t operator[](std::uint32_t j) const {
     std::uint32_t k = i + 1;
@@ -30,15 +32,9 @@ struct Operands {
   }
 };
 
-/// The tags the constraint (node i and its subtree) reads.
-void constraint_tags(const Rule& r, std::vector<std::string_view>& out) {
-  for (std::uint32_t i = r.constraint; i < r.replacement; ++i)
-    if (r.nodes[i].kind == Kind::Tag && r.nodes[i].slot > 0) out.push_back(r.nodes[i].str.view());
-}
-
 /// The identity of the node at a position of the later match: its tag, or "" (anonymous).
-std::string_view key_of(const FlatNode& b) {
-  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str.view();
+std::string_view key_of(const MatchNode& b) {
+  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str;
   return {};
 }
 
@@ -51,18 +47,18 @@ bool bind(TagMap& m, std::string_view tag, std::string_view key) {
   return true;
 }
 
-/// Does pattern node a of the earlier rule (nodes `an`) match every node that pattern node b of
-/// the later rule (nodes `bn`) matches?
-bool general(const FlatNode* an, std::uint32_t a, const FlatNode* bn, std::uint32_t b, TagMap& m) {
+/// Does pattern node a of the earlier rule's match `an` match every node that pattern node b of
+/// the later rule's match `bn` matches?
+bool general(const MatchNode* an, std::uint32_t a, const MatchNode* bn, std::uint32_t b, TagMap& m) {
   if (an[a].wildcard) return true;
-  if (an[a].kind == Kind::Tag) return bind(m, an[a].str.view(), key_of(bn[b]));
+  if (an[a].kind == Kind::Tag) return bind(m, an[a].str, key_of(bn[b]));
   if (an[a].kind == Kind::Let) {
-    if (!bind(m, an[a].str.view(), key_of(bn[b]))) return false;
+    if (!bind(m, an[a].str, key_of(bn[b]))) return false;
     ++a;
   }
   if (bn[b].kind == Kind::Let) ++b;
   if (bn[b].kind != Kind::Op && bn[b].kind != Kind::OpVarIn) return false;  // b matches any operand, a needs an op
-  if (!(an[a].str == bn[b].str)) return false;
+  if (an[a].str != bn[b].str) return false;
   const std::uint32_t na = an[a].n, nb = bn[b].n;
   if (an[a].kind == Kind::Op) {
     if (bn[b].kind != Kind::Op || na != nb) return false;
@@ -72,20 +68,6 @@ bool general(const FlatNode* an, std::uint32_t a, const FlatNode* bn, std::uint3
   const Operands ka{an, a}, kb{bn, b};
   for (std::uint32_t i = 0; i < na; ++i)
     if (!general(an, ka[i], bn, kb[i], m)) return false;
-  return true;
-}
-
-/// Structural equality of two parts: the same canonical text.
-bool same(const Rule& p, std::uint32_t a, const Rule& q, std::uint32_t b) {
-  const std::uint32_t n = p.nodes[a].end - a;
-  if (q.nodes[b].end - b != n) return false;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const FlatNode& x = p.nodes[a + i];
-    const FlatNode& y = q.nodes[b + i];
-    if (x.kind != y.kind || x.n != y.n || x.value != y.value || !(x.real == y.real || (x.real != x.real && y.real != y.real)) ||
-        !(x.str == y.str))
-      return false;
-  }
   return true;
 }
 
@@ -99,7 +81,7 @@ void lint_rules(Session& s) {
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    group[i] = {r.pass.priority, r.nodes[r.match].str.view()};
+    group[i] = {r.pass.priority, r.lint.match[0].str};
     for (const auto& t : r.tags)
       if (t.match_count == 1 && t.use_count == 0)
         s.diag(t.loc, Severity::warning, fmt::format("tag \"{}\" is bound by the match but never used", t.tag));
@@ -116,8 +98,7 @@ void lint_rules(Session& s) {
   std::unordered_map<std::pair<int, std::string_view>, std::size_t, KeyHash> latest;
   latest.reserve(rules.size());
   std::vector<std::size_t> previous(rules.size(), none);
-  TagMap m;                             // reused by every comparison
-  std::vector<std::string_view> used;   // likewise
+  TagMap m;  // reused by every comparison
   // "Earlier" in the library's documented rule order: file base name, then file, then line.
   std::vector<std::size_t> order(rules.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -138,22 +119,21 @@ void lint_rules(Session& s) {
     std::size_t compared = 0;
     for (std::size_t e = slot->second; e != none && compared < max_earlier; e = previous[e], ++compared) {
       const Rule& q = rules[e];
-      // structural comparisons stop at the first difference, which is usually near the top
-      const bool same_constraint = same(q, q.constraint, r, r.constraint);
-      if (same_constraint && same(q, q.match, r, r.match) && same(q, q.replacement, r, r.replacement)) {
+      const Rule::LintFacts& qf = q.lint;
+      const Rule::LintFacts& rf = r.lint;
+      // equal hashes of the parts' nodes stand for equal parts (Rule::LintFacts)
+      const bool same_constraint = qf.constraint_hash == rf.constraint_hash;
+      if (same_constraint && qf.match_hash == rf.match_hash && qf.replacement_hash == rf.replacement_hash) {
         s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}:{}", s.file_name(q.loc.file), q.line));
         break;
       }
       if (q.external_replace) continue;  // it may leave the op in place
-      const bool always = q.nodes[q.constraint].kind == Kind::Bool && q.nodes[q.constraint].value != 0;
-      if (!always && !same_constraint) continue;
+      if (!qf.always && !same_constraint) continue;
       m.clear();
-      if (!general(q.nodes.data(), q.match, r.nodes.data(), r.match, m)) continue;
-      if (!always) {
-        used.clear();
-        constraint_tags(q, used);
+      if (!general(qf.match.data(), 0, rf.match.data(), 0, m)) continue;
+      if (!qf.always) {
         bool same = true;
-        for (const auto& t : used) {
+        for (const auto& t : qf.constraint_tags) {
           bool mapped_to_itself = false;
           for (const auto& [tag, key] : m) mapped_to_itself = mapped_to_itself || (tag == t && key == t);
           same = same && mapped_to_itself;

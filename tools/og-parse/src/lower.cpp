@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -844,6 +846,49 @@ std::span<T> keep(Session& s, const std::vector<T>& v) {
   return {p, v.size()};
 }
 
+/// The hash of the part of `nodes` at `root` (Rule::LintFacts): what lint's structural equality
+/// compares, in order; a NaN equals a NaN there and 0.0 equals -0.0, so each hashes as one value.
+std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) {
+  std::uint64_t h = 0xcbf29ce484222325u;
+  const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3u + (h >> 29); };
+  for (std::uint32_t i = root; i < nodes[root].end; ++i) {
+    const FlatNode& n = nodes[i];
+    const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
+    mix(static_cast<std::uint64_t>(n.kind) << 32 | n.n);
+    mix(static_cast<std::uint64_t>(n.value));
+    mix(std::bit_cast<std::uint64_t>(real));
+    mix(std::hash<std::string_view>{}(n.str.view()));
+  }
+  return h;
+}
+
+/// Rule::LintFacts of a checked rule, in the session's arena.
+Rule::LintFacts lint_facts(Session& s, const std::vector<FlatNode>& nodes, const std::uint32_t (&roots)[3]) {
+  Rule::LintFacts f;
+  using MatchNode = Rule::LintFacts::MatchNode;
+  const std::uint32_t m = roots[0], n = nodes[m].end - m;
+  auto* match = static_cast<MatchNode*>(s.allocate(n * sizeof(MatchNode), alignof(MatchNode)));
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const FlatNode& x = nodes[m + i];
+    ::new (match + i) MatchNode{x.kind, x.wildcard, x.n, x.end - m, x.str.view()};
+  }
+  f.match = {match, n};
+  std::uint32_t tags = 0;
+  for (std::uint32_t i = roots[1]; i < roots[2]; ++i) tags += nodes[i].kind == Kind::Tag && nodes[i].slot > 0;
+  if (tags != 0) {
+    auto* t = static_cast<std::string_view*>(s.allocate(tags * sizeof(std::string_view), alignof(std::string_view)));
+    std::uint32_t k = 0;
+    for (std::uint32_t i = roots[1]; i < roots[2]; ++i)
+      if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0) ::new (t + k++) std::string_view(nodes[i].str.view());
+    f.constraint_tags = {t, tags};
+  }
+  f.match_hash = part_hash(nodes, roots[0]);
+  f.constraint_hash = part_hash(nodes, roots[1]);
+  f.replacement_hash = part_hash(nodes, roots[2]);
+  f.always = nodes[roots[1]].kind == Kind::Bool && nodes[roots[1]].value != 0;
+  return f;
+}
+
 }  // namespace
 
 bool is_construct(std::string_view name) noexcept { return names.find(name) != NameTable::none; }
@@ -878,8 +923,11 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
     s.diag(loc_of(b.spans[a.node]), Severity::error, low.shown(std::string(a.text())));
     throw RuleError{};
   }
-  r.nodes = keep(s, b.nodes);
-  r.spans = keep(s, b.spans);
+  if (s.options().keep_trees) {
+    r.nodes = keep(s, b.nodes);
+    r.spans = keep(s, b.spans);
+  }
+  if (s.options().lint) r.lint = lint_facts(s, b.nodes, roots);
   r.match = roots[0];
   r.constraint = roots[1];
   r.replacement = roots[2];

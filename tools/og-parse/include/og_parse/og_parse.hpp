@@ -37,6 +37,11 @@ struct Options {
   /// Follow #include "..." at all (off: the input alone is read, as the fuzz target does, so that
   /// what it reads does not depend on the file system).
   bool follow_includes = true;
+  /// Keep every checked rule's nodes (Rule::nodes, Rule::spans), which Session::canonical() and
+  /// Session::to_json() print. Off, a rule keeps only its lint facts (Rule::lint), and the memory
+  /// of a run grows with the rules' count, not with their size: what `og-parse FILE` does when
+  /// it prints neither.
+  bool keep_trees = true;
 };
 
 enum class Severity : std::uint8_t { warning, error };
@@ -93,6 +98,25 @@ struct Rule {
   std::span<optgrammar::dsl::FlatNode> nodes;
   std::span<optgrammar::dsl::Span> spans;
   std::uint32_t match = 0, constraint = 0, replacement = 0;
+  /// What lint compares the rule with the later rules of its group (same pass, same root op) by,
+  /// in the session's arena; filled when lint is on.
+  struct LintFacts {
+    /// A node of the match as lint's generality test reads it (optgrammar::dsl::FlatNode's fields).
+    struct MatchNode {
+      optgrammar::dsl::Kind kind = optgrammar::dsl::Kind::Tag;
+      bool wildcard = false;
+      std::uint32_t n = 0;
+      std::uint32_t end = 0;  ///< the index after its subtree, from the match's root
+      std::string_view str;
+    };
+    std::span<const MatchNode> match;                   ///< the match, from its root
+    std::span<const std::string_view> constraint_tags;  ///< the tags the constraint reads
+    /// Hashes of each part's nodes (kind, operand count, constants, text, in order): equal parts
+    /// have equal hashes; different ones share a hash with odds of about 2^-64.
+    std::uint64_t match_hash = 0, constraint_hash = 0, replacement_hash = 0;
+    bool always = false;  ///< the constraint is the constant true
+  };
+  LintFacts lint;
   bool valid = false;  ///< false when the rule had an error (it is then not printed)
   bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   // facts for lint
@@ -179,9 +203,11 @@ class Session {
   std::uint32_t line_of(Loc loc) const;
   std::uint32_t col_of(Loc loc) const;
 
-  /// One canonical line without the "file:line: " prefix (docs/canonical-form.md).
+  /// One canonical line without the "file:line: " prefix (docs/canonical-form.md). Needs the
+  /// rule's nodes (Options::keep_trees).
   std::string canonical(const Rule& r) const;
-  /// Everything as one JSON document (schema in docs/og-parse.md).
+  /// Everything as one JSON document (schema in docs/og-parse.md). Needs the rules' nodes
+  /// (Options::keep_trees).
   nlohmann::json to_json() const;
 
   // ---- used by the implementation ----

@@ -3,6 +3,7 @@
 // bench/common/host.sh.
 #pragma once
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -25,6 +26,13 @@ inline std::string load_average() {
   std::string a, b, c;
   if (!(in >> a >> b >> c)) return "unknown";
   return a + " " + b + " " + c;
+}
+
+/// Prints the host lines on stderr, as bench/common/host.sh's host_lines does: "PROG: cpu model:
+/// ..." and "PROG: load average before: ..." (`before`), or "PROG: load average after: ...".
+inline void print_host(const char* prog, bool before) {
+  if (before) std::fprintf(stderr, "%s: cpu model: %s\n", prog, cpu_model().c_str());
+  std::fprintf(stderr, "%s: load average %s: %s\n", prog, before ? "before" : "after", load_average().c_str());
 }
 
 }  // namespace bench

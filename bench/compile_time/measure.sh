@@ -11,6 +11,7 @@
 # the headers under DIR instead (an A/B against another version of include/).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../common/host.sh"
 inc="${OG_INC:-$here/../../include}"
 cxx="${CXX:-g++-12}"
 work="$(mktemp -d)"
@@ -29,6 +30,7 @@ matches=('Op("OpA$i", LET("l", Op("OpB", "x", "y")), "z")' 'Op("OpA$i", "z", LET
          'Op("OpA$i", LET("l", Op("OpB", "x", "y")), LET("m", Op("OpK", "z")))' 'OpVarIn("OpA$i", LET("l", Op("OpB", "x", "y")), "z")'
          'Op("OpA$i", LET("l", Op("OpB", "x", Op("OpJ", "y"))), "z")' 'Op("OpA$i", LET("l", OpVarIn("OpB", "x", "y")), "z")')
 counts=("$@"); [ ${#counts[@]} -eq 0 ] && counts=(50 100 200)
+host_lines "[measure]" before
 for n in "${counts[@]}"; do
   f="$work/rules_$n.cpp"
   echo '#include <optgrammar/rules.hpp>' > "$f"
@@ -56,3 +58,4 @@ for n in "${counts[@]}"; do
   read -r secs user kb < "$work/time"
   echo "shape=$shape rules=$n seconds=$secs user=$user peak_mb=$((kb / 1024))"
 done
+host_lines "[measure]" after

@@ -6,6 +6,8 @@
 // >= 0.7x memcpy's rate in the same run. The machine is often shared: run with
 // --benchmark_repetitions=N --benchmark_enable_random_interleaving=true so that the kernels
 // alternate with memcpy, and compare medians.
+#include "common/host_context.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -115,4 +117,4 @@ BENCHMARK(BM_quantize_qu8_64MB)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_dequantize_qu8_64MB)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_requantize_i32_qu8_64MB)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-BENCHMARK_MAIN();
+OG_BENCHMARK_MAIN();

@@ -14,6 +14,7 @@
 #            same verdict everywhere (only a code change moves it); exploring is the SECONDS mode.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../common/host.sh"
 root="$(cd "$here/../.." && pwd)"
 secs="${1:?usage: bench/fuzz/run.sh SECONDS|ci [build-dir]}"
 if [ "$secs" != ci ] && ! [[ "$secs" =~ ^[1-9][0-9]*$ ]]; then
@@ -49,8 +50,10 @@ run() {
   rm -rf "$work"
 }
 og_parse_data="$root/tests/og-parse/data"
+host_lines "[fuzz]" before
 run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
 run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
 run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
 run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx"
+host_lines "[fuzz]" after
 exit $status

@@ -11,6 +11,7 @@
 //   fold     the constant folder (in every pass), CSE (between passes)
 //   write    the result as graph text (in memory)
 // and the rewrite time per op of the imported graph.
+#include "common/host.hpp"
 #include "common/args.hpp"
 #include "onnx_import.hpp"
 
@@ -53,6 +54,7 @@ struct Phases {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bench::print_host("lowering_bench", true);
   namespace oi = optgrammar::onnx_import;
   std::size_t runs = 5;
   oi::ImportOptions opt;
@@ -164,5 +166,6 @@ int main(int argc, char** argv) {
     std::printf("; total %.2f (%.2f); rewrite per op %.3f us\n", tot[tot.size() / 2], tot.front(),
                 rw * 1e3 / static_cast<double>(std::max<std::size_t>(before.ops, 1)));
   }
+  bench::print_host("lowering_bench", false);
   return 0;
 }

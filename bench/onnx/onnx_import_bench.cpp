@@ -4,6 +4,7 @@
 // --lower, each run also applies the lowering package (examples/htp_lowering) with constant
 // folding and CSE, as `og-opt --rules htp_lowering` does, and the time is import plus lowering;
 // the op counts are then those after lowering.
+#include "common/host.hpp"
 #include "common/args.hpp"
 #include "onnx_import.hpp"
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+  bench::print_host("onnx_import_bench", true);
   namespace oi = optgrammar::onnx_import;
   std::size_t runs = 11;
   oi::ImportOptions opt;
@@ -77,5 +79,6 @@ int main(int argc, char** argv) {
     std::printf("%s: %zu nodes, %zu graph ops (%zu not constants), %s median %.2f ms, min %.2f ms over %zu runs\n",
                 m.c_str(), nodes, ops, non_const, lower ? "import+lowering" : "import", ms[ms.size() / 2], ms.front(), runs);
   }
+  bench::print_host("onnx_import_bench", false);
   return 0;
 }

@@ -50,20 +50,6 @@ Cpu thread_cpu() {
   return {s(ru.ru_utime), s(ru.ru_stime)};
 }
 
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
@@ -104,7 +90,7 @@ int main(int argc, char** argv) {
   // Packages are loaded and the rule set's tables built before threads start (docs/engine.md).
   const optgrammar::RuleSet& rules = optgrammar::RuleSet::global();
   rules.dispatch();
-  const std::string load_before = load_average();
+  const std::string load_before = bench::load_average();
   std::vector<double> seq, par, seq_user, seq_sys, par_user, par_sys;
   std::string problem;
   for (std::size_t r = 0; r < rounds && problem.empty(); ++r) {
@@ -154,7 +140,7 @@ int main(int argc, char** argv) {
               "\"load_before\": \"%s\", \"load_after\": \"%s\"}\n",
               blocks, threads, threads, rounds, s, p, p / s, static_cast<double>(threads) / s, threads,
               static_cast<double>(threads) / p, median(seq_user), median(seq_sys), median(par_user), median(par_sys),
-              cpu_model().c_str(), std::thread::hardware_concurrency(),
-              load_before.c_str(), load_average().c_str());
+              bench::cpu_model().c_str(), std::thread::hardware_concurrency(),
+              load_before.c_str(), bench::load_average().c_str());
   return 0;
 }

@@ -1,6 +1,8 @@
 // Taking N registered rules into a set the way RuleSet::global() does (RuleSet::add_once).
 // The rules are spread over files of 100 rules each with the same lines in every file, so many
 // rules share a line and only their canonical text tells them apart.
+#include "common/host_context.hpp"
+
 #include <optgrammar/engine/rule_set.hpp>
 
 #include <benchmark/benchmark.h>
@@ -38,4 +40,4 @@ static void BM_register_rules(benchmark::State& st) {
   st.counters["rules"] = static_cast<double>(rules.size());
 }
 BENCHMARK(BM_register_rules)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+OG_BENCHMARK_MAIN();

@@ -4,6 +4,7 @@
 //   wide paths (one Concat of N <= 65535 inputs): wide_read wide_verify wide_interpret wide_rewrite
 // Prints one JSON line: path, n, seconds (the path alone), build_mb (peak after building the
 // graph), peak_mb (peak at the end).
+#include "common/host.hpp"
 #include "scale_graphs.hpp"
 
 #include <optgrammar/core/dot.hpp>
@@ -34,6 +35,7 @@ double peak_mb() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bench::print_host("scale_bench", true);
   if (argc < 2) {
     std::fprintf(stderr, "usage: scale_bench PATH [N]\n");
     return 2;
@@ -78,5 +80,6 @@ int main(int argc, char** argv) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("{\"path\":\"%s\",\"n\":%zu,\"seconds\":%.3f,\"build_mb\":%.0f,\"peak_mb\":%.0f,\"result\":%zu}\n",
               path.c_str(), n, s, build_mb, peak_mb(), check);
+  bench::print_host("scale_bench", false);
   return check ? 0 : 1;
 }

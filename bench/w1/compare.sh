@@ -19,6 +19,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/bench/common/round_order.sh"
+source "$repo/bench/common/host.sh"
 blocks="${1:-125000}"
 rounds="${2:-9}"
 w1="${W1_BENCH:-$repo/build/gcc/bench/w1/w1_bench}"
@@ -41,7 +42,7 @@ fi
 
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-echo "[compare] load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)" >&2
+host_lines "[compare]" before
 for ((r = 0; r < rounds; r++)); do
   for e in $(round_order "$r" mlir "${engines[@]}"); do
     case "$e" in
@@ -55,7 +56,7 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 
-echo "[compare] load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+host_lines "[compare]" after
 
 python3 - "$out" <<'EOF'
 import json, statistics, sys

@@ -11,6 +11,7 @@
 // the spec's build_seconds and rewrite_seconds (each the best over the runs). stderr reports the
 // minor page faults during the build and during the rewrite (getrusage). Exit 1: wrong result;
 // 2: bad arguments.
+#include "common/host.hpp"
 #include "common/args.hpp"
 #include "common/timed_runs.hpp"
 #include "w1/w1_graph.hpp"
@@ -27,6 +28,7 @@
 #include <string>
 
 int main(int argc, char** argv) {
+  bench::print_host("w1_bench", true);
   std::size_t blocks = 12500;
   std::string engine = "dsl";
   optgrammar::DriverOptions opt;
@@ -69,5 +71,6 @@ int main(int argc, char** argv) {
               "\"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
               bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, t.before,
               t.after, t.best_total, t.best_build, t.best_rewrite, bench::peak_rss_kb());
+  bench::print_host("w1_bench", false);
   return 0;
 }

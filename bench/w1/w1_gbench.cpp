@@ -1,5 +1,7 @@
 // Google Benchmark cases for W1: build and rewrite, DSL and hand-written rules, and the floor (one
 // read-only pass over the same graph: common/floor.hpp).
+#include "common/host_context.hpp"
+
 #include "common/floor.hpp"
 #include "w1/w1_graph.hpp"
 #include "w1/w1_handwritten.hpp"
@@ -38,4 +40,4 @@ BENCHMARK(BM_w1_build)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMil
 BENCHMARK(BM_w1_rewrite_dsl)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_w1_rewrite_handwritten)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_w1_floor)->Arg(1000)->Arg(12500)->Arg(125000)->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+OG_BENCHMARK_MAIN();

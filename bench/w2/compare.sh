@@ -19,6 +19,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/bench/common/round_order.sh"
+source "$repo/bench/common/host.sh"
 blocks="${1:-50000}"
 rounds="${2:-9}"
 shift $(($# < 2 ? $# : 2))
@@ -44,7 +45,7 @@ fi
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 order=0  # counts the groups (one round of one package size) run so far
-echo "[compare] load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)" >&2
+host_lines "[compare]" before
 for ((r = 0; r < rounds; r++)); do
   for rules in "${sizes[@]}"; do
     for e in $(round_order "$order" mlir "${engines[@]}"); do
@@ -60,7 +61,7 @@ for ((r = 0; r < rounds; r++)); do
     order=$((order + 1))
   done
 done
-echo "[compare] load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+host_lines "[compare]" after
 
 python3 - "$out" <<'PY'
 import json, statistics, sys

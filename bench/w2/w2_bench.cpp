@@ -10,6 +10,7 @@
 // read-only pass over the same graph instead (common/floor.hpp). `--in-place` lets a rewrite put
 // its one new op in its root's slot (DriverOptions::rewrite_in_place). Exit 1: wrong result; 2: bad
 // arguments.
+#include "common/host.hpp"
 #include "common/args.hpp"
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
@@ -27,6 +28,7 @@
 #include <string>
 
 int main(int argc, char** argv) {
+  bench::print_host("w2_bench", true);
   std::size_t sizes[2] = {50000, 256};
   int positional = 0;
   std::string engine = "dsl";
@@ -89,5 +91,6 @@ int main(int argc, char** argv) {
               "\"total_seconds\": %.6f, \"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
               bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks,
               n_rules, t.before, t.after, t.best_total, t.best_build, t.best_rewrite, bench::peak_rss_kb());
+  bench::print_host("w2_bench", false);
   return 0;
 }

@@ -1,5 +1,7 @@
 // Google Benchmark cases for W2 (README.md here): the rewrite of B = 50,000 blocks with packages of
 // 64 and 256 rules, DSL and hand-written, and the floor (one read-only pass over the same graph).
+#include "common/host_context.hpp"
+
 #include "common/floor.hpp"
 #include "w2/w2_graph.hpp"
 #include "w2/w2_package.hpp"
@@ -46,4 +48,4 @@ void BM_w2_floor(benchmark::State& st) {
 BENCHMARK(BM_w2_rewrite_dsl)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_w2_rewrite_handwritten)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_w2_floor)->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+OG_BENCHMARK_MAIN();

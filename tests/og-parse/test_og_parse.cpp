@@ -305,6 +305,52 @@ TEST_CASE("a function's own declaration checks its uses as an annotation would",
   CHECK(r.diags.empty());
 }
 
+TEST_CASE("a function annotated or declared after the rules that name it checks them as one before", "[annotation]") {
+  // The sources are read a construct at a time; a name that resolves differently at the end
+  // makes the session read them again, every annotation known first.
+  const std::string rules =
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), EXTERNAL_CONSTRAINT(late_fn, \"x\"), Op(\"B\", \"x\"))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"C\", \"x\"), OK, Op(\"D\", SHAPEFN_APPLY(late_shape, \"x\", 3), \"x\"))\n";
+  const std::string fns =
+      "// :::EXTERNAL_SHAPEFN::: { QuickShape late_shape(Replacement &, OpRef const &); }\n"
+      "bool late_fn(Constraint &c, OpRef const &a, int b);\n";
+  const auto after = parse(rules + fns);
+  const auto before = parse(fns + rules);
+  REQUIRE(after.diags.size() == 2);
+  CHECK(after.diags[0] ==
+        "t.cpp:1:47: error: EXTERNAL_CONSTRAINT(late_fn, ...) passes 1 argument but late_fn takes 2 after its framework "
+        "parameters");
+  CHECK(after.diags[1] ==
+        "t.cpp:2:59: error: SHAPEFN_APPLY(late_shape, ...) passes 2 arguments but late_shape takes 1 after its framework "
+        "parameters");
+  REQUIRE(before.diags.size() == 2);
+  CHECK(before.diags[0].substr(before.diags[0].find(": error")) == after.diags[0].substr(after.diags[0].find(": error")));
+  CHECK(before.diags[1].substr(before.diags[1].find(": error")) == after.diags[1].substr(after.diags[1].find(": error")));
+  // a second declaration, after the rule, that disagrees: the function is overloaded, unchecked
+  const auto overloaded = parse("bool late_fn(Constraint &c, OpRef const &a, int b);\n" + rules.substr(0, rules.find('\n') + 1) +
+                                "bool late_fn(Constraint &c, OpRef const &a);\n");
+  CHECK(overloaded.diags.empty());
+}
+
+TEST_CASE("options: without keep_trees a run keeps no nodes and gives the same diagnostics", "[options]") {
+  const std::string text = slurp(fs::path(OG_PARSE_TEST_DATA) / "valid" / "lint.cpp");
+  og_parse::Session kept, lean({.keep_trees = false});
+  kept.add_source("lint.cpp", text);
+  lean.add_source("lint.cpp", text);
+  kept.run();
+  lean.run();
+  REQUIRE(kept.diagnostics().size() >= 4);  // the file's duplicate, shadowed rules and unused tags
+  REQUIRE(lean.diagnostics().size() == kept.diagnostics().size());
+  for (std::size_t i = 0; i < kept.diagnostics().size(); ++i)
+    CHECK(lean.format(lean.diagnostics()[i]) == kept.format(kept.diagnostics()[i]));
+  REQUIRE(lean.rules().size() == kept.rules().size());
+  for (std::size_t i = 0; i < lean.rules().size(); ++i) {
+    CHECK(lean.rules()[i].nodes.empty());
+    CHECK(!kept.rules()[i].nodes.empty());
+    CHECK(lean.rules()[i].lint.match_hash == kept.rules()[i].lint.match_hash);
+  }
+}
+
 TEST_CASE("options: no lint, strict", "[options]") {
   const std::string dup =
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\", \"unused\"), OK, Op(\"B\", \"x\"))\n"

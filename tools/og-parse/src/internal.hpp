@@ -171,11 +171,16 @@ struct Item {
 };
 
 /// Scans one file: records #define macros, EXTERNAL_SHAPEFN annotations and the items.
-/// `toks` receives the tokens of all items, back to back.
-void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks);
+/// `toks` receives the tokens of the items, back to back. With `stream`, the items are processed
+/// (process_items) as the scan goes, each as soon as it is complete, and `items` and `toks` are
+/// empty at the end; otherwise they hold all of the file's.
+void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks, bool stream);
 
 /// Turns one item into a rule / declaration of the session (syntax, then checks).
 void process_item(Session& s, const Item& item, const std::vector<Token>& toks);
+/// Processes `items` (with the annotations and declarations read so far) and empties `items`
+/// and `toks`.
+void process_items(Session& s, std::vector<Item>& items, std::vector<Token>& toks);
 
 /// Lowers a parsed rule (syntax trees of match, constraint, replacement) to the flat form as the
 /// C++ front end's words build it, checks it with the checker of both front ends

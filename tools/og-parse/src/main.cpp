@@ -91,7 +91,17 @@ int main(int argc, char** argv) {
       }
     }
     std::istream& in = f == "-" ? std::cin : file;
-    // Read in blocks, and stop at the most a source can hold (a pipe may never end).
+    // A file of known size is read at once into a string of that size (no copies as it grows);
+    // then, and for a pipe, in blocks, stopping at the most a source can hold (a pipe may never end).
+    if (f != "-") {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(f, ec);
+      if (!ec && size > 0 && size <= most) {
+        text.resize(static_cast<std::size_t>(size));
+        in.read(text.data(), static_cast<std::streamsize>(size));
+        text.resize(static_cast<std::size_t>(in.gcount()));
+      }
+    }
     char block[1 << 16];
     while (in.read(block, sizeof block) || in.gcount() > 0) {
       text.append(block, static_cast<std::size_t>(in.gcount()));

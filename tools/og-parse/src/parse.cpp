@@ -725,4 +725,11 @@ void process_item(Session& s, const Item& item, const std::vector<Token>& toks) 
   }
 }
 
+void process_items(Session& s, std::vector<Item>& items, std::vector<Token>& toks) {
+  s.index_shape_fns();
+  for (const auto& it : items) process_item(s, it, toks);
+  items.clear();
+  toks.clear();
+}
+
 }  // namespace og_parse::detail

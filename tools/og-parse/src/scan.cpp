@@ -154,9 +154,9 @@ class Scanner {
   /// A source file (`shared` null) or, with `shared`, a file it includes: only its macros (and
   /// its own includes) are taken.
   Scanner(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks,
-          ScanState* shared = nullptr)
+          ScanState* shared = nullptr, bool stream = false)
       : s_(s), file_(file), src_(s.file(file).text), items_(items), toks_(toks), header_(shared != nullptr),
-        st_(shared ? *shared : own_), macros_(st_.macros) {
+        stream_(stream && !header_), st_(shared ? *shared : own_), macros_(st_.macros) {
     if (!shared) st_.active.push_back(file);
   }
 
@@ -194,6 +194,7 @@ class Scanner {
         if (c == '{' || c == '}' || c == ';') decl_start_ = i;
       }
     }
+    if (stream_) process_items(s_, items_, toks_);
   }
 
  private:
@@ -417,6 +418,7 @@ class Scanner {
   /// The item whose macro `name` is at `at`, its '(' at `lp`.
   std::size_t item(ItemKind kind, Loc at, std::string_view name, std::size_t lp) {
     std::size_t end = lp;
+    if (stream_) process_items(s_, items_, toks_);  // the items before are complete
     Item it;
     it.kind = kind;
     it.loc = at;
@@ -461,6 +463,7 @@ class Scanner {
 
   /// A line-start use of one of the file's macros whose expansion holds DEF_PACKAGE_* items.
   std::size_t invocation(std::size_t i, std::size_t j, const Macro& m) {
+    if (stream_) process_items(s_, items_, toks_);  // the items before are complete
     std::vector<Token> raw;
     const Loc at = loc(i);
     raw.push_back(Token{Tok::ident, at, src_.substr(i, j - i)});
@@ -1013,6 +1016,7 @@ class Scanner {
   std::vector<Token>& toks_;
   std::vector<Token> raw_;
   bool header_ = false;  ///< an included file
+  bool stream_ = false;  ///< process each item once it is complete (scan_file)
   ScanState own_;
   ScanState& st_;
   MacroTable& macros_;
@@ -1058,8 +1062,8 @@ const MacroTable& builtin_macros() {
 
 }  // namespace
 
-void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks) {
-  Scanner(s, file, items, toks).run();
+void scan_file(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks, bool stream) {
+  Scanner(s, file, items, toks, nullptr, stream).run();
 }
 
 }  // namespace og_parse::detail

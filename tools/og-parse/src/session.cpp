@@ -85,9 +85,27 @@ std::string_view Session::intern(std::string_view s) {
 }
 
 const ShapeFn* Session::find_shape_fn(std::string_view name) const {
+  // the first annotation of a name is its answer for good; anything else may change
   if (auto it = shapefn_index_.find(name); it != shapefn_index_.end()) return &shapefns_[it->second];
+  const std::size_t r = resolution(name);
+  if (streaming_) provisional_.emplace_back(name, r);
+  return r == ~std::size_t{0} ? nullptr : &declared_[r - declared_tag];
+}
+
+std::size_t Session::resolution(std::string_view name) const {
+  if (auto it = shapefn_index_.find(name); it != shapefn_index_.end()) return it->second;
   auto d = declared_index_.find(name);
-  return d == declared_index_.end() || !d->second ? nullptr : &declared_[*d->second];
+  return d == declared_index_.end() || !d->second ? ~std::size_t{0} : declared_tag + *d->second;
+}
+
+void Session::index_shape_fns() {
+  for (; shapefns_indexed_ < shapefns_.size(); ++shapefns_indexed_)
+    shapefn_index_.emplace(shapefns_[shapefns_indexed_].name, shapefns_indexed_);
+  for (; declared_indexed_ < declared_.size(); ++declared_indexed_) {
+    const std::size_t i = declared_indexed_;
+    auto [it, fresh] = declared_index_.emplace(declared_[i].name, i);
+    if (!fresh && it->second && declared_[*it->second].params != declared_[i].params) it->second.reset();
+  }
 }
 
 std::optional<std::uint32_t> Session::include_file(const std::string& path) {
@@ -110,25 +128,30 @@ std::optional<std::uint32_t> Session::include_file(const std::string& path) {
 void Session::run() {
   // Only the sources given: scanning them adds the files they include.
   const auto sources = static_cast<std::uint32_t>(files_.size());
-  std::vector<std::vector<detail::Item>> items(sources);
-  std::vector<std::vector<detail::Token>> toks(sources);
-  for (std::uint32_t f = 0; f < sources; ++f) {
-    // A file of nothing but rules has about one token per 3.7 bytes: reserving one per 3 spares
-    // a file like that a copy of its whole token buffer (pages not reached are never touched).
-    toks[f].reserve(files_[f].text.size() / 3);
-    detail::scan_file(*this, f, items[f], toks[f]);
+  // What reading the sources adds, to be taken back when a construct must be read again.
+  const std::size_t diags = diags_.size(), rules = rules_.size(), ops = ops_.size(), tprops = tprops_.size(),
+                    porders = porders_.size(), shapefns = shapefns_.size(), declared = declared_.size(),
+                    files = files_.size();
+  const std::uint64_t seq = seq_;
+  const auto included = included_;
+  if (!run_sources(sources, true)) {
+    // A construct named a function annotated or declared only after it (or declared again,
+    // differently): read everything again, every annotation known before any construct is checked.
+    diags_.resize(diags);
+    rules_.resize(rules);
+    ops_.resize(ops);
+    tprops_.resize(tprops);
+    porders_.resize(porders);
+    shapefns_.resize(shapefns);
+    declared_.resize(declared);
+    files_.resize(files);
+    seq_ = seq;
+    included_ = included;
+    shapefn_index_.clear();
+    declared_index_.clear();
+    shapefns_indexed_ = declared_indexed_ = 0;
+    run_sources(sources, false);
   }
-  // the annotations of every file are known before any rule is checked
-  for (std::size_t i = 0; i < shapefns_.size(); ++i) shapefn_index_.emplace(shapefns_[i].name, i);
-  for (std::size_t i = 0; i < declared_.size(); ++i) {
-    auto [it, fresh] = declared_index_.emplace(declared_[i].name, i);
-    if (!fresh && it->second && declared_[*it->second].params != declared_[i].params) it->second.reset();
-  }
-  std::size_t item_count = 0;  // most items are rules: their records are not moved as the list grows
-  for (const auto& v : items) item_count += v.size();
-  rules_.reserve(rules_.size() + item_count);
-  for (std::size_t f = 0; f < items.size(); ++f)
-    for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
   if (opts_.lint) detail::lint_rules(*this);
   std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
     if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
@@ -136,6 +159,38 @@ void Session::run() {
     if (a.col != b.col) return a.col < b.col;
     return a.seq < b.seq;
   });
+}
+
+bool Session::run_sources(std::uint32_t sources, bool stream) {
+  streaming_ = stream;
+  provisional_.clear();
+  if (stream) {
+    // One construct's tokens at a time: the scanner hands each to detail::process_items().
+    std::vector<detail::Item> items;
+    std::vector<detail::Token> toks;
+    for (std::uint32_t f = 0; f < sources; ++f) detail::scan_file(*this, f, items, toks, true);
+  } else {
+    std::vector<std::vector<detail::Item>> items(sources);
+    std::vector<std::vector<detail::Token>> toks(sources);
+    for (std::uint32_t f = 0; f < sources; ++f) {
+      // A file of nothing but rules has about one token per 3.7 bytes: reserving one per 3 spares
+      // a file like that a copy of its whole token buffer (pages not reached are never touched).
+      toks[f].reserve(files_[f].text.size() / 3);
+      detail::scan_file(*this, f, items[f], toks[f], false);
+    }
+    // the annotations of every file are known before any construct is checked
+    index_shape_fns();
+    std::size_t item_count = 0;  // most items are rules: their records are not moved as the list grows
+    for (const auto& v : items) item_count += v.size();
+    rules_.reserve(rules_.size() + item_count);
+    for (std::size_t f = 0; f < items.size(); ++f)
+      for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
+  }
+  streaming_ = false;
+  index_shape_fns();
+  for (const auto& [name, r] : provisional_)
+    if (resolution(name) != r) return false;
+  return true;
 }
 
 }  // namespace og_parse

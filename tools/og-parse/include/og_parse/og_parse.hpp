@@ -239,8 +239,12 @@ class Session {
   /// Functions declared or defined at namespace scope in the sources (no annotation).
   std::vector<ShapeFn>& mutable_declared_fns() noexcept { return declared_; }
   /// The annotation of `name`; else its declaration in the sources, when all its declarations
-  /// there agree on the parameters (overloads are left to the compiler); else null.
+  /// there agree on the parameters (overloads are left to the compiler); else null. While the
+  /// sources are read a construct at a time, it answers from the annotations and declarations
+  /// read so far and notes each answer that a later one could change (Session::run checks them).
   const ShapeFn* find_shape_fn(std::string_view name) const;
+  /// Indexes the annotations and declarations read since the last call (find_shape_fn's).
+  void index_shape_fns();
   /// The file at `path` as an included file (read once per session), or nothing when it cannot
   /// be read.
   std::optional<std::uint32_t> include_file(const std::string& path);
@@ -258,6 +262,19 @@ class Session {
   std::map<std::string, std::size_t, std::less<>> shapefn_index_;
   std::vector<ShapeFn> declared_;
   std::map<std::string, std::optional<std::size_t>, std::less<>> declared_index_;  ///< nullopt: overloaded
+  std::size_t shapefns_indexed_ = 0, declared_indexed_ = 0;  ///< how many of each the indexes hold
+  /// What a name resolves to: its annotation's index, `declared_tag` + its declaration's, or ~0.
+  std::size_t resolution(std::string_view name) const;
+  static constexpr std::size_t declared_tag = std::size_t{1} << 62;
+  /// Reading a construct at a time (run_sources): the names find_shape_fn() answered without an
+  /// annotation, and its answer (resolution()), which the sources read later may change.
+  bool streaming_ = false;
+  mutable std::vector<std::pair<std::string_view, std::size_t>> provisional_;
+  /// Scans the sources [0, sources) and checks their constructs, each right after it is read
+  /// when `stream` (then only one construct's tokens are held at a time). With `stream`, returns
+  /// false when a name a construct used resolves differently at the end (a later annotation or
+  /// declaration): the run must be repeated without it.
+  bool run_sources(std::uint32_t sources, bool stream);
   /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
   std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};

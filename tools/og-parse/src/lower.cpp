@@ -931,16 +931,21 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
   r.match = roots[0];
   r.constraint = roots[1];
   r.replacement = roots[2];
-  // the tags, for lint: where the match binds each, how often, and its uses elsewhere
+  // the tags, for lint: where the match binds each, how often, and its uses elsewhere; the rule
+  // keeps those bound once and never used (most rules: none, and so no allocation)
+  static thread_local std::vector<Rule::TagUse> tags;
+  tags.clear();
   for (std::uint32_t i = 0; i < b.nodes.size(); ++i) {
     const FlatNode& n = b.nodes[i];
     const bool in_match = i < roots[1];
     if (n.kind == Kind::ExternalReplace) r.external_replace = true;
     if ((n.kind != Kind::Tag && !(in_match && n.kind == Kind::Let)) || n.wildcard || n.slot <= 0) continue;
-    auto t = std::find_if(r.tags.begin(), r.tags.end(), [&](const Rule::TagUse& u) { return u.tag == n.str.view(); });
-    if (t == r.tags.end()) t = r.tags.insert(r.tags.end(), Rule::TagUse{std::string(n.str.view()), loc_of(b.spans[i]), 0, 0});
+    auto t = std::find_if(tags.begin(), tags.end(), [&](const Rule::TagUse& u) { return u.tag == n.str.view(); });
+    if (t == tags.end()) t = tags.insert(tags.end(), Rule::TagUse{n.str.view(), loc_of(b.spans[i]), 0, 0});
     ++(in_match ? t->match_count : t->use_count);
   }
+  for (const auto& t : tags)
+    if (t.match_count == 1 && t.use_count == 0) r.tags.push_back(t);
 }
 
 }  // namespace og_parse::detail

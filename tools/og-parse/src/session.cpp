@@ -165,7 +165,17 @@ bool Session::run_sources(std::uint32_t sources, bool stream) {
   streaming_ = stream;
   provisional_.clear();
   if (stream) {
-    // One construct's tokens at a time: the scanner hands each to detail::process_items().
+    // One construct's tokens at a time: the scanner hands each to detail::process_items(). The
+    // rules' records are reserved for the rule macros the texts name (a record is 200 bytes:
+    // growing the list by copies would hold the records about twice over).
+    std::size_t named = 0;
+    for (std::uint32_t f = 0; f < sources; ++f) {
+      const std::string_view text = files_[f].text;
+      for (std::size_t p = text.find("DEF_PACKAGE_OPTIMIZATION"); p != std::string_view::npos;
+           p = text.find("DEF_PACKAGE_OPTIMIZATION", p + 24))
+        ++named;
+    }
+    rules_.reserve(rules_.size() + named);
     std::vector<detail::Item> items;
     std::vector<detail::Token> toks;
     for (std::uint32_t f = 0; f < sources; ++f) detail::scan_file(*this, f, items, toks, true);

@@ -121,11 +121,13 @@ struct Rule {
   bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   // facts for lint
   struct TagUse {
-    std::string tag;
+    std::string_view tag;  ///< a view of the source (or of the session's arena)
     Loc loc;
     int match_count = 0;
     int use_count = 0;
   };
+  /// The tags the match binds once and nothing else uses, for lint's warning (none in most
+  /// rules, which then allocate nothing here).
   std::vector<TagUse> tags;
 };
 

@@ -316,16 +316,16 @@ TEST_CASE("a function annotated or declared after the rules that name it checks 
       "bool late_fn(Constraint &c, OpRef const &a, int b);\n";
   const auto after = parse(rules + fns);
   const auto before = parse(fns + rules);
-  REQUIRE(after.diags.size() == 2);
-  CHECK(after.diags[0] ==
-        "t.cpp:1:47: error: EXTERNAL_CONSTRAINT(late_fn, ...) passes 1 argument but late_fn takes 2 after its framework "
-        "parameters");
-  CHECK(after.diags[1] ==
-        "t.cpp:2:59: error: SHAPEFN_APPLY(late_shape, ...) passes 2 arguments but late_shape takes 1 after its framework "
-        "parameters");
-  REQUIRE(before.diags.size() == 2);
-  CHECK(before.diags[0].substr(before.diags[0].find(": error")) == after.diags[0].substr(after.diags[0].find(": error")));
-  CHECK(before.diags[1].substr(before.diags[1].find(": error")) == after.diags[1].substr(after.diags[1].find(": error")));
+  const std::vector<std::string> expected = {
+      "t.cpp:1:47: error: EXTERNAL_CONSTRAINT(late_fn, ...) passes 1 argument but late_fn takes 2 after its framework "
+      "parameters",
+      "t.cpp:2:59: error: SHAPEFN_APPLY(late_shape, ...) passes 2 arguments but late_shape takes 1 after its framework "
+      "parameters"};
+  CHECK(after.diags == expected);
+  // the same messages with the functions first, two lines further down
+  REQUIRE(before.diags.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    CHECK(before.diags[i].substr(before.diags[i].find(": error")) == expected[i].substr(expected[i].find(": error")));
   // a second declaration, after the rule, that disagrees: the function is overloaded, unchecked
   const auto overloaded = parse("bool late_fn(Constraint &c, OpRef const &a, int b);\n" + rules.substr(0, rules.find('\n') + 1) +
                                 "bool late_fn(Constraint &c, OpRef const &a);\n");

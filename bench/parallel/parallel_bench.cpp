@@ -12,6 +12,7 @@
 // compare it with the load, and the CPU times with each other (equal CPU time both ways: the
 // threads did not slow each other down). Exit 1: wrong result; 2: bad arguments.
 #include "common/args.hpp"
+#include "common/host.hpp"
 #include "w1/w1_graph.hpp"
 
 #include <optgrammar/engine/driver.hpp>
@@ -23,7 +24,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>

@@ -7,6 +7,10 @@
 # only the tests of graphs optimized in parallel (og_parallel_tests and the packages it loads) with
 # clang++-14 under ThreadSanitizer and runs them (the tsan preset): the rest of the tree is not
 # built under TSan. The clang preset (clang++-14 Release) stays available: `tools/test-all.sh clang`.
+# The benchmark programs that no test runs are not built here (-DOPTGRAMMAR_BENCH_PROGRAMS=OFF;
+# `cmake --build --preset gcc --target NAME` builds one). The fuzz targets are built in the asan
+# preset's folder when it is there (its ASan + UBSan objects, og_parse_fuzz among them, are not
+# compiled a second time), else in build/fuzz.
 # Usage: tools/test-all.sh [gcc|clang|asan|tsan|fuzz]...   (default: gcc asan tsan fuzz)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -27,13 +31,15 @@ libfuzzer_links() {
 for p in "${presets[@]}"; do
   if [ "$p" = fuzz ]; then
     echo "=== fuzz === $(date -u +%T)" >&2
-    if libfuzzer_links; then bash bench/fuzz/run.sh ci
+    fuzz_dir=build/fuzz
+    [ -f build/asan/CMakeCache.txt ] && fuzz_dir=build/asan
+    if libfuzzer_links; then bash bench/fuzz/run.sh ci "$fuzz_dir"
     else echo "[test-all] clang++-14 -fsanitize=fuzzer does not link here: fuzzing skipped" >&2; fi
     continue
   fi
   echo "=== $p === $(date -u +%T)" >&2
   t0=$SECONDS
-  cmake --preset "$p" >/dev/null
+  cmake --preset "$p" -DOPTGRAMMAR_BENCH_PROGRAMS=OFF >/dev/null
   cmake --build --preset "$p" -j "$(nproc)"
   t1=$SECONDS
   ctest --preset "$p" -j "$(nproc)"

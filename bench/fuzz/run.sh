@@ -22,15 +22,18 @@ if [ "$secs" != ci ] && ! [[ "$secs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 build="${2:-$root/build/fuzz}"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
-      -DOPTGRAMMAR_HEXAGON_TESTS=OFF -DOPTGRAMMAR_BUILD_BENCH=ON -DOPTGRAMMAR_BUILD_TESTS=ON >/dev/null
+# A folder clang++ already configured (the asan preset's, as tools/test-all.sh passes) keeps its
+# settings: the fuzz targets add their own flags, and its other objects are not rebuilt.
+if ! grep -qs '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' "$build/CMakeCache.txt"; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Release \
+        -DOPTGRAMMAR_HEXAGON_TESTS=OFF -DOPTGRAMMAR_BUILD_BENCH=ON -DOPTGRAMMAR_BUILD_TESTS=ON >/dev/null
+fi
 cmake --build "$build" -j2 --target og_parse_fuzz og_text_fuzz og_pipeline_fuzz og_onnx_fuzz
-status=0
-# run NAME CI_RUNS EXE CORPUS...
+# run NAME CI_RUNS EXE CORPUS... (exit status 1 when it saved a failing input)
 run() {
   local name="$1" ci_runs="$2" exe="$3"
   shift 3
-  local work limit
+  local work limit found=0
   work="$(mktemp -d)"
   if [ "$secs" = ci ]; then limit=(-seed=1 -runs="$ci_runs" -max_total_time=60); else limit=(-max_total_time="$secs"); fi
   local t0=$SECONDS
@@ -45,15 +48,26 @@ run() {
     cp "$f" "$here/crashes/$name/"
     grep -E "ERROR|SUMMARY|pipeline fuzz" "$work/log" | head -5 >&2 || true
     echo "run.sh: $name: saved $(basename "$f") to bench/fuzz/crashes/$name/" >&2
-    status=1
+    found=1
   done
   rm -rf "$work"
+  return $found
 }
+# A libFuzzer process keeps one core busy: the targets run two at a time, and each one's report is
+# printed in this order when both of its pair have ended.
+status=0
+reports="$(mktemp -d)"
 og_parse_data="$root/tests/og-parse/data"
 host_lines "[fuzz]" before
-run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"
-run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
-run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"
-run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx"
+run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid" >"$reports/1" 2>&1 & p1=$!
+run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/2" 2>&1 & p2=$!
+wait $p1 || status=1
+wait $p2 || status=1
+run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/3" 2>&1 & p3=$!
+run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx" >"$reports/4" 2>&1 & p4=$!
+wait $p3 || status=1
+wait $p4 || status=1
+cat "$reports"/1 "$reports"/2 "$reports"/3 "$reports"/4
+rm -rf "$reports"
 host_lines "[fuzz]" after
 exit $status

@@ -96,7 +96,7 @@ template <bool is_max>
 bool pool2d(const OpView& v, std::span<std::byte> out, Backend) {
   std::string e;
   auto g = pool_geometry(v, is_max, e);
-  if (!g || !eval::has_data(v.operands[0])) return false;
+  if (!g || !ops::eval::has_data(v.operands[0])) return false;
   const bool count_pad = !is_max && scalar(v.operands[4]) != 0;
   const DType xt = v.operands[0].def->dtype, ot = v.declared->dtype;
   const std::byte* x = v.operands[0].data.data();
@@ -158,7 +158,7 @@ namespace eval {
 /// repeating the edge, 2 repeats the edge.
 inline bool pad(const OpView& v, std::span<std::byte> out, Backend) {
   const ValueView& x = v.operands[0];
-  if (!eval::has_data(x) || !infer::pad(v).error.empty()) return false;
+  if (!ops::eval::has_data(x) || !infer::pad(v).error.empty()) return false;
   const auto p = ints(v.operands[1]);
   const int mode = static_cast<int>(scalar(v.operands[3]));
   const double fill = scalar(v.operands[2]);
@@ -216,7 +216,7 @@ inline Inferred resize(const OpView& v) {
   const std::size_t ns = s.def->element_count();
   if (ns != 0 && ns != x.rank) return failed(cat("scales has ", ns, " entries for rank ", x.rank));
   std::vector<std::size_t> d = dims_of(o);
-  if (ns && eval::has_data(s))
+  if (ns && ops::eval::has_data(s))
     for (std::size_t k = 0; k < x.rank; ++k)
       d[k] = static_cast<std::size_t>(std::floor(static_cast<double>(x.dims[k]) * onnx_eval::get(s.def->dtype, s.data.data(), k)));
   return shaped_like(v, 0, d);
@@ -258,7 +258,7 @@ namespace eval {
 template <class F>
 bool permute_elements(const OpView& v, std::span<std::byte> out, F&& src) {
   const ValueView& x = v.operands[0];
-  if (!eval::has_data(x) || x.def->dtype != v.declared->dtype) return false;
+  if (!ops::eval::has_data(x) || x.def->dtype != v.declared->dtype) return false;
   const std::size_t es = element_size(x.def->dtype), n = v.declared->element_count();
   for (std::size_t i = 0; i < n; ++i) std::memcpy(out.data() + i * es, x.data.data() + src(i) * es, es);
   return true;

@@ -21,6 +21,7 @@
 #include <optgrammar/dsl/flat.hpp>
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/node.hpp>
+#include <optgrammar/dsl/op_check.hpp>
 
 #include <boost/container/small_vector.hpp>
 
@@ -79,31 +80,14 @@ const NameTable names;
 /// " (did you mean 'IS_FLOAT16'?)" for a name that is one or two edits (a letter changed, added,
 /// dropped, or two letters swapped) from a construct's name, as a compiler suggests one; else "".
 std::string did_you_mean(std::string_view name) {
-  const auto distance = [](std::string_view a, std::string_view b) {
-    // Damerau-Levenshtein (optimal string alignment) over three rows.
-    std::vector<std::size_t> r0(b.size() + 1), r1(b.size() + 1), r2(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) r1[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      r2[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        r2[j] = std::min({r1[j] + 1, r2[j - 1] + 1, r1[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) r2[j] = std::min(r2[j], r0[j - 2] + 1);
-      }
-      std::swap(r0, r1);
-      std::swap(r1, r2);
-    }
-    return r1[b.size()];
-  };
-  std::string_view best;
-  std::size_t best_d = name.size() < 6 ? 2 : 3;  // at most 1 edit for short names, 2 for others
-  for (const auto& r : dsl::constructs) {
-    if (r.name.size() + 2 < name.size() || name.size() + 2 < r.name.size()) continue;
-    if (const std::size_t d = distance(name, r.name); d < best_d) {
-      best_d = d;
-      best = r.name;
-    }
-  }
-  return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);
+  static const std::vector<std::string_view> construct_names = [] {
+    std::vector<std::string_view> v;
+    for (const auto& r : dsl::constructs) v.push_back(r.name);
+    return v;
+  }();
+  // at most 1 edit for short names, 2 for others
+  const auto best = dsl::nearest_names(name, construct_names, name.size() < 6 ? 2 : 3, 1);
+  return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best.front());
 }
 
 /// The node kind of a family that makes nodes (its `node(K)` column).

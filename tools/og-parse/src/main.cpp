@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   auto* jopt = app.add_flag("--json", json, "print every rule (and the other declarations) as JSON on stdout");
   app.add_flag("--canonical", canonical, "print every rule in canonical form, prefixed with file:line:")->excludes(jopt);
   app.add_flag("--strict", strict, "make the 'should' restrictions that shipped packages break errors");
-  app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags)");
+  app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags, ops a match cannot find)");
   app.add_flag("--basename", basename, "name files by their base name in diagnostics and output");
   app.add_flag("-q,--quiet", quiet, "do not print warnings");
   std::vector<std::string> include_dirs;

@@ -129,7 +129,10 @@ void Session::run() {
   rules_.reserve(rules_.size() + item_count);
   for (std::size_t f = 0; f < items.size(); ++f)
     for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
-  if (opts_.lint) detail::lint_rules(*this);
+  if (opts_.lint) {
+    detail::check_rule_ops(*this);
+    detail::lint_rules(*this);
+  }
   std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
     if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
     if (a.line != b.line) return a.line < b.line;

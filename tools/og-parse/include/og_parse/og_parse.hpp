@@ -31,7 +31,7 @@ namespace og_parse {
 
 struct Options {
   bool strict = false;  ///< "should" restrictions broken by shipped packages become errors
-  bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used
+  bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used, ops a match cannot find
   /// Folders searched for #include "..." after the including file's own (the -I options).
   std::vector<std::string> include_dirs = {};
   /// Follow #include "..." at all (off: the input alone is read, as the fuzz target does, so that

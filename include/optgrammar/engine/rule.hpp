@@ -110,10 +110,6 @@ struct RuleInfo {
   /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
-  /// A rule made by hand (no `rule`): its own apply function, which a RuleSet moves here when it
-  /// takes the rule in, putting in `apply` the one that also records provenance for it
-  /// (engine/rewriter.hpp's apply_hand_made).
-  bool (*hand_apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
   const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
   /// The rule's flat form (dsl/flat.hpp), made from `rule` when called: what a program reads of a
   /// DSL rule's structure (the check of engine/op_check.hpp); null for a hand-made RuleInfo.

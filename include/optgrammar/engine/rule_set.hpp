@@ -4,7 +4,6 @@
 
 #include "optgrammar/core/registry_guard.hpp"
 #include "optgrammar/dsl/str.hpp"
-#include "optgrammar/engine/rewriter.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <algorithm>
@@ -474,10 +473,6 @@ class RuleSet {
     return std::hash<std::string_view>{}(r.canonical);
   }
   void add_hashed(RuleInfo r, std::size_t h) {
-    if (r.rule == nullptr && r.apply != nullptr && r.apply != &apply_hand_made) {  // a rule made by hand
-      r.hand_apply = r.apply;
-      r.apply = &apply_hand_made;
-    }
     by_text_.emplace(h, owned_.size());
     owned_.push_back(std::move(r));
     sorted_.reset();

@@ -5,7 +5,7 @@
 #include <optgrammar/rules.hpp>
 
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("onnx.relu", "x"), OK, "x")
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("onnx.Conv", "x", "w", "b"), OK, "x")
-DEF_PACKAGE_OPTIMIZATION(EARLY, OpVarIn("Relu", "x", "y"), OK, "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("onnx.Conv", "x", "*", "*"), OK, "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY, OpVarIn("Relu", "x", "*"), OK, "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Neg", "x"), OK, Op("misnamed.Made", "x"))
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("misnamed.Made", "x"), OK, Op("Neg", "x"))

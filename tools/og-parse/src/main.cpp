@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   for (const auto& dir : include_dirs)
     if (std::error_code ec; !std::filesystem::is_directory(dir, ec) && !quiet)
       std::cerr << fmt::format("og-parse: warning: -I {}: no such folder\n", dir);
-  og_parse::Session s({.strict = strict, .lint = !no_lint, .include_dirs = include_dirs});
+  og_parse::Session s({.strict = strict, .lint = !no_lint, .check_ops = !no_lint, .include_dirs = include_dirs});
   bool io_error = false;
   const auto fail = [&io_error](const std::string& msg) {
     std::cerr << "og-parse: error: " << msg << "\n";

@@ -130,7 +130,7 @@ void Session::run() {
   for (std::size_t f = 0; f < items.size(); ++f)
     for (const auto& it : items[f]) detail::process_item(*this, it, toks[f]);
   if (opts_.lint) {
-    detail::check_rule_ops(*this);
+    if (opts_.check_ops) detail::check_rule_ops(*this);
     detail::lint_rules(*this);
   }
   std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {

@@ -31,7 +31,10 @@ namespace og_parse {
 
 struct Options {
   bool strict = false;  ///< "should" restrictions broken by shipped packages become errors
-  bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used, ops a match cannot find
+  bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used
+  /// Rules that cannot match: an op no definition knows, an operand count its definition does not
+  /// allow (optgrammar/dsl/op_check.hpp; with lint only). The command line turns it on with lint.
+  bool check_ops = false;
   /// Folders searched for #include "..." after the including file's own (the -I options).
   std::vector<std::string> include_dirs = {};
   /// Follow #include "..." at all (off: the input alone is read, as the fuzz target does, so that

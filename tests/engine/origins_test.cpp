@@ -3,6 +3,7 @@
 // and the pictures carry it; a graph that does not track it records nothing.
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/text_io.hpp>
+#include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/fold_step.hpp>
 #include <optgrammar/runtime.hpp>
 
@@ -124,4 +125,78 @@ TEST_CASE("the text format and the pictures carry provenance; rollback takes rec
   const OpRef again = r.add_op("Or_Y", {OpRef{0}}, f32());
   CHECK(again == made);
   CHECK(r.made_by(again) == "imported");
+}
+
+TEST_CASE("CSE keeps one of two equal ops, and it stands for both ops' sources") {
+  Graph g;
+  g.track_origins();
+  const OpRef x = g.add_input(f32());
+  const std::string n1[] = {"relu_1"}, n2[] = {"relu_2"};
+  const OpRef a = g.add_op("Relu", {x}, f32());
+  const OpRef b = g.add_op("Relu", {x}, f32());
+  g.set_origin(a, "imported", n1);
+  g.set_origin(b, "imported", n2);
+  g.add_output(a);
+  g.add_output(b);
+  engine::Cse cse;
+  REQUIRE(cse.run(g) == 1);
+  const OpRef kept = g.alive(a) ? a : b;
+  CHECK_FALSE(g.alive(kept == a ? b : a));
+  CHECK(g.made_by(kept) == "imported");
+  CHECK(g.made_from(kept) == std::vector<std::string_view>{"relu_1", "relu_2"});
+}
+
+TEST_CASE("a rule made by hand records itself and its root's sources; one that records more keeps its own") {
+  const auto make = [](const char* name, const char* root, bool (*apply)(Rewriter&, const RuleInfo&, OpRef)) {
+    RuleInfo r;
+    r.name = name;
+    r.file = "origins_test.cpp";
+    r.pass_name = "EARLY";
+    r.priority = 3050;
+    r.root = intern_op_name(root);
+    r.apply = apply;
+    return r;
+  };
+  RuleSet set;
+  // Or_Hand(x) becomes Or_HandMade(x), appended.
+  set.add(make("hand", "Or_Hand", [](Rewriter& rw, const RuleInfo&, OpRef root) {
+    Graph& g = rw.graph();
+    rw.replace(root, g.add_op("Or_HandMade", {g.input(root, 0)}, g.output(root)));
+    return true;
+  }));
+  // Or_Own(x) becomes Or_OwnMade(x), which the rule records itself, with "own" as its source.
+  set.add(make("own", "Or_Own", [](Rewriter& rw, const RuleInfo& self, OpRef root) {
+    Graph& g = rw.graph();
+    const OpRef made = g.add_op("Or_OwnMade", {g.input(root, 0)}, g.output(root));
+    const std::string from[] = {"own"};
+    g.set_origin(made, self.name, from);
+    rw.replace(root, made);
+    return true;
+  }));
+  for (bool track : {true, false}) {
+    Graph g;
+    if (track) g.track_origins();
+    const OpRef x = g.add_input(f32());
+    const std::string n1[] = {"hand_node"}, n2[] = {"own_node"};
+    const OpRef h = g.add_op("Or_Hand", {x}, f32());
+    const OpRef o = g.add_op("Or_Own", {x}, f32());
+    if (track) {
+      g.set_origin(h, "imported", n1);
+      g.set_origin(o, "imported", n2);
+    }
+    g.add_output(h);
+    g.add_output(o);
+    run_rules(g, set);
+    const OpRef made = only(g, "Or_HandMade"), own = only(g, "Or_OwnMade");
+    REQUIRE(made.valid());
+    REQUIRE(own.valid());
+    if (!track) {
+      CHECK(g.origins().of(made.index) == Origins::none);
+      continue;
+    }
+    CHECK(g.made_by(made) == "hand");
+    CHECK(g.made_from(made) == std::vector<std::string_view>{"hand_node"});
+    CHECK(g.made_by(own) == "own");
+    CHECK(g.made_from(own) == std::vector<std::string_view>{"own"});
+  }
 }

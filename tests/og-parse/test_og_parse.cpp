@@ -796,3 +796,33 @@ TEST_CASE("registrations as the framework writes them: template-ids without pare
   REQUIRE(bad.s->tensor_properties().size() == 1);
   CHECK(bad.s->tensor_properties()[0].op == "Cat2");
 }
+
+TEST_CASE("rules that cannot match: an op nothing knows, an operand count the definition does not allow", "[op_check]") {
+  const std::string text =
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"onnx.relu\", \"x\"), OK, \"x\")\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"onnx.Conv\", \"x\", \"*\", \"*\"), OK, \"x\")\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, OpVarIn(\"Relu\", \"x\", \"*\"), OK, \"x\")\n"
+      // a package's op: known, and the built-in ReluMinMax's three operands do not count for it
+      "DEF_PACKAGE_OP(impl, \"ReluMinMax\")\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"ReluMinMax\", \"x\", \"*\"), OK, Op(\"my.Made\", \"x\"))\n"
+      // an op a replacement makes is known; an OpVarIn within what the op allows is fine
+      "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"my.Made\", \"x\"), OK, \"x\")\n"
+      "DEF_PACKAGE_OPTIMIZATION(LATE, OpVarIn(\"Concat\", \"a\", \"*\"), OK, \"a\")\n";
+  og_parse::Options o;
+  o.check_ops = true;
+  const auto p = parse(text, o);
+  REQUIRE(p.diags.size() == 3);
+  CHECK(p.diags[0] ==
+        "t.cpp:1:33: warning: the match names op \"onnx.relu\", which no op definition, package op or rule's replacement "
+        "knows (did you mean \"onnx.Relu\"?)");
+  CHECK(p.diags[1] ==
+        "t.cpp:2:33: warning: Op(\"onnx.Conv\", ...) gives it 3 operands, its definition allows 9 operands (the "
+        "attributes first: auto_pad, dilations, group, kernel_shape, pads, strides; then X, W, B): the match never succeeds");
+  CHECK(p.diags[2] ==
+        "t.cpp:3:33: warning: OpVarIn(\"Relu\", ...) gives it at least 2 operands, its definition allows 1 operand (x): the "
+        "match never succeeds");
+  // off by default in the library, and with lint off
+  CHECK(parse(text).diags.empty());
+  o.lint = false;
+  CHECK(parse(text, o).diags.empty());
+}

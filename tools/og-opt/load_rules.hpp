@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "package_loader.hpp"
 
+#include <optgrammar/engine/op_check.hpp>
 #include <optgrammar/engine/rule_set.hpp>
 
 #include <fmt/format.h>
@@ -24,10 +25,18 @@ struct LoadedRules {
   optgrammar::RuleSet rules;
 };
 
+/// Warns, on standard error, of each rule whose match names an op nothing knows or gives an op an
+/// operand count its definition does not allow (engine/op_check.hpp), on the rule's line.
+inline void warn_rule_ops(const optgrammar::RuleSet& rules) {
+  for (const auto& w : optgrammar::engine::check_rule_ops(rules.rules()))
+    std::cerr << w.rule->file << ':' << w.rule->line << ": warning: " << w.text << '\n';
+}
+
 /// Loads the packages and selects the rules that run: with --package, the packages' rules (in
 /// rule order, ties in the order given); without, the built-in package chosen with --rules. Op
 /// registrations of the packages apply either way. False (with the message printed) when a package
-/// cannot be loaded, is given twice, or no built-in package has that name.
+/// cannot be loaded, is given twice, or no built-in package has that name. Warns of rules that cannot
+/// match (warn_rule_ops).
 inline bool load_rules(const Options& o, LoadedRules& out) {
   auto& packages = out.packages;
   for (const auto& path : o.package_paths) try {
@@ -51,12 +60,16 @@ inline bool load_rules(const Options& o, LoadedRules& out) {
     std::unordered_set<const optgrammar::RuleInfo*> chosen;
     for (const auto& p : packages) chosen.insert(p.rules.begin(), p.rules.end());
     out.rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) { return chosen.count(&r) > 0; });
+    warn_rule_ops(out.rules);
     return true;
   }
   out.rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) {
     return std::filesystem::path(r.file).parent_path().filename() == o.builtin_rules;
   });
-  if (out.rules.size() != 0) return true;
+  if (out.rules.size() != 0) {
+    warn_rule_ops(out.rules);
+    return true;
+  }
   std::cerr << "og-opt: no rules in a built-in package named '" << o.builtin_rules << "'\n";  // (the command line checks)
   return false;
 }

@@ -66,6 +66,17 @@ class Origins {
   void truncate(std::size_t ops) {
     if (of_.size() > ops) of_.resize(ops);
   }
+  /// Op `keep` stands for op `gone` too (CSE merged them): its record lists the sources of both,
+  /// with its own maker. Nothing changes when `gone` adds no source.
+  void merge(std::uint32_t keep, std::uint32_t gone) {
+    const Record& g = record(of(gone));
+    const Record& k = record(of(keep));
+    if (std::includes(k.from.begin(), k.from.end(), g.from.begin(), g.from.end())) return;
+    std::vector<std::uint32_t> from = k.from;
+    from.insert(from.end(), g.from.begin(), g.from.end());
+    const std::uint32_t by = k.by;
+    set(keep, add(by, std::move(from)));  // (add() may move the records k and g are in)
+  }
   /// Adds the sources of op `op`'s record to `out` (unsorted).
   void sources_of(std::uint32_t op, std::vector<std::uint32_t>& out) const {
     const Record& r = record(of(op));

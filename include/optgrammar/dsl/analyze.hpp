@@ -162,14 +162,27 @@ std::string canonical_node(const N& n) {
   return out;
 }
 
+/// An analyzed rule's flat form, held by value (as the front end flattens it; what the checker
+/// fills in is left out).
+template <class M, class C, class R>
+FlatCopy flat_copy(const AnalyzedRule<M, C, R>& rule) {
+  FlatCopy f;
+  f.nodes.resize(M::tree_size + C::tree_size + R::tree_size);
+  f.fns.resize(M::fn_count + C::fn_count + R::fn_count + 1);
+  const FlatRule flat = detail::flatten_rule(rule.match, rule.constraint, rule.replacement, f.nodes.data(), f.fns.data(), nullptr);
+  f.match = flat.match;
+  f.constraint = flat.constraint;
+  f.replacement = flat.replacement;
+  f.n_fns = flat.n_fns;
+  return f;
+}
+
 /// "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(...),true,\"r\")": the canonical text of an analyzed rule,
 /// printed from its flat form (dsl/canonical.hpp, the printer og-parse uses too).
 template <class M, class C, class R>
 std::string canonical_text(const AnalyzedRule<M, C, R>& rule, std::string_view flags) {
-  std::vector<FlatNode> nodes(M::tree_size + C::tree_size + R::tree_size);
-  std::vector<Signature> fns(M::fn_count + C::fn_count + R::fn_count + 1);
-  const FlatRule flat = detail::flatten_rule(rule.match, rule.constraint, rule.replacement, nodes.data(), fns.data(), nullptr);
-  return canonical_text(rule.pass.name.view(), rule.pass.offset, flags, flat);
+  FlatCopy f = flat_copy(rule);
+  return canonical_text(rule.pass.name.view(), rule.pass.offset, flags, f.view());
 }
 
 }  // namespace optgrammar::dsl

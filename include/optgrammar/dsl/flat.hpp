@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace optgrammar::dsl {
 
@@ -104,6 +105,20 @@ struct FlatRule {
   std::uint32_t n_fns = 0;
   VType* scratch = nullptr;  ///< room for `size` types, which the checker uses
   const Span* spans = nullptr;  ///< where each node was written (og-parse), or none
+};
+
+/// A rule's flat form held by value: what a program reads of a registered rule's structure after
+/// compile time (engine::RuleInfo::flat; the check of dsl/op_check.hpp). view() is valid while
+/// the copy lives and is not changed.
+struct FlatCopy {
+  std::vector<FlatNode> nodes;
+  std::vector<Signature> fns;
+  std::uint32_t match = 0, constraint = 0, replacement = 0;
+  std::uint32_t n_fns = 0;
+  FlatRule view() {
+    return FlatRule{nodes.data(), static_cast<std::uint32_t>(nodes.size()), match, constraint, replacement,
+                    fns.data(), n_fns, nullptr, nullptr};
+  }
 };
 
 }  // namespace optgrammar::dsl

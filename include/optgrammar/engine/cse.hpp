@@ -12,7 +12,8 @@
 // constants with the same payload (interned: payload_index) and output definition, when
 // merge_constants is on. Never merged: ops without a definition (unknown ops are not assumed
 // pure), side-effecting ops, Input and Output, ops with different split histories. The op that
-// comes first in topological order (then by index) is kept; readers of the other read it.
+// comes first in topological order (then by index) is kept; readers of the other read it, and
+// its provenance (Graph::origins()) lists the other's sources too.
 //
 // CSE never runs inside a pass, so SAME_OP keeps the spec's meaning: two ops that CSE would
 // merge are not SAME_OP until the pass ends and CSE has merged them.
@@ -94,6 +95,8 @@ class Cse {
       if (g.is_const(r)) ++stats_.merged_constants;
       else ++stats_.merged_ops;
       ++merged;
+      if (g.tracks_origins()) [[unlikely]]
+        g.origins().merge(keeper.index, r.index);  // the kept op stands for both ops' sources
       rw.replace(r, keeper);
     }
     stats_.dead_removed += rw.dead_removed() - dead0;

@@ -153,7 +153,8 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
         if (opt.watch) opt.watch->trying(rw, *rule, r);
         std::size_t size0 = g.size(), live0 = g.live_count();
         std::uint64_t rw0 = rw.rewrites();
-        bool fired = rule->apply(rw, *rule, r);
+        // (a rule made by hand records no provenance itself: recorded for it where the graph tracks it)
+        bool fired = rule->rule == nullptr && g.tracks_origins() ? apply_hand_made(rw, *rule, r) : rule->apply(rw, *rule, r);
         if (opt.check_rules) {
           if (!fired && (g.size() != size0 || g.live_count() != live0 || rw.rewrites() != rw0))
             throw std::logic_error("rule " + rule->name + " did not fire but changed the graph");
@@ -277,7 +278,12 @@ namespace detail {
     std::vector<std::uint64_t> fired_at_start(j - i);
     for (std::size_t k = i; k < j; ++k) fired_at_start[k - i] = rep.stats[k].fired;
     const std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
-    const bool checked = opt.check_rules || opt.verify_each_rewrite || opt.visit || opt.watch;  // the slow path
+    // The slow path; also for a pass with a rule made by hand where the graph tracks provenance
+    // (apply_hand_made records it for the rule).
+    const bool hand_made_origins = g.tracks_origins() && std::any_of(rep.rules.begin() + static_cast<std::ptrdiff_t>(i),
+                                                                     rep.rules.begin() + static_cast<std::ptrdiff_t>(j),
+                                                                     [](const RuleInfo* r) { return r->rule == nullptr; });
+    const bool checked = opt.check_rules || opt.verify_each_rewrite || opt.visit || opt.watch || hand_made_origins;
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself (visiting it would do nothing), and is not queued when pushed.
     const PassDispatch::Rooted rooted = by_root.rooted();

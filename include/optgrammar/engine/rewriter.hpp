@@ -345,4 +345,29 @@ class Rewriter {
   std::size_t observed_first_new_ = 0;
 };
 
+/// Applies a rule made by hand (RuleInfo::rule null, whose apply records no provenance) where the
+/// graph tracks provenance (Graph::origins(); the driver calls it then): when the rule fired,
+/// each op the rewrite made that has no record of its own, and a root re-formed in place whose
+/// record the rule left as it was, gets a record made by the rule, standing for the root's
+/// sources. A rule that records more itself (Rewriter::origin_of, record_origin) keeps its own.
+inline bool apply_hand_made(Rewriter& rw, const RuleInfo& self, OpRef root) {
+  Graph& g = rw.graph();
+  if (!g.tracks_origins()) return self.apply(rw, self, root);
+  Origins& o = g.origins();
+  std::vector<std::uint32_t> from;
+  o.sources_of(root.index, from);
+  const std::uint32_t root_before = o.of(root.index);
+  const std::size_t first = g.size();
+  if (!self.apply(rw, self, root)) return false;
+  std::uint32_t rec = Origins::none;
+  const auto give = [&](std::uint32_t op) {
+    if (rec == Origins::none) rec = o.add(o.name_id(self.name), std::move(from));
+    o.set(op, rec);
+  };
+  for (std::size_t i = first; i < g.size(); ++i)
+    if (o.of(static_cast<std::uint32_t>(i)) == Origins::none) give(static_cast<std::uint32_t>(i));
+  if (g.alive(root) && rw.last_reformed() == root && o.of(root.index) == root_before) give(root.index);
+  return true;
+}
+
 }  // namespace optgrammar::engine

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace optgrammar::dsl {
+struct FlatCopy;  // dsl/flat.hpp: what RuleInfo::flat gives, complete where it is called
+}  // namespace optgrammar::dsl
+
 namespace optgrammar::engine {
 
 class Rewriter;
@@ -107,6 +111,9 @@ struct RuleInfo {
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
   const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
+  /// The rule's flat form (dsl/flat.hpp), made from `rule` when called: what a program reads of a
+  /// DSL rule's structure (the check of engine/op_check.hpp); null for a hand-made RuleInfo.
+  dsl::FlatCopy (*flat)(const void* rule) = nullptr;
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)

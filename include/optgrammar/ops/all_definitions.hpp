@@ -19,6 +19,7 @@ namespace optgrammar::ops::detail {
 inline Definitions& make_definitions() {
   static Definitions& t = []() -> Definitions& {
     Definitions& d = Definitions::instance();
+    const std::size_t from = d.added();
     add_builtins(d);
     onnx::add_definitions(d);
     layer::add_definitions(d);
@@ -26,7 +27,7 @@ inline Definitions& make_definitions() {
     layer::add_dense_definitions(d);
     layer::add_elementwise_definitions(d);
     layer::add_quantized_definitions(d);
-    d.mark_builtin();
+    d.mark_builtin(from);
     return d;
   }();
   return t;

@@ -249,6 +249,30 @@ struct OpDefinition {
     }
     return n;
   }
+  /// What the definition allows, in words, for messages about operand counts: "2 or 3 operands
+  /// (x, lo, hi?)", "9 operands (the attributes first: auto_pad, ..., strides; then X, W, B)"
+  /// (an attribute operand is one whose summary starts with "attribute": the imported ONNX ops').
+  std::string allowed_operands() const {
+    const std::size_t lo = min_operands(), hi = max_operands();
+    std::string s = hi == static_cast<std::size_t>(-1) ? cat("at least ", lo)
+                    : lo == hi                          ? cat(lo)
+                    : hi == lo + 1                      ? cat(lo, " or ", hi)
+                                                        : cat(lo, " to ", hi);
+    s += lo == 1 && (hi == 1 || hi == static_cast<std::size_t>(-1)) ? " operand" : " operands";
+    if (operands.empty()) return s;
+    s += " (";
+    std::size_t attrs = 0;
+    while (attrs < operands.size() && operands[attrs].summary.starts_with("attribute")) ++attrs;
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+      if (attrs > 0 && k == 0) s += "the attributes first: ";
+      else if (attrs > 0 && k == attrs) s += "; then ";
+      else if (k > 0) s += ", ";
+      s.append(operands[k].name);
+      if (operands[k].arity == Arity::optional) s += '?';
+      if (operands[k].arity == Arity::variadic) s += "...";
+    }
+    return s += ')';
+  }
   /// The declaration that operand slot k falls under (nullptr when past the last).
   const OperandSpec* operand_spec(std::size_t k) const noexcept {
     for (const auto& o : operands) {
@@ -288,11 +312,18 @@ class Definitions {
   }
   /// In the order they were added.
   const std::vector<const OpDefinition*>& all() const noexcept { return order_; }
-  /// Marks every definition held now as the project's own (builtin.hpp, once it has added them);
-  /// a later add() of a name clears its mark.
-  void mark_builtin() {
+  /// How many definitions were added so far (mark_builtin's `from`).
+  std::size_t added() const noexcept { return owned_.size(); }
+  /// Marks the definitions added since `from` (added()) that are still current as the project's
+  /// own (all_definitions.hpp, once it has added them); a later add() of a name clears its mark.
+  /// A package's definition added before (a package's static initialization may run before the
+  /// program first asks for the table) stays the package's.
+  void mark_builtin(std::size_t from) {
     builtin_.assign(by_name_.size(), false);
-    for (std::size_t i = 0; i < by_name_.size(); ++i) builtin_[i] = by_name_[i] != nullptr;
+    for (std::size_t k = from; k < owned_.size(); ++k) {
+      const OpNameId id = intern_op_name(owned_[k]->name);
+      builtin_[id] = by_name_[id] == owned_[k].get();
+    }
   }
   /// Whether the definition of `id` is the project's own rather than one a package added.
   bool is_builtin(OpNameId id) const noexcept { return id < builtin_.size() && builtin_[id]; }

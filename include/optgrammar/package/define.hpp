@@ -278,6 +278,12 @@ std::string canonical_of(const void* rule, std::string_view flags) {
   return dsl::canonical_text(*static_cast<const A*>(rule), flags);
 }
 
+/// The flat form of an analyzed rule of type A (RuleInfo::flat; one function per node type).
+template <class A>
+dsl::FlatCopy flat_of(const void* rule) {
+  return dsl::flat_copy(*static_cast<const A*>(rule));
+}
+
 /// What registration needs of a well-formed rule, as constant data.
 struct RuleSource {
   std::string_view file;
@@ -290,6 +296,7 @@ struct RuleSource {
   const void* rule = nullptr;  ///< the AnalyzedRule
   bool (*apply)(Rewriter&, const RuleInfo&, OpRef) = nullptr;
   std::string (*canonical)(const void*, std::string_view) = nullptr;
+  dsl::FlatCopy (*flat)(const void*) = nullptr;
 };
 
 /// Registers a rule for RuleSet::global(), which keeps it once, also when a header holds it. Not a
@@ -327,6 +334,7 @@ struct RuleSource {
   info.reads_uses = a.reads_uses;
   info.apply = src.apply;
   info.rule = src.rule;
+  info.flat = src.flat;
   engine::pending_rules().push_back(std::move(info));
   return true;
 }
@@ -358,7 +366,8 @@ bool define_rule() {
                                       Rule::flags,
                                       &a,
                                       apply_function<Rule, A, layout>(),
-                                      &canonical_of<A>};
+                                      &canonical_of<A>,
+                                      &flat_of<A>};
       return register_rule(src);
     }
   }

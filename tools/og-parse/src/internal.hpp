@@ -196,6 +196,10 @@ bool is_bare_word(std::string_view name) noexcept;
 /// Lint over all valid rules.
 void lint_rules(Session& s);
 
+/// Warns of each valid rule whose match names an op nothing knows or gives an op an operand
+/// count its definition does not allow (optgrammar/dsl/op_check.hpp).
+void check_rule_ops(Session& s);
+
 /// The source spelling of a token, for messages: 'x' or "x".
 std::string spell(const Token& t);
 

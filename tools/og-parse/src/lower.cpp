@@ -23,6 +23,7 @@
 #include <optgrammar/dsl/flat.hpp>
 #include <optgrammar/dsl/grammar.hpp>
 #include <optgrammar/dsl/node.hpp>
+#include <optgrammar/dsl/op_check.hpp>
 
 #include <boost/container/small_vector.hpp>
 
@@ -81,31 +82,14 @@ const NameTable names;
 /// " (did you mean 'IS_FLOAT16'?)" for a name that is one or two edits (a letter changed, added,
 /// dropped, or two letters swapped) from a construct's name, as a compiler suggests one; else "".
 std::string did_you_mean(std::string_view name) {
-  const auto distance = [](std::string_view a, std::string_view b) {
-    // Damerau-Levenshtein (optimal string alignment) over three rows.
-    std::vector<std::size_t> r0(b.size() + 1), r1(b.size() + 1), r2(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) r1[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      r2[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        r2[j] = std::min({r1[j] + 1, r2[j - 1] + 1, r1[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) r2[j] = std::min(r2[j], r0[j - 2] + 1);
-      }
-      std::swap(r0, r1);
-      std::swap(r1, r2);
-    }
-    return r1[b.size()];
-  };
-  std::string_view best;
-  std::size_t best_d = name.size() < 6 ? 2 : 3;  // at most 1 edit for short names, 2 for others
-  for (const auto& r : dsl::constructs) {
-    if (r.name.size() + 2 < name.size() || name.size() + 2 < r.name.size()) continue;
-    if (const std::size_t d = distance(name, r.name); d < best_d) {
-      best_d = d;
-      best = r.name;
-    }
-  }
-  return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);
+  static const std::vector<std::string_view> construct_names = [] {
+    std::vector<std::string_view> v;
+    for (const auto& r : dsl::constructs) v.push_back(r.name);
+    return v;
+  }();
+  // at most 1 edit for short names, 2 for others
+  const auto best = dsl::nearest_names(name, construct_names, name.size() < 6 ? 2 : 3, 1);
+  return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best.front());
 }
 
 /// The node kind of a family that makes nodes (its `node(K)` column).
@@ -926,6 +910,26 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
   if (s.options().keep_trees) {
     r.nodes = keep(s, b.nodes);
     r.spans = keep(s, b.spans);
+  }
+  if (s.options().check_ops && !s.options().keep_trees) {
+    static thread_local std::vector<FlatNode> ops;
+    static thread_local std::vector<dsl::Span> op_spans;
+    ops.clear();
+    op_spans.clear();
+    const auto take = [&](std::uint32_t from, std::uint32_t to, bool made) {
+      for (std::uint32_t i = from; i < to; ++i) {
+        const Kind k = b.nodes[i].kind;
+        if (made ? (k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways) : (k == Kind::Op || k == Kind::OpVarIn)) {
+          ops.push_back(b.nodes[i]);
+          op_spans.push_back(b.spans[i]);
+        }
+      }
+    };
+    take(roots[0], roots[1], false);
+    r.op_nodes_match = static_cast<std::uint32_t>(ops.size());
+    take(roots[2], static_cast<std::uint32_t>(b.nodes.size()), true);
+    r.op_nodes = keep(s, ops);
+    r.op_spans = keep(s, op_spans);
   }
   if (s.options().lint) r.lint = lint_facts(s, b.nodes, roots);
   r.match = roots[0];

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   auto* jopt = app.add_flag("--json", json, "print every rule (and the other declarations) as JSON on stdout");
   app.add_flag("--canonical", canonical, "print every rule in canonical form, prefixed with file:line:")->excludes(jopt);
   app.add_flag("--strict", strict, "make the 'should' restrictions that shipped packages break errors");
-  app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags)");
+  app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags, ops a match cannot find)");
   app.add_flag("--basename", basename, "name files by their base name in diagnostics and output");
   app.add_flag("-q,--quiet", quiet, "do not print warnings");
   std::vector<std::string> include_dirs;
@@ -45,8 +45,11 @@ int main(int argc, char** argv) {
     if (std::error_code ec; !std::filesystem::is_directory(dir, ec) && !quiet)
       std::cerr << fmt::format("og-parse: warning: -I {}: no such folder\n", dir);
   // the rules' nodes are kept only for what prints them
-  og_parse::Session s(
-      {.strict = strict, .lint = !no_lint, .include_dirs = include_dirs, .keep_trees = json || canonical});
+  og_parse::Session s({.strict = strict,
+                       .lint = !no_lint,
+                       .check_ops = !no_lint,
+                       .include_dirs = include_dirs,
+                       .keep_trees = json || canonical});
   bool io_error = false;
   const auto fail = [&io_error](const std::string& msg) {
     std::cerr << "og-parse: error: " << msg << "\n";

@@ -152,7 +152,10 @@ void Session::run() {
     shapefns_indexed_ = declared_indexed_ = 0;
     run_sources(sources, false);
   }
-  if (opts_.lint) detail::lint_rules(*this);
+  if (opts_.lint) {
+    if (opts_.check_ops) detail::check_rule_ops(*this);
+    detail::lint_rules(*this);
+  }
   std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& a, const Diagnostic& b) {
     if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
     if (a.line != b.line) return a.line < b.line;

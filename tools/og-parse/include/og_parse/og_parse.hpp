@@ -32,6 +32,9 @@ namespace og_parse {
 struct Options {
   bool strict = false;  ///< "should" restrictions broken by shipped packages become errors
   bool lint = true;     ///< shadowed / duplicate rules, tags bound but never used
+  /// Rules that cannot match: an op no definition knows, an operand count its definition does not
+  /// allow (optgrammar/dsl/op_check.hpp; with lint only). The command line turns it on with lint.
+  bool check_ops = false;
   /// Folders searched for #include "..." after the including file's own (the -I options).
   std::vector<std::string> include_dirs = {};
   /// Follow #include "..." at all (off: the input alone is read, as the fuzz target does, so that
@@ -98,6 +101,12 @@ struct Rule {
   std::span<optgrammar::dsl::FlatNode> nodes;
   std::span<optgrammar::dsl::Span> spans;
   std::uint32_t match = 0, constraint = 0, replacement = 0;
+  /// What the op check (Options::check_ops) reads when the nodes are not kept: the match's Op and
+  /// OpVarIn nodes (the first `op_nodes_match` of them), then the ops the replacement makes (its
+  /// Op, WrapOp and WrapOpAlways nodes), each with where it was written. In the session's arena.
+  std::span<optgrammar::dsl::FlatNode> op_nodes;
+  std::span<optgrammar::dsl::Span> op_spans;
+  std::uint32_t op_nodes_match = 0;
   /// What lint compares the rule with the later rules of its group (same pass, same root op) by,
   /// in the session's arena; filled when lint is on.
   struct LintFacts {

@@ -172,4 +172,16 @@ std::string canonical_text(const AnalyzedRule<M, C, R>& rule, std::string_view f
   return canonical_text(rule.pass.name.view(), rule.pass.offset, flags, flat);
 }
 
+/// The canonical text of node `index` of an analyzed rule (preorder over its match, constraint and
+/// replacement, as flatten_rule orders them) and its subtree; empty past the rule's last node.
+template <class M, class C, class R>
+std::string node_text(const AnalyzedRule<M, C, R>& rule, std::uint32_t index) {
+  std::vector<FlatNode> nodes(M::tree_size + C::tree_size + R::tree_size);
+  std::vector<Signature> fns(M::fn_count + C::fn_count + R::fn_count + 1);
+  detail::flatten_rule(rule.match, rule.constraint, rule.replacement, nodes.data(), fns.data(), nullptr);
+  std::string out;
+  if (index < nodes.size()) print_node(out, nodes.data(), index);
+  return out;
+}
+
 }  // namespace optgrammar::dsl

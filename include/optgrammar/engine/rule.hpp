@@ -11,6 +11,7 @@
 namespace optgrammar::engine {
 
 class Rewriter;
+struct Explanation;  // engine/explain.hpp
 
 /// Counters of one rule over a run.
 struct RuleStats {
@@ -107,6 +108,12 @@ struct RuleInfo {
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
   const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
+  /// Explains the rule on `root` (engine/explain.hpp): where its match or constraint fails there,
+  /// or what its replacement does. Never called by the driver; nullptr for a hand-made RuleInfo.
+  void (*explain)(const RuleInfo& self, Graph& g, OpRef root, Explanation& out) = nullptr;
+  /// The canonical text of node `index` (preorder in the rule's flat form, dsl/flat.hpp) of the
+  /// analyzed rule `rule` and its subtree; nullptr for a hand-made RuleInfo.
+  std::string (*node_text)(const void* rule, std::uint32_t index) = nullptr;
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)

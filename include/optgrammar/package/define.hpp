@@ -11,6 +11,7 @@
 #include "optgrammar/dsl/rule_error.hpp"
 #include "optgrammar/dsl/words.hpp"
 #include "optgrammar/engine/apply.hpp"
+#include "optgrammar/engine/explain.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <cstddef>
@@ -278,6 +279,12 @@ std::string canonical_of(const void* rule, std::string_view flags) {
   return dsl::canonical_text(*static_cast<const A*>(rule), flags);
 }
 
+/// The canonical text of node `index` of an analyzed rule of type A (RuleInfo::node_text).
+template <class A>
+std::string node_text_of(const void* rule, std::uint32_t index) {
+  return dsl::node_text(*static_cast<const A*>(rule), index);
+}
+
 /// What registration needs of a well-formed rule, as constant data.
 struct RuleSource {
   std::string_view file;
@@ -290,6 +297,8 @@ struct RuleSource {
   const void* rule = nullptr;  ///< the AnalyzedRule
   bool (*apply)(Rewriter&, const RuleInfo&, OpRef) = nullptr;
   std::string (*canonical)(const void*, std::string_view) = nullptr;
+  void (*explain)(const RuleInfo&, Graph&, OpRef, engine::Explanation&) = nullptr;
+  std::string (*node_text)(const void*, std::uint32_t) = nullptr;
 };
 
 /// Registers a rule for RuleSet::global(), which keeps it once, also when a header holds it. Not a
@@ -327,6 +336,8 @@ struct RuleSource {
   info.reads_uses = a.reads_uses;
   info.apply = src.apply;
   info.rule = src.rule;
+  info.explain = src.explain;
+  info.node_text = src.node_text;
   engine::pending_rules().push_back(std::move(info));
   return true;
 }
@@ -358,7 +369,9 @@ bool define_rule() {
                                       Rule::flags,
                                       &a,
                                       apply_function<Rule, A, layout>(),
-                                      &canonical_of<A>};
+                                      &canonical_of<A>,
+                                      &engine::explain_rule<A>,
+                                      &node_text_of<A>};
       return register_rule(src);
     }
   }

@@ -154,7 +154,8 @@ bool op(const N& n, const Graph& g, OpRef o, OpRef parent, std::uint32_t slot, s
   }(std::make_index_sequence<N::arity>{});
 }
 
-/// Whether a node has a value `eval` computes that is worth showing: not a constant as written.
+/// Whether a node has a value `eval` computes that is worth showing: not a constant as written, nor
+/// the name of a function or a MESSAGE text.
 template <class N>
 constexpr bool shows_value() {
   if constexpr (!dsl::is_node<N>::value) {
@@ -162,7 +163,8 @@ constexpr bool shows_value() {
   } else {
     constexpr Kind k = N::kind;
     return (dsl::is_scalar(N::vtype) || N::vtype == VType::OpRef) && k != Kind::Bool && k != Kind::Int &&
-           k != Kind::Size && k != Kind::Float && k != Kind::DTypeConst && k != Kind::Message;
+           k != Kind::Size && k != Kind::Float && k != Kind::DTypeConst && k != Kind::Message &&
+           k != Kind::FnName && k != Kind::MessageText;
   }
 }
 

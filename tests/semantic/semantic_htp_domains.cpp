@@ -795,12 +795,12 @@ TEST_CASE("the lowering package's speech and detection rules preserve results on
 // root, left at the end of its pass) is explained in the rule's words, with the values a failing
 // constraint term read, and the explanation's verdict is the rule's own (why_not_check.hpp).
 TEST_CASE("why-not explains every near miss of the lowering package on the domains' graphs") {
-  const RuleSet rules = rules_from("htp_lowering/");
   const Package domains[] = {
-      {.name = "transformers", .rules = rules, .kinds = tf_n_kinds, .draw = draw_transformer, .build = build_transformer},
-      {.name = "CNNs", .rules = rules, .kinds = cnn_n_kinds, .draw = draw_cnn, .build = build_cnn},
-      {.name = "QDQ", .rules = rules, .kinds = q_n_kinds, .draw = draw_quantized, .build = build_quantized},
-      {.name = "speech", .rules = rules, .kinds = sp_n_kinds, .draw = draw_cnn, .build = build_speech}};
+      {.name = "transformers", .rules = rules_from("htp_lowering/"), .kinds = tf_n_kinds, .draw = draw_transformer,
+       .build = build_transformer},
+      {.name = "CNNs", .rules = rules_from("htp_lowering/"), .kinds = cnn_n_kinds, .draw = draw_cnn, .build = build_cnn},
+      {.name = "QDQ", .rules = rules_from("htp_lowering/"), .kinds = q_n_kinds, .draw = draw_quantized, .build = build_quantized},
+      {.name = "speech", .rules = rules_from("htp_lowering/"), .kinds = sp_n_kinds, .draw = draw_cnn, .build = build_speech}};
   const std::uint64_t graphs = std::max<std::uint64_t>(1, options().graphs / 10);
   NearMisses total;
   for (const Package& p : domains) {

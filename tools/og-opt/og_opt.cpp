@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   og_opt::Report summary = og_opt::summarize(o, in.stem, printed, result, ops_before, og_opt::op_counts(g));
   og_opt::print_summary(report, summary, printed.size(), o.verbose);
   if (why_not) fmt::print(report, "\n{}", explainer.text());
-  if (!explainer.misses().rows.empty()) summary.tables.push_back(explainer.misses());
+  if (!explainer.misses().rows.empty()) summary.appendix.push_back(explainer.misses());
 
   if (!og_opt::graph_is_valid(g, o, "", {}, "the result graph is invalid")) return 1;
   if (!out.write_graph(g, in.stem)) return 1;

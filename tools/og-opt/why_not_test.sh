@@ -32,6 +32,6 @@ has "og-opt: --why-not nosuch.cpp:1: no rule's name or canonical text contains i
 out=$(run --report "$run/why_not.md" > /dev/null && cat "$run/why_not.md") || fail "--report: exit status $?"
 has '## Rules that never fired: their nearest misses (per rule, the part furthest into it first)'
 has '| w1_rules.cpp:14 | 1 | constraint | %8: is false (CONSTVAL_FLOAT("c",0) = 2.0f) | `EQ(CONSTVAL_FLOAT("c",0),1.0f)` |'
-printf '%s\n' "$out" | sed -n '/^## Rules that never fired/,/^## Ops made/p' | grep -q 'w1_rules.cpp:8' &&
+printf '%s\n' "$out" | sed -n '/^## Rules that never fired/,$p' | grep -q 'w1_rules.cpp:8' &&
   fail "R2 fired, yet it is among the nearest misses"
 echo "why-not: all as expected"

@@ -11,6 +11,7 @@
 // so its outputs may differ by a few quantization steps (its own tolerance below).
 #include "motifs.hpp"
 #include "package_test.hpp"
+#include "why_not_check.hpp"
 
 #include <limits>
 
@@ -788,4 +789,31 @@ TEST_CASE("the lowering package's speech and detection rules preserve results on
   const Package p{.name = "htp_lowering (speech, detection)", .rules = rules_from("htp_lowering/"), .kinds = sp_n_kinds,
                   .draw = draw_cnn, .build = build_speech, .tolerance = 1e-4, .abs_tolerance = 1e-4};
   check_package(p, 10, others_exempt(p, {"speech.cpp"}));
+}
+
+// og-opt --why-not's target: on the domains' graphs, every near miss of a rule (an op named as its
+// root, left at the end of its pass) is explained in the rule's words, with the values a failing
+// constraint term read, and the explanation's verdict is the rule's own (why_not_check.hpp).
+TEST_CASE("why-not explains every near miss of the lowering package on the domains' graphs") {
+  const Package domains[] = {
+      {.name = "transformers", .rules = rules_from("htp_lowering/"), .kinds = tf_n_kinds, .draw = draw_transformer,
+       .build = build_transformer},
+      {.name = "CNNs", .rules = rules_from("htp_lowering/"), .kinds = cnn_n_kinds, .draw = draw_cnn, .build = build_cnn},
+      {.name = "QDQ", .rules = rules_from("htp_lowering/"), .kinds = q_n_kinds, .draw = draw_quantized, .build = build_quantized},
+      {.name = "speech", .rules = rules_from("htp_lowering/"), .kinds = sp_n_kinds, .draw = draw_cnn, .build = build_speech}};
+  const std::uint64_t graphs = std::max<std::uint64_t>(1, options().graphs / 10);
+  NearMisses total;
+  for (const Package& p : domains) {
+    const NearMisses m = explain_near_misses(p, graphs, options().first_seed);
+    INFO(p.name);
+    for (const std::string& problem : m.problems) FAIL_CHECK(problem);
+    CHECK(m.explained > 0);
+    total.graphs += m.graphs;
+    total.explained += m.explained;
+    total.match += m.match;
+    total.constraint += m.constraint;
+    total.replacement += m.replacement;
+  }
+  WARN(str("why-not: ", total.explained, " near misses explained on ", total.graphs, " graphs (the match fails on ",
+           total.match, ", the constraint on ", total.constraint, ", both hold on ", total.replacement, ")"));
 }

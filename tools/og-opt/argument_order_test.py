@@ -85,6 +85,8 @@ def main():
         "--svg-max-ops": ("5", text, ["--svg", out + ".svg"]),
         "--svg-context": ("2", text, ["--svg", out + ".svg"]),
         "--report": (out + ".md", text, []),
+        "--why-not": ("w1_rules.cpp:8", text, []),
+        "--at": ("%0", text, ["--why-not", "w1_rules.cpp:8"]),
     }
     helped = subprocess.run([a.og_opt, "--help"], capture_output=True, text=True).stdout
     names = value_options(helped)

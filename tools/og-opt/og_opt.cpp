@@ -13,10 +13,12 @@
 #include "rule_instances.hpp"
 #include "run.hpp"
 #include "summary.hpp"
+#include "why_not.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,17 @@ int main(int argc, char** argv) {
   if (o.list_rules) {
     for (const auto* r : loaded.rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
+  }
+  const optgrammar::RuleInfo* why_not = nullptr;
+  if (!o.why_not.empty()) {
+    std::vector<const optgrammar::RuleInfo*> candidates;
+    why_not = og_opt::find_rule(loaded.rules, o.why_not, candidates);
+    if (!why_not) {
+      fmt::print(stderr, "og-opt: --why-not {}: {}\n", o.why_not,
+                 candidates.empty() ? "no rule's name or canonical text contains it" : "more than one rule fits; give one of");
+      for (const auto* r : candidates) fmt::print(stderr, "  {}: {}\n", r->name, r->canonical);
+      return og_opt::why_not_rule_status;
+    }
   }
   std::FILE* const report = og_opt::report_stream(o);
   std::vector<std::string> printed = og_opt::package_lines(o, loaded);  // (the report files repeat them)
@@ -52,11 +65,18 @@ int main(int argc, char** argv) {
   const auto ops_before = og_opt::op_counts(g);
   og_opt::InstanceRecorder instances;  // for the report file: one instance of each rule that fires
   og_opt::RunResult result;
+  // --why-not, and the report's nearest misses: rules explained at the end of their passes.
+  og_opt::WhyNot explainer(loaded.rules, why_not, o.why_not_at, out.has_report);
+  std::function<void(optgrammar::Rewriter&, std::size_t)> pass_end;
+  if (why_not || out.has_report)
+    pass_end = [&explainer](optgrammar::Rewriter& rw, std::size_t pass) { explainer.at_pass_end(rw, pass); };
   if (!og_opt::run(g, loaded.rules, o, out.has_trace ? &out.trace.stream() : nullptr,
-                   out.has_report ? &instances : nullptr, result))
+                   out.has_report ? &instances : nullptr, result, pass_end))
     return 3;
   og_opt::Report summary = og_opt::summarize(o, in.stem, printed, result, ops_before, og_opt::op_counts(g));
   og_opt::print_summary(report, summary, printed.size(), o.verbose);
+  if (why_not) fmt::print(report, "\n{}", explainer.text());
+  if (!explainer.misses().rows.empty()) summary.appendix.push_back(explainer.misses());
 
   if (!og_opt::graph_is_valid(g, o, "", {}, "the result graph is invalid")) return 1;
   if (!out.write_graph(g, in.stem)) return 1;

@@ -75,6 +75,8 @@ struct Options {
   unsigned svg_context = 1;
   std::string data_mode;  ///< how -o writes large constants: side, inline, elided (empty: side, inline to stdout)
   std::size_t data_inline_max = 16;
+  std::string why_not;  ///< --why-not RULE: a rule's name or a unique part of it (empty: none)
+  std::optional<std::uint32_t> why_not_at;  ///< --at %N
 };
 
 /// Parses the command line into `o`. Returns the exit status when og-opt is done (--help, or a
@@ -209,6 +211,22 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
             return v.ends_with(".md") || v.ends_with(".html") ? std::string{} : "give a FILE ending in .md (Markdown) or .html: " + v;
           },
           "FILE.md|FILE.html"));
+  auto* why_not = app.add_option("--why-not", o.why_not,
+                                 "Explain why RULE (a rule's name, e.g. cnn.cpp:120, or a unique part of its name or "
+                                 "canonical text) did not fire: on each op named as its root, at the end of its pass, "
+                                 "the first part of its match or the first term of its constraint that failed, with "
+                                 "the values found");
+  app.add_option_function<std::string>(
+         "--at",
+         [&o](const std::string& v) {
+           std::uint32_t n = 0;
+           const std::string_view t = v.starts_with('%') ? std::string_view(v).substr(1) : std::string_view(v);
+           const char* end = t.data() + t.size();
+           if (t.empty() || std::from_chars(t.data(), end, n).ptr != end) throw CLI::ValidationError("--at", "wants %N (an op index): " + v);
+           o.why_not_at = n;
+         },
+         "--why-not on op %N only (its index in the graph as the rule's pass leaves it)")
+      ->needs(why_not);
   app.failure_message(
       [](const CLI::App* a, const CLI::Error& e) { return "og-opt: error: " + CLI::FailureMessage::simple(a, e); });
   try {

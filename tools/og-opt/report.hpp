@@ -45,6 +45,7 @@ struct Report {
   std::vector<std::string> facts;  ///< one line each: the graph, the rules, counts, fold, CSE
   std::vector<ReportTable> tables;
   std::vector<ReportPictures> picture_sections;
+  std::vector<ReportTable> appendix;  ///< tables after the pictures (the nearest misses: long on a large package)
 };
 
 /// Plain text for the terminal: one table, a header line and a row per line, the first column
@@ -81,7 +82,7 @@ inline void write_markdown(std::ostream& md, const Report& r) {
   };
   md << "# " << r.title << "\n\n";
   for (const auto& f : r.facts) md << "- " << f << "\n";
-  for (const auto& t : r.tables) {
+  auto table = [&](const ReportTable& t) {
     md << "\n## " << t.heading << "\n\n|";
     for (const auto& c : t.columns) md << " " << cell(c) << " |";
     md << "\n|";
@@ -100,7 +101,8 @@ inline void write_markdown(std::ostream& md, const Report& r) {
       for (std::size_t k = 0; k < t.rows.size() && k < t.code_full.size(); ++k)
         md << "- " << t.rows[k][0] << ": `" << t.code_full[k] << "`\n";
     }
-  }
+  };
+  for (const auto& t : r.tables) table(t);
   for (const auto& section : r.picture_sections) {
     md << "\n## " << section.heading << "\n";
     if (!section.note.empty()) md << "\n" << section.note << "\n";
@@ -109,6 +111,7 @@ inline void write_markdown(std::ostream& md, const Report& r) {
       if (!p.link.empty()) md << "\n![" << p.caption << "](" << p.link << ")\n";
     }
   }
+  for (const auto& t : r.appendix) table(t);
 }
 
 /// Text with &, <, >, " and ' escaped for HTML (and XML) text and attribute values.
@@ -148,7 +151,7 @@ inline void write_html(std::ostream& h, const Report& r) {
   auto numeric = [](std::string_view s) {
     return !s.empty() && s.find_first_not_of("0123456789.-+e") == std::string_view::npos;
   };
-  for (const auto& t : r.tables) {
+  auto table = [&](const ReportTable& t) {
     h << "<h2>" << html_escape(t.heading) << "</h2>\n<table>\n<thead><tr>";
     for (const auto& c : t.columns) h << "<th>" << html_escape(c) << "</th>";
     h << "</tr></thead>\n<tbody>\n";
@@ -165,7 +168,8 @@ inline void write_html(std::ostream& h, const Report& r) {
       h << "</tr>\n";
     }
     h << "</tbody>\n</table>\n";
-  }
+  };
+  for (const auto& t : r.tables) table(t);
   for (const auto& section : r.picture_sections) {
     h << "<h2>" << html_escape(section.heading) << "</h2>\n";
     if (!section.note.empty()) h << "<p>" << html_escape(section.note) << "</p>\n";
@@ -183,6 +187,7 @@ inline void write_html(std::ostream& h, const Report& r) {
       h << "</figure>\n";
     }
   }
+  for (const auto& t : r.appendix) table(t);
   h << "</body>\n</html>\n";
 }
 

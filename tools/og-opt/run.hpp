@@ -7,7 +7,9 @@
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>
 
+#include <cstddef>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <ostream>
 
@@ -20,10 +22,12 @@ struct RunResult {
 };
 
 /// Runs `rules` on `g` as the options say, one line per rewrite to `trace` and every rule tried
-/// and fired to `watch` when given. False (with the message printed) when the rewriting fails (a
+/// and fired to `watch` when given; `pass_end`, when given, is called at the end of each pass
+/// (numbered from 1) before CSE. False (with the message printed) when the rewriting fails (a
 /// cycle).
 inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Options& o, std::ostream* trace,
-                optgrammar::RuleWatch* watch, RunResult& out) {
+                optgrammar::RuleWatch* watch, RunResult& out,
+                const std::function<void(optgrammar::Rewriter&, std::size_t)>& pass_end = {}) {
   // Provenance (core/origins.hpp): each op the run makes records its rule and the sources it
   // stands for; an imported model's ops already name their ONNX nodes.
   g.track_origins();
@@ -39,6 +43,15 @@ inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Op
   optgrammar::engine::Cse cse({.merge_constants = o.cse_constants});
   if (!o.no_fold) opt.visit = folder.visitor();
   if (!o.no_cse) opt.between_passes = cse.hook();
+  if (pass_end) {
+    // between_passes runs before the first pass and after each one.
+    opt.between_passes = [&pass_end, cse_hook = std::move(opt.between_passes), passes = std::size_t{0}](
+                             optgrammar::Rewriter& rw) mutable {
+      if (passes > 0) pass_end(rw, passes);
+      ++passes;
+      if (cse_hook) cse_hook(rw);
+    };
+  }
   try {
     out.report = optgrammar::run_rules(g, rules, opt);
   } catch (const optgrammar::CycleError& e) {

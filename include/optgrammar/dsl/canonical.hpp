@@ -131,4 +131,12 @@ inline std::string canonical_text(std::string_view pass, int offset, std::string
   return out;
 }
 
+/// The canonical text of node `index` of a rule's flat form (preorder over its match, constraint
+/// and replacement, as flatten_rule orders them) and its subtree; empty past the rule's last node.
+inline std::string node_text(const FlatCopy& f, std::uint32_t index) {
+  std::string out;
+  if (index < f.nodes.size()) print_node(out, f.nodes.data(), index);
+  return out;
+}
+
 }  // namespace optgrammar::dsl

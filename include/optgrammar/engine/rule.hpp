@@ -15,6 +15,7 @@ struct FlatCopy;  // dsl/flat.hpp: what RuleInfo::flat gives, complete where it 
 namespace optgrammar::engine {
 
 class Rewriter;
+struct Explanation;  // engine/explain.hpp
 
 /// Counters of one rule over a run.
 struct RuleStats {
@@ -114,6 +115,9 @@ struct RuleInfo {
   /// The rule's flat form (dsl/flat.hpp), made from `rule` when called: what a program reads of a
   /// DSL rule's structure (the check of engine/op_check.hpp); null for a hand-made RuleInfo.
   dsl::FlatCopy (*flat)(const void* rule) = nullptr;
+  /// Explains the rule on `root` (engine/explain.hpp): where its match or constraint fails there,
+  /// or what its replacement does. Never called by the driver; nullptr for a hand-made RuleInfo.
+  void (*explain)(const RuleInfo& self, Graph& g, OpRef root, Explanation& out) = nullptr;
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)

@@ -11,6 +11,7 @@
 #include "optgrammar/dsl/rule_error.hpp"
 #include "optgrammar/dsl/words.hpp"
 #include "optgrammar/engine/apply.hpp"
+#include "optgrammar/engine/explain.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <cstddef>
@@ -297,6 +298,7 @@ struct RuleSource {
   bool (*apply)(Rewriter&, const RuleInfo&, OpRef) = nullptr;
   std::string (*canonical)(const void*, std::string_view) = nullptr;
   dsl::FlatCopy (*flat)(const void*) = nullptr;
+  void (*explain)(const RuleInfo&, Graph&, OpRef, engine::Explanation&) = nullptr;
 };
 
 /// Registers a rule for RuleSet::global(), which keeps it once, also when a header holds it. Not a
@@ -335,6 +337,7 @@ struct RuleSource {
   info.apply = src.apply;
   info.rule = src.rule;
   info.flat = src.flat;
+  info.explain = src.explain;
   engine::pending_rules().push_back(std::move(info));
   return true;
 }
@@ -367,7 +370,8 @@ bool define_rule() {
                                       &a,
                                       apply_function<Rule, A, layout>(),
                                       &canonical_of<A>,
-                                      &flat_of<A>};
+                                      &flat_of<A>,
+                                      &engine::explain_rule<A>};
       return register_rule(src);
     }
   }

@@ -13,6 +13,7 @@
 #include "rule_instances.hpp"
 #include "run.hpp"
 #include "summary.hpp"
+#include "verify.hpp"
 
 #include <fmt/format.h>
 
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     for (const auto* r : loaded.rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
   }
+  if (o.verify_n > 0) return og_opt::verify_package(loaded, o);
   std::FILE* const report = og_opt::report_stream(o);
   std::vector<std::string> printed = og_opt::package_lines(o, loaded);  // (the report files repeat them)
   for (const auto& line : printed) fmt::print(report, "{}\n", line);

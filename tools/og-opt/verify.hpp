@@ -17,7 +17,7 @@
 
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/verify.hpp>
-#include <optgrammar/ops/definition.hpp>
+#include <optgrammar/ops/builtin.hpp>
 #include <optgrammar/ops/verify.hpp>
 
 #include <fmt/format.h>
@@ -83,7 +83,7 @@ class Planner {
       if (n.kind == Kind::Float && std::isfinite(n.real)) p_.numbers.push_back(n.real);
       if (n.kind == Kind::DTypeConst) p_.dtypes.push_back(static_cast<DType>(n.value));
       if ((n.kind == Kind::Op || n.kind == Kind::OpVarIn) && p_.no_eval.empty()) {
-        const auto* def = optgrammar::ops::Definitions::instance().find(n.str);
+        const auto* def = optgrammar::ops::definitions().find(n.str);
         if (def == nullptr) p_.no_eval = n.str + " has no op definition";
         else if (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like))
           p_.no_eval = n.str + " has no eval (no reference semantics)";
@@ -123,7 +123,7 @@ class Planner {
         op.leaf = false;
         op.name = n.str;
         for (std::uint32_t k = 0; k < n.n; ++k) op.operands.push_back(visit(t_.kid(i, k)));
-        const auto* def = optgrammar::ops::Definitions::instance().find(n.str);
+        const auto* def = optgrammar::ops::definitions().find(n.str);
         for (std::uint32_t k = 0; k < op.operands.size(); ++k) {
           PlanEntry& in = p_.entries[op.operands[k]];
           if (in.leaf && in.spec == nullptr && def) in.spec = def->operand_spec(k);
@@ -135,7 +135,10 @@ class Planner {
       case Kind::Tag: {
         if (const auto b = tags_.find(n.str); b != tags_.end()) return b->second;
         if (const auto l = lets_.find(n.str); l != lets_.end()) return tags_[n.str] = visit(l->second);
-        if (n.str == "*") p_.unsupported = "the pattern reads \"*\" inside itself";
+        if (n.str == "*") {  // an operand matched by anything: a leaf of its own each time
+          e = push(leaf(n.str));
+          break;
+        }
         e = tags_[n.str] = push(leaf(n.str));
         break;
       }
@@ -172,7 +175,7 @@ class Drawer {
   }
 
   Draw draw() {
-    const std::uint32_t rank = 1 + pick(4);
+    const std::uint32_t rank = pick(2) ? 4 : 1 + pick(3);  // rank 4 most often: the layer ops are NHWC
     std::size_t base[4];
     for (auto& d : base) d = 1 + pick(4);
     const DType base_type = pick(3) == 0 && !p_.dtypes.empty() ? p_.dtypes[pick(p_.dtypes.size())]
@@ -189,13 +192,19 @@ class Drawer {
       l.constant = e.constant_only || (e.spec && e.spec->must_be_constant) || kind == optgrammar::DTypeKind::integer ||
                    kind == optgrammar::DTypeKind::boolean || pick(4) == 0;
       l.def.dtype = t;
-      const unsigned shape = pick(8);
+      // An integer constant is most often a vector as long as the base's rank (axes, a
+      // permutation, a shape).
+      // A constant the constraint reads is often one element.
+      const unsigned shape = l.constant && kind == optgrammar::DTypeKind::integer && pick(2) ? 6
+                             : e.constant_only && pick(3) == 0                             ? 4
+                                                                                           : pick(8);
       if (shape < 4) {
         l.def.rank = rank;
         std::copy(base, base + rank, l.def.dims.begin());
-      } else if (shape == 4) {
-        l.def.rank = pick(2);
-        l.def.dims[0] = 1;
+      } else if (shape == 4) {  // one element: a scalar, [1], or the base's rank of 1s
+        const unsigned r = pick(3);
+        l.def.rank = r == 2 ? rank : r;
+        std::fill(l.def.dims.begin(), l.def.dims.begin() + l.def.rank, std::size_t{1});
       } else if (shape == 5) {  // broadcast against the base
         l.def.rank = rank;
         for (std::uint32_t k = 0; k < rank; ++k) l.def.dims[k] = pick(2) ? 1 : base[k];
@@ -223,9 +232,9 @@ class Drawer {
     l.values.assign(n, 0.0);
     const bool is_float = optgrammar::is_floating(l.def.dtype);
     const unsigned how = pick(4);
-    if (how == 0 && !is_float) {  // a permutation of 0..n-1
+    if (how == 0 && !is_float) {  // a permutation of 0..n-1, the identity half of the time
       std::iota(l.values.begin(), l.values.end(), 0.0);
-      std::shuffle(l.values.begin(), l.values.end(), rng_);
+      if (pick(2)) std::shuffle(l.values.begin(), l.values.end(), rng_);
     } else if (how == 1) {  // one value everywhere
       std::fill(l.values.begin(), l.values.end(), pool_[pick(pool_.size())]);
     } else {
@@ -274,8 +283,15 @@ inline bool build(const Plan& p, const Draw& d, Graph& g) {
     }
     std::vector<OpRef> ins;
     for (auto k : e.operands) ins.push_back(ref[k]);
+    // The declared definition, for what inference leaves open: the first operand's that is no
+    // constant (an imported ONNX op takes its attributes first, as constants).
+    const auto* def = optgrammar::ops::definitions().find(e.name);
     OutputDef guess = ins.empty() ? OutputDef::make(DType::Float32, {}) : g.output(ins[0]);
-    const auto* def = optgrammar::ops::Definitions::instance().find(e.name);
+    for (std::size_t k = 0; k < ins.size(); ++k)
+      if (!g.is_const(ins[k])) {
+        guess = g.output(ins[k]);
+        break;
+      }
     if (def && def->result.rule == optgrammar::ops::TypeRule::in_set && !def->result.types.contains(guess.dtype))
       for (std::size_t k = 0; k < optgrammar::dtype_count; ++k)
         if (def->result.types.contains(static_cast<DType>(k))) {
@@ -327,7 +343,7 @@ struct Trial {
 /// An op of g the interpreter has no kernel for, or an empty string.
 inline std::string op_without_eval(const Graph& g) {
   for (OpRef r : g.live_ops()) {
-    const auto* def = optgrammar::ops::Definitions::instance().find(g.name_id(r));
+    const auto* def = optgrammar::ops::definitions().find(g.name_id(r));
     if (g.is_const(r) || g.name_id(r) == optgrammar::op_names::input || g.name_id(r) == optgrammar::op_names::output) continue;
     if (def == nullptr || (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like)))
       return std::string(g.name(r));
@@ -391,8 +407,8 @@ inline Trial trial(const Plan& p, const Draw& d, const optgrammar::RuleSet& rule
   return t;
 }
 
-/// Shrinks a failing draw greedily while the failure persists: dims to 1, constant elements to
-/// 0 or 1, then to values nearer 0.
+/// Shrinks a failing draw greedily while the failure persists: dims to 1, leading dims of 1
+/// dropped, floats to Float32, constant elements to 0 or 1, then to values nearer 0.
 inline Trial minimize(const Plan& p, Draw d, Trial failing, const optgrammar::RuleSet& rules,
                       const optgrammar::RuleInfo& rule, const Options& o) {
   std::size_t budget = 400;
@@ -413,6 +429,17 @@ inline Trial minimize(const Plan& p, Draw d, Trial failing, const optgrammar::Ru
         Draw c = d;
         c[i].def.dims[k] = 1;
         if (c[i].constant) c[i].values.resize(c[i].def.element_count(), c[i].values.empty() ? 0.0 : c[i].values[0]);
+        if (keeps(c)) d = std::move(c), changed = true;
+      }
+      if (d[i].def.rank > 0 && d[i].def.dims[0] == 1) {  // a leading dim of 1 dropped
+        Draw c = d;
+        std::copy(c[i].def.dims.begin() + 1, c[i].def.dims.end(), c[i].def.dims.begin());
+        --c[i].def.rank;
+        if (keeps(c)) d = std::move(c), changed = true;
+      }
+      if (d[i].def.dtype != DType::Float32 && optgrammar::is_floating(d[i].def.dtype)) {
+        Draw c = d;
+        c[i].def.dtype = DType::Float32;
         if (keeps(c)) d = std::move(c), changed = true;
       }
       for (std::size_t k = 0; k < d[i].values.size(); ++k)

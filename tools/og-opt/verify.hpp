@@ -37,6 +37,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace og_opt {
@@ -67,6 +68,12 @@ struct Plan {
   std::vector<PlanEntry> entries;
   std::vector<double> numbers;
   std::vector<DType> dtypes;
+  /// What the constraint compares a constant's element with: EQ(CONSTVAL_*("t", k), V) gives
+  /// (k, V) for the tag t.
+  std::map<std::string, std::vector<std::pair<std::size_t, double>>> element_hints;
+  /// Tags whose constraint reads CONSTVAL_*_VALID("t", 0): absent ONNX inputs are constants
+  /// with no elements, which such a rule asks for.
+  std::set<std::string> maybe_empty;
   std::string unsupported;  ///< non-empty: beyond the synthesizer (what)
   std::string no_eval;      ///< non-empty: an op without reference semantics (which)
 };
@@ -90,14 +97,30 @@ class Planner {
       }
     }
     for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (optgrammar::dsl::reads_constval(t_[i].kind) && t_[i].n > 0 && t_[t_.kid(i, 0)].kind == Kind::Tag)
+      if (optgrammar::dsl::reads_constval(t_[i].kind) && t_[i].n > 0 && t_[t_.kid(i, 0)].kind == Kind::Tag) {
         const_tags_.insert(t_[t_.kid(i, 0)].str);
+        const bool valid = t_[i].kind == Kind::ConstvalFloatValid || t_[i].kind == Kind::ConstvalIntValid;
+        if (valid && t_[i].n == 2 && t_[t_.kid(i, 1)].value == 0) p_.maybe_empty.insert(t_[t_.kid(i, 0)].str);
+      }
+    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
+      if (t_[i].kind == Kind::Eq && t_[i].n == 2) hint(t_.kid(i, 0), t_.kid(i, 1)), hint(t_.kid(i, 1), t_.kid(i, 0));
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;
   }
 
  private:
+  /// Records EQ(CONSTVAL_*("t", k), V) as a hint for the leaf t.
+  void hint(std::uint32_t read, std::uint32_t value) {
+    const RuleNode& r = t_[read];
+    const RuleNode& v = t_[value];
+    if ((r.kind != Kind::ConstvalFloat && r.kind != Kind::ConstvalInt) || r.n != 2) return;
+    const RuleNode& tag = t_[t_.kid(read, 0)];
+    const RuleNode& k = t_[t_.kid(read, 1)];
+    if (tag.kind != Kind::Tag || (k.kind != Kind::Int && k.kind != Kind::Size) || k.value < 0) return;
+    if (v.kind == Kind::Float && std::isfinite(v.real)) p_.element_hints[tag.str].emplace_back(k.value, v.real);
+    if (v.kind == Kind::Int || v.kind == Kind::Size) p_.element_hints[tag.str].emplace_back(k.value, static_cast<double>(v.value));
+  }
   static PlanEntry leaf(std::string name, bool constant_only = false) {
     PlanEntry e;
     e.name = std::move(name);
@@ -131,7 +154,11 @@ class Planner {
         e = push(std::move(op));
         break;
       }
-      case Kind::Let: e = visit(t_.kid(i, 0)); tags_[n.str] = e; break;
+      case Kind::Let:
+        e = visit(t_.kid(i, 0));
+        tags_[n.str] = e;
+        if (p_.entries[e].leaf) p_.entries[e].name = n.str;  // LET("c", Op("$Const")): the leaf c
+        break;
       case Kind::Tag: {
         if (const auto b = tags_.find(n.str); b != tags_.end()) return b->second;
         if (const auto l = lets_.find(n.str); l != lets_.end()) return tags_[n.str] = visit(l->second);
@@ -215,6 +242,10 @@ class Drawer {
         l.def.rank = 1 + pick(4);
         for (std::uint32_t k = 0; k < l.def.rank; ++k) l.def.dims[k] = 1 + pick(4);
       }
+      if (l.constant && p_.maybe_empty.count(e.name) && pick(2)) {  // no elements
+        l.def.rank = 1;
+        l.def.dims[0] = 0;
+      }
       if (optgrammar::is_quantized(t)) {
         const bool is_signed = optgrammar::dtype_info(t).is_signed;
         l.def.zero_offset = t == DType::QInt32 || is_signed ? 0 : (pick(2) ? 128 : static_cast<std::int32_t>(pick(256)));
@@ -222,6 +253,11 @@ class Drawer {
         l.def.stepsize = steps[pick(4)];
       }
       if (l.constant) fill(l);
+      // The values the constraint compares the elements with, most of the time; else a
+      // neighbour (a near miss) or what fill drew.
+      if (const auto h = p_.element_hints.find(e.name); l.constant && h != p_.element_hints.end())
+        for (const auto& [k, v] : h->second)
+          if (k < l.values.size() && pick(4) != 0) l.values[k] = pick(8) == 0 ? v + (pick(2) ? 1.0 : -1.0) : v;
     }
     return d;
   }
@@ -232,10 +268,10 @@ class Drawer {
     l.values.assign(n, 0.0);
     const bool is_float = optgrammar::is_floating(l.def.dtype);
     const unsigned how = pick(4);
-    if (how == 0 && !is_float) {  // a permutation of 0..n-1, the identity half of the time
+    if (how < 2 && !is_float) {  // a permutation of 0..n-1, the identity half of the time
       std::iota(l.values.begin(), l.values.end(), 0.0);
       if (pick(2)) std::shuffle(l.values.begin(), l.values.end(), rng_);
-    } else if (how == 1) {  // one value everywhere
+    } else if (how < 2) {  // one value everywhere
       std::fill(l.values.begin(), l.values.end(), pool_[pick(pool_.size())]);
     } else {
       for (double& v : l.values)
@@ -497,7 +533,8 @@ inline int verify_package(const LoadedRules& loaded, const Options& o) {
       v.result = "not verified";
       v.detail = !plan.no_eval.empty() ? plan.no_eval : "beyond the synthesizer: " + plan.unsupported;
     } else {
-      Drawer drawer(plan, o.seed ^ std::hash<std::string>{}(rule->name));
+      // Seeded by the canonical text: the same draws whatever the rule's file, line or compiler.
+      Drawer drawer(plan, o.seed ^ std::hash<std::string>{}(rule->canonical));
       const std::size_t budget = std::max<std::size_t>(200, 40 * o.verify_n);
       for (std::size_t k = 0; k < budget && v.fired < o.verify_n && v.result.empty(); ++k) {
         Draw d = drawer.draw();

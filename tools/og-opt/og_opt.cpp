@@ -14,6 +14,7 @@
 #include "run.hpp"
 #include "summary.hpp"
 #include "why_not.hpp"
+#include "verify.hpp"
 
 #include <fmt/format.h>
 
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
     for (const auto* r : loaded.rules.rules()) fmt::print("{}: {}\n", r->name, r->canonical);
     return 0;
   }
+  if (o.verify_n > 0) return og_opt::verify_package(loaded, o);
   const optgrammar::RuleInfo* why_not = nullptr;
   if (!o.why_not.empty()) {
     std::vector<const optgrammar::RuleInfo*> candidates;
@@ -71,7 +73,7 @@ int main(int argc, char** argv) {
   if (why_not || out.has_report)
     pass_end = [&explainer](optgrammar::Rewriter& rw, std::size_t pass) { explainer.at_pass_end(rw, pass); };
   if (!og_opt::run(g, loaded.rules, o, out.has_trace ? &out.trace.stream() : nullptr,
-                   out.has_report ? &instances : nullptr, result, pass_end))
+                   out.has_report ? &instances : nullptr, result, nullptr, pass_end))
     return 3;
   og_opt::Report summary = og_opt::summarize(o, in.stem, printed, result, ops_before, og_opt::op_counts(g));
   og_opt::print_summary(report, summary, printed.size(), o.verbose);

@@ -77,6 +77,8 @@ struct Options {
   std::size_t data_inline_max = 16;
   std::string why_not;  ///< --why-not RULE: a rule's name or a unique part of it (empty: none)
   std::optional<std::uint32_t> why_not_at;  ///< --at %N
+  std::size_t verify_n = 0;  ///< --verify N: graphs each rule fires on (0: no verification)
+  std::uint64_t seed = 1;
 };
 
 /// Parses the command line into `o`. Returns the exit status when og-opt is done (--help, or a
@@ -168,6 +170,14 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
                "Do not check the input and result graphs against the op definitions (structure is always checked)");
   app.add_flag("--relaxed-precision", o.relaxed_precision,
                "Set the graph option relaxed_precision_flag: rules flagged relaxed_precision_flag may run (fp32 ops computed in fp16)");
+  auto* verify = app.add_option("--verify", o.verify_n,
+                 "Verify the package: for each rule, rewrite up to N graphs synthesized from its pattern (until it "
+                 "fired on N) and compare them interpreted before and after; counterexamples go to the folder -o "
+                 "names (default og-opt-verify)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->excludes(graph)
+      ->excludes(blocks);
+  app.add_option("--seed", o.seed, "Seed of --verify's draws")->needs(verify)->capture_default_str();
   app.add_flag("--list-rules", o.list_rules, "Print the package's rules in rule order (canonical form) and exit");
   app.add_flag("-v,--verbose", o.verbose,
                "Print each rule's canonical form in the rule table (by default a short pattern: match -> replacement)");

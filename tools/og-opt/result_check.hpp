@@ -1,7 +1,8 @@
 // og-opt --check N: the reference interpreter runs the graph on N random inputs before and after
 // rewriting; the outputs are compared element by element. An element agrees when
 // |after - before| <= tolerance * |before| + atol (atol 1e-5 by default: it only matters near
-// zero; a quantized model's outputs are compared within a quantization step, --check-atol);
+// zero; a quantized model's outputs are compared within a quantization step, --check-atol; an
+// infinity agrees only with the same infinity);
 // per output the largest absolute and relative (over elements with before != 0) differences are
 // reported, and an output with an element that does not agree is an error.
 #pragma once
@@ -64,8 +65,10 @@ inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const Che
         }
         const double abs = x == y ? 0.0 : std::fabs(x - y);
         d[k].max_abs = std::max(d[k].max_abs, abs);
-        if (y != 0) d[k].max_rel = std::max(d[k].max_rel, abs / std::fabs(y));
-        if (!(abs <= tolerance * std::fabs(y) + atol)) d[k].ok = false;
+        if (y != 0 && std::isfinite(y)) d[k].max_rel = std::max(d[k].max_rel, abs / std::fabs(y));
+        // An infinity agrees only with itself (the relative bound of an infinite `before` holds
+        // for any value).
+        if (!(abs <= tolerance * std::fabs(y) + atol) || (std::isinf(y) && x != y)) d[k].ok = false;
       }
     }
     if (after.size() != c.before[s].size()) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <iostream>
 #include <ostream>
+#include <string>
 
 namespace og_opt {
 
@@ -23,10 +24,10 @@ struct RunResult {
 
 /// Runs `rules` on `g` as the options say, one line per rewrite to `trace` and every rule tried
 /// and fired to `watch` when given; `pass_end`, when given, is called at the end of each pass
-/// (numbered from 1) before CSE. False (with the message printed) when the rewriting fails (a
-/// cycle).
+/// (numbered from 1) before CSE. False when the rewriting fails (a cycle), with the message
+/// printed, or put in `error` when given.
 inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Options& o, std::ostream* trace,
-                optgrammar::RuleWatch* watch, RunResult& out,
+                optgrammar::RuleWatch* watch, RunResult& out, std::string* error = nullptr,
                 const std::function<void(optgrammar::Rewriter&, std::size_t)>& pass_end = {}) {
   // Provenance (core/origins.hpp): each op the run makes records its rule and the sources it
   // stands for; an imported model's ops already name their ONNX nodes.
@@ -54,11 +55,11 @@ inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Op
   }
   try {
     out.report = optgrammar::run_rules(g, rules, opt);
-  } catch (const optgrammar::CycleError& e) {
-    std::cerr << "og-opt: " << e.what() << "\n";
-    return false;
   } catch (const std::exception& e) {
-    std::cerr << "og-opt: rewriting failed: " << e.what() << "\n";
+    const bool cycle = dynamic_cast<const optgrammar::CycleError*>(&e) != nullptr;
+    const std::string message = (cycle ? "" : "rewriting failed: ") + std::string(e.what());
+    if (error) *error = message;
+    else std::cerr << "og-opt: " << message << "\n";
     return false;
   }
   out.fold = folder.stats();

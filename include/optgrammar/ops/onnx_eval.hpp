@@ -293,6 +293,11 @@ inline bool transpose(const OpView& v, std::span<std::byte> out, std::size_t na)
   if (perm.empty())
     for (std::size_t k = 0; k < r; ++k) perm.push_back(static_cast<std::int64_t>(r - 1 - k));
   if (perm.size() != r || x.def->dtype != v.declared->dtype) return false;
+  std::vector<bool> seen(r, false);  // a permutation of 0..r-1, else nothing is computed
+  for (const std::int64_t p : perm) {
+    if (p < 0 || static_cast<std::size_t>(p) >= r || seen[static_cast<std::size_t>(p)]) return false;
+    seen[static_cast<std::size_t>(p)] = true;
+  }
   Dims od(r);
   for (std::size_t k = 0; k < r; ++k) od[k] = xd[static_cast<std::size_t>(perm[k])];
   if (count(od) != v.declared->element_count()) return false;

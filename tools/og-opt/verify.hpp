@@ -1,0 +1,596 @@
+// og-opt --verify N: checks a rule package on graphs synthesized from its rules. For each rule,
+// graphs are drawn from its match pattern (rule_tree.hpp: the Op/OpVarIn nodes, their operand
+// structure, shared tags and LETs; each leaf an input or a constant), with shapes and dtypes
+// drawn, the pattern ops' output definitions inferred through the op definitions (a draw they
+// reject is redrawn), and constant values drawn from the constants the rule mentions, their
+// neighbours and a small pool (near misses included). Each graph is rewritten by the whole
+// package as og-opt runs it (run.hpp: passes, folding, CSE), checked against the op definitions
+// and interpreted before and after (result_check.hpp). The first failure of a rule is shrunk
+// greedily and written as an .ogt counterexample. docs/og-opt.md describes the output.
+#pragma once
+
+#include "load_rules.hpp"
+#include "options.hpp"
+#include "result_check.hpp"
+#include "rule_tree.hpp"
+#include "run.hpp"
+
+#include <optgrammar/core/text_io.hpp>
+#include <optgrammar/core/verify.hpp>
+#include <optgrammar/ops/builtin.hpp>
+#include <optgrammar/ops/verify.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace og_opt {
+
+/// Exit status of --verify when a rule fails.
+inline constexpr int verify_failed_status = 4;
+
+namespace verify_detail {
+
+using optgrammar::DType;
+using optgrammar::Graph;
+using optgrammar::OpRef;
+using optgrammar::OutputDef;
+
+/// One value of the synthesized graph: a leaf (an operand tag, or an Op("$Const") of the
+/// pattern) or a pattern op over earlier entries.
+struct PlanEntry {
+  bool leaf = true;
+  bool constant_only = false;  ///< Op("$Const"), or a tag whose constant values the constraint reads
+  std::string name;            ///< the op name (not a leaf) or the tag (a leaf)
+  std::vector<std::uint32_t> operands;
+  const optgrammar::ops::OperandSpec* spec = nullptr;  ///< a leaf: the slot of its first consumer
+};
+
+/// What the synthesizer takes from a rule: the pattern in build order (operands first, the root
+/// last), the constants and dtypes the rule mentions, or why it cannot synthesize the rule.
+struct Plan {
+  std::vector<PlanEntry> entries;
+  std::vector<double> numbers;
+  std::vector<DType> dtypes;
+  /// What the constraint compares a constant's element with: EQ(CONSTVAL_*("t", k), V) gives
+  /// (k, V) for the tag t.
+  std::map<std::string, std::vector<std::pair<std::size_t, double>>> element_hints;
+  /// Tags whose constraint reads CONSTVAL_*_VALID("t", 0): absent ONNX inputs are constants
+  /// with no elements, which such a rule asks for.
+  std::set<std::string> maybe_empty;
+  std::string unsupported;  ///< non-empty: beyond the synthesizer (what)
+  std::string no_eval;      ///< non-empty: an op without reference semantics (which)
+};
+
+class Planner {
+ public:
+  Planner(const RuleTree& t, Plan& p) : t_(t), p_(p) {}
+
+  void plan() {
+    for (std::uint32_t i = 0; i < t_.nodes.size(); ++i) {
+      const RuleNode& n = t_[i];
+      if (n.kind == Kind::Let && i < t_.constraint) lets_[n.str] = t_.kid(i, 0);
+      if (n.kind == Kind::Int || n.kind == Kind::Size) p_.numbers.push_back(static_cast<double>(n.value));
+      if (n.kind == Kind::Float && std::isfinite(n.real)) p_.numbers.push_back(n.real);
+      if (n.kind == Kind::DTypeConst) p_.dtypes.push_back(static_cast<DType>(n.value));
+      if ((n.kind == Kind::Op || n.kind == Kind::OpVarIn) && p_.no_eval.empty()) {
+        const auto* def = optgrammar::ops::definitions().find(n.str);
+        if (def == nullptr) p_.no_eval = n.str + " has no op definition";
+        else if (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like))
+          p_.no_eval = n.str + " has no eval (no reference semantics)";
+      }
+    }
+    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
+      if (optgrammar::dsl::reads_constval(t_[i].kind) && t_[i].n > 0 && t_[t_.kid(i, 0)].kind == Kind::Tag) {
+        const_tags_.insert(t_[t_.kid(i, 0)].str);
+        const bool valid = t_[i].kind == Kind::ConstvalFloatValid || t_[i].kind == Kind::ConstvalIntValid;
+        if (valid && t_[i].n == 2 && t_[t_.kid(i, 1)].value == 0) p_.maybe_empty.insert(t_[t_.kid(i, 0)].str);
+      }
+    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
+      if (t_[i].kind == Kind::Eq && t_[i].n == 2) hint(t_.kid(i, 0), t_.kid(i, 1)), hint(t_.kid(i, 1), t_.kid(i, 0));
+    visit(t_.match);
+    for (auto& e : p_.entries)
+      if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;
+  }
+
+ private:
+  /// Records EQ(CONSTVAL_*("t", k), V) as a hint for the leaf t.
+  void hint(std::uint32_t read, std::uint32_t value) {
+    const RuleNode& r = t_[read];
+    const RuleNode& v = t_[value];
+    if ((r.kind != Kind::ConstvalFloat && r.kind != Kind::ConstvalInt) || r.n != 2) return;
+    const RuleNode& tag = t_[t_.kid(read, 0)];
+    const RuleNode& k = t_[t_.kid(read, 1)];
+    if (tag.kind != Kind::Tag || (k.kind != Kind::Int && k.kind != Kind::Size) || k.value < 0) return;
+    if (v.kind == Kind::Float && std::isfinite(v.real)) p_.element_hints[tag.str].emplace_back(k.value, v.real);
+    if (v.kind == Kind::Int || v.kind == Kind::Size) p_.element_hints[tag.str].emplace_back(k.value, static_cast<double>(v.value));
+  }
+  static PlanEntry leaf(std::string name, bool constant_only = false) {
+    PlanEntry e;
+    e.name = std::move(name);
+    e.constant_only = constant_only;
+    return e;
+  }
+  std::uint32_t push(PlanEntry e) {
+    p_.entries.push_back(std::move(e));
+    return static_cast<std::uint32_t>(p_.entries.size() - 1);
+  }
+  std::uint32_t visit(std::uint32_t i) {
+    if (const auto m = memo_.find(i); m != memo_.end()) return m->second;
+    const RuleNode& n = t_[i];
+    std::uint32_t e = 0;
+    switch (n.kind) {
+      case Kind::Op:
+      case Kind::OpVarIn: {
+        if (n.n == 0 && n.str == "$Const") {
+          e = push(leaf("$Const", true));
+          break;
+        }
+        PlanEntry op;
+        op.leaf = false;
+        op.name = n.str;
+        for (std::uint32_t k = 0; k < n.n; ++k) op.operands.push_back(visit(t_.kid(i, k)));
+        const auto* def = optgrammar::ops::definitions().find(n.str);
+        for (std::uint32_t k = 0; k < op.operands.size(); ++k) {
+          PlanEntry& in = p_.entries[op.operands[k]];
+          if (in.leaf && in.spec == nullptr && def) in.spec = def->operand_spec(k);
+        }
+        e = push(std::move(op));
+        break;
+      }
+      case Kind::Let:
+        e = visit(t_.kid(i, 0));
+        tags_[n.str] = e;
+        if (p_.entries[e].leaf) p_.entries[e].name = n.str;  // LET("c", Op("$Const")): the leaf c
+        break;
+      case Kind::Tag: {
+        if (const auto b = tags_.find(n.str); b != tags_.end()) return b->second;
+        if (const auto l = lets_.find(n.str); l != lets_.end()) return tags_[n.str] = visit(l->second);
+        if (n.str == "*") {  // an operand matched by anything: a leaf of its own each time
+          e = push(leaf(n.str));
+          break;
+        }
+        e = tags_[n.str] = push(leaf(n.str));
+        break;
+      }
+      default:
+        if (p_.unsupported.empty()) p_.unsupported = "the pattern holds " + std::string(optgrammar::dsl::kind_name(n.kind));
+        e = push(leaf(std::string(t_.text(i))));
+    }
+    return memo_[i] = e;
+  }
+
+  const RuleTree& t_;
+  Plan& p_;
+  std::map<std::string, std::uint32_t> lets_, tags_;
+  std::map<std::uint32_t, std::uint32_t> memo_;
+  std::set<std::string> const_tags_;
+};
+
+/// A drawn leaf: input or constant, its definition and (a constant) its values.
+struct LeafDraw {
+  bool constant = false;
+  OutputDef def;
+  std::vector<double> values;
+};
+using Draw = std::vector<LeafDraw>;  // by plan entry (entries that are ops: unused)
+
+/// Draws leaves for a plan: shapes around one base shape, dtypes the consumers' definitions
+/// take, constants from the rule's numbers, their neighbours and a small pool.
+class Drawer {
+ public:
+  Drawer(const Plan& p, std::uint64_t seed) : p_(p), rng_(seed) {
+    for (double v : p.numbers)
+      for (double d : {0.0, -1.0, 1.0}) pool_.push_back(v + d);
+    for (double v : {0.0, 1.0, -1.0, 2.0, 0.5, 3.0}) pool_.push_back(v);
+  }
+
+  Draw draw() {
+    const std::uint32_t rank = pick(2) ? 4 : 1 + pick(3);  // rank 4 most often: the layer ops are NHWC
+    std::size_t base[4];
+    for (auto& d : base) d = 1 + pick(4);
+    const DType base_type = pick(3) == 0 && !p_.dtypes.empty() ? p_.dtypes[pick(p_.dtypes.size())]
+                            : pick(6) == 0                     ? kinds_[pick(std::size(kinds_))]
+                                                               : DType::Float32;
+    Draw d(p_.entries.size());
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      const PlanEntry& e = p_.entries[i];
+      if (!e.leaf) continue;
+      LeafDraw& l = d[i];
+      DType t = base_type;
+      if (e.spec && e.spec->rule == optgrammar::ops::TypeRule::in_set && !e.spec->types.contains(t)) t = member(e.spec->types);
+      const auto kind = optgrammar::dtype_info(t).kind;
+      l.constant = e.constant_only || (e.spec && e.spec->must_be_constant) || kind == optgrammar::DTypeKind::integer ||
+                   kind == optgrammar::DTypeKind::boolean || pick(4) == 0;
+      l.def.dtype = t;
+      // An integer constant is most often a vector as long as the base's rank (axes, a
+      // permutation, a shape).
+      // A constant the constraint reads is often one element.
+      const unsigned shape = l.constant && kind == optgrammar::DTypeKind::integer && pick(2) ? 6
+                             : e.constant_only && pick(3) == 0                             ? 4
+                                                                                           : pick(8);
+      if (shape < 4) {
+        l.def.rank = rank;
+        std::copy(base, base + rank, l.def.dims.begin());
+      } else if (shape == 4) {  // one element: a scalar, [1], or the base's rank of 1s
+        const unsigned r = pick(3);
+        l.def.rank = r == 2 ? rank : r;
+        std::fill(l.def.dims.begin(), l.def.dims.begin() + l.def.rank, std::size_t{1});
+      } else if (shape == 5) {  // broadcast against the base
+        l.def.rank = rank;
+        for (std::uint32_t k = 0; k < rank; ++k) l.def.dims[k] = pick(2) ? 1 : base[k];
+      } else if (shape == 6) {  // a vector as long as the base's rank (axes, permutations, shapes)
+        l.def.rank = 1;
+        l.def.dims[0] = rank;
+      } else {
+        l.def.rank = 1 + pick(4);
+        for (std::uint32_t k = 0; k < l.def.rank; ++k) l.def.dims[k] = 1 + pick(4);
+      }
+      if (l.constant && p_.maybe_empty.count(e.name) && pick(2)) {  // no elements
+        l.def.rank = 1;
+        l.def.dims[0] = 0;
+      }
+      if (optgrammar::is_quantized(t)) {
+        const bool is_signed = optgrammar::dtype_info(t).is_signed;
+        l.def.zero_offset = t == DType::QInt32 || is_signed ? 0 : (pick(2) ? 128 : static_cast<std::int32_t>(pick(256)));
+        constexpr float steps[] = {0.0625f, 0.1f, 0.25f, 1.0f};
+        l.def.stepsize = steps[pick(4)];
+      }
+      if (l.constant) fill(l);
+      // The values the constraint compares the elements with, most of the time; else a
+      // neighbour (a near miss) or what fill drew.
+      if (const auto h = p_.element_hints.find(e.name); l.constant && h != p_.element_hints.end())
+        for (const auto& [k, v] : h->second)
+          if (k < l.values.size() && pick(4) != 0) l.values[k] = pick(8) == 0 ? v + (pick(2) ? 1.0 : -1.0) : v;
+    }
+    return d;
+  }
+
+  /// Values for a constant leaf, one per element of its definition.
+  void fill(LeafDraw& l) {
+    const std::size_t n = l.def.element_count();
+    l.values.assign(n, 0.0);
+    const bool is_float = optgrammar::is_floating(l.def.dtype);
+    const unsigned how = pick(4);
+    if (how < 2 && !is_float) {  // a permutation of 0..n-1, the identity half of the time
+      std::iota(l.values.begin(), l.values.end(), 0.0);
+      if (pick(2)) std::shuffle(l.values.begin(), l.values.end(), rng_);
+    } else if (how < 2) {  // one value everywhere
+      std::fill(l.values.begin(), l.values.end(), pool_[pick(pool_.size())]);
+    } else {
+      for (double& v : l.values)
+        v = pick(2) ? pool_[pick(pool_.size())]
+            : is_float ? static_cast<double>(static_cast<int>(pick(512)) - 256) / 64.0
+                       : static_cast<double>(pick(8));
+    }
+  }
+
+ private:
+  unsigned pick(std::size_t n) { return static_cast<unsigned>(rng_() % n); }
+  DType member(optgrammar::ops::DTypeSet s) {
+    std::vector<DType> in;
+    for (std::size_t k = 0; k < optgrammar::dtype_count; ++k)
+      if (s.contains(static_cast<DType>(k))) in.push_back(static_cast<DType>(k));
+    if (in.empty()) return DType::Float32;
+    if (s.contains(DType::Float32) && pick(2)) return DType::Float32;
+    return in[pick(in.size())];
+  }
+
+  static constexpr DType kinds_[] = {DType::Float16, DType::Int32, DType::QUInt8, DType::QInt8, DType::Int64};
+  const Plan& p_;
+  std::mt19937_64 rng_;
+  std::vector<double> pool_;
+};
+
+/// The graph of a draw: its leaves, the pattern ops with inferred output definitions, an Output
+/// of the root. False when the op definitions reject it.
+inline bool build(const Plan& p, const Draw& d, Graph& g) {
+  g = Graph();
+  std::vector<OpRef> ref(p.entries.size());
+  std::vector<optgrammar::ops::ValueView> buf;
+  for (std::size_t i = 0; i < p.entries.size(); ++i) {
+    const PlanEntry& e = p.entries[i];
+    if (e.leaf) {
+      const LeafDraw& l = d[i];
+      if (!l.constant) {
+        ref[i] = g.add_input(l.def);
+        continue;
+      }
+      std::vector<std::byte> bytes(l.def.byte_size());
+      for (std::size_t k = 0; k < l.values.size(); ++k) optgrammar::store_value(l.def.dtype, bytes.data(), k, l.values[k]);
+      ref[i] = g.add_const(l.def, std::span<const std::byte>(bytes));
+      continue;
+    }
+    std::vector<OpRef> ins;
+    for (auto k : e.operands) ins.push_back(ref[k]);
+    // The declared definition, for what inference leaves open: the first operand's that is no
+    // constant (an imported ONNX op takes its attributes first, as constants).
+    const auto* def = optgrammar::ops::definitions().find(e.name);
+    OutputDef guess = ins.empty() ? OutputDef::make(DType::Float32, {}) : g.output(ins[0]);
+    for (std::size_t k = 0; k < ins.size(); ++k)
+      if (!g.is_const(ins[k])) {
+        guess = g.output(ins[k]);
+        break;
+      }
+    if (def && def->result.rule == optgrammar::ops::TypeRule::in_set && !def->result.types.contains(guess.dtype))
+      for (std::size_t k = 0; k < optgrammar::dtype_count; ++k)
+        if (def->result.types.contains(static_cast<DType>(k))) {
+          guess.dtype = static_cast<DType>(k);
+          break;
+        }
+    const OpRef r = g.add_op(optgrammar::intern_op_name(e.name), std::span<const OpRef>(ins), guess);
+    if (def && def->infer && def->min_operands() <= ins.size() && ins.size() <= def->max_operands()) {
+      const optgrammar::ops::Inferred inf = def->infer(optgrammar::ops::op_view(g, r, buf));
+      if (!inf.error.empty()) return false;
+      OutputDef out = guess;
+      if (inf.shape) {
+        out.rank = inf.def.rank;
+        out.dims = inf.def.dims;
+      }
+      if (inf.dtype) out.dtype = inf.def.dtype;
+      if (inf.quant) {
+        out.zero_offset = inf.def.zero_offset;
+        out.stepsize = inf.def.stepsize;
+      }
+      if (out.unrepresentable() != nullptr || out.element_count() > (1u << 16)) return false;
+      g.set_output(r, out);
+    }
+    ref[i] = r;
+  }
+  g.add_output(ref.back());
+  return optgrammar::verify(g).empty() && optgrammar::ops::verify_ops(g).empty();
+}
+
+enum class Outcome { invalid, passed, mismatch, broke_definition, no_fixed_point, not_interpretable };
+
+inline const char* outcome_words(Outcome o) {
+  switch (o) {
+    case Outcome::mismatch: return "the outputs differ beyond the tolerance";
+    case Outcome::broke_definition: return "the rewrite breaks an op definition";
+    case Outcome::no_fixed_point: return "the package does not reach a fixed point";
+    case Outcome::not_interpretable: return "the result has an op without reference semantics";
+    default: return "";
+  }
+}
+
+struct Trial {
+  Outcome outcome = Outcome::invalid;
+  bool fired = false;
+  std::string detail;  ///< what differed or broke, and the rules that fired
+  Graph graph;         ///< the synthesized graph
+};
+
+/// An op of g the interpreter has no kernel for, or an empty string.
+inline std::string op_without_eval(const Graph& g) {
+  for (OpRef r : g.live_ops()) {
+    const auto* def = optgrammar::ops::definitions().find(g.name_id(r));
+    if (g.is_const(r) || g.name_id(r) == optgrammar::op_names::input || g.name_id(r) == optgrammar::op_names::output) continue;
+    if (def == nullptr || (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like)))
+      return std::string(g.name(r));
+  }
+  return {};
+}
+
+/// Builds the draw's graph, rewrites a copy by the package and compares.
+inline Trial trial(const Plan& p, const Draw& d, const optgrammar::RuleSet& rules, const optgrammar::RuleInfo& rule,
+                   const Options& o) {
+  Trial t;
+  if (!build(p, d, t.graph)) return t;
+  CheckRun before;
+  try {
+    before = check_before(t.graph, 2);
+  } catch (const std::exception&) {
+    return t;  // the interpreter cannot run the draw (values out of an op's range): redrawn
+  }
+  Graph h = t.graph;
+  RunResult result;
+  std::string error;
+  const bool ran = run(h, rules, o, nullptr, nullptr, result, &error);
+  std::string fired_rules;
+  for (std::size_t k = 0; k < result.report.rules.size(); ++k)
+    if (result.report.stats[k].fired > 0) {
+      if (result.report.rules[k] == &rule) t.fired = true;
+      fired_rules += (fired_rules.empty() ? "" : ", ") + result.report.rules[k]->name;
+    }
+  const std::string by = fired_rules.empty() ? " (no rule fired)" : " (rules fired: " + fired_rules + ")";
+  if (!ran) {
+    t.outcome = Outcome::no_fixed_point;
+    t.fired = true;  // (the run's counts are lost with it)
+    t.detail = error;
+    return t;
+  }
+  std::vector<OpRef> where;
+  auto problems = optgrammar::verify(h, &where);
+  if (problems.empty()) problems = optgrammar::ops::verify_ops(h, {}, &where);
+  if (!problems.empty()) {
+    t.outcome = Outcome::broke_definition;
+    t.detail = problems.front() + by;
+    return t;
+  }
+  try {
+    const auto diffs = check_after(h, before, o.check_tolerance, o.check_atol);
+    for (std::size_t k = 0; k < diffs.size(); ++k)
+      if (!diffs[k].ok) {
+        t.outcome = Outcome::mismatch;
+        t.detail = diffs[k].problem.empty()
+                       ? fmt::format("output {}: max abs diff {:.3g}, max rel diff {:.3g}{}", k, diffs[k].max_abs, diffs[k].max_rel, by)
+                       : fmt::format("output {}: {}{}", k, diffs[k].problem, by);
+        return t;
+      }
+  } catch (const std::exception& e) {
+    const std::string op = op_without_eval(h);
+    t.outcome = op.empty() ? Outcome::mismatch : Outcome::not_interpretable;
+    t.detail = op.empty() ? std::string("the result cannot be interpreted: ") + e.what() + by : op + " has no eval" + by;
+    return t;
+  }
+  t.outcome = Outcome::passed;
+  return t;
+}
+
+/// Shrinks a failing draw greedily while the failure persists: dims to 1, leading dims of 1
+/// dropped, floats to Float32, constant elements to 0 or 1, then to values nearer 0.
+inline Trial minimize(const Plan& p, Draw d, Trial failing, const optgrammar::RuleSet& rules,
+                      const optgrammar::RuleInfo& rule, const Options& o) {
+  std::size_t budget = 400;
+  auto keeps = [&](const Draw& c) {
+    if (budget == 0) return false;
+    --budget;
+    Trial t = trial(p, c, rules, rule, o);
+    if (t.outcome != failing.outcome) return false;
+    failing = std::move(t);
+    return true;
+  };
+  for (bool changed = true; changed && budget > 0;) {
+    changed = false;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      if (!p.entries[i].leaf) continue;
+      for (std::uint32_t k = 0; k < d[i].def.rank; ++k) {
+        if (d[i].def.dims[k] <= 1) continue;
+        Draw c = d;
+        c[i].def.dims[k] = 1;
+        if (c[i].constant) c[i].values.resize(c[i].def.element_count(), c[i].values.empty() ? 0.0 : c[i].values[0]);
+        if (keeps(c)) d = std::move(c), changed = true;
+      }
+      if (d[i].def.rank > 0 && d[i].def.dims[0] == 1) {  // a leading dim of 1 dropped
+        Draw c = d;
+        std::copy(c[i].def.dims.begin() + 1, c[i].def.dims.end(), c[i].def.dims.begin());
+        --c[i].def.rank;
+        if (keeps(c)) d = std::move(c), changed = true;
+      }
+      if (d[i].def.dtype != DType::Float32 && optgrammar::is_floating(d[i].def.dtype)) {
+        Draw c = d;
+        c[i].def.dtype = DType::Float32;
+        if (keeps(c)) d = std::move(c), changed = true;
+      }
+      for (std::size_t k = 0; k < d[i].values.size(); ++k)
+        for (double smaller : {0.0, 1.0, std::trunc(d[i].values[k] / 2)}) {
+          if (std::fabs(smaller) >= std::fabs(d[i].values[k])) continue;
+          Draw c = d;
+          c[i].values[k] = smaller;
+          if (keeps(c)) {
+            d = std::move(c), changed = true;
+            break;
+          }
+        }
+    }
+  }
+  return failing;
+}
+
+/// A file name for a rule's counterexample ("w1_rules.cpp:5" -> "w1_rules.cpp_5.ogt").
+inline std::string counterexample_name(const std::string& rule) {
+  std::string s;
+  for (char c : rule) s += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+  return s + ".ogt";
+}
+
+struct RuleVerdict {
+  std::string rule;
+  std::size_t graphs = 0, fired = 0;
+  std::string result;  ///< "ok", "FAILED", "never fired", "not verified"
+  std::string detail;
+  double seconds = 0;
+};
+
+}  // namespace verify_detail
+
+/// --verify N: every rule of `loaded`, one line each, then the lists and a summary line to stdout.
+/// Returns 0, 1 when a counterexample cannot be written, verify_failed_status when a rule fails.
+inline int verify_package(const LoadedRules& loaded, const Options& o) {
+  using namespace verify_detail;
+  const std::filesystem::path dir = o.out_text.empty() ? std::filesystem::path("og-opt-verify") : std::filesystem::path(o.out_text);
+  std::vector<RuleVerdict> verdicts;
+  fmt::print("verify: {} rules, up to {} firing graphs each, seed {}\n", loaded.rules.size(), o.verify_n, o.seed);
+  fmt::print("{:<28} {:>7} {:>6}  {:<12} {:>9}\n", "rule", "graphs", "fired", "result", "time (ms)");
+  bool write_failed = false;
+  for (const optgrammar::RuleInfo* rule : loaded.rules.rules()) {
+    const auto start = std::chrono::steady_clock::now();
+    RuleVerdict v;
+    v.rule = rule->name;
+    Plan plan;
+    try {
+      Planner(read_rule(rule->canonical), plan).plan();
+    } catch (const RuleTextError& e) {
+      plan.unsupported = e.what();
+    }
+    if (!plan.no_eval.empty() || !plan.unsupported.empty()) {
+      v.result = "not verified";
+      v.detail = !plan.no_eval.empty() ? plan.no_eval : "beyond the synthesizer: " + plan.unsupported;
+    } else {
+      // Seeded by the canonical text: the same draws whatever the rule's file, line or compiler.
+      Drawer drawer(plan, o.seed ^ std::hash<std::string>{}(rule->canonical));
+      const std::size_t budget = std::max<std::size_t>(200, 40 * o.verify_n);
+      for (std::size_t k = 0; k < budget && v.fired < o.verify_n && v.result.empty(); ++k) {
+        Draw d = drawer.draw();
+        Trial t = trial(plan, d, loaded.rules, *rule, o);
+        if (t.outcome == Outcome::invalid) continue;
+        ++v.graphs;
+        v.fired += t.fired;
+        if (t.outcome == Outcome::passed) continue;
+        if (t.outcome == Outcome::not_interpretable) {
+          v.result = "not verified";
+          v.detail = t.detail;
+          break;
+        }
+        const Outcome kind = t.outcome;
+        t = minimize(plan, std::move(d), std::move(t), loaded.rules, *rule, o);
+        v.result = "FAILED";
+        const auto path = dir / counterexample_name(rule->name);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        std::ofstream f(path);
+        if (f) optgrammar::write_graph_text(f, t.graph);
+        if (!f) {
+          std::cerr << "og-opt: --verify: cannot write " << path.string() << "\n";
+          write_failed = true;
+        }
+        v.detail = fmt::format("{}: {}; counterexample ({} ops): {}", outcome_words(kind), t.detail, t.graph.live_count(),
+                               path.string());
+      }
+      if (v.result.empty()) {
+        v.result = v.fired > 0 ? "ok" : "never fired";
+        if (v.graphs == 0) v.detail = "no graph drawn from its pattern passed the op definitions (beyond the synthesizer)";
+        else if (v.fired == 0) v.detail = "dead, unsatisfiable, or its constraint needs values the synthesizer does not draw";
+      }
+    }
+    v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print("{:<28} {:>7} {:>6}  {:<12} {:>9.1f}\n", v.rule, v.graphs, v.fired, v.result, v.seconds * 1e3);
+    std::fflush(stdout);
+    verdicts.push_back(std::move(v));
+  }
+  std::size_t counts[4] = {};
+  const char* results[4] = {"FAILED", "never fired", "not verified", "ok"};
+  for (std::size_t r = 0; r < 3; ++r) {
+    bool head = false;
+    for (const auto& v : verdicts) {
+      if (v.result != results[r]) continue;
+      if (!head) fmt::print("\n{}:\n", results[r]);
+      head = true;
+      fmt::print("  {}: {}\n", v.rule, v.detail);
+    }
+  }
+  for (const auto& v : verdicts)
+    for (std::size_t r = 0; r < 4; ++r) counts[r] += v.result == results[r];
+  fmt::print("\nverify: {} rules: {} verified, {} failed, {} never fired, {} not verified\n", verdicts.size(), counts[3],
+             counts[0], counts[1], counts[2]);
+  if (write_failed) return 1;
+  return counts[0] > 0 ? verify_failed_status : 0;
+}
+
+}  // namespace og_opt

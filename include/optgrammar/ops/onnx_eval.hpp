@@ -932,9 +932,6 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const bool ok = make_window(w, nsp, a.attr_ints(kernel_at), a.attr_ints(strides_at), is_max ? a.attr_ints(2) : std::vector<std::int64_t>{},
                               a.attr_ints(pads_at), auto_pad, in_sp, out_sp);
   if (!ok || od[0] * od[1] != NC) return false;
-  for (std::size_t k = 0; k < nsp; ++k)  // a window wider than the padded input has no position
-    if ((w.kernel[k] - 1) * w.dilation[k] + 1 > in_sp[k] + static_cast<std::size_t>(std::max<std::int64_t>(0, w.pad_begin[k] + w.pad_end[k])))
-      return false;
   const bool include_pad = P == Pool::average && a.attr_int(2) != 0;
   const bool indices = is_max && na > 7 && a.attr_int(7) == 1;
   const double p_norm = P == Pool::lp ? a.attr_scalar(2) : 0.0;

@@ -18,12 +18,16 @@
 int main(int argc, char** argv) {
   CLI::App app{"og-parse: find, parse and check the optimization rules of op-package source files"};
   std::vector<std::string> files;
-  bool json = false, canonical = false, strict = false, no_lint = false, basename = false, quiet = false;
+  bool json = false, canonical = false, strict = false, no_lint = false, no_op_check = false, basename = false,
+       quiet = false;
   app.add_option("files", files, "op-package source files ('-' reads standard input)")->required();
   auto* jopt = app.add_flag("--json", json, "print every rule (and the other declarations) as JSON on stdout");
   app.add_flag("--canonical", canonical, "print every rule in canonical form, prefixed with file:line:")->excludes(jopt);
   app.add_flag("--strict", strict, "make the 'should' restrictions that shipped packages break errors");
   app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags, ops a match cannot find)");
+  app.add_flag("--no-op-check", no_op_check,
+               "no warnings of ops a match cannot find (unknown op, operand count): for rules written against "
+               "other op definitions than this library's");
   app.add_flag("--basename", basename, "name files by their base name in diagnostics and output");
   app.add_flag("-q,--quiet", quiet, "do not print warnings");
   std::vector<std::string> include_dirs;
@@ -47,7 +51,7 @@ int main(int argc, char** argv) {
   // the rules' nodes are kept only for what prints them
   og_parse::Session s({.strict = strict,
                        .lint = !no_lint,
-                       .check_ops = !no_lint,
+                       .check_ops = !no_lint && !no_op_check,
                        .include_dirs = include_dirs,
                        .keep_trees = json || canonical});
   bool io_error = false;

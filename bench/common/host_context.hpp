@@ -1,8 +1,7 @@
-// Google Benchmark programs: main() that records the host (bench/common/host.hpp) in the
-// benchmark's context: `cpu_model` and `load_before` before the runs, and prints `load_after`
-// after them (the context is written before the first run, so the load after goes to stderr and,
-// with --benchmark_out, stays out of the file). Use OG_BENCHMARK_MAIN() in place of
-// BENCHMARK_MAIN().
+// Google Benchmark programs: main() that adds the CPU model (bench/common/host.hpp) to the
+// benchmark's context, beside the load average Google Benchmark records there itself
+// (`load_avg`, read before the first run), and prints the load after the runs on stderr (the
+// context is written before the first run). Use OG_BENCHMARK_MAIN() in place of BENCHMARK_MAIN().
 #pragma once
 
 #include "common/host.hpp"
@@ -16,7 +15,6 @@ namespace bench {
 /// Initializes Google Benchmark with the host in its context and runs the registered benchmarks.
 inline int run_benchmarks(int argc, char** argv) {
   benchmark::AddCustomContext("cpu_model", cpu_model());
-  benchmark::AddCustomContext("load_before", load_average());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -1,5 +1,5 @@
 // og-opt --verify N: checks a rule package on graphs synthesized from its rules. For each rule,
-// graphs are drawn from its match pattern (rule_tree.hpp: the Op/OpVarIn nodes, their operand
+// graphs are drawn from its match pattern (its flat form, RuleInfo::flat: the Op/OpVarIn nodes, their operand
 // structure, shared tags and LETs; each leaf an input or a constant), with shapes and dtypes
 // drawn, the pattern ops' output definitions inferred through the op definitions (a draw they
 // reject is redrawn), and constant values drawn from the constants the rule mentions, their
@@ -12,11 +12,12 @@
 #include "load_rules.hpp"
 #include "options.hpp"
 #include "result_check.hpp"
-#include "rule_tree.hpp"
 #include "run.hpp"
 
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/verify.hpp>
+#include <optgrammar/dsl/canonical.hpp>
+#include <optgrammar/dsl/flat.hpp>
 #include <optgrammar/ops/builtin.hpp>
 #include <optgrammar/ops/verify.hpp>
 
@@ -36,6 +37,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +50,7 @@ inline constexpr int verify_failed_status = 4;
 namespace verify_detail {
 
 using optgrammar::DType;
+using optgrammar::dsl::Kind;
 using optgrammar::Graph;
 using optgrammar::OpRef;
 using optgrammar::OutputDef;
@@ -80,46 +83,55 @@ struct Plan {
 
 class Planner {
  public:
-  Planner(const RuleTree& t, Plan& p) : t_(t), p_(p) {}
+  Planner(const optgrammar::dsl::FlatCopy& t, Plan& p) : t_(t), p_(p) {}
 
   void plan() {
     for (std::uint32_t i = 0; i < t_.nodes.size(); ++i) {
-      const RuleNode& n = t_[i];
-      if (n.kind == Kind::Let && i < t_.constraint) lets_[n.str] = t_.kid(i, 0);
+      const FlatNode& n = at(i);
+      if (n.kind == Kind::Let && i < t_.constraint) lets_[name(n)] = kid(i, 0);
       if (n.kind == Kind::Int || n.kind == Kind::Size) p_.numbers.push_back(static_cast<double>(n.value));
       if (n.kind == Kind::Float && std::isfinite(n.real)) p_.numbers.push_back(n.real);
       if (n.kind == Kind::DTypeConst) p_.dtypes.push_back(static_cast<DType>(n.value));
       if ((n.kind == Kind::Op || n.kind == Kind::OpVarIn) && p_.no_eval.empty()) {
-        const auto* def = optgrammar::ops::definitions().find(n.str);
-        if (def == nullptr) p_.no_eval = n.str + " has no op definition";
+        const auto* def = optgrammar::ops::definitions().find(name(n));
+        if (def == nullptr) p_.no_eval = name(n) + " has no op definition";
         else if (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like))
-          p_.no_eval = n.str + " has no eval (no reference semantics)";
+          p_.no_eval = name(n) + " has no eval (no reference semantics)";
       }
     }
     for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (optgrammar::dsl::reads_constval(t_[i].kind) && t_[i].n > 0 && t_[t_.kid(i, 0)].kind == Kind::Tag) {
-        const_tags_.insert(t_[t_.kid(i, 0)].str);
-        const bool valid = t_[i].kind == Kind::ConstvalFloatValid || t_[i].kind == Kind::ConstvalIntValid;
-        if (valid && t_[i].n == 2 && t_[t_.kid(i, 1)].value == 0) p_.maybe_empty.insert(t_[t_.kid(i, 0)].str);
+      if (optgrammar::dsl::reads_constval(at(i).kind) && at(i).n > 0 && at(kid(i, 0)).kind == Kind::Tag) {
+        const_tags_.insert(name(at(kid(i, 0))));
+        const bool valid = at(i).kind == Kind::ConstvalFloatValid || at(i).kind == Kind::ConstvalIntValid;
+        if (valid && at(i).n == 2 && at(kid(i, 1)).value == 0) p_.maybe_empty.insert(name(at(kid(i, 0))));
       }
     for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (t_[i].kind == Kind::Eq && t_[i].n == 2) hint(t_.kid(i, 0), t_.kid(i, 1)), hint(t_.kid(i, 1), t_.kid(i, 0));
+      if (at(i).kind == Kind::Eq && at(i).n == 2) hint(kid(i, 0), kid(i, 1)), hint(kid(i, 1), kid(i, 0));
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;
   }
 
  private:
+  using FlatNode = optgrammar::dsl::FlatNode;
+  static std::string name(const FlatNode& n) { return std::string(n.str.view()); }
+  const FlatNode& at(std::uint32_t i) const { return t_.nodes[i]; }
+  /// Operand k of node i (the flat form's preorder: operand 0 at i + 1, each next at the previous one's end).
+  std::uint32_t kid(std::uint32_t i, std::uint32_t k) const {
+    std::uint32_t c = i + 1;
+    while (k-- > 0) c = t_.nodes[c].end;
+    return c;
+  }
   /// Records EQ(CONSTVAL_*("t", k), V) as a hint for the leaf t.
   void hint(std::uint32_t read, std::uint32_t value) {
-    const RuleNode& r = t_[read];
-    const RuleNode& v = t_[value];
+    const FlatNode& r = at(read);
+    const FlatNode& v = at(value);
     if ((r.kind != Kind::ConstvalFloat && r.kind != Kind::ConstvalInt) || r.n != 2) return;
-    const RuleNode& tag = t_[t_.kid(read, 0)];
-    const RuleNode& k = t_[t_.kid(read, 1)];
+    const FlatNode& tag = at(kid(read, 0));
+    const FlatNode& k = at(kid(read, 1));
     if (tag.kind != Kind::Tag || (k.kind != Kind::Int && k.kind != Kind::Size) || k.value < 0) return;
-    if (v.kind == Kind::Float && std::isfinite(v.real)) p_.element_hints[tag.str].emplace_back(k.value, v.real);
-    if (v.kind == Kind::Int || v.kind == Kind::Size) p_.element_hints[tag.str].emplace_back(k.value, static_cast<double>(v.value));
+    if (v.kind == Kind::Float && std::isfinite(v.real)) p_.element_hints[name(tag)].emplace_back(k.value, v.real);
+    if (v.kind == Kind::Int || v.kind == Kind::Size) p_.element_hints[name(tag)].emplace_back(k.value, static_cast<double>(v.value));
   }
   static PlanEntry leaf(std::string name, bool constant_only = false) {
     PlanEntry e;
@@ -133,20 +145,20 @@ class Planner {
   }
   std::uint32_t visit(std::uint32_t i) {
     if (const auto m = memo_.find(i); m != memo_.end()) return m->second;
-    const RuleNode& n = t_[i];
+    const FlatNode& n = at(i);
     std::uint32_t e = 0;
     switch (n.kind) {
       case Kind::Op:
       case Kind::OpVarIn: {
-        if (n.n == 0 && n.str == "$Const") {
+        if (n.n == 0 && name(n) == "$Const") {
           e = push(leaf("$Const", true));
           break;
         }
         PlanEntry op;
         op.leaf = false;
-        op.name = n.str;
-        for (std::uint32_t k = 0; k < n.n; ++k) op.operands.push_back(visit(t_.kid(i, k)));
-        const auto* def = optgrammar::ops::definitions().find(n.str);
+        op.name = name(n);
+        for (std::uint32_t k = 0; k < n.n; ++k) op.operands.push_back(visit(kid(i, k)));
+        const auto* def = optgrammar::ops::definitions().find(name(n));
         for (std::uint32_t k = 0; k < op.operands.size(); ++k) {
           PlanEntry& in = p_.entries[op.operands[k]];
           if (in.leaf && in.spec == nullptr && def) in.spec = def->operand_spec(k);
@@ -155,28 +167,28 @@ class Planner {
         break;
       }
       case Kind::Let:
-        e = visit(t_.kid(i, 0));
-        tags_[n.str] = e;
-        if (p_.entries[e].leaf) p_.entries[e].name = n.str;  // LET("c", Op("$Const")): the leaf c
+        e = visit(kid(i, 0));
+        tags_[name(n)] = e;
+        if (p_.entries[e].leaf) p_.entries[e].name = name(n);  // LET("c", Op("$Const")): the leaf c
         break;
       case Kind::Tag: {
-        if (const auto b = tags_.find(n.str); b != tags_.end()) return b->second;
-        if (const auto l = lets_.find(n.str); l != lets_.end()) return tags_[n.str] = visit(l->second);
-        if (n.str == "*") {  // an operand matched by anything: a leaf of its own each time
-          e = push(leaf(n.str));
+        if (const auto b = tags_.find(name(n)); b != tags_.end()) return b->second;
+        if (const auto l = lets_.find(name(n)); l != lets_.end()) return tags_[name(n)] = visit(l->second);
+        if (name(n) == "*") {  // an operand matched by anything: a leaf of its own each time
+          e = push(leaf(name(n)));
           break;
         }
-        e = tags_[n.str] = push(leaf(n.str));
+        e = tags_[name(n)] = push(leaf(name(n)));
         break;
       }
       default:
         if (p_.unsupported.empty()) p_.unsupported = "the pattern holds " + std::string(optgrammar::dsl::kind_name(n.kind));
-        e = push(leaf(std::string(t_.text(i))));
+        e = push(leaf(optgrammar::dsl::node_text(t_, i)));
     }
     return memo_[i] = e;
   }
 
-  const RuleTree& t_;
+  const optgrammar::dsl::FlatCopy& t_;
   Plan& p_;
   std::map<std::string, std::uint32_t> lets_, tags_;
   std::map<std::uint32_t, std::uint32_t> memo_;
@@ -524,17 +536,18 @@ inline int verify_package(const LoadedRules& loaded, const Options& o) {
     RuleVerdict v;
     v.rule = rule->name;
     Plan plan;
-    try {
-      Planner(read_rule(rule->canonical), plan).plan();
-    } catch (const RuleTextError& e) {
-      plan.unsupported = e.what();
+    if (rule->flat) {
+      const optgrammar::dsl::FlatCopy flat = rule->flat(rule->rule);
+      Planner(flat, plan).plan();
+    } else {
+      plan.unsupported = "a rule made by hand: no structure to draw from";
     }
     if (!plan.no_eval.empty() || !plan.unsupported.empty()) {
       v.result = "not verified";
       v.detail = !plan.no_eval.empty() ? plan.no_eval : "beyond the synthesizer: " + plan.unsupported;
     } else {
       // Seeded by the canonical text: the same draws whatever the rule's file, line or compiler.
-      Drawer drawer(plan, o.seed ^ std::hash<std::string>{}(rule->canonical));
+      Drawer drawer(plan, o.seed ^ optgrammar::fnv1a(std::as_bytes(std::span(rule->canonical))));
       const std::size_t budget = std::max<std::size_t>(200, 40 * o.verify_n);
       for (std::size_t k = 0; k < budget && v.fired < o.verify_n && v.result.empty(); ++k) {
         Draw d = drawer.draw();

@@ -86,8 +86,15 @@ class WhyNot {
     optgrammar::Graph& g = rw.graph();
     if (rule_ && pass_[rule_->index] == pass) explain_rule(g);
     if (!misses_) return;
+    // the live ops by name, read once for all the pass's rules that never fired
+    std::map<optgrammar::OpNameId, std::vector<optgrammar::OpRef>> by_name;
     for (const optgrammar::RuleInfo* r : rules_.rules())
-      if (pass_[r->index] == pass && rw.stats(*r).fired == 0 && r->explain) nearest_misses(g, *r);
+      if (pass_[r->index] == pass && rw.stats(*r).fired == 0 && r->explain) by_name[r->root];
+    if (by_name.empty()) return;
+    for (optgrammar::OpRef o : g.live_ops())
+      if (const auto it = by_name.find(g.name_id(o)); it != by_name.end()) it->second.push_back(o);
+    for (const optgrammar::RuleInfo* r : rules_.rules())
+      if (pass_[r->index] == pass && rw.stats(*r).fired == 0 && r->explain) nearest_misses(g, *r, by_name[r->root]);
   }
 
   /// What --why-not prints (empty when the rule's pass did not run).
@@ -134,10 +141,10 @@ class WhyNot {
                          ops.size() == 1 ? "" : "s", n[0], n[1], n[2]);
   }
 
-  /// The rows of rule r in the report's table: per failing node, how many ops failed there and
+  /// The rows of rule r in the report's table (`roots`: the ops named as its root): per failing node, how many ops failed there and
   /// one of them (with the first value the failing term read); the node furthest into the rule
   /// first.
-  void nearest_misses(optgrammar::Graph& g, const optgrammar::RuleInfo& r) {
+  void nearest_misses(optgrammar::Graph& g, const optgrammar::RuleInfo& r, const std::vector<optgrammar::OpRef>& roots) {
     constexpr std::size_t max_ops = 2000;  // ops explained per rule
     struct Group {
       std::size_t count = 0;
@@ -145,8 +152,7 @@ class WhyNot {
     };
     std::map<std::tuple<int, std::uint32_t>, Group> groups;  // by (verdict, node), the furthest last
     std::size_t n = 0;
-    for (optgrammar::OpRef o : g.live_ops()) {
-      if (g.name_id(o) != r.root) continue;
+    for (optgrammar::OpRef o : roots) {
       if (++n > max_ops) break;
       optgrammar::Explanation e;
       r.explain(r, g, o, e);

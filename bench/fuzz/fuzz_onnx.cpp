@@ -5,9 +5,9 @@
 #include "onnx_import.hpp"
 
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/engine/interpret.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <cstddef>
 #include <cstdint>

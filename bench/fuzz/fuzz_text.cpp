@@ -2,7 +2,7 @@
 // back and read again to the same text; verification and DOT must not fail on it.
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -10,8 +10,8 @@
 #pragma once
 
 #include <optgrammar/core/context.hpp>
-#include <optgrammar/ops/eval.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/builtin_eval.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 #include <optgrammar/rules.hpp>  // AUTOSPLIT included: tiling and head splits use it
 
 // ---- layout ---------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // (FROM_DEFAULT_PACKAGE, OPCONST, IS_SCALAR, TILE_HEIGHT, CHANNEL_SPLIT_SIZE, ...), quantized types,
 // AUTOSPLIT along the height (convolution) and the depth (elementwise), OP_ITER over inputs.
 // tests/replacement/op_package_test.cpp runs it on graphs; og-parse reads it in the cross-check.
-#include <optgrammar/core/properties.hpp>
+#include <optgrammar/core/declarations.hpp>
 #include <optgrammar/rules.hpp>
 
 using optgrammar::Constraint;

@@ -14,7 +14,7 @@
 // properties vanish while its op registrations (DEF_PACKAGE_OP...) and parameter orders stay.
 #pragma once
 
-#include "optgrammar/package/properties.hpp"
+#include "optgrammar/package/tensor_properties.hpp"
 #include "optgrammar/rules.hpp"
 #include "optgrammar/htp_compat_macros.hpp"  // DEF_AUTOSPLIT, ...: the macros og-parse knows too
 

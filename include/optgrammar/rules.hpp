@@ -10,4 +10,4 @@
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/package/define.hpp"
-#include "optgrammar/package/properties.hpp"
+#include "optgrammar/package/tensor_properties.hpp"

@@ -6,6 +6,6 @@
 //   optgrammar::RunReport r = optgrammar::run_rules(graph, optgrammar::RuleSet::global());
 #pragma once
 
-#include "optgrammar/core/verify.hpp"
+#include "optgrammar/core/graph_verify.hpp"
 #include "optgrammar/engine/driver.hpp"
 #include "optgrammar/rules.hpp"

@@ -152,7 +152,7 @@ TEST_CASE("a framework-style package source under PREPARE_DISABLED: its rules va
 }
 #endif
 
-// What DEF_TENSOR_PROPERTIES' compile-time check answers (package/properties.hpp; every fault with
+// What DEF_TENSOR_PROPERTIES' compile-time check answers (package/tensor_properties.hpp; every fault with
 // its text is an entry of tests/dsl/rejections.inc, checked by both front ends).
 using package_glue::check_tensor_properties;
 static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("lo", "hi"), Flat("lo", "a"), Tcm("*"))").ok());

@@ -2,7 +2,7 @@
 #include <optgrammar/core/graph.hpp>
 #include <optgrammar/core/registry.hpp>
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 
 #include <catch2/catch.hpp>
 

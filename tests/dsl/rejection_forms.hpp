@@ -1,6 +1,6 @@
 // The entry macros of tests/dsl/rejections.inc and the declaration each stands for, for the
 // readers of that file other than the C++ front end (og-parse's side in
-// tests/og-parse/test_rejections.cpp, the reference generator gen_grammar_doc.cpp).
+// tests/og-parse/og_parse_rejections_test.cpp, the reference generator gen_grammar_doc.cpp).
 #pragma once
 
 #include <string_view>

@@ -71,10 +71,10 @@ static_assert(boost::hana::at_c<0>(W::OPCONST("c").kids).leaf.str == std::string
 static_assert(W::FROM_DEFAULT_PACKAGE("Add") == std::string_view("Add"));
 using Typical = decltype(W::TYPICAL_SLICE("x", "I"));
 // (the top node of OPCONST's, a *_SLICE name's or OpMultiOut's expansion keeps the name written)
-static_assert(Typical::kind == Kind::WithSize && W::TYPICAL_SLICE("x", "I").leaf.i == static_cast<long long>(record_index("TYPICAL_SLICE")) + 1);
-static_assert(W::OPCONST("c").leaf.i == static_cast<long long>(record_index("OPCONST")) + 1);
-static_assert(W::OpMultiOut(2, 1, "S").leaf.i == static_cast<long long>(record_index("OpMultiOut")) + 1);
-static_assert(W::Op("S").leaf.i == 0 && W::LET("c", W::Op("S")).leaf.i == 0);
+static_assert(Typical::kind == Kind::WithSize && W::TYPICAL_SLICE("x", "I").leaf.record == static_cast<int>(record_index("TYPICAL_SLICE")) + 1);
+static_assert(W::OPCONST("c").leaf.record == static_cast<int>(record_index("OPCONST")) + 1);
+static_assert(W::OpMultiOut(2, 1, "S").leaf.record == static_cast<int>(record_index("OpMultiOut")) + 1);
+static_assert(W::Op("S").leaf.record == 0 && W::LET("c", W::Op("S")).leaf.record == 0);
 static_assert(boost::mp11::mp_front<Typical::children>::kind == Kind::AutosplitShapefnApply);
 static_assert(boost::hana::at_c<0>(W::TYPICAL_SLICE("x", "I").kids).leaf.str == std::string_view("I"));
 static_assert(boost::hana::at_c<0>(boost::hana::at_c<0>(W::TYPICAL_SLICE("x", "I").kids).kids).fn ==

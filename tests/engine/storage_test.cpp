@@ -4,7 +4,7 @@
 #include "w1/w1_graph.hpp"
 #include "w1/w1_handwritten.hpp"
 
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/engine/driver.hpp>
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 // kernels once"). Linked with og_op_definitions it finds a builtin op and folds with it (test
 // ops.separate_definitions_link); compiled alone it must fail to link, the linker naming
 // ops::definitions() (test ops.separate_definitions_without_impl).
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <array>
 #include <cstdio>

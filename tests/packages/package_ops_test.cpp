@@ -2,9 +2,9 @@
 // registers with DEF_PACKAGE_OP* is verified against the package's declarations, not against the
 // built-in definition of the same name, and the built-in kernel does not fold it. Its own test
 // program: the registration of "ReluMinMax" below would change every other test's view of it.
-#include <optgrammar/core/properties.hpp>
+#include <optgrammar/core/declarations.hpp>
 #include <optgrammar/engine/fold_step.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 #include <optgrammar/rules.hpp>
 
 #include <catch2/catch.hpp>

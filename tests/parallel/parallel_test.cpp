@@ -14,7 +14,7 @@
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/fold_step.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 #include <optgrammar/runtime.hpp>
 
 #include <catch2/catch.hpp>

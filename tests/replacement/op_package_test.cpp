@@ -1,7 +1,7 @@
 // The example op package (examples/op_package) on graphs, and its registry entries.
 #include "../og-parse/source_rules.hpp"
 
-#include <optgrammar/core/properties.hpp>
+#include <optgrammar/core/declarations.hpp>
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/runtime.hpp>
 

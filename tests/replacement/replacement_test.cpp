@@ -2,7 +2,7 @@
 // CHANGEDIM_SLICE, AUTOSPLIT_SLICE, TYPICAL_CONV_SLICE, split variables), OP_ITER and
 // ITER_INPUT_OF, external functions, MESSAGE, LAYOUT_CHUNKSIZE, the AUTOSPLIT verify mode, and
 // transactional rewrites under injected faults.
-#include <optgrammar/core/properties.hpp>
+#include <optgrammar/core/declarations.hpp>
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/runtime.hpp>
 

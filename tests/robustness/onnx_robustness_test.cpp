@@ -1,6 +1,6 @@
 // Regression tests of the ONNX importer's fuzzing findings (bench/fuzz/run.sh, og_onnx_fuzz).
 #include "onnx_import.hpp"
-#include "optgrammar/ops/verify.hpp"
+#include "optgrammar/ops/definition_verify.hpp"
 
 #include <onnx/onnx_pb.h>
 

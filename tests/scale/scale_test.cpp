@@ -5,12 +5,12 @@
 
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>
 #include <optgrammar/engine/interpret.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>

@@ -17,7 +17,7 @@
 #include "package_test.hpp"
 
 #include <optgrammar/ops/builtin.hpp>
-#include <optgrammar/ops/eval.hpp>
+#include <optgrammar/ops/builtin_eval.hpp>
 
 using namespace semantic;
 

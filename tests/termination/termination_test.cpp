@@ -3,7 +3,7 @@
 // rewrite_budget_per_op * (live ops at the pass's start) + 1000 rewrites, so the time is bounded
 // by that many rewrites and the memory by that many replacements (each creates at most the ops
 // its replacement spells, AUTOSPLIT at most 65534 parts). docs/engine.md states the bound.
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/rules.hpp>
 

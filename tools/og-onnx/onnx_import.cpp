@@ -2,7 +2,7 @@
 #include "onnx_import.hpp"
 
 #include <optgrammar/ops/onnx.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>

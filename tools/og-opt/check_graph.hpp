@@ -4,8 +4,8 @@
 
 #include "options.hpp"
 
-#include <optgrammar/core/verify.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <charconv>
 #include <cstddef>

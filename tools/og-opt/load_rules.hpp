@@ -4,7 +4,7 @@
 #include "options.hpp"
 #include "package_loader.hpp"
 
-#include <optgrammar/engine/op_check.hpp>
+#include <optgrammar/engine/rule_op_warnings.hpp>
 #include <optgrammar/engine/rule_set.hpp>
 
 #include <fmt/format.h>
@@ -26,7 +26,7 @@ struct LoadedRules {
 };
 
 /// Warns, on standard error, of each rule whose match names an op nothing knows or gives an op an
-/// operand count its definition does not allow (engine/op_check.hpp), on the rule's line.
+/// operand count its definition does not allow (engine/rule_op_warnings.hpp), on the rule's line.
 inline void warn_rule_ops(const optgrammar::RuleSet& rules) {
   for (const auto& w : optgrammar::engine::check_rule_ops(rules.rules()))
     std::cerr << w.rule->file << ':' << w.rule->line << ": warning: " << w.text << '\n';

@@ -14,7 +14,7 @@
 #include "run.hpp"
 #include "summary.hpp"
 #include "why_not.hpp"
-#include "verify.hpp"
+#include "verify_rules.hpp"
 
 #include <fmt/format.h>
 

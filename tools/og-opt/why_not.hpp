@@ -62,14 +62,13 @@ inline std::string explanation_text(const optgrammar::RuleInfo& r, const optgram
   return out;
 }
 
-/// The pass (1 for the first) each rule of `rules` runs in, by RuleInfo::index.
+/// The pass (1 for the first) each rule of `rules` runs in, by RuleInfo::index: the set's own
+/// grouping into passes (RuleSet::dispatch()).
 inline std::vector<std::size_t> pass_numbers(const optgrammar::RuleSet& rules) {
-  std::vector<std::size_t> pass;
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < rules.rules().size(); ++i) {
-    if (i == 0 || rules.rules()[i]->priority != rules.rules()[i - 1]->priority) ++n;
-    pass.push_back(n);
-  }
+  std::vector<std::size_t> pass(rules.rules().size());
+  const auto& passes = rules.dispatch();
+  for (std::size_t k = 0; k < passes.size(); ++k)
+    for (const optgrammar::RuleInfo* r : passes[k].rules()) pass[r->index] = k + 1;
   return pass;
 }
 

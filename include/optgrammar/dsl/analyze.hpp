@@ -62,12 +62,12 @@ constexpr void flatten(const N& n, FlatRule& r, std::uint32_t& at, Signature* fn
     f.str.p = n.text;
     f.str.len = n.len;
   } else if constexpr (N::kind == Kind::Misapplied) {
-    if (n.leaf.i >= 0) f.record = static_cast<int>(n.leaf.i) + 1;  // the record of the name misapplied
-    else f.value = -1 - n.leaf.i;                                     // the Kind of an Op with no string name
+    if (n.leaf.record > 0) f.record = n.leaf.record;  // the record of the name misapplied
+    else f.value = -1 - n.leaf.record;                // the Kind of an Op with no string name
   } else if constexpr (is_value_kind(N::kind)) {
     f.value = n.leaf.i;
   } else if constexpr (N::kind != Kind::Tag) {
-    f.record = static_cast<int>(n.leaf.i);  // the written name's record + 1 (dsl/words.hpp), or 0
+    f.record = n.leaf.record;  // the written name's record + 1 (dsl/words.hpp), or 0
   }
   flatten_kids(n, r, at, fns, std::make_index_sequence<N::arity>{});
   r.nodes[i].end = at;

@@ -222,14 +222,10 @@ class Checker {
   // ---- the tree ---------------------------------------------------------------------------------
   constexpr FlatNode& at(std::uint32_t i) { return r_.nodes[i]; }
   /// The index of operand j of node i.
-  constexpr std::uint32_t kid(std::uint32_t i, std::uint32_t j) const {
-    std::uint32_t k = i + 1;
-    while (j-- > 0) k = r_.nodes[k].end;
-    return k;
-  }
-  constexpr VType kid_type(std::uint32_t i, std::uint32_t j) const { return r_.nodes[kid(i, j)].type; }
+  constexpr std::uint32_t operand(std::uint32_t i, std::uint32_t j) const { return operand_at(r_.nodes, i, j); }
+  constexpr VType operand_type(std::uint32_t i, std::uint32_t j) const { return r_.nodes[operand(i, j)].type; }
   /// The operands' types of node i, in the scratch room.
-  constexpr const VType* kid_types(std::uint32_t i) {
+  constexpr const VType* operand_types(std::uint32_t i) {
     std::uint32_t c = 0;
     for (std::uint32_t k = i + 1; k < r_.nodes[i].end; k = r_.nodes[k].end) r_.scratch[c++] = r_.nodes[k].type;
     return r_.scratch;
@@ -244,7 +240,7 @@ class Checker {
   constexpr bool shape_source(std::uint32_t i) const {
     const FlatNode& n = r_.nodes[i];
     if (n.type == VType::OpRef || n.type == VType::Shape) return true;
-    return n.kind == Kind::Select && n.n == 3 && shape_source(kid(i, 1)) && shape_source(kid(i, 2));
+    return n.kind == Kind::Select && n.n == 3 && shape_source(operand(i, 1)) && shape_source(operand(i, 2));
   }
 
   // ---- messages ---------------------------------------------------------------------------------
@@ -293,7 +289,7 @@ class Checker {
 
   /// Reports a regular family's typing fault (dsl/typing.hpp) at the operand it concerns.
   constexpr void report(std::uint32_t i, const TypeVerdict& v, std::string_view name, const VType* kt, std::size_t n) {
-    const std::uint32_t at_node = v.operand == TypeVerdict::whole ? i : kid(i, static_cast<std::uint32_t>(v.operand));
+    const std::uint32_t at_node = v.operand == TypeVerdict::whole ? i : operand(i, static_cast<std::uint32_t>(v.operand));
     report_type_fault(v, name, kt, n, [&](Fault f, const MessageArg* args, std::size_t m) {
       if (!a_.ok) return;
       a_.node = at_node;
@@ -306,7 +302,7 @@ class Checker {
     const FlatNode& nd = at(i);
     const Kind k = nd.kind;
     const std::uint32_t n = nd.n;
-    const VType* kt = kid_types(i);
+    const VType* kt = operand_types(i);
     // A name defined by expansion, misapplied: its operand count, or the fault its family's typing
     // gives, under the name as written. Or an Op whose op name is no string constant.
     if (k == Kind::Misapplied) {
@@ -321,39 +317,39 @@ class Checker {
     // A regular family: the fault its typing column gives.
     if (typing_of(k).regular()) return report(i, type_operands(typing_of(k), kt, n), name, kt, n);
     auto last = [&] {
-      fail(kid(i, n - 1), Fault::operand_type, name, "last",
+      fail(operand(i, n - 1), Fault::operand_type, name, "last",
            k == Kind::WithMultiOut ? "an Op construction" : "an Op or constant construction", vtype_name(kt[n - 1]));
     };
     // Modifiers: the grammar's operand kinds.
     if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
         k == Kind::WithSplitHistory) {
       const std::string_view want = k == Kind::WithSize ? "an existing opref or a shape construction" : "an existing opref";
-      if (kt[0] == VType::OpBuild) return fail(kid(i, 0), Fault::operand_type, name, "first", want, "an Op construction");
+      if (kt[0] == VType::OpBuild) return fail(operand(i, 0), Fault::operand_type, name, "first", want, "an Op construction");
       if (k == Kind::WithSize ? (kt[0] != VType::OpRef && kt[0] != VType::Shape && kt[0] != VType::Repl)
                               : kt[0] != VType::OpRef)
-        return fail(kid(i, 0), Fault::operand_type, name, "first", want, vtype_name(kt[0]));
+        return fail(operand(i, 0), Fault::operand_type, name, "first", want, vtype_name(kt[0]));
       if (k == Kind::WithSplitHistory && n == 3 && !is_integral(kt[1]))
-        return fail(kid(i, 1), Fault::split_history_constant, vtype_name(kt[1]));
+        return fail(operand(i, 1), Fault::split_history_constant, vtype_name(kt[1]));
       return last();
     }
     if (k == Kind::WithOutputType) {
-      if (kt[0] != VType::DType) return fail(kid(i, 0), Fault::operand_type, name, "first", "a dtype", vtype_name(kt[0]));
+      if (kt[0] != VType::DType) return fail(operand(i, 0), Fault::operand_type, name, "first", "a dtype", vtype_name(kt[0]));
       if (!is_integral(kt[1]))
-        return fail(kid(i, 1), Fault::operand_type, name, "second", "int (the zero offset)", vtype_name(kt[1]));
+        return fail(operand(i, 1), Fault::operand_type, name, "second", "int (the zero offset)", vtype_name(kt[1]));
       if (!is_numeric(kt[2]) || kt[2] == VType::Bool)
-        return fail(kid(i, 2), Fault::operand_type, name, "third", "float (the step size)", vtype_name(kt[2]));
+        return fail(operand(i, 2), Fault::operand_type, name, "third", "float (the step size)", vtype_name(kt[2]));
       return last();
     }
     if (k == Kind::WithMultiOut || k == Kind::ResizeDim) {
       for (std::uint32_t j = 0; j + 1 < n; ++j)
         if (!is_integral(kt[j]))
-          return fail(kid(i, j), Fault::operand_type, name, ordinal_word(j), "int or size", vtype_name(kt[j]));
+          return fail(operand(i, j), Fault::operand_type, name, ordinal_word(j), "int or size", vtype_name(kt[j]));
       return last();
     }
     if (k == Kind::Op || k == Kind::OpVarIn) {
       for (std::uint32_t j = 0; j < n; ++j)
         if (!is_repl(kt[j]) && kt[j] != VType::Match)
-          return fail(kid(i, j), Fault::op_operand_kind, name, std::size_t{j} + 2, vtype_name(kt[j]));
+          return fail(operand(i, j), Fault::op_operand_kind, name, std::size_t{j} + 2, vtype_name(kt[j]));
       return fail(i, Fault::let_in_construction);
     }
     if (k == Kind::Let) return fail(i, Fault::let_second_operand);
@@ -363,25 +359,25 @@ class Checker {
       for (std::uint32_t j = 0; j < n; ++j) {
         const bool integral = k == Kind::Autosplit ? (j == 0 || j == 2) : (j == 2 || j == 3);
         if (j == 1 || (integral ? is_integral(kt[j]) : is_repl(kt[j]))) continue;
-        return fail(kid(i, j), Fault::operand_type, name, ordinal_word(j),
+        return fail(operand(i, j), Fault::operand_type, name, ordinal_word(j),
                     integral ? "int or size" : "an operand tag, an opref or a construction", vtype_name(kt[j]));
       }
     }
     if (k == Kind::Select) {
-      if (kt[0] != VType::Bool) return fail(kid(i, 0), Fault::select_condition, vtype_name(kt[0]));
+      if (kt[0] != VType::Bool) return fail(operand(i, 0), Fault::select_condition, vtype_name(kt[0]));
       return fail(i, Fault::select_branches, vtype_name(kt[1]), vtype_name(kt[2]));
     }
     // dtype is limited to EQ/NE/SELECT/INT/DTYPE_OF.
     for (std::uint32_t j = 0; j < n; ++j)
-      if (kt[j] == VType::DType) return fail(kid(i, j), Fault::dtype_use, name, std::size_t{j} + 1);
+      if (kt[j] == VType::DType) return fail(operand(i, j), Fault::dtype_use, name, std::size_t{j} + 1);
     for (std::uint32_t j = 0; j < n; ++j) {
       const VType t = kt[j];
       const bool wants_ref =
           j == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
-      if (wants_ref && t != VType::OpRef) return fail(kid(i, j), Fault::needs_opref, name, std::size_t{j} + 1, vtype_name(t));
+      if (wants_ref && t != VType::OpRef) return fail(operand(i, j), Fault::needs_opref, name, std::size_t{j} + 1, vtype_name(t));
       if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
                          t == VType::NewConst || t == VType::Repl))
-        return fail(kid(i, j), Fault::opref_as_value, name, std::size_t{j} + 1, value_words(t));
+        return fail(operand(i, j), Fault::opref_as_value, name, std::size_t{j} + 1, value_words(t));
     }
     Message types;
     for (std::uint32_t j = 0; j < n; ++j) types << (j ? ", " : "") << vtype_name(kt[j]);
@@ -493,7 +489,7 @@ class Checker {
     if (nargs != np - lead)
       return fail(i, Fault::external_arg_count, what, name, nargs, nargs == 1 ? "" : "s", name, np - lead);
     for (std::size_t j = 0; j < nargs; ++j) {
-      const std::uint32_t arg = kid(i, static_cast<std::uint32_t>(j) + 1);
+      const std::uint32_t arg = operand(i, static_cast<std::uint32_t>(j) + 1);
       const ParamKind pk = sig.params[lead + j];
       const VType vt = at(arg).type;
       if (!accepts(pk, vt))
@@ -527,17 +523,17 @@ class Checker {
     a_.splits[idx] = t;
     n.slot = idx;
     // Operands before the last are evaluated outside the split's scope (the tag operand is skipped).
-    walk_expr(kid(i, 0), w, false, false);
-    walk_expr(kid(i, 2), w, false, false);
+    walk_expr(operand(i, 0), w, false, false);
+    walk_expr(operand(i, 2), w, false, false);
     if (k == Kind::OpIter) {
-      walk_expr(kid(i, 3), w, false, false);
-      const std::uint32_t base = kid(i, 0);
+      walk_expr(operand(i, 3), w, false, false);
+      const std::uint32_t base = operand(i, 0);
       if (at(base).kind != Kind::Op && at(base).type != VType::OpRef && at(base).type != VType::Bad)
         should(base, Fault::op_iter_base_strict, vtype_name(at(base).type));
     }
     if (!a_.ok) return;
     scope_[depth_++] = t;
-    walk_expr(kid(i, n.n - 1), w, false, false);
+    walk_expr(operand(i, n.n - 1), w, false, false);
     --depth_;
     if (a_.ok && n.type == VType::Bad && !operand_bad(i)) return type_error(i);
     if (a_.ok && k == Kind::Autosplit && split_uses_[idx] == 0) fail(i, Fault::split_tag_unused, t);
@@ -547,9 +543,9 @@ class Checker {
   /// $2, $3))), node i the WITH_SIZE): the size an existing opref or a shape construction, which
   /// WITH_SIZE takes; the start should be one too (an Op construction: strict mode refuses it).
   constexpr void slice_operands(std::uint32_t i) {
-    const std::uint32_t size = kid(i, 0);
-    const std::uint32_t op = kid(kid(i, 1), 1);
-    const std::uint32_t start = kid(op, 1);
+    const std::uint32_t size = operand(i, 0);
+    const std::uint32_t op = operand(operand(i, 1), 1);
+    const std::uint32_t start = operand(op, 1);
     const auto fits = [&](std::uint32_t x) {
       return at(x).type == VType::OpRef || at(x).type == VType::Shape || at(x).type == VType::Bad;
     };
@@ -635,9 +631,9 @@ class Checker {
         (n.type == VType::OpBuild || n.type == VType::Shape || n.type == VType::NewConst || (facts & fact_modifier)))
       return fail(i, Fault::replacement_only, written_name(i));
     if (k == Kind::ExternalReplace && !at_root) return fail(i, Fault::external_replace_place, at(i + 1).str);
-    if ((facts & fact_modifier) && k != Kind::WithMultiOut && n.n > 0 && kid_type(i, n.n - 1) == VType::NewConst) {
+    if ((facts & fact_modifier) && k != Kind::WithMultiOut && n.n > 0 && operand_type(i, n.n - 1) == VType::NewConst) {
       // a constant construction gets the output as an Op would (the SDK's examples write it)
-      should(kid(i, n.n - 1), Fault::modifier_constant_strict, kind_name(k));
+      should(operand(i, n.n - 1), Fault::modifier_constant_strict, kind_name(k));
       if (!a_.ok) return;
     }
     if (k == Kind::WithSize && n.n == 2) {
@@ -645,7 +641,7 @@ class Checker {
       if (at(from).type == VType::Repl && !shape_source(from)) return fail(from, Fault::with_size_select_const);
       // AUTOSPLIT_SLICE / TYPICAL_SLICE / CHANGEDIM_SLICE: their first operand an existing opref,
       // or (a "should" that shipped packages break, as CAST_TO_FP16 of a tag) an Op construction.
-      const std::uint32_t wt = kid(i, 1);
+      const std::uint32_t wt = operand(i, 1);
       if (at(wt).kind == Kind::WithType && n.record > 0) {
         const std::uint32_t in = wt + 1;
         if (at(in).type == VType::OpBuild) {
@@ -659,7 +655,7 @@ class Checker {
       }
     }
     if (k == Kind::LayoutChunksize && !check_string(i, n.str, "tensor class name")) return;
-    if (k == Kind::GenShapeOf && n.n == 1 && kid_type(i, 0) == VType::Shape)
+    if (k == Kind::GenShapeOf && n.n == 1 && operand_type(i, 0) == VType::Shape)
       warn(i + 1, Fault::shape_of_shape, written_name(i + 1));
     // SELECT passes "root" to its branches; Op passes "inside an Op operand" to its operands.
     std::uint32_t j = 0;
@@ -670,7 +666,7 @@ class Checker {
     if (!a_.ok) return;
     // WITH_TYPE of an Op construction is typed for the *_SLICE names' expansions (a record set),
     // not for a rule to write.
-    if (k == Kind::WithType && n.n > 0 && kid_type(i, 0) == VType::OpBuild && n.record == 0)
+    if (k == Kind::WithType && n.n > 0 && operand_type(i, 0) == VType::OpBuild && n.record == 0)
       return fail(i + 1, Fault::operand_type, kind_name(k), "first", "an existing opref", "an Op construction");
     if ((facts & fact_reads_outdef) && n.n > 0 && at(i + 1).kind == Kind::Tag && w == Where::Constraint) {
       const auto bit = std::uint32_t{1} << at(i + 1).slot;
@@ -683,14 +679,14 @@ class Checker {
     }
     if (n.type == VType::Bad && !operand_bad(i)) return type_error(i);
     if (k == Kind::Roundup && n.n == 2) {
-      const FlatNode& m = at(kid(i, 1));
+      const FlatNode& m = at(operand(i, 1));
       if (m.kind == Kind::Int || m.kind == Kind::Size) {
         const long long v = m.value;
-        if (v <= 0 || (v & (v - 1)) != 0) fail(kid(i, 1), Fault::roundup_pow2, v);
+        if (v <= 0 || (v & (v - 1)) != 0) fail(operand(i, 1), Fault::roundup_pow2, v);
       }
     } else if (k == Kind::WithSplitHistory && n.n == 3) {
-      const FlatNode& m = at(kid(i, 1));
-      if (m.kind != Kind::Int && m.kind != Kind::Size) fail(kid(i, 1), Fault::split_history_constant, kind_name(m.kind));
+      const FlatNode& m = at(operand(i, 1));
+      if (m.kind != Kind::Int && m.kind != Kind::Size) fail(operand(i, 1), Fault::split_history_constant, kind_name(m.kind));
     }
   }
 };

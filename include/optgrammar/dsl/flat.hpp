@@ -95,6 +95,15 @@ struct FlatNode {
   int index = -1;           ///< Op and WrapOp nodes: index of the op name in the rule's name table
 };
 
+/// The index of operand j of node i in a preorder array of nodes that each know where their subtree
+/// ends (FlatNode, og-parse's lint facts): operand 0 is at i + 1, each next one at the previous one's end.
+template <class Node>
+constexpr std::uint32_t operand_at(const Node* nodes, std::uint32_t i, std::uint32_t j) {
+  std::uint32_t k = i + 1;
+  while (j-- > 0) k = nodes[k].end;
+  return k;
+}
+
 /// A rule in flat form: the nodes of its match, constraint and replacement, in that order, each
 /// part from its root; the signatures its FnName nodes refer to.
 struct FlatRule {

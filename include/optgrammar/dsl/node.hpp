@@ -86,6 +86,9 @@ constexpr bool reads_uses(Kind k) { return k == Kind::OutputOf || k == Kind::Out
 struct Leaf {
   Str str;               ///< op name, operand tag, option name or split tag
   long long i = 0;       ///< integer constant (also bool and dtype constants)
+  int record = 0;        ///< the record (dsl/grammar.hpp) + 1 of the name written whose expansion made the
+                         ///< node, else 0; Misapplied: the record + 1 of the name misapplied, or
+                         ///< -1 - the Kind of an Op or OpVarIn whose op name is no string
   double f = 0;          ///< float constant, already rounded to float
   int slot = -1;         ///< tags: binding slot (0 is "*"); split variables: context index
   int index = -1;        ///< Op nodes: index of the interned op name in the rule's name table
@@ -223,7 +226,7 @@ constexpr unsigned long long string_operands(std::string_view text, std::size_t 
   return bits;
 }
 /// Whether the nodes an expansion of a name of family f makes keep the name written (its record
-/// + 1 in `leaf.i`), for the messages about them: the families typed by code of each front end
+/// + 1 in `leaf.record`), for the messages about them: the families typed by code of each front end
 /// whose expansion is a node (OPCONST, the *_SLICE names, OpMultiOut). The operands written keep
 /// their own names.
 constexpr bool keeps_written_name(Family f) {

@@ -5,7 +5,7 @@
 // warnings, never errors: unknown ops are legal in graphs (docs/packages.md, "Op names").
 //
 // One check for both tools: og-opt runs it on each loaded rule's flat form (RuleInfo::flat) with
-// the program's op definitions (engine/op_check.hpp), og-parse on each rule it checked with the
+// the program's op definitions (engine/rule_op_warnings.hpp), og-parse on each rule it checked with the
 // built-in definitions' table and the ops its sources register (tools/og-parse/src/op_check.cpp).
 // Not included by rule files: plain runtime code on the standard library.
 #pragma once

@@ -2,7 +2,7 @@
 // (dsl/messages.hpp): one incomplete class template per family, `optgrammar::rule_error::<family>`,
 // whose template argument carries the message (g++) or its subject (clang). Rules raise them
 // (package/define.hpp), and so do the package declarations checked at compile time
-// (package/properties.hpp). Plain templates over the catalogue: the standard library only.
+// (package/tensor_properties.hpp). Plain templates over the catalogue: the standard library only.
 #pragma once
 
 #include "optgrammar/dsl/messages.hpp"

@@ -143,11 +143,11 @@ constexpr auto make(const A&... a) {
   return make<K>(Leaf{}, a...);
 }
 /// What Op or OpVarIn (kind k) builds when its op name is no string constant: a misapplied node
-/// (leaf.i = -1 - k) that analysis reports as the catalogue's op_name_not_string.
+/// (leaf.record = -1 - k) that analysis reports as the catalogue's op_name_not_string.
 template <class... A>
 constexpr auto misnamed(Kind k, const A&... in) {
   Leaf l;
-  l.i = -1 - static_cast<long long>(k);
+  l.record = -1 - static_cast<int>(k);
   return make<Kind::Misapplied>(l, in...);
 }
 /// An operand of a name defined by expansion as its expansion passes it on: a string literal as
@@ -360,7 +360,7 @@ struct word_functions {
       Leaf l;
       l.str.p = rec.name.data();
       l.str.len = rec.name.size();
-      l.i = static_cast<long long>(Rec);
+      l.record = static_cast<int>(Rec) + 1;
       return detail::make<Kind::Misapplied>(l, a...);
     }
   }
@@ -392,7 +392,7 @@ struct word_functions {
           return call_record_<c.value>(expansion_term_<Rec, c.at[J]>(ops)...);
         }
       }(std::make_index_sequence<t.n>{});
-      if constexpr (expansion_detail::keeps_written_name(constructs[Rec].family)) made.leaf.i = static_cast<long long>(Rec) + 1;
+      if constexpr (expansion_detail::keeps_written_name(constructs[Rec].family)) made.leaf.record = static_cast<int>(Rec) + 1;
       return made;
     } else {
       static_assert(t.form == Term::call, "`$k...` can only be an operand of a name");

@@ -5,7 +5,7 @@
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/engine/build.hpp"
 #include "optgrammar/engine/build_split.hpp"
-#include "optgrammar/engine/eval.hpp"
+#include "optgrammar/engine/constraint_eval.hpp"
 #include "optgrammar/engine/exec_state.hpp"
 #include "optgrammar/engine/match.hpp"
 #include "optgrammar/engine/rewriter.hpp"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
-#include "optgrammar/engine/eval.hpp"
+#include "optgrammar/engine/constraint_eval.hpp"
 #include "optgrammar/engine/exec_state.hpp"
 
 #include <boost/hana/at.hpp>
@@ -27,7 +27,7 @@ class ReplacementFailed : public ReplacementFailedBase {
 };
 
 /// Whether a record's expansion is a slice (its nodes carry the record, dsl/words.hpp).
-constexpr bool slice_record(long long written) {
+constexpr bool slice_record(int written) {
   if (written <= 0) return false;
   const dsl::Family f = dsl::constructs[static_cast<std::size_t>(written - 1)].family;
   return f == dsl::Family::AUTOSPLIT_SLICE || f == dsl::Family::TYPICAL_SLICE || f == dsl::Family::CHANGEDIM_SLICE;
@@ -37,8 +37,8 @@ constexpr bool slice_record(long long written) {
 /// once (build_once) when that is an Op construction.
 template <std::size_t I, class N>
 inline OpRef build_op_operand(const N& n, ExecState& s) {
-  if constexpr (kid_t<I, N>::vtype == VType::OpBuild)
-    if (slice_record(n.leaf.i)) [[unlikely]]
+  if constexpr (child_t<I, N>::vtype == VType::OpBuild)
+    if (slice_record(n.leaf.record)) [[unlikely]]
       return build_once(hana::at_c<I>(n.kids), s);
   return build(hana::at_c<I>(n.kids), s);
 }
@@ -140,20 +140,20 @@ inline auto build_const(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   if constexpr (k == Kind::GenConstScalarF32 || k == Kind::GenConstScalarI32) {
     if constexpr (k == Kind::GenConstScalarF32) {
-      float v = static_cast<float>(kid<0>(n, s));
+      float v = static_cast<float>(value_of<0>(n, s));
       return make_const(s, DType::Float32, &v, 1);
     } else {
-      auto v = static_cast<std::int32_t>(kid<0>(n, s));
+      auto v = static_cast<std::int32_t>(value_of<0>(n, s));
       return make_const(s, DType::Int32, &v, 1);
     }
   } else if constexpr (k == Kind::GenConstArrF32 || k == Kind::GenConstArrI32) {
-    auto count = static_cast<long long>(kid<1>(n, s));
+    auto count = static_cast<long long>(value_of<1>(n, s));
     if (count <= 0 || count > (1 << 24)) throw ReplacementFailed("gen_ConstArr: element count out of range");
     if constexpr (k == Kind::GenConstArrF32) {
-      std::vector<float> v(static_cast<std::size_t>(count), static_cast<float>(kid<0>(n, s)));
+      std::vector<float> v(static_cast<std::size_t>(count), static_cast<float>(value_of<0>(n, s)));
       return make_const(s, DType::Float32, v.data(), v.size());
     } else {
-      std::vector<std::int32_t> v(static_cast<std::size_t>(count), static_cast<std::int32_t>(kid<0>(n, s)));
+      std::vector<std::int32_t> v(static_cast<std::size_t>(count), static_cast<std::int32_t>(value_of<0>(n, s)));
       return make_const(s, DType::Int32, v.data(), v.size());
     }
   } else if constexpr (k == Kind::GenConstArrValsI32) {
@@ -185,7 +185,7 @@ inline auto build_modifier(const N& n, ExecState& s) {
     } else if constexpr (k == Kind::WithType || k == Kind::WithSameOutput) {
       // (WITH_TYPE of an Op construction is a slice's expansion: analysis refuses it written)
       OpRef from;
-      if constexpr (kid_t<0, N>::vtype == VType::OpBuild) from = build_once(hana::at_c<0>(n.kids), s);
+      if constexpr (child_t<0, N>::vtype == VType::OpBuild) from = build_once(hana::at_c<0>(n.kids), s);
       else from = build(hana::at_c<0>(n.kids), s);
       const OutputDef& f = g.output(from);
       if constexpr (k == Kind::WithSameOutput) d = f;
@@ -195,18 +195,18 @@ inline auto build_modifier(const N& n, ExecState& s) {
         d.stepsize = f.stepsize;
       }
     } else if constexpr (k == Kind::WithOutputType) {
-      d.dtype = kid<0>(n, s);
+      d.dtype = value_of<0>(n, s);
       if (is_quantized(d.dtype)) {
-        d.zero_offset = static_cast<std::int32_t>(kid<1>(n, s));
-        d.stepsize = static_cast<float>(kid<2>(n, s));
+        d.zero_offset = static_cast<std::int32_t>(value_of<1>(n, s));
+        d.stepsize = static_cast<float>(value_of<2>(n, s));
       } else {
         d.zero_offset = 0;
         d.stepsize = 1.0f;
       }
     } else if constexpr (k == Kind::ResizeDim) {
-      auto dim = static_cast<long long>(kid<0>(n, s));
+      auto dim = static_cast<long long>(value_of<0>(n, s));
       if (dim < 0 || dim >= static_cast<long long>(d.rank)) throw ReplacementFailed("ResizeDim: dimension out of range");
-      auto value = static_cast<std::size_t>(kid<1>(n, s));
+      auto value = static_cast<std::size_t>(value_of<1>(n, s));
       for (std::uint32_t i = 0; i < d.rank && i < max_rank; ++i)  // no indexing by `dim`: it may be any constant
         if (i == dim) d.dims[i] = value;
     } else if constexpr (k == Kind::WithSameId) {
@@ -214,10 +214,10 @@ inline auto build_modifier(const N& n, ExecState& s) {
     } else if constexpr (k == Kind::WithSplitHistory) {
       OpRef from = build(hana::at_c<0>(n.kids), s);
       std::vector<int> h = g.split_history(from);
-      if constexpr (N::arity == 3) h.push_back(static_cast<int>(kid<1>(n, s)));
+      if constexpr (N::arity == 3) h.push_back(static_cast<int>(value_of<1>(n, s)));
       g.set_split_history(r, std::move(h));
     } else if constexpr (k == Kind::WithMultiOut) {
-      if (static_cast<long long>(kid<0>(n, s)) < 1) throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
+      if (static_cast<long long>(value_of<0>(n, s)) < 1) throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
     }
     if (g.is_const(r)) {
       // A constant construction (a modifier's last operand may be one): its data stays as made,
@@ -273,7 +273,7 @@ inline OpRef build(const N& n, ExecState& s) {
     if (s.failed || !g.alive(r)) throw ReplacementFailed("an operand reference of the replacement does not exist");
     return r;
   } else if constexpr (k == Kind::Select) {
-    bool c = kid<0>(n, s);
+    bool c = value_of<0>(n, s);
     return c ? build(hana::at_c<1>(n.kids), s) : build(hana::at_c<2>(n.kids), s);
   } else if constexpr (phase_handles<decltype(build_construction(n, s))>) {
     return build_construction(n, s);
@@ -284,7 +284,7 @@ inline OpRef build(const N& n, ExecState& s) {
   } else if constexpr (phase_handles<decltype(build_modifier(n, s))>) {
     return build_modifier(n, s);
   } else {
-    return build_more(n, s);
+    return build_split(n, s);
   }
 }
 

@@ -57,12 +57,12 @@ template <class R>
 }
 
 template <class N>
-inline OpRef build_more(const N& n, ExecState& s) {
+inline OpRef build_split(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   Graph& g = s.g;
   if constexpr (k == Kind::Autosplit) {
-    const auto dim = static_cast<long long>(kid<0>(n, s));
-    const auto chunk = static_cast<long long>(kid<2>(n, s));
+    const auto dim = static_cast<long long>(value_of<0>(n, s));
+    const auto chunk = static_cast<long long>(value_of<2>(n, s));
     const std::uint32_t saved_def = s.out_def;
     const OutputDef base = g.outdef_at(current_out_def(s));
     if (dim < 0 || dim >= static_cast<long long>(base.rank))
@@ -106,8 +106,8 @@ inline OpRef build_more(const N& n, ExecState& s) {
     return r;
   } else if constexpr (k == Kind::OpIter) {
     OpRef base = build(hana::at_c<0>(n.kids), s);
-    const auto lo = static_cast<long long>(kid<2>(n, s));
-    const auto hi = static_cast<long long>(kid<3>(n, s));
+    const auto lo = static_cast<long long>(value_of<2>(n, s));
+    const auto hi = static_cast<long long>(value_of<3>(n, s));
     if (lo < 0 || hi - lo > 65535 - static_cast<long long>(g.n_inputs(base)))
       replacement_failed("OP_ITER: iteration range [" + std::to_string(lo) + ", " + std::to_string(hi) +
                               ") is negative or too long");
@@ -148,11 +148,11 @@ inline OpRef build_more(const N& n, ExecState& s) {
       replacement_failed("TYPICAL_CONV_SLICE: the split dimension is outside the input's rank");
     const auto dim = static_cast<std::size_t>(sc.dim);
     long long stride;
-    if constexpr (kid_t<1, N>::vtype == VType::OpRef) stride = static_cast<long long>(g.output(build(hana::at_c<1>(n.kids), s)).dim(dim));
-    else stride = static_cast<long long>(kid<1>(n, s));
-    const auto window = static_cast<long long>(kid<2>(n, s));
+    if constexpr (child_t<1, N>::vtype == VType::OpRef) stride = static_cast<long long>(g.output(build(hana::at_c<1>(n.kids), s)).dim(dim));
+    else stride = static_cast<long long>(value_of<1>(n, s));
+    const auto window = static_cast<long long>(value_of<2>(n, s));
     long long pad = 0;
-    if constexpr (N::arity == 4) pad = static_cast<long long>(kid<3>(n, s));
+    if constexpr (N::arity == 4) pad = static_cast<long long>(value_of<3>(n, s));
     if (stride <= 0 || window <= 0) replacement_failed("TYPICAL_CONV_SLICE: stride and window must be positive");
     const auto st = static_cast<long long>(sc.start), sz = static_cast<long long>(sc.size);
     const auto extent = static_cast<long long>(d.dims[dim]);

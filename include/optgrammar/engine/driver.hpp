@@ -9,7 +9,7 @@
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/registry_guard.hpp"
-#include "optgrammar/core/verify.hpp"
+#include "optgrammar/core/graph_verify.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/autosplit_check.hpp"
 #include "optgrammar/engine/rewriter.hpp"

@@ -1,6 +1,6 @@
 // The state of one rule attempt, shared by every phase of running a rule (engine/apply.hpp),
 // and the entry points of the phases that call each other: a constraint's value (`eval`,
-// engine/eval.hpp) and a replacement's ops (`build`, engine/build.hpp; `build_more`,
+// engine/constraint_eval.hpp) and a replacement's ops (`build`, engine/build.hpp; `build_split`,
 // engine/build_split.hpp). External functions take both kinds of operands (engine/external_call.hpp).
 //
 // Everything in the phases is instantiated from the rule's node types; node values (slots,
@@ -29,7 +29,7 @@ using dsl::Kind;
 using dsl::VType;
 namespace hana = boost::hana;
 
-/// Whether a phase function (eval_* in engine/eval.hpp, build_* in engine/build.hpp) gives a
+/// Whether a phase function (eval_* in engine/constraint_eval.hpp, build_* in engine/build.hpp) gives a
 /// node a value: each is one `if constexpr` chain over the kinds of its family, so for any other
 /// kind its result is void. eval and build dispatch on this, so a construct's kind is written
 /// only in its own phase function.
@@ -75,22 +75,22 @@ template <> struct ctype<VType::DType> { using type = DType; };
 template <> struct ctype<VType::OpRef> { using type = OpRef; };
 template <VType T> using ctype_t = typename ctype<T>::type;
 
-/// The value of a constraint node (engine/eval.hpp); `kid<I>`: the value of operand I.
+/// The value of a constraint node (engine/constraint_eval.hpp); `value_of<I>`: the value of operand I.
 template <class N>
 inline auto eval(const N& n, ExecState& s);
 
 template <std::size_t I, class N>
-inline auto kid(const N& n, ExecState& s) {
+inline auto value_of(const N& n, ExecState& s) {
   return eval(hana::at_c<I>(n.kids), s);
 }
 template <std::size_t I, class N>
-using kid_t = boost::mp11::mp_at_c<typename N::children, I>;
+using child_t = boost::mp11::mp_at_c<typename N::children, I>;
 
 /// The op a replacement node yields, made in the graph (engine/build.hpp, engine/build_split.hpp).
 template <class N>
 inline OpRef build(const N& n, ExecState& s);
 template <class N>
-inline OpRef build_more(const N& n, ExecState& s);
+inline OpRef build_split(const N& n, ExecState& s);
 /// build() of a *_SLICE name's first operand where the slice's expansion uses it, when it is an
 /// Op construction (engine/build.hpp).
 template <class N>

@@ -3,14 +3,14 @@
 // next to the apply function (engine/apply.hpp) and shared as apply functions are (one per node
 // type of the analyzed rule): the match is walked as engine/match.hpp walks it, recording where it
 // stops; the constraint's AND, OR, NOT and XOR are walked recursively and every other term is
-// evaluated by `eval` (engine/eval.hpp), so that each construct has one semantics. Nodes are named
+// evaluated by `eval` (engine/constraint_eval.hpp), so that each construct has one semantics. Nodes are named
 // by their preorder index in the rule's flat form (dsl/flat.hpp); node_text() gives their
 // canonical text, from the rule's flat form (RuleInfo::flat). Nothing here runs unless a tool asks for an explanation.
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/dsl/canonical.hpp"
-#include "optgrammar/engine/eval.hpp"
+#include "optgrammar/engine/constraint_eval.hpp"
 #include "optgrammar/engine/exec_state.hpp"
 #include "optgrammar/engine/rewriter.hpp"
 #include "optgrammar/engine/rule.hpp"

@@ -51,7 +51,7 @@ inline auto call_external_(const N& n, ExecState& s, std::index_sequence<I...>, 
   using R = typename dsl::fn_traits<F>::result;
   // AUTOSPLIT_SHAPEFN_APPLY in a slice's expansion (it carries the slice's record, dsl/words.hpp)
   [[maybe_unused]] bool once = false;
-  if constexpr (N::kind == Kind::AutosplitShapefnApply) once = n.leaf.i > 0;
+  if constexpr (N::kind == Kind::AutosplitShapefnApply) once = n.leaf.record > 0;
   std::tuple<ext_arg_t<boost::mp11::mp_at_c<P, Lead + I>>...> args{
       ext_arg<boost::mp11::mp_at_c<P, Lead + I>>(hana::at_c<I + 1>(n.kids), s, once)...};
   if (s.failed) return R{};

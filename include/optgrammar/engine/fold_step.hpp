@@ -18,7 +18,7 @@
 #pragma once
 
 #include "optgrammar/engine/driver.hpp"
-#include "optgrammar/ops/verify.hpp"
+#include "optgrammar/ops/definition_verify.hpp"
 
 #include <cstdint>
 #include <functional>

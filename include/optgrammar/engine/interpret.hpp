@@ -13,7 +13,7 @@
 #pragma once
 
 #include "optgrammar/core/element.hpp"
-#include "optgrammar/ops/verify.hpp"
+#include "optgrammar/ops/definition_verify.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -113,7 +113,7 @@ struct RuleInfo {
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
   const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
   /// The rule's flat form (dsl/flat.hpp), made from `rule` when called: what a program reads of a
-  /// DSL rule's structure (the check of engine/op_check.hpp); null for a hand-made RuleInfo.
+  /// DSL rule's structure (the check of engine/rule_op_warnings.hpp); null for a hand-made RuleInfo.
   dsl::FlatCopy (*flat)(const void* rule) = nullptr;
   /// Explains the rule on `root` (engine/explain.hpp): where its match or constraint fails there,
   /// or what its replacement does. Never called by the driver; nullptr for a hand-made RuleInfo.

@@ -45,7 +45,7 @@ class PassDispatch {
   /// Terms decided one after another on a path through the decision, at most.
   static constexpr std::size_t max_term_levels = 3;
 
-  PassDispatch(std::span<const RuleInfo* const> rules) {
+  PassDispatch(std::span<const RuleInfo* const> rules) : rules_(rules) {
     std::vector<std::vector<const RuleInfo*>> by_root;
     for (const RuleInfo* r : rules) {
       if (r->root >= by_root.size()) by_root.resize(r->root + 1);
@@ -70,6 +70,9 @@ class PassDispatch {
   PassDispatch(PassDispatch&&) noexcept = default;
   PassDispatch& operator=(PassDispatch&&) noexcept = default;
 
+  /// The pass's rules, in rule order (a run of its RuleSet's rules(), valid while the set's
+  /// dispatch() is).
+  std::span<const RuleInfo* const> rules() const noexcept { return rules_; }
   /// Whether some rule of the pass has `name` as its root name (else an op so named is skipped).
   bool roots(OpNameId name) const noexcept { return name < n_roots_ && rooted_[name]; }
   /// roots() as a value the worklist's loop can keep in registers.
@@ -316,6 +319,7 @@ class PassDispatch {
     for (const OpNameId& n : names) table_[e.table_begin + (n - e.base)] = list_for(&n);
   }
 
+  std::span<const RuleInfo* const> rules_;                   // the pass's rules
   std::vector<Root> roots_;                                  // by root name
   std::uint32_t n_roots_ = 0;                                // roots_.size()
   std::vector<std::uint8_t> rooted_;                         // by root name: has rules

@@ -7,7 +7,7 @@
 
 #include "optgrammar/index/op_maps.hpp"
 #include "optgrammar/ops/definition.hpp"
-#include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/builtin_eval.hpp"
 #include "optgrammar/ops/layer.hpp"
 #include "optgrammar/ops/onnx_eval.hpp"
 

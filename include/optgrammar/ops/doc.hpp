@@ -74,7 +74,7 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
        << (d->eval && !d->folds ? " (the interpreter only: the folder leaves it, OpDefinition::folds)" : "") << "\n\n";
   }
   os << "## How the definitions are used\n\n"
-        "- **Verification** (`ops/verify.hpp`, `verify_ops(g)`): operand counts, dtypes, constant parameters, "
+        "- **Verification** (`ops/definition_verify.hpp`, `verify_ops(g)`): operand counts, dtypes, constant parameters, "
         "the same-type/same-shape traits and the inferred output definition of every op that has a definition. "
         "Ops without one are allowed; `VerifyOptions{.strict = true}` reports them as unknown.\n"
         "- **Constant folding** (`engine/fold_step.hpp`, `ConstantFolder`, plugged in as `DriverOptions::visit`): "

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "optgrammar/ops/definition.hpp"
-#include "optgrammar/ops/eval.hpp"
+#include "optgrammar/ops/builtin_eval.hpp"
 #include "optgrammar/ops/onnx_eval.hpp"
 
 #include <array>

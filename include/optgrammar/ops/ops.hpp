@@ -4,5 +4,5 @@
 #include "optgrammar/ops/builtin.hpp"
 #include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/doc.hpp"
-#include "optgrammar/ops/eval.hpp"
-#include "optgrammar/ops/verify.hpp"
+#include "optgrammar/ops/builtin_eval.hpp"
+#include "optgrammar/ops/definition_verify.hpp"

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "optgrammar/core/op_names.hpp"
-#include "optgrammar/core/properties.hpp"
+#include "optgrammar/core/declarations.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/engine/rule_set.hpp"
 #include "optgrammar/ops/definition.hpp"
@@ -26,8 +26,9 @@ namespace optgrammar::plugin {
 /// 4: RuleInfo::term_guards (was one term_guard). 5: the Rewriter rewrites in place
 /// (Rewriter::replace_by_new). 6: the Graph's records in plain vectors, which move as they grow.
 /// 7: OpNames interns without a lock for names it has (a table published atomically); RuleSet
-/// builds its tables once under a lock. 8: RuleInfo::flat.
-inline constexpr std::uint32_t abi_version = 8;
+/// builds its tables once under a lock. 8: RuleInfo::flat. 9: PassDispatch::rules(); the rule
+/// nodes' Leaf::record.
+inline constexpr std::uint32_t abi_version = 9;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

@@ -1,6 +1,6 @@
 // EXPECT: "bias" is neither an operand of Op("Conv", ...), an output named by Outputs(...), nor "*"
 // FAULT: properties_unknown_name
-#include <optgrammar/package/properties.hpp>
+#include <optgrammar/package/tensor_properties.hpp>
 #ifdef OG_FAIL
 DEF_TENSOR_PROPERTIES(Op("Conv", "in", "w"), Flat("*"), MainMemory("bias"))
 #else

@@ -25,11 +25,7 @@ using MatchNode = Rule::LintFacts::MatchNode;
 struct Operands {
   const MatchNode* nodes;
   std::uint32_t i;
-  std::uint32_t operator[](std::uint32_t j) const {
-    std::uint32_t k = i + 1;
-    while (j-- > 0) k = nodes[k].end;
-    return k;
-  }
+  std::uint32_t operator[](std::uint32_t j) const { return optgrammar::dsl::operand_at(nodes, i, j); }
 };
 
 /// The identity of the node at a position of the later match: its tag, or "" (anonymous).

@@ -25,7 +25,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), EQ(LAYOUT_CHUNKSIZE("Crouton", 2),
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), MESSAGE("bad \q escape"), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), AND(), "x")
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 3:58: error: tag "y" is used in the constraint but never bound by the match
 // EXPECT: 4:47: error: the constraint must be bool, but RANK_OF gives size
 // EXPECT: 5:47: error: 'DIM_OF' takes 2 operands, 1 given

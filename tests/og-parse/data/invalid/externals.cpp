@@ -18,7 +18,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A9", "x"), EXTERNAL_CONSTRAINT(wrong_first, 
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A10", "*"), OK, EXTERNAL_REPLACE(replace_bad))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A11", "*"), OK, EXTERNAL_REPLACE(replace_ok))
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp.
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp.
 // Lines 10, 13 and 19 are well-formed (an int for a size or float parameter, a dtype for DType).
 // EXPECT: 9:87: error: SHAPEFN_APPLY(by_int, ...): argument 2 is float but parameter 3 of by_int is an integer
 // EXPECT: 11:88: error: SHAPEFN_APPLY(by_bool, ...): argument 1 is int but parameter 2 of by_bool is bool

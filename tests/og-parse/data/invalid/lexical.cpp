@@ -26,7 +26,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), GT(RANK_OF("x"), "unterminated), "
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, "x")
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 2:64: error: invalid suffix 'z' on integer constant '12z'
 // EXPECT: 3:64: error: invalid digit '8' in octal constant '08'
 // EXPECT: 4:64: error: integer constant 4294967296 does not fit in int (add a U suffix for a size)

@@ -28,7 +28,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), GT(SELF, 0), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), GT(R1, 0), "x")
 BAD_RULE("y")
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 26:50: error: macro 'TWO' takes 2 arguments, 1 given
 // EXPECT: 27:50: error: unknown name 'SELF'
 // EXPECT: 28:50: error: macro expansion exceeds 32768 tokens

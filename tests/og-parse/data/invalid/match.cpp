@@ -11,7 +11,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op(), OK, Op("C"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op(A, "x"), OK, "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, OPCONST("c"), OK, Op("C"))
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 2:33: error: LET("r", ...) is the root of the match; LET may only wrap an inner Op
 // EXPECT: 3:33: error: the match must be Op(...) or OpVarIn(...), not operand tag
 // EXPECT: 4:58: error: tag "t" appears inside its own LET

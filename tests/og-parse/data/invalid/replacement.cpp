@@ -29,7 +29,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, Op("B", OpVarIn("C", "x")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, WITH_MULTI_OUT(2, "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("A", "x"), OK, gen_Shape(SPLIT_DIM("I")))
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 3:51: error: the replacement may not be "*" (or a SELECT that can yield it): the rule would replace the op by itself
 // EXPECT: 4:51: error: the replacement may not be "*" (or a SELECT that can yield it): the rule would replace the op by itself
 // EXPECT: 5:64: error: Op's operand 3 is of type int, but an operand must be an operand tag, an opref or a construction (gen_ConstScalar_i32/_f32 make a constant)

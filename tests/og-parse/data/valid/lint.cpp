@@ -24,7 +24,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 5, Op("Add", "a", "b", "c"), OK, Op("A5", "a", 
 // tags never used
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("Gather", "data", "indices"), OK, Op("Gather.opt", "data", "*"))
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 3:1: warning: duplicate rule: the same rule is at lint.cpp:2
 // EXPECT: 5:1: warning: rule can never fire: the earlier rule at lint.cpp:3 (same pass, same root op) has a match and constraint at least as general
 // EXPECT: 8:1: warning: rule can never fire: the earlier rule at lint.cpp:7 (same pass, same root op) has a match and constraint at least as general

@@ -24,5 +24,5 @@ DEF_PACKAGE_OPTIMIZATION(BEGIN,
     OK,
     Op("Also.nothing"))
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 3:40: warning: tag "x" is bound by the match but never used

@@ -65,7 +65,7 @@ DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(LATE + 10, relaxed_precision_flag,
     Op("Pool.fp", "In", "W", "S"))
 
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 50:32: warning: 'EARLY - 2' is outside the grammar (a pass spec is NAME or NAME + N); accepted
 // EXPECT: 52:28: warning: functional cast 'size_t(...)' is outside the grammar; accepted as the constant 256U
 // EXPECT: 53:117: warning: octal constant 010 has the value 8 (a leading 0 means octal)

@@ -54,6 +54,6 @@ DEF_PACKAGE_OPTIMIZATION(TILING + 4,
 
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("R9", "x"), OK, EXTERNAL_REPLACE(whole_rule))
 
-// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/test_data_files.cpp:
+// Expected diagnostics (line:col: severity: message), checked by tests/og-parse/data_files_test.cpp:
 // EXPECT: 34:14: warning: tag "x" is bound by the match but never used
 // EXPECT: 55:41: warning: tag "x" is bound by the match but never used

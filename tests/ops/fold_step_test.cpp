@@ -27,7 +27,7 @@ DEF_PACKAGE_OP_AND_COST_AND_FLAGS(neg_impl, "T_NegInhibited", FAST, Flags::INHIB
 
 namespace {
 RuleSet never() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("test_fold_step.cpp") != std::string::npos; });
+  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("fold_step_test.cpp") != std::string::npos; });
 }
 RuleSet w1_rules() {
   return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("w1_rules.cpp") != std::string::npos; });

@@ -15,7 +15,7 @@ namespace {
 using namespace optgrammar;
 
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("test_cse.cpp") != std::string::npos; });
+  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("cse_test.cpp") != std::string::npos; });
 }
 OutputDef f32(std::initializer_list<std::size_t> s) { return OutputDef::make(DType::Float32, s); }
 OutputDef i32(std::initializer_list<std::size_t> s) { return OutputDef::make(DType::Int32, s); }

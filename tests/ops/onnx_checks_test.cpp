@@ -2,7 +2,7 @@
 // a graph it passes, the interpreter runs; each fault below is reported in the verifier's form
 // and the interpreter refuses the same op.
 #include <optgrammar/engine/interpret.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -15,11 +15,11 @@
 #include "run.hpp"
 
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/verify.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/dsl/canonical.hpp>
 #include <optgrammar/dsl/flat.hpp>
 #include <optgrammar/ops/builtin.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <fmt/format.h>
 
@@ -88,7 +88,7 @@ class Planner {
   void plan() {
     for (std::uint32_t i = 0; i < t_.nodes.size(); ++i) {
       const FlatNode& n = at(i);
-      if (n.kind == Kind::Let && i < t_.constraint) lets_[name(n)] = kid(i, 0);
+      if (n.kind == Kind::Let && i < t_.constraint) lets_[name(n)] = operand(i, 0);
       if (n.kind == Kind::Int || n.kind == Kind::Size) p_.numbers.push_back(static_cast<double>(n.value));
       if (n.kind == Kind::Float && std::isfinite(n.real)) p_.numbers.push_back(n.real);
       if (n.kind == Kind::DTypeConst) p_.dtypes.push_back(static_cast<DType>(n.value));
@@ -100,13 +100,13 @@ class Planner {
       }
     }
     for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (optgrammar::dsl::reads_constval(at(i).kind) && at(i).n > 0 && at(kid(i, 0)).kind == Kind::Tag) {
-        const_tags_.insert(name(at(kid(i, 0))));
+      if (optgrammar::dsl::reads_constval(at(i).kind) && at(i).n > 0 && at(operand(i, 0)).kind == Kind::Tag) {
+        const_tags_.insert(name(at(operand(i, 0))));
         const bool valid = at(i).kind == Kind::ConstvalFloatValid || at(i).kind == Kind::ConstvalIntValid;
-        if (valid && at(i).n == 2 && at(kid(i, 1)).value == 0) p_.maybe_empty.insert(name(at(kid(i, 0))));
+        if (valid && at(i).n == 2 && at(operand(i, 1)).value == 0) p_.maybe_empty.insert(name(at(operand(i, 0))));
       }
     for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (at(i).kind == Kind::Eq && at(i).n == 2) hint(kid(i, 0), kid(i, 1)), hint(kid(i, 1), kid(i, 0));
+      if (at(i).kind == Kind::Eq && at(i).n == 2) hint(operand(i, 0), operand(i, 1)), hint(operand(i, 1), operand(i, 0));
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;
@@ -116,19 +116,15 @@ class Planner {
   using FlatNode = optgrammar::dsl::FlatNode;
   static std::string name(const FlatNode& n) { return std::string(n.str.view()); }
   const FlatNode& at(std::uint32_t i) const { return t_.nodes[i]; }
-  /// Operand k of node i (the flat form's preorder: operand 0 at i + 1, each next at the previous one's end).
-  std::uint32_t kid(std::uint32_t i, std::uint32_t k) const {
-    std::uint32_t c = i + 1;
-    while (k-- > 0) c = t_.nodes[c].end;
-    return c;
-  }
+  /// Operand k of node i.
+  std::uint32_t operand(std::uint32_t i, std::uint32_t k) const { return optgrammar::dsl::operand_at(t_.nodes.data(), i, k); }
   /// Records EQ(CONSTVAL_*("t", k), V) as a hint for the leaf t.
   void hint(std::uint32_t read, std::uint32_t value) {
     const FlatNode& r = at(read);
     const FlatNode& v = at(value);
     if ((r.kind != Kind::ConstvalFloat && r.kind != Kind::ConstvalInt) || r.n != 2) return;
-    const FlatNode& tag = at(kid(read, 0));
-    const FlatNode& k = at(kid(read, 1));
+    const FlatNode& tag = at(operand(read, 0));
+    const FlatNode& k = at(operand(read, 1));
     if (tag.kind != Kind::Tag || (k.kind != Kind::Int && k.kind != Kind::Size) || k.value < 0) return;
     if (v.kind == Kind::Float && std::isfinite(v.real)) p_.element_hints[name(tag)].emplace_back(k.value, v.real);
     if (v.kind == Kind::Int || v.kind == Kind::Size) p_.element_hints[name(tag)].emplace_back(k.value, static_cast<double>(v.value));
@@ -157,7 +153,7 @@ class Planner {
         PlanEntry op;
         op.leaf = false;
         op.name = name(n);
-        for (std::uint32_t k = 0; k < n.n; ++k) op.operands.push_back(visit(kid(i, k)));
+        for (std::uint32_t k = 0; k < n.n; ++k) op.operands.push_back(visit(operand(i, k)));
         const auto* def = optgrammar::ops::definitions().find(name(n));
         for (std::uint32_t k = 0; k < op.operands.size(); ++k) {
           PlanEntry& in = p_.entries[op.operands[k]];
@@ -167,7 +163,7 @@ class Planner {
         break;
       }
       case Kind::Let:
-        e = visit(kid(i, 0));
+        e = visit(operand(i, 0));
         tags_[name(n)] = e;
         if (p_.entries[e].leaf) p_.entries[e].name = name(n);  // LET("c", Op("$Const")): the leaf c
         break;

@@ -4,7 +4,7 @@
 #include "onnx_import.hpp"
 
 #include <optgrammar/ops/onnx.hpp>
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <onnx/onnx_pb.h>
 

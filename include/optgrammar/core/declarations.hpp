@@ -1,10 +1,10 @@
 // Package declarations besides ops and rules: tensor properties of ops (DEF_TENSOR_PROPERTIES,
-// whose macro and compile-time check are in package/properties.hpp), the order of an op's
+// whose macro and compile-time check are in package/tensor_properties.hpp), the order of an op's
 // parameters (DEF_PACKAGE_PARAM_ORDER) and tensor classes' chunk sizes (LAYOUT_CHUNKSIZE). Each is
 // recorded at static initialization in a registry that can be queried.
 //
 //   DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr)
-// (the macro is package/properties.hpp's, which checks its form).
+// (the macro is package/tensor_properties.hpp's, which checks its form).
 #pragma once
 
 #include "optgrammar/core/registry.hpp"
@@ -92,7 +92,7 @@ struct TensorProperties {
 
 /// Parsing of the declaration's text (its macro arguments, stringified after expansion):
 /// `Op("name", "a", ...), Prop("a", ...), ...`. Used at compile time to check the declaration
-/// (package/properties.hpp) and at run time to record it.
+/// (package/tensor_properties.hpp) and at run time to record it.
 namespace detail {
 struct PropParser {
   std::string_view t;
@@ -326,7 +326,7 @@ struct ParamOrderRegistrar {
 }  // namespace optgrammar
 
 /// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr), without the
-/// check of its form (package/properties.hpp's DEF_PACKAGE_PARAM_ORDER, which the headers for
+/// check of its form (package/tensor_properties.hpp's DEF_PACKAGE_PARAM_ORDER, which the headers for
 /// packages use, checks it first).
 #define OPTGRAMMAR_PARAM_ORDER_REGISTER_(NAME, OP, ...)                                   \
   static const ::optgrammar::detail::ParamOrderRegistrar NAME{OP, OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, \

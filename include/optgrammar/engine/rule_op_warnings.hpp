@@ -3,7 +3,7 @@
 // its packages registered theirs. og-opt runs it on the rules it loads (docs/og-opt.md).
 #pragma once
 
-#include "optgrammar/core/properties.hpp"
+#include "optgrammar/core/declarations.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/dsl/flat.hpp"
 #include "optgrammar/dsl/op_check.hpp"

@@ -1,13 +1,13 @@
 // DEF_TENSOR_PROPERTIES: a package's declaration of the tensor properties of an op's operands and
 // outputs, checked at compile time with the rule checker's message catalogue (dsl/messages.hpp:
 // the same text og-parse gives, raised as the family's rule_error, dsl/rule_error.hpp) and
-// recorded at static initialization in the registry of core/properties.hpp.
+// recorded at static initialization in the registry of core/declarations.hpp.
 //
 //   DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w"), Crouton("in"))
 //   DEF_TENSOR_PROPERTIES(Op("Split2", "in"), Outputs("lo", "hi"), Flat("lo"), MainMemory("hi"))
 #pragma once
 
-#include "optgrammar/core/properties.hpp"
+#include "optgrammar/core/declarations.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/rule_error.hpp"

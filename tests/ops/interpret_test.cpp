@@ -113,10 +113,10 @@ TEST_CASE("an integer and quantized package keeps the results bit for bit") {
   auto back = g.add_op("Cast", {g.add_op("Cast", {q}, i32({3, 4}))}, OutputDef::make(DType::QUInt8, {3, 4}, 128, 0.05f));
   g.add_output(g.add_op("QuantizedMul", {back, q}, OutputDef::make(DType::QUInt8, {3, 4}, 3, 0.4f)));
   const std::size_t before_ops = g.live_count();
-  check_preserved(g, select("test_interpret.cpp"), false);
-  check_preserved(g, select("test_interpret.cpp"), true);
+  check_preserved(g, select("interpret_test.cpp"), false);
+  check_preserved(g, select("interpret_test.cpp"), true);
   Graph h = g;
-  run_rules(h, select("test_interpret.cpp"));
+  run_rules(h, select("interpret_test.cpp"));
   CHECK(h.live_count() < before_ops);
 }
 

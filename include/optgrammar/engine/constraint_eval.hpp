@@ -3,7 +3,7 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
-#include "optgrammar/core/properties.hpp"
+#include "optgrammar/core/declarations.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/const_read.hpp"
 #include "optgrammar/engine/exec_state.hpp"
@@ -38,7 +38,7 @@ inline void eval_message(const N& n, ExecState& s, std::index_sequence<I...>) {
   if (!s.trace) return;
   const auto& t = hana::at_c<0>(n.kids);
   s.trace << "MESSAGE: " << std::string_view(t.text, t.len);
-  ((s.trace << ' ' << message_value(kid<I + 1>(n, s))), ...);
+  ((s.trace << ' ' << message_value(value_of<I + 1>(n, s))), ...);
   s.trace << '\n';
 }
 
@@ -116,14 +116,14 @@ template <class N, std::size_t... I>
 inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
   constexpr Kind k = N::kind;
   if constexpr (k == Kind::And) {
-    return (static_cast<bool>(kid<I>(n, s)) && ...);
+    return (static_cast<bool>(value_of<I>(n, s)) && ...);
   } else if constexpr (k == Kind::Or) {
-    return (static_cast<bool>(kid<I>(n, s)) || ...);
+    return (static_cast<bool>(value_of<I>(n, s)) || ...);
   } else if constexpr (k == Kind::Xor) {
-    return ((static_cast<bool>(kid<I>(n, s)) ? 1 : 0) + ...) % 2 == 1;
+    return ((static_cast<bool>(value_of<I>(n, s)) ? 1 : 0) + ...) % 2 == 1;
   } else {
     using T = ctype_t<N::vtype>;
-    T vals[] = {static_cast<T>(kid<I>(n, s))...};
+    T vals[] = {static_cast<T>(value_of<I>(n, s))...};
     T acc = vals[0];
     for (std::size_t i = 1; i < sizeof...(I); ++i) {
       if constexpr (k == Kind::Min) acc = vals[i] < acc ? vals[i] : acc;
@@ -139,11 +139,11 @@ inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
 /// through `slow` (constval_int / constval_float), which converts and range-checks.
 template <std::uint8_t Fast, class T, class N, class Slow>
 inline bool read_constval(const N& n, ExecState& s, T& v, Slow slow) {
-  if constexpr (kid_t<0, N>::kind == Kind::Tag) {
+  if constexpr (child_t<0, N>::kind == Kind::Tag) {
     if (s.facts) {  // constraint phase: the facts are filled
       const int slot = hana::at_c<0>(n.kids).leaf.slot;
       const SlotFacts& f = s.facts[slot];
-      auto i = static_cast<long long>(kid<1>(n, s));
+      auto i = static_cast<long long>(value_of<1>(n, s));
       if (f.fast & Fast) {
         if (static_cast<unsigned long long>(i) >= f.count) return false;  // (i < 0 too)
         static_assert(sizeof(T) == 4);
@@ -156,24 +156,24 @@ inline bool read_constval(const N& n, ExecState& s, T& v, Slow slow) {
       return ok;
     }
   }
-  return slow(s.g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)), v);
+  return slow(s.g, value_of<0>(n, s), static_cast<long long>(value_of<1>(n, s)), v);
 }
 
 /// A comparison of the same integer property of two tags' outputs (RANK_OF, DIM_OF with equal
 /// constant indices, DTYPE_OF, ...): equal when both outputs have the same definition.
 template <class N>
 constexpr bool same_property_pair() {
-  using A = kid_t<0, N>;
-  using B = kid_t<1, N>;
+  using A = child_t<0, N>;
+  using B = child_t<1, N>;
   if constexpr (!dsl::is_node<A>::value || !dsl::is_node<B>::value) {
     return false;
   } else if constexpr (A::kind != B::kind || !reads_outdef(A::kind) || A::kind == Kind::StepsizeOf) {
     return false;  // (a float step size may be NaN, which is not equal to itself)
-  } else if constexpr (kid_t<0, A>::kind != Kind::Tag || kid_t<0, B>::kind != Kind::Tag) {
+  } else if constexpr (child_t<0, A>::kind != Kind::Tag || child_t<0, B>::kind != Kind::Tag) {
     return false;
   } else if constexpr (A::kind == Kind::DimOf) {
     constexpr auto konst = [](Kind x) { return x == Kind::Int || x == Kind::Size; };
-    return konst(kid_t<1, A>::kind) && konst(kid_t<1, B>::kind);
+    return konst(child_t<1, A>::kind) && konst(child_t<1, B>::kind);
   } else {
     return true;
   }
@@ -219,7 +219,7 @@ template <class N>
 inline auto eval_cast(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   if constexpr (k == Kind::CastInt) {
-    auto v = kid<0>(n, s);
+    auto v = value_of<0>(n, s);
     if constexpr (std::is_same_v<decltype(v), float>) {
       if (!(v > -2147483649.0f && v < 2147483648.0f)) {
         s.failed = true;
@@ -228,7 +228,7 @@ inline auto eval_cast(const N& n, ExecState& s) {
     }
     return static_cast<int>(v);
   } else if constexpr (k == Kind::CastUint) {
-    auto v = kid<0>(n, s);
+    auto v = value_of<0>(n, s);
     if constexpr (std::is_same_v<decltype(v), float>) {
       if (!(v > -1.0f && v < 1.8446744e19f)) {
         s.failed = true;
@@ -237,9 +237,9 @@ inline auto eval_cast(const N& n, ExecState& s) {
     }
     return static_cast<std::size_t>(v);
   } else if constexpr (k == Kind::CastFloat) {
-    return static_cast<float>(kid<0>(n, s));
+    return static_cast<float>(value_of<0>(n, s));
   } else if constexpr (k == Kind::CastDType) {
-    auto v = static_cast<long long>(kid<0>(n, s));
+    auto v = static_cast<long long>(value_of<0>(n, s));
     if (v < 0 || v >= dtype_count) {
       s.failed = true;
       return DType::Float32;
@@ -253,15 +253,15 @@ template <class N>
 inline auto eval_operator(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   if constexpr (k == Kind::Not) {
-    return !kid<0>(n, s);
+    return !value_of<0>(n, s);
   } else if constexpr (k == Kind::Neg) {
     using T = ctype_t<N::vtype>;
-    T v = static_cast<T>(kid<0>(n, s));
+    T v = static_cast<T>(value_of<0>(n, s));
     if constexpr (std::is_same_v<T, int>) return static_cast<int>(0u - static_cast<unsigned>(v));
     else return static_cast<T>(-v);
   } else if constexpr (k == Kind::Abs) {
     using T = ctype_t<N::vtype>;
-    T v = static_cast<T>(kid<0>(n, s));
+    T v = static_cast<T>(value_of<0>(n, s));
     if constexpr (std::is_same_v<T, int>) {
       if (v == INT_MIN) {
         s.failed = true;
@@ -274,11 +274,11 @@ inline auto eval_operator(const N& n, ExecState& s) {
       return v;
     }
   } else if constexpr (k == Kind::IsPow2) {
-    auto v = kid<0>(n, s);
+    auto v = value_of<0>(n, s);
     return v > 0 && (v & (v - 1)) == 0;
   } else if constexpr (k == Kind::Roundup) {
     using T = ctype_t<N::vtype>;
-    T a = static_cast<T>(kid<0>(n, s)), b = static_cast<T>(kid<1>(n, s));
+    T a = static_cast<T>(value_of<0>(n, s)), b = static_cast<T>(value_of<1>(n, s));
     if (b <= 0) {
       s.failed = true;
       return T{};
@@ -293,7 +293,7 @@ inline auto eval_operator(const N& n, ExecState& s) {
       if constexpr (std::is_signed_v<T>) return v < 0 ? U(0) - static_cast<U>(v) : static_cast<U>(v);
       else return v;
     };
-    const U a = magnitude(static_cast<T>(kid<0>(n, s))), b = magnitude(static_cast<T>(kid<1>(n, s)));
+    const U a = magnitude(static_cast<T>(value_of<0>(n, s))), b = magnitude(static_cast<T>(value_of<1>(n, s)));
     if (a == 0 || b == 0) return T{};
     const U q = a / std::gcd(a, b);
     if (q > static_cast<U>(std::numeric_limits<T>::max()) / b) {
@@ -303,13 +303,13 @@ inline auto eval_operator(const N& n, ExecState& s) {
     return static_cast<T>(q * b);
   } else if constexpr (k == Kind::Select) {
     using T = ctype_t<N::vtype>;
-    return kid<0>(n, s) ? static_cast<T>(kid<1>(n, s)) : static_cast<T>(kid<2>(n, s));
+    return value_of<0>(n, s) ? static_cast<T>(value_of<1>(n, s)) : static_cast<T>(value_of<2>(n, s));
   } else if constexpr (k == Kind::And || k == Kind::Or || k == Kind::Xor || k == Kind::Add || k == Kind::Mul ||
                        k == Kind::Min || k == Kind::Max) {
     return eval_reduce(n, s, std::make_index_sequence<N::arity>{});
   } else if constexpr (k == Kind::Sub || k == Kind::Div || k == Kind::Rem || k == Kind::Mod) {
     using T = ctype_t<N::vtype>;
-    return arith<T>(k, static_cast<T>(kid<0>(n, s)), static_cast<T>(kid<1>(n, s)), s);
+    return arith<T>(k, static_cast<T>(value_of<0>(n, s)), static_cast<T>(value_of<1>(n, s)), s);
   }
 }
 
@@ -325,17 +325,17 @@ inline auto eval_compare(const N& n, ExecState& s) {
         const auto& ka = hana::at_c<0>(n.kids);
         const auto& kb = hana::at_c<1>(n.kids);
         bool same_arg = true;
-        if constexpr (kid_t<0, N>::kind == Kind::DimOf) same_arg = hana::at_c<1>(ka.kids).leaf.i == hana::at_c<1>(kb.kids).leaf.i;
+        if constexpr (child_t<0, N>::kind == Kind::DimOf) same_arg = hana::at_c<1>(ka.kids).leaf.i == hana::at_c<1>(kb.kids).leaf.i;
         if (same_arg && s.facts[hana::at_c<0>(ka.kids).leaf.slot].out == s.facts[hana::at_c<0>(kb.kids).leaf.slot].out)
           return k == Kind::Eq || k == Kind::Le || k == Kind::Ge;
       }
     }
-    auto a = kid<0>(n, s);
-    auto b = kid<1>(n, s);
+    auto a = value_of<0>(n, s);
+    auto b = value_of<1>(n, s);
     if constexpr (std::is_same_v<decltype(a), DType>) {
       return k == Kind::Eq ? a == b : a != b;
     } else {
-      using T = ctype_t<dsl::promote(kid_t<0, N>::vtype, kid_t<1, N>::vtype)>;
+      using T = ctype_t<dsl::promote(child_t<0, N>::vtype, child_t<1, N>::vtype)>;
       T x = static_cast<T>(a), y = static_cast<T>(b);
       if constexpr (k == Kind::Eq) return x == y;
       else if constexpr (k == Kind::Ne) return x != y;
@@ -353,15 +353,15 @@ inline auto eval_opref(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   const Graph& g = s.g;
   if constexpr (k == Kind::InputOf) {
-    OpRef x = kid<0>(n, s);
-    auto i = static_cast<long long>(kid<1>(n, s));
+    OpRef x = value_of<0>(n, s);
+    auto i = static_cast<long long>(value_of<1>(n, s));
     if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
       s.failed = true;
       return OpRef{};
     }
     return g.input(x, static_cast<std::uint32_t>(i));
   } else if constexpr (k == Kind::OutputOf) {
-    OpRef r = output_of(g, kid<0>(n, s), static_cast<long long>(kid<1>(n, s)));
+    OpRef r = output_of(g, value_of<0>(n, s), static_cast<long long>(value_of<1>(n, s)));
     if (!r.valid()) s.failed = true;
     return r;
   }
@@ -379,11 +379,11 @@ inline auto eval_property(const N& n, ExecState& s) {
     using T = ctype_t<N::vtype>;
     const OutputDef* dp = nullptr;
     OpRef x{};
-    if constexpr (kid_t<0, N>::kind == Kind::Tag && k != Kind::InputsOf && k != Kind::OutputsOf) {
+    if constexpr (child_t<0, N>::kind == Kind::Tag && k != Kind::InputsOf && k != Kind::OutputsOf) {
       if (s.facts) dp = s.facts[hana::at_c<0>(n.kids).leaf.slot].out;
     }
     if (!dp) {
-      x = kid<0>(n, s);
+      x = value_of<0>(n, s);
       if (!g.alive(x)) {
         s.failed = true;
         return T{};
@@ -393,7 +393,7 @@ inline auto eval_property(const N& n, ExecState& s) {
     const OutputDef& d = *dp;
     if constexpr (k == Kind::RankOf) return static_cast<std::size_t>(d.rank);
     else if constexpr (k == Kind::DimOf) {
-      auto i = static_cast<long long>(kid<1>(n, s));
+      auto i = static_cast<long long>(value_of<1>(n, s));
       return i < 0 ? std::size_t{0} : d.dim(static_cast<std::size_t>(i));
     } else if constexpr (k == Kind::StepsizeOf) return d.stepsize;
     else if constexpr (k == Kind::DTypeOf) return d.dtype;
@@ -409,7 +409,7 @@ inline auto eval_property(const N& n, ExecState& s) {
       return outs ? outs : std::size_t{1};
     }
   } else if constexpr (k == Kind::IsAutothreaded) {
-    const OpRef x = kid<0>(n, s);
+    const OpRef x = value_of<0>(n, s);
     if (!g.alive(x)) {
       s.failed = true;
       return false;
@@ -418,7 +418,7 @@ inline auto eval_property(const N& n, ExecState& s) {
     return std::find(h.begin(), h.end(), OPTGRAMMAR_AUTOTHREAD_MARK) != h.end();
   } else if constexpr (k == Kind::IsOp || k == Kind::ProducerFor) {
     // IS_OP: the op's name; PRODUCER_FOR: whether an op of that name reads the op's output.
-    const OpRef x = kid<0>(n, s);
+    const OpRef x = value_of<0>(n, s);
     if (!g.alive(x)) {
       s.failed = true;
       return false;
@@ -432,7 +432,7 @@ inline auto eval_property(const N& n, ExecState& s) {
       return found;
     }
   } else if constexpr (k == Kind::SameEncoding || k == Kind::SameOp) {
-    OpRef a = kid<0>(n, s), b = kid<1>(n, s);
+    OpRef a = value_of<0>(n, s), b = value_of<1>(n, s);
     if (!g.alive(a) || !g.alive(b)) {
       s.failed = true;
       return false;
@@ -471,7 +471,7 @@ inline auto eval_split(const N& n, ExecState& s) {
   } else if constexpr (k == Kind::SplitSize) {
     return static_cast<int>(s.split[n.leaf.slot].size);
   } else if constexpr (k == Kind::IterInputOf) {
-    OpRef x = kid<0>(n, s);
+    OpRef x = value_of<0>(n, s);
     auto i = static_cast<long long>(s.split[n.leaf.slot].start);
     if (!g.alive(x) || i < 0 || i >= static_cast<long long>(g.n_inputs(x))) {
       s.failed = true;
@@ -494,7 +494,7 @@ inline auto eval_external(const N& n, ExecState& s) {
     eval_message(n, s, std::make_index_sequence<N::arity - 1>{});
     return true;
   } else if constexpr (k == Kind::LayoutChunksize) {
-    auto v = static_cast<long long>(kid<0>(n, s));
+    auto v = static_cast<long long>(value_of<0>(n, s));
     auto c = TensorClasses::instance().chunk(n.leaf.str.view());
     if (!c || *c == 0 || v < 0) {
       s.failed = true;

@@ -4,7 +4,7 @@
 // whose condition and trip count are known at import are inlined.
 #include "onnx_import.hpp"
 
-#include <optgrammar/ops/verify.hpp>
+#include <optgrammar/ops/definition_verify.hpp>
 
 #include <onnx/onnx_pb.h>
 

@@ -1,9 +1,9 @@
-// Verification of a graph's ops against their definitions (on top of core/verify.hpp's
+// Verification of a graph's ops against their definitions (on top of core/graph_verify.hpp's
 // structural checks): operand counts, dtype constraints, constant parameters, traits and the
 // inferred output definition.
 #pragma once
 
-#include "optgrammar/core/properties.hpp"
+#include "optgrammar/core/declarations.hpp"
 #include "optgrammar/ops/builtin.hpp"
 
 #include <algorithm>

@@ -34,7 +34,7 @@ struct Operands {
 
 /// The identity of the node at a position of the later match: its tag, or "" (anonymous).
 std::string_view key_of(const MatchNode& b) {
-  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str;
+  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str();
   return {};
 }
 
@@ -51,14 +51,14 @@ bool bind(TagMap& m, std::string_view tag, std::string_view key) {
 /// the later rule's match `bn` matches?
 bool general(const MatchNode* an, std::uint32_t a, const MatchNode* bn, std::uint32_t b, TagMap& m) {
   if (an[a].wildcard) return true;
-  if (an[a].kind == Kind::Tag) return bind(m, an[a].str, key_of(bn[b]));
+  if (an[a].kind == Kind::Tag) return bind(m, an[a].str(), key_of(bn[b]));
   if (an[a].kind == Kind::Let) {
-    if (!bind(m, an[a].str, key_of(bn[b]))) return false;
+    if (!bind(m, an[a].str(), key_of(bn[b]))) return false;
     ++a;
   }
   if (bn[b].kind == Kind::Let) ++b;
   if (bn[b].kind != Kind::Op && bn[b].kind != Kind::OpVarIn) return false;  // b matches any operand, a needs an op
-  if (an[a].str != bn[b].str) return false;
+  if (an[a].str() != bn[b].str()) return false;
   const std::uint32_t na = an[a].n, nb = bn[b].n;
   if (an[a].kind == Kind::Op) {
     if (bn[b].kind != Kind::Op || na != nb) return false;
@@ -81,7 +81,7 @@ void lint_rules(Session& s) {
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    group[i] = {r.pass.priority, r.lint.match[0].str};
+    group[i] = {r.pass.priority, r.lint.match[0].str()};
     for (const auto& t : r.tags)
       if (t.match_count == 1 && t.use_count == 0)
         s.diag(t.loc, Severity::warning, fmt::format("tag \"{}\" is bound by the match but never used", t.tag));

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -832,6 +833,7 @@ std::span<T> keep(Session& s, const std::vector<T>& v) {
 
 /// The hash of the part of `nodes` at `root` (Rule::LintFacts): what lint's structural equality
 /// compares, in order; a NaN equals a NaN there and 0.0 equals -0.0, so each hashes as one value.
+/// The texts (short: tags, op names) are mixed in eight bytes at a time, their length first.
 std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) {
   std::uint64_t h = 0xcbf29ce484222325u;
   const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3u + (h >> 29); };
@@ -841,31 +843,35 @@ std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) 
     mix(static_cast<std::uint64_t>(n.kind) << 32 | n.n);
     mix(static_cast<std::uint64_t>(n.value));
     mix(std::bit_cast<std::uint64_t>(real));
-    mix(std::hash<std::string_view>{}(n.str.view()));
+    mix(n.str.len);
+    for (std::size_t k = 0; k < n.str.len; k += 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, n.str.p + k, std::min<std::size_t>(8, n.str.len - k));
+      mix(w);
+    }
   }
   return h;
 }
 
 /// Rule::LintFacts of a checked rule, in the session's arena.
-Rule::LintFacts lint_facts(Session& s, const std::vector<FlatNode>& nodes, const std::uint32_t (&roots)[3]) {
+Rule::LintFacts lint_facts(Session& s, const std::vector<FlatNode>& nodes, const std::vector<dsl::Span>& spans,
+                           const std::uint32_t (&roots)[3]) {
   Rule::LintFacts f;
   using MatchNode = Rule::LintFacts::MatchNode;
   const std::uint32_t m = roots[0], n = nodes[m].end - m;
   auto* match = static_cast<MatchNode*>(s.allocate(n * sizeof(MatchNode), alignof(MatchNode)));
   for (std::uint32_t i = 0; i < n; ++i) {
     const FlatNode& x = nodes[m + i];
-    ::new (match + i) MatchNode{x.kind, x.wildcard, x.n, x.end - m, x.str.view()};
+    ::new (match + i) MatchNode{x.str.p, static_cast<std::uint32_t>(x.str.len), x.n, x.end - m, spans[m + i], x.kind, x.wildcard};
   }
   f.match = {match, n};
-  std::uint32_t tags = 0;
-  for (std::uint32_t i = roots[1]; i < roots[2]; ++i) tags += nodes[i].kind == Kind::Tag && nodes[i].slot > 0;
-  if (tags != 0) {
-    auto* t = static_cast<std::string_view*>(s.allocate(tags * sizeof(std::string_view), alignof(std::string_view)));
-    std::uint32_t k = 0;
-    for (std::uint32_t i = roots[1]; i < roots[2]; ++i)
-      if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0) ::new (t + k++) std::string_view(nodes[i].str.view());
-    f.constraint_tags = {t, tags};
-  }
+  // each tag once (most constraints read a tag or two, several times)
+  static thread_local std::vector<std::string_view> tags;
+  tags.clear();
+  for (std::uint32_t i = roots[1]; i < roots[2]; ++i)
+    if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0 && std::find(tags.begin(), tags.end(), nodes[i].str.view()) == tags.end())
+      tags.push_back(nodes[i].str.view());
+  f.constraint_tags = keep(s, tags);
   f.match_hash = part_hash(nodes, roots[0]);
   f.constraint_hash = part_hash(nodes, roots[1]);
   f.replacement_hash = part_hash(nodes, roots[2]);
@@ -912,26 +918,14 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
     r.spans = keep(s, b.spans);
   }
   if (s.options().check_ops && !s.options().keep_trees) {
-    static thread_local std::vector<FlatNode> ops;
-    static thread_local std::vector<dsl::Span> op_spans;
-    ops.clear();
-    op_spans.clear();
-    const auto take = [&](std::uint32_t from, std::uint32_t to, bool made) {
-      for (std::uint32_t i = from; i < to; ++i) {
-        const Kind k = b.nodes[i].kind;
-        if (made ? (k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways) : (k == Kind::Op || k == Kind::OpVarIn)) {
-          ops.push_back(b.nodes[i]);
-          op_spans.push_back(b.spans[i]);
-        }
-      }
-    };
-    take(roots[0], roots[1], false);
-    r.op_nodes_match = static_cast<std::uint32_t>(ops.size());
-    take(roots[2], static_cast<std::uint32_t>(b.nodes.size()), true);
-    r.op_nodes = keep(s, ops);
-    r.op_spans = keep(s, op_spans);
+    static thread_local std::vector<std::string_view> made;
+    made.clear();
+    for (std::uint32_t i = roots[2]; i < b.nodes.size(); ++i)
+      if (const Kind k = b.nodes[i].kind; k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways)
+        made.push_back(b.nodes[i].str.view());
+    r.made_ops = keep(s, made);
   }
-  if (s.options().lint) r.lint = lint_facts(s, b.nodes, roots);
+  if (s.options().lint) r.lint = lint_facts(s, b.nodes, b.spans, roots);
   r.match = roots[0];
   r.constraint = roots[1];
   r.replacement = roots[2];

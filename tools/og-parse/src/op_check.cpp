@@ -7,6 +7,9 @@
 
 #include <optgrammar/dsl/op_check.hpp>
 
+#include <string_view>
+#include <vector>
+
 namespace og_parse::detail {
 namespace {
 
@@ -31,19 +34,33 @@ void check_rule_ops(Session& s) {
   for (const TensorProperties& t : s.tensor_properties()) ops.know(t.op);
   for (const ParamOrder& p : s.param_orders())
     if (!p.op.empty()) ops.know(p.op);
-  // a rule's nodes, or when they are not kept (Options::keep_trees) its op nodes (Rule::op_nodes)
+  // a rule's nodes, or when they are not kept (Options::keep_trees) the names of the ops its
+  // replacement makes (Rule::made_ops) and its match as lint reads it (Rule::LintFacts::match)
   const auto kept = [](const Rule& r) { return !r.nodes.empty(); };
   for (const Rule& r : s.rules()) {
     if (!r.valid) continue;
     if (kept(r)) dsl::know_replacement_ops(r.nodes.data(), r.replacement, static_cast<std::uint32_t>(r.nodes.size()), ops);
-    else dsl::know_replacement_ops(r.op_nodes.data(), r.op_nodes_match, static_cast<std::uint32_t>(r.op_nodes.size()), ops);
+    else
+      for (const std::string_view name : r.made_ops) ops.know(name);
   }
+  std::vector<dsl::FlatNode> match;  // a match's nodes as the check reads them (kind, operand count, name)
   for (const Rule& r : s.rules()) {
     if (!r.valid) continue;
-    const auto& spans = kept(r) ? r.spans : r.op_spans;
-    const auto warnings = kept(r) ? dsl::check_match_ops(r.nodes.data(), r.match, r.constraint, ops)
-                                  : dsl::check_match_ops(r.op_nodes.data(), 0, r.op_nodes_match, ops);
-    for (const auto& w : warnings) s.diag(Loc{spans[w.node].file, spans[w.node].offset}, Severity::warning, w.text);
+    if (kept(r)) {
+      for (const auto& w : dsl::check_match_ops(r.nodes.data(), r.match, r.constraint, ops))
+        s.diag(Loc{r.spans[w.node].file, r.spans[w.node].offset}, Severity::warning, w.text);
+      continue;
+    }
+    match.resize(r.lint.match.size());
+    for (std::size_t i = 0; i < match.size(); ++i) {
+      const auto& m = r.lint.match[i];
+      match[i].kind = m.kind;
+      match[i].n = m.n;
+      match[i].str.p = m.text;
+      match[i].str.len = m.size;
+    }
+    for (const auto& w : dsl::check_match_ops(match.data(), 0, static_cast<std::uint32_t>(match.size()), ops))
+      s.diag(Loc{r.lint.match[w.node].span.file, r.lint.match[w.node].span.offset}, Severity::warning, w.text);
   }
 }
 

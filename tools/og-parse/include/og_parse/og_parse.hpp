@@ -101,25 +101,27 @@ struct Rule {
   std::span<optgrammar::dsl::FlatNode> nodes;
   std::span<optgrammar::dsl::Span> spans;
   std::uint32_t match = 0, constraint = 0, replacement = 0;
-  /// What the op check (Options::check_ops) reads when the nodes are not kept: the match's Op and
-  /// OpVarIn nodes (the first `op_nodes_match` of them), then the ops the replacement makes (its
-  /// Op, WrapOp and WrapOpAlways nodes), each with where it was written. In the session's arena.
-  std::span<optgrammar::dsl::FlatNode> op_nodes;
-  std::span<optgrammar::dsl::Span> op_spans;
-  std::uint32_t op_nodes_match = 0;
+  /// What the op check (Options::check_ops) reads of the replacement when the nodes are not kept:
+  /// the names of the ops it makes (its Op, WrapOp and WrapOpAlways nodes), in the session's arena.
+  /// (The match's ops it reads from the lint facts, LintFacts::match.)
+  std::span<const std::string_view> made_ops;
   /// What lint compares the rule with the later rules of its group (same pass, same root op) by,
   /// in the session's arena; filled when lint is on.
   struct LintFacts {
-    /// A node of the match as lint's generality test reads it (optgrammar::dsl::FlatNode's fields).
+    /// A node of the match as lint's generality test and the op check read it
+    /// (optgrammar::dsl::FlatNode's fields, its text as a pointer and a 32-bit length: 32 bytes).
     struct MatchNode {
+      const char* text = "";       ///< FlatNode::str: its first character
+      std::uint32_t size = 0;      ///< FlatNode::str: its length
+      std::uint32_t n = 0;
+      std::uint32_t end = 0;       ///< the index after its subtree, from the match's root
+      optgrammar::dsl::Span span;  ///< where it was written
       optgrammar::dsl::Kind kind = optgrammar::dsl::Kind::Tag;
       bool wildcard = false;
-      std::uint32_t n = 0;
-      std::uint32_t end = 0;  ///< the index after its subtree, from the match's root
-      std::string_view str;
+      std::string_view str() const noexcept { return {text, size}; }
     };
     std::span<const MatchNode> match;                   ///< the match, from its root
-    std::span<const std::string_view> constraint_tags;  ///< the tags the constraint reads
+    std::span<const std::string_view> constraint_tags;  ///< the tags the constraint reads, each once
     /// Hashes of each part's nodes (kind, operand count, constants, text, in order): equal parts
     /// have equal hashes; different ones share a hash with odds of about 2^-64.
     std::uint64_t match_hash = 0, constraint_hash = 0, replacement_hash = 0;

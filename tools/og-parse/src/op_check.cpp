@@ -8,6 +8,7 @@
 #include <optgrammar/dsl/op_check.hpp>
 
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace og_parse::detail {
@@ -37,11 +38,13 @@ void check_rule_ops(Session& s) {
   // a rule's nodes, or when they are not kept (Options::keep_trees) the names of the ops its
   // replacement makes (Rule::made_ops) and its match as lint reads it (Rule::LintFacts::match)
   const auto kept = [](const Rule& r) { return !r.nodes.empty(); };
+  std::unordered_set<std::string_view> made;  // each name told to the catalogue once (rules make the same ops)
   for (const Rule& r : s.rules()) {
     if (!r.valid) continue;
     if (kept(r)) dsl::know_replacement_ops(r.nodes.data(), r.replacement, static_cast<std::uint32_t>(r.nodes.size()), ops);
     else
-      for (const std::string_view name : r.made_ops) ops.know(name);
+      for (const std::string_view name : r.made_ops)
+        if (made.insert(name).second) ops.know(name);
   }
   std::vector<dsl::FlatNode> match;  // a match's nodes as the check reads them (kind, operand count, name)
   for (const Rule& r : s.rules()) {

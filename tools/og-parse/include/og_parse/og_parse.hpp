@@ -21,6 +21,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -280,9 +282,15 @@ class Session {
   std::size_t resolution(std::string_view name) const;
   static constexpr std::size_t declared_tag = std::size_t{1} << 62;
   /// Reading a construct at a time (run_sources): the names find_shape_fn() answered without an
-  /// annotation, and its answer (resolution()), which the sources read later may change.
+  /// annotation, and its answer (resolution()), which the sources read later may change; each
+  /// pair once (rules name the same functions again and again).
   bool streaming_ = false;
-  mutable std::vector<std::pair<std::string_view, std::size_t>> provisional_;
+  struct NameAnswerHash {
+    std::size_t operator()(const std::pair<std::string_view, std::size_t>& p) const noexcept {
+      return std::hash<std::string_view>{}(p.first) ^ (p.second * 0x9E3779B97F4A7C15u);
+    }
+  };
+  mutable std::unordered_set<std::pair<std::string_view, std::size_t>, NameAnswerHash> provisional_;
   /// Scans the sources [0, sources) and checks their constructs, each right after it is read
   /// when `stream` (then only one construct's tokens are held at a time). With `stream`, returns
   /// false when a name a construct used resolves differently at the end (a later annotation or

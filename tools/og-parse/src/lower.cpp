@@ -406,14 +406,23 @@ class Lowering {
   /// (dsl/node.hpp's type_of) as the C++ node type is.
   std::uint32_t make(FlatNode f, dsl::Span at, std::span<const std::uint32_t> kids) {
     f.n = static_cast<std::uint32_t>(kids.size());
-    boost::container::small_vector<VType, 8> types;
-    for (const std::uint32_t k : kids) types.push_back(pool_[k].f.type);
-    if (f.kind == Kind::FnName) f.type = dsl::result_vtype(sigs_[static_cast<std::size_t>(f.value)].result);
-    else f.type = dsl::detail::type_of(f.kind, types.data(), types.size());
+    if (f.kind == Kind::FnName) {
+      f.type = dsl::result_vtype(sigs_[static_cast<std::size_t>(f.value)].result);
+    } else {
+      // the operands' types: on the stack for the usual few operands
+      std::array<VType, 8> few{};
+      boost::container::small_vector<VType, 8> many;
+      VType* types = few.data();
+      if (kids.size() > few.size()) {
+        many.resize(kids.size());
+        types = many.data();
+      }
+      for (std::size_t i = 0; i < kids.size(); ++i) types[i] = pool_[kids[i]].f.type;
+      f.type = dsl::detail::type_of(f.kind, types, kids.size());
+    }
     if (f.kind == Kind::Select && kids.size() == 3) f.may_star = pool_[kids[1]].f.may_star || pool_[kids[2]].f.may_star;
-    Made m{f, at, static_cast<std::uint32_t>(kids_.size())};
+    pool_.push_back(Made{f, at, static_cast<std::uint32_t>(kids_.size())});
     kids_.insert(kids_.end(), kids.begin(), kids.end());
-    pool_.push_back(m);
     return static_cast<std::uint32_t>(pool_.size() - 1);
   }
   Value leaf(const FlatNode& f, Loc at) { return Value{false, make(f, span_of(at), {}), {}, span_of(at)}; }
@@ -837,8 +846,9 @@ std::span<T> keep(Session& s, const std::vector<T>& v) {
 std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) {
   std::uint64_t h = 0xcbf29ce484222325u;
   const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3u + (h >> 29); };
-  for (std::uint32_t i = root; i < nodes[root].end; ++i) {
-    const FlatNode& n = nodes[i];
+  const FlatNode* const all_nodes = nodes.data();
+  for (std::uint32_t i = root, end = all_nodes[root].end; i < end; ++i) {
+    const FlatNode& n = all_nodes[i];
     const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
     mix(static_cast<std::uint64_t>(n.kind) << 32 | n.n);
     mix(static_cast<std::uint64_t>(n.value));

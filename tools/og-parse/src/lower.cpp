@@ -952,8 +952,8 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
     if (t == tags.end()) t = tags.insert(tags.end(), Rule::TagUse{n.str.view(), loc_of(b.spans[i]), 0, 0});
     ++(in_match ? t->match_count : t->use_count);
   }
-  for (const auto& t : tags)
-    if (t.match_count == 1 && t.use_count == 0) r.tags.push_back(t);
+  std::erase_if(tags, [](const Rule::TagUse& t) { return t.match_count != 1 || t.use_count != 0; });
+  r.tags = keep(s, tags);
 }
 
 }  // namespace og_parse::detail

@@ -84,7 +84,7 @@ struct Node {
 };
 
 struct PassSpec {
-  std::string name;
+  std::string_view name;  ///< as written (a view of the source)
   int offset = 0;     ///< N of NAME+N (negative for the tolerated NAME-N)
   int priority = 0;   ///< priority of NAME plus offset
   bool has_offset = false;  ///< written as NAME+N or NAME-N (printed even when N is 0)
@@ -94,6 +94,8 @@ struct Rule {
   Loc loc;  ///< the DEF_PACKAGE_OPTIMIZATION token (or the line-start macro that expands to it)
   std::uint32_t line = 0;
   bool with_flags = false;
+  bool valid = false;  ///< false when the rule had an error (it is then not printed)
+  bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   PassSpec pass;
   /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (whitespace runs as one space), or "".
   std::string_view flags;
@@ -130,8 +132,6 @@ struct Rule {
     bool always = false;  ///< the constraint is the constant true
   };
   LintFacts lint;
-  bool valid = false;  ///< false when the rule had an error (it is then not printed)
-  bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   // facts for lint
   struct TagUse {
     std::string_view tag;  ///< a view of the source (or of the session's arena)
@@ -139,9 +139,9 @@ struct Rule {
     int match_count = 0;
     int use_count = 0;
   };
-  /// The tags the match binds once and nothing else uses, for lint's warning (none in most
-  /// rules, which then allocate nothing here).
-  std::vector<TagUse> tags;
+  /// The tags the match binds once and nothing else uses, for lint's warning, in the session's
+  /// arena (none in most rules, which then allocate nothing here).
+  std::span<const TagUse> tags;
 };
 
 struct OpDecl {

@@ -7,8 +7,9 @@
 #include "internal.hpp"
 
 #include <algorithm>
-#include <map>
-#include <unordered_map>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <optgrammar/dsl/str.hpp>
@@ -30,7 +31,7 @@ struct Operands {
 
 /// The identity of the node at a position of the later match: its tag, or "" (anonymous).
 std::string_view key_of(const MatchNode& b) {
-  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str;
+  if ((b.kind == Kind::Tag && !b.wildcard) || b.kind == Kind::Let) return b.str();
   return {};
 }
 
@@ -47,14 +48,14 @@ bool bind(TagMap& m, std::string_view tag, std::string_view key) {
 /// the later rule's match `bn` matches?
 bool general(const MatchNode* an, std::uint32_t a, const MatchNode* bn, std::uint32_t b, TagMap& m) {
   if (an[a].wildcard) return true;
-  if (an[a].kind == Kind::Tag) return bind(m, an[a].str, key_of(bn[b]));
+  if (an[a].kind == Kind::Tag) return bind(m, an[a].str(), key_of(bn[b]));
   if (an[a].kind == Kind::Let) {
-    if (!bind(m, an[a].str, key_of(bn[b]))) return false;
+    if (!bind(m, an[a].str(), key_of(bn[b]))) return false;
     ++a;
   }
   if (bn[b].kind == Kind::Let) ++b;
   if (bn[b].kind != Kind::Op && bn[b].kind != Kind::OpVarIn) return false;  // b matches any operand, a needs an op
-  if (an[a].str != bn[b].str) return false;
+  if (an[a].str() != bn[b].str()) return false;
   const std::uint32_t na = an[a].n, nb = bn[b].n;
   if (an[a].kind == Kind::Op) {
     if (bn[b].kind != Kind::Op || na != nb) return false;
@@ -71,35 +72,18 @@ bool general(const MatchNode* an, std::uint32_t a, const MatchNode* bn, std::uin
 
 void lint_rules(Session& s) {
   auto& rules = s.mutable_rules();
-  // Each rule's group (its pass, its root op), read here in one pass over the rules: their nodes
-  // are far apart in memory, and reads that do not wait on each other overlap.
-  std::vector<std::pair<int, std::string_view>> group(rules.size());
-  for (std::size_t i = 0; i < rules.size(); ++i) {
-    const Rule& r = rules[i];
+  for (const Rule& r : rules) {
     if (!r.valid) continue;
-    group[i] = {r.pass.priority, r.lint.match[0].str};
     for (const auto& t : r.tags)
       if (t.match_count == 1 && t.use_count == 0)
         s.diag(t.loc, Severity::warning, fmt::format("tag \"{}\" is bound by the match but never used", t.tag));
   }
 
-  struct KeyHash {
-    std::size_t operator()(const std::pair<int, std::string_view>& k) const noexcept {
-      return std::hash<std::string_view>{}(k.second) * 31 + static_cast<std::size_t>(k.first);
-    }
-  };
-  // The rules of a group (same pass, same root op) in the order below, as a list from the last one
-  // back: the latest rule of each group, and each rule's predecessor in its group.
-  constexpr std::size_t none = ~std::size_t{0};
-  std::unordered_map<std::pair<int, std::string_view>, std::size_t, KeyHash> latest;
-  latest.reserve(rules.size());
-  std::vector<std::size_t> previous(rules.size(), none);
-  TagMap m;  // reused by every comparison
   // "Earlier" in the library's documented rule order: file base name, then file, then line.
-  std::vector<std::size_t> order(rules.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::uint32_t> order(rules.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
   auto base = [&](const Rule& r) { return optgrammar::dsl::file_base_name(s.file_name(r.loc.file)); };
-  auto earlier = [&](std::size_t a, std::size_t b) {
+  auto earlier = [&](std::uint32_t a, std::uint32_t b) {
     const Rule& x = rules[a];
     const Rule& y = rules[b];
     if (x.loc.file == y.loc.file) return x.loc.offset < y.loc.offset;
@@ -108,12 +92,27 @@ void lint_rules(Session& s) {
   };
   // the rules come in that order already when their files do (one file, or files given in order)
   if (!std::is_sorted(order.begin(), order.end(), earlier)) std::stable_sort(order.begin(), order.end(), earlier);
-  for (const std::size_t i : order) {
+  // The rules of a group (same pass, same root op) in that order, as a list from the last one back:
+  // each rule's predecessor in its group. The valid rules sorted by group, in that order within
+  // each (a stable sort), give it with 4 bytes a rule and no table of the groups.
+  constexpr std::uint32_t none = ~std::uint32_t{0};
+  std::vector<std::uint32_t> previous(rules.size(), none);
+  {
+    const auto group = [&](std::uint32_t i) { return std::pair<int, std::string_view>(rules[i].pass.priority, rules[i].lint.match[0].str()); };
+    std::vector<std::uint32_t> by_group;
+    by_group.reserve(rules.size());
+    for (const std::uint32_t i : order)
+      if (rules[i].valid) by_group.push_back(i);
+    std::stable_sort(by_group.begin(), by_group.end(), [&](std::uint32_t a, std::uint32_t b) { return group(a) < group(b); });
+    for (std::size_t k = 1; k < by_group.size(); ++k)
+      if (group(by_group[k]) == group(by_group[k - 1])) previous[by_group[k]] = by_group[k - 1];
+  }
+  TagMap m;  // reused by every comparison
+  for (const std::uint32_t i : order) {
     const Rule& r = rules[i];
     if (!r.valid) continue;
-    const auto slot = latest.try_emplace(group[i], none).first;
     std::size_t compared = 0;
-    for (std::size_t e = slot->second; e != none && compared < max_earlier; e = previous[e], ++compared) {
+    for (std::uint32_t e = previous[i]; e != none && compared < max_earlier; e = previous[e], ++compared) {
       const Rule& q = rules[e];
       const Rule::LintFacts& qf = q.lint;
       const Rule::LintFacts& rf = r.lint;
@@ -142,8 +141,6 @@ void lint_rules(Session& s) {
                          s.file_name(q.loc.file), q.line));
       break;
     }
-    previous[i] = slot->second;
-    slot->second = i;
   }
 }
 

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -405,14 +406,23 @@ class Lowering {
   /// (dsl/node.hpp's type_of) as the C++ node type is.
   std::uint32_t make(FlatNode f, dsl::Span at, std::span<const std::uint32_t> kids) {
     f.n = static_cast<std::uint32_t>(kids.size());
-    boost::container::small_vector<VType, 8> types;
-    for (const std::uint32_t k : kids) types.push_back(pool_[k].f.type);
-    if (f.kind == Kind::FnName) f.type = dsl::result_vtype(sigs_[static_cast<std::size_t>(f.value)].result);
-    else f.type = dsl::detail::type_of(f.kind, types.data(), types.size());
+    if (f.kind == Kind::FnName) {
+      f.type = dsl::result_vtype(sigs_[static_cast<std::size_t>(f.value)].result);
+    } else {
+      // the operands' types: on the stack for the usual few operands
+      std::array<VType, 8> few{};
+      boost::container::small_vector<VType, 8> many;
+      VType* types = few.data();
+      if (kids.size() > few.size()) {
+        many.resize(kids.size());
+        types = many.data();
+      }
+      for (std::size_t i = 0; i < kids.size(); ++i) types[i] = pool_[kids[i]].f.type;
+      f.type = dsl::detail::type_of(f.kind, types, kids.size());
+    }
     if (f.kind == Kind::Select && kids.size() == 3) f.may_star = pool_[kids[1]].f.may_star || pool_[kids[2]].f.may_star;
-    Made m{f, at, static_cast<std::uint32_t>(kids_.size())};
+    pool_.push_back(Made{f, at, static_cast<std::uint32_t>(kids_.size())});
     kids_.insert(kids_.end(), kids.begin(), kids.end());
-    pool_.push_back(m);
     return static_cast<std::uint32_t>(pool_.size() - 1);
   }
   Value leaf(const FlatNode& f, Loc at) { return Value{false, make(f, span_of(at), {}), {}, span_of(at)}; }
@@ -832,40 +842,46 @@ std::span<T> keep(Session& s, const std::vector<T>& v) {
 
 /// The hash of the part of `nodes` at `root` (Rule::LintFacts): what lint's structural equality
 /// compares, in order; a NaN equals a NaN there and 0.0 equals -0.0, so each hashes as one value.
+/// The texts (short: tags, op names) are mixed in eight bytes at a time, their length first.
 std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) {
   std::uint64_t h = 0xcbf29ce484222325u;
   const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3u + (h >> 29); };
-  for (std::uint32_t i = root; i < nodes[root].end; ++i) {
-    const FlatNode& n = nodes[i];
+  const FlatNode* const all_nodes = nodes.data();
+  for (std::uint32_t i = root, end = all_nodes[root].end; i < end; ++i) {
+    const FlatNode& n = all_nodes[i];
     const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
     mix(static_cast<std::uint64_t>(n.kind) << 32 | n.n);
     mix(static_cast<std::uint64_t>(n.value));
     mix(std::bit_cast<std::uint64_t>(real));
-    mix(std::hash<std::string_view>{}(n.str.view()));
+    mix(n.str.len);
+    for (std::size_t k = 0; k < n.str.len; k += 8) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, n.str.p + k, std::min<std::size_t>(8, n.str.len - k));
+      mix(w);
+    }
   }
   return h;
 }
 
 /// Rule::LintFacts of a checked rule, in the session's arena.
-Rule::LintFacts lint_facts(Session& s, const std::vector<FlatNode>& nodes, const std::uint32_t (&roots)[3]) {
+Rule::LintFacts lint_facts(Session& s, const std::vector<FlatNode>& nodes, const std::vector<dsl::Span>& spans,
+                           const std::uint32_t (&roots)[3]) {
   Rule::LintFacts f;
   using MatchNode = Rule::LintFacts::MatchNode;
   const std::uint32_t m = roots[0], n = nodes[m].end - m;
   auto* match = static_cast<MatchNode*>(s.allocate(n * sizeof(MatchNode), alignof(MatchNode)));
   for (std::uint32_t i = 0; i < n; ++i) {
     const FlatNode& x = nodes[m + i];
-    ::new (match + i) MatchNode{x.kind, x.wildcard, x.n, x.end - m, x.str.view()};
+    ::new (match + i) MatchNode{x.str.p, static_cast<std::uint32_t>(x.str.len), x.n, x.end - m, spans[m + i], x.kind, x.wildcard};
   }
   f.match = {match, n};
-  std::uint32_t tags = 0;
-  for (std::uint32_t i = roots[1]; i < roots[2]; ++i) tags += nodes[i].kind == Kind::Tag && nodes[i].slot > 0;
-  if (tags != 0) {
-    auto* t = static_cast<std::string_view*>(s.allocate(tags * sizeof(std::string_view), alignof(std::string_view)));
-    std::uint32_t k = 0;
-    for (std::uint32_t i = roots[1]; i < roots[2]; ++i)
-      if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0) ::new (t + k++) std::string_view(nodes[i].str.view());
-    f.constraint_tags = {t, tags};
-  }
+  // each tag once (most constraints read a tag or two, several times)
+  static thread_local std::vector<std::string_view> tags;
+  tags.clear();
+  for (std::uint32_t i = roots[1]; i < roots[2]; ++i)
+    if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0 && std::find(tags.begin(), tags.end(), nodes[i].str.view()) == tags.end())
+      tags.push_back(nodes[i].str.view());
+  f.constraint_tags = keep(s, tags);
   f.match_hash = part_hash(nodes, roots[0]);
   f.constraint_hash = part_hash(nodes, roots[1]);
   f.replacement_hash = part_hash(nodes, roots[2]);
@@ -912,26 +928,14 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
     r.spans = keep(s, b.spans);
   }
   if (s.options().check_ops && !s.options().keep_trees) {
-    static thread_local std::vector<FlatNode> ops;
-    static thread_local std::vector<dsl::Span> op_spans;
-    ops.clear();
-    op_spans.clear();
-    const auto take = [&](std::uint32_t from, std::uint32_t to, bool made) {
-      for (std::uint32_t i = from; i < to; ++i) {
-        const Kind k = b.nodes[i].kind;
-        if (made ? (k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways) : (k == Kind::Op || k == Kind::OpVarIn)) {
-          ops.push_back(b.nodes[i]);
-          op_spans.push_back(b.spans[i]);
-        }
-      }
-    };
-    take(roots[0], roots[1], false);
-    r.op_nodes_match = static_cast<std::uint32_t>(ops.size());
-    take(roots[2], static_cast<std::uint32_t>(b.nodes.size()), true);
-    r.op_nodes = keep(s, ops);
-    r.op_spans = keep(s, op_spans);
+    static thread_local std::vector<std::string_view> made;
+    made.clear();
+    for (std::uint32_t i = roots[2]; i < b.nodes.size(); ++i)
+      if (const Kind k = b.nodes[i].kind; k == Kind::Op || k == Kind::WrapOp || k == Kind::WrapOpAlways)
+        made.push_back(b.nodes[i].str.view());
+    r.made_ops = keep(s, made);
   }
-  if (s.options().lint) r.lint = lint_facts(s, b.nodes, roots);
+  if (s.options().lint) r.lint = lint_facts(s, b.nodes, b.spans, roots);
   r.match = roots[0];
   r.constraint = roots[1];
   r.replacement = roots[2];
@@ -948,8 +952,8 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
     if (t == tags.end()) t = tags.insert(tags.end(), Rule::TagUse{n.str.view(), loc_of(b.spans[i]), 0, 0});
     ++(in_match ? t->match_count : t->use_count);
   }
-  for (const auto& t : tags)
-    if (t.match_count == 1 && t.use_count == 0) r.tags.push_back(t);
+  std::erase_if(tags, [](const Rule::TagUse& t) { return t.match_count != 1 || t.use_count != 0; });
+  r.tags = keep(s, tags);
 }
 
 }  // namespace og_parse::detail

@@ -20,7 +20,7 @@ using dsl::Kind;
 using dsl::VType;
 
 std::string pass_text(const PassSpec& p) {
-  if (p.offset == 0) return p.name;  // as the library prints it: EARLY+0 is EARLY
+  if (p.offset == 0) return std::string(p.name);  // as the library prints it: EARLY+0 is EARLY
   return fmt::format("{}{}{}", p.name, p.offset < 0 ? '-' : '+', p.offset < 0 ? -p.offset : p.offset);
 }
 
@@ -119,7 +119,7 @@ nlohmann::json Session::to_json() const {
     j["file"] = files_[r.loc.file].name;
     j["line"] = r.line;
     j["macro"] = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
-    j["pass"] = {{"name", r.pass.name}, {"offset", r.pass.offset}, {"priority", r.pass.priority}, {"text", pass_text(r.pass)}};
+    j["pass"] = {{"name", std::string(r.pass.name)}, {"offset", r.pass.offset}, {"priority", r.pass.priority}, {"text", pass_text(r.pass)}};
     j["flags"] = r.with_flags ? leaf_json("name", std::string(r.flags), "name") : json(nullptr);
     j["match"] = node_json(r.nodes.data(), r.match, true);
     j["constraint"] = node_json(r.nodes.data(), r.constraint, false);

@@ -300,7 +300,7 @@ class Parser {
 
   PassSpec pass_spec(const Token& name_tok) {
     PassSpec p;
-    p.name = std::string(name_tok.text);
+    p.name = name_tok.text;
     const int prio = optgrammar::pass_priority(name_tok.text);
     if (prio < 0) fail(name_tok.loc, catalogue(Fault::unknown_pass, name_tok.text));
     p.priority = prio;

@@ -88,7 +88,7 @@ const ShapeFn* Session::find_shape_fn(std::string_view name) const {
   // the first annotation of a name is its answer for good; anything else may change
   if (auto it = shapefn_index_.find(name); it != shapefn_index_.end()) return &shapefns_[it->second];
   const std::size_t r = resolution(name);
-  if (streaming_) provisional_.emplace_back(name, r);
+  if (streaming_) provisional_.emplace(name, r);
   return r == ~std::size_t{0} ? nullptr : &declared_[r - declared_tag];
 }
 

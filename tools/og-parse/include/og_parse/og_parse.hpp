@@ -21,6 +21,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -82,7 +84,7 @@ struct Node {
 };
 
 struct PassSpec {
-  std::string name;
+  std::string_view name;  ///< as written (a view of the source)
   int offset = 0;     ///< N of NAME+N (negative for the tolerated NAME-N)
   int priority = 0;   ///< priority of NAME plus offset
   bool has_offset = false;  ///< written as NAME+N or NAME-N (printed even when N is 0)
@@ -92,6 +94,8 @@ struct Rule {
   Loc loc;  ///< the DEF_PACKAGE_OPTIMIZATION token (or the line-start macro that expands to it)
   std::uint32_t line = 0;
   bool with_flags = false;
+  bool valid = false;  ///< false when the rule had an error (it is then not printed)
+  bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   PassSpec pass;
   /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (whitespace runs as one space), or "".
   std::string_view flags;
@@ -101,33 +105,33 @@ struct Rule {
   std::span<optgrammar::dsl::FlatNode> nodes;
   std::span<optgrammar::dsl::Span> spans;
   std::uint32_t match = 0, constraint = 0, replacement = 0;
-  /// What the op check (Options::check_ops) reads when the nodes are not kept: the match's Op and
-  /// OpVarIn nodes (the first `op_nodes_match` of them), then the ops the replacement makes (its
-  /// Op, WrapOp and WrapOpAlways nodes), each with where it was written. In the session's arena.
-  std::span<optgrammar::dsl::FlatNode> op_nodes;
-  std::span<optgrammar::dsl::Span> op_spans;
-  std::uint32_t op_nodes_match = 0;
+  /// What the op check (Options::check_ops) reads of the replacement when the nodes are not kept:
+  /// the names of the ops it makes (its Op, WrapOp and WrapOpAlways nodes), in the session's arena.
+  /// (The match's ops it reads from the lint facts, LintFacts::match.)
+  std::span<const std::string_view> made_ops;
   /// What lint compares the rule with the later rules of its group (same pass, same root op) by,
   /// in the session's arena; filled when lint is on.
   struct LintFacts {
-    /// A node of the match as lint's generality test reads it (optgrammar::dsl::FlatNode's fields).
+    /// A node of the match as lint's generality test and the op check read it
+    /// (optgrammar::dsl::FlatNode's fields, its text as a pointer and a 32-bit length: 32 bytes).
     struct MatchNode {
+      const char* text = "";       ///< FlatNode::str: its first character
+      std::uint32_t size = 0;      ///< FlatNode::str: its length
+      std::uint32_t n = 0;
+      std::uint32_t end = 0;       ///< the index after its subtree, from the match's root
+      optgrammar::dsl::Span span;  ///< where it was written
       optgrammar::dsl::Kind kind = optgrammar::dsl::Kind::Tag;
       bool wildcard = false;
-      std::uint32_t n = 0;
-      std::uint32_t end = 0;  ///< the index after its subtree, from the match's root
-      std::string_view str;
+      std::string_view str() const noexcept { return {text, size}; }
     };
     std::span<const MatchNode> match;                   ///< the match, from its root
-    std::span<const std::string_view> constraint_tags;  ///< the tags the constraint reads
+    std::span<const std::string_view> constraint_tags;  ///< the tags the constraint reads, each once
     /// Hashes of each part's nodes (kind, operand count, constants, text, in order): equal parts
     /// have equal hashes; different ones share a hash with odds of about 2^-64.
     std::uint64_t match_hash = 0, constraint_hash = 0, replacement_hash = 0;
     bool always = false;  ///< the constraint is the constant true
   };
   LintFacts lint;
-  bool valid = false;  ///< false when the rule had an error (it is then not printed)
-  bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   // facts for lint
   struct TagUse {
     std::string_view tag;  ///< a view of the source (or of the session's arena)
@@ -135,9 +139,9 @@ struct Rule {
     int match_count = 0;
     int use_count = 0;
   };
-  /// The tags the match binds once and nothing else uses, for lint's warning (none in most
-  /// rules, which then allocate nothing here).
-  std::vector<TagUse> tags;
+  /// The tags the match binds once and nothing else uses, for lint's warning, in the session's
+  /// arena (none in most rules, which then allocate nothing here).
+  std::span<const TagUse> tags;
 };
 
 struct OpDecl {
@@ -278,9 +282,15 @@ class Session {
   std::size_t resolution(std::string_view name) const;
   static constexpr std::size_t declared_tag = std::size_t{1} << 62;
   /// Reading a construct at a time (run_sources): the names find_shape_fn() answered without an
-  /// annotation, and its answer (resolution()), which the sources read later may change.
+  /// annotation, and its answer (resolution()), which the sources read later may change; each
+  /// pair once (rules name the same functions again and again).
   bool streaming_ = false;
-  mutable std::vector<std::pair<std::string_view, std::size_t>> provisional_;
+  struct NameAnswerHash {
+    std::size_t operator()(const std::pair<std::string_view, std::size_t>& p) const noexcept {
+      return std::hash<std::string_view>{}(p.first) ^ (p.second * 0x9E3779B97F4A7C15u);
+    }
+  };
+  mutable std::unordered_set<std::pair<std::string_view, std::size_t>, NameAnswerHash> provisional_;
   /// Scans the sources [0, sources) and checks their constructs, each right after it is read
   /// when `stream` (then only one construct's tokens are held at a time). With `stream`, returns
   /// false when a name a construct used resolves differently at the end (a later annotation or

@@ -111,20 +111,11 @@ class Graph {
   // ---- building ---------------------------------------------------------------------------
   /// Room for a graph of `ops` ops with `inputs` inputs in all, and a quarter more of each for
   /// what rewriting adds, so that neither building nor rewriting moves the records (a graph that
-  /// outgrows it moves them, copying each vector once per doubling). The op records' room is
-  /// written once here, so that the ops a rewrite appends land in memory the system has already
-  /// given the process (no page faults while rewriting); the use records' room is only address
-  /// space until written (a rewrite takes most of its use records from the erased ops' runs).
+  /// outgrows it moves them, copying each vector once per doubling). The room is address space
+  /// only: a page of it is faulted in when a record is first written there, so counts that are
+  /// only bounds (the text reader's lines, which comments and blank lines inflate) cost nothing
+  /// past what is used, and the ops a rewrite appends fault in only the pages they fill.
   void reserve(std::size_t ops, std::size_t inputs) {
-    reserve_bound(ops, inputs);
-    const std::size_t n = ops_.size();
-    ops_.resize(ops_.capacity());  // (value-initialized records: each page is written)
-    ops_.resize(n);
-  }
-  /// reserve() for counts that are only bounds (the text reader's lines, which comments and
-  /// blank lines inflate): the same room, as address space only, its pages touched as records
-  /// are written.
-  void reserve_bound(std::size_t ops, std::size_t inputs) {
     ops_.reserve(ops + ops / 4);
     uses_.reserve(inputs + inputs / 4);
   }

@@ -8,7 +8,9 @@
 // result against the spec, and prints a line; the last line is JSON with the medians: the wall
 // time of each way, their ratio (threads / sequential: 1 / T is perfect scaling), graphs per second
 // each way, the CPU time (user and kernel), minor page faults and waits (voluntary context
-// switches: a thread blocked on a lock) each way took, the CPU model and the load average before
+// switches: a thread blocked on a lock) each way took, the CPU model, whether the kernel shares
+// CPU time by session (sched_autogroup: then on a loaded machine the threads together get one
+// session's share, and the ratio stays near 1 whatever the code does) and the load average before
 // and after. On a shared machine the ratio is only as good as the cores the threads got:
 // compare it with the load, and the CPU times with each other (equal CPU time both ways: the
 // threads did not slow each other down). Exit 1: wrong result; 2: bad arguments.
@@ -150,12 +152,12 @@ int main(int argc, char** argv) {
               "\"graphs_per_second_%zu_threads\": %.3f, \"sequential_cpu_user_sys\": [%.3f, %.3f], "
               "\"parallel_cpu_user_sys\": [%.3f, %.3f], \"sequential_minor_faults\": %.0f, "
               "\"parallel_minor_faults\": %.0f, \"sequential_waits\": %.0f, \"parallel_waits\": %.0f, "
-              "\"cpu\": \"%s\", \"cores\": %u, "
+              "\"cpu\": \"%s\", \"cores\": %u, \"sched_autogroup\": \"%s\", "
               "\"load_before\": \"%s\", \"load_after\": \"%s\"}\n",
               blocks, threads, threads, rounds, s, p, p / s, static_cast<double>(threads) / s, threads,
               static_cast<double>(threads) / p, median(seq_user), median(seq_sys), median(par_user), median(par_sys),
               median(seq_faults), median(par_faults), median(seq_waits), median(par_waits),
-              bench::cpu_model().c_str(), std::thread::hardware_concurrency(),
+              bench::cpu_model().c_str(), std::thread::hardware_concurrency(), bench::sched_autogroup().c_str(),
               load_before.c_str(), bench::load_average().c_str());
   return 0;
 }

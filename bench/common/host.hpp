@@ -28,6 +28,16 @@ inline std::string load_average() {
   return a + " " + b + " " + c;
 }
 
+/// Whether the kernel shares CPU time between sessions rather than threads
+/// (/proc/sys/kernel/sched_autogroup_enabled): "1", "0", or "unknown". With it on, a process's
+/// threads together get one session's share of a loaded machine, however many there are.
+inline std::string sched_autogroup() {
+  std::ifstream in("/proc/sys/kernel/sched_autogroup_enabled");
+  std::string v;
+  if (!(in >> v)) return "unknown";
+  return v;
+}
+
 /// Prints the host lines on stderr, as bench/common/host.sh's host_lines does: "PROG: cpu model:
 /// ..." and "PROG: load average before: ..." (`before`), or "PROG: load average after: ...".
 inline void print_host(const char* prog, bool before) {

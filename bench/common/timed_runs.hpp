@@ -76,6 +76,13 @@ inline void report_faults(const char* who, const Timed& t, bool floor) {
   std::fprintf(stderr, "\n");
 }
 
+/// The JSON line's fields for the minor page faults of the last run's build and of its rewrite
+/// (with `--engine floor`, of its floor pass).
+inline std::string faults_json(const Timed& t) {
+  return "\"build_minor_faults\": " + std::to_string(t.build_faults) +
+         ", \"rewrite_minor_faults\": " + std::to_string(t.faults);
+}
+
 /// The JSON line's engine name: "optgrammar" (DSL rules), "optgrammar-handwritten" or
 /// "optgrammar-floor", with "-in-place" for a run with DriverOptions::rewrite_in_place.
 inline std::string engine_name(const std::string& engine, bool in_place) {

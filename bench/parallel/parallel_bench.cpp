@@ -7,8 +7,11 @@
 // set, in alternating order (round 0 sequential first, round 1 threads first, ...), checks every
 // result against the spec, and prints a line; the last line is JSON with the medians: the wall
 // time of each way, their ratio (threads / sequential: 1 / T is perfect scaling), graphs per second
-// each way, the CPU time (user and kernel) each way took, the CPU model and the load average
-// before and after. On a shared machine the ratio is only as good as the cores the threads got:
+// each way, the CPU time (user and kernel), minor page faults and waits (voluntary context
+// switches: a thread blocked on a lock) each way took, the CPU model, whether the kernel shares
+// CPU time by session (sched_autogroup: then on a loaded machine the threads together get one
+// session's share, and the ratio stays near 1 whatever the code does) and the load average before
+// and after. On a shared machine the ratio is only as good as the cores the threads got:
 // compare it with the load, and the CPU times with each other (equal CPU time both ways: the
 // threads did not slow each other down). Exit 1: wrong result; 2: bad arguments.
 #include "common/args.hpp"
@@ -34,20 +37,26 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-/// CPU time of the calling thread, in user mode and in the kernel (page faults).
+/// What the calling thread used: CPU time in user mode and in the kernel (page faults), minor
+/// page faults, and voluntary context switches (the times it waited: on a lock, or on the kernel's
+/// memory map lock in a page fault or an munmap; involuntary ones are the scheduler's).
 struct Cpu {
   double user = 0, sys = 0;
+  long faults = 0, waits = 0;
   Cpu& operator+=(const Cpu& o) {
     user += o.user;
     sys += o.sys;
+    faults += o.faults;
+    waits += o.waits;
     return *this;
   }
+  Cpu operator-(const Cpu& o) const { return {user - o.user, sys - o.sys, faults - o.faults, waits - o.waits}; }
 };
 Cpu thread_cpu() {
   rusage ru{};
   getrusage(RUSAGE_THREAD, &ru);
   auto s = [](timeval t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return {s(ru.ru_utime), s(ru.ru_stime)};
+  return {s(ru.ru_utime), s(ru.ru_stime), ru.ru_minflt, ru.ru_nvcsw};
 }
 
 double median(std::vector<double> v) {
@@ -65,8 +74,7 @@ std::string one_graph(std::size_t blocks, const optgrammar::RuleSet& rules, Cpu*
     optgrammar::run_rules(g, rules);
     problem = w1::check(g, blocks);
   }
-  const Cpu c1 = thread_cpu();
-  *cpu += {c1.user - c0.user, c1.sys - c0.sys};
+  *cpu += thread_cpu() - c0;
   return problem;
 }
 
@@ -91,7 +99,7 @@ int main(int argc, char** argv) {
   const optgrammar::RuleSet& rules = optgrammar::RuleSet::global();
   rules.dispatch();
   const std::string load_before = bench::load_average();
-  std::vector<double> seq, par, seq_user, seq_sys, par_user, par_sys;
+  std::vector<double> seq, par, seq_user, seq_sys, par_user, par_sys, seq_faults, par_faults, seq_waits, par_waits;
   std::string problem;
   for (std::size_t r = 0; r < rounds && problem.empty(); ++r) {
     double seq_s = 0, par_s = 0;
@@ -123,10 +131,16 @@ int main(int argc, char** argv) {
     seq_sys.push_back(seq_cpu.sys);
     par_user.push_back(par_cpu.user);
     par_sys.push_back(par_cpu.sys);
+    seq_faults.push_back(static_cast<double>(seq_cpu.faults));
+    par_faults.push_back(static_cast<double>(par_cpu.faults));
+    seq_waits.push_back(static_cast<double>(seq_cpu.waits));
+    par_waits.push_back(static_cast<double>(par_cpu.waits));
     std::fprintf(stderr,
-                 "parallel_bench: round %zu: %zu graphs one after the other %.3f s (CPU %.3f user + %.3f sys), "
-                 "on %zu threads %.3f s (CPU %.3f user + %.3f sys): %.2fx\n",
-                 r, threads, seq_s, seq_cpu.user, seq_cpu.sys, threads, par_s, par_cpu.user, par_cpu.sys, par_s / seq_s);
+                 "parallel_bench: round %zu: %zu graphs one after the other %.3f s (CPU %.3f user + %.3f sys, "
+                 "%ld minor faults, %ld waits), on %zu threads %.3f s (CPU %.3f user + %.3f sys, %ld minor faults, "
+                 "%ld waits): %.2fx\n",
+                 r, threads, seq_s, seq_cpu.user, seq_cpu.sys, seq_cpu.faults, seq_cpu.waits, threads, par_s,
+                 par_cpu.user, par_cpu.sys, par_cpu.faults, par_cpu.waits, par_s / seq_s);
   }
   if (!problem.empty()) {
     std::fprintf(stderr, "parallel_bench: wrong result: %s\n", problem.c_str());
@@ -136,11 +150,14 @@ int main(int argc, char** argv) {
   std::printf("{\"blocks\": %zu, \"graphs\": %zu, \"threads\": %zu, \"rounds\": %zu, \"sequential_seconds\": %.6f, "
               "\"parallel_seconds\": %.6f, \"ratio\": %.3f, \"graphs_per_second_1_thread\": %.3f, "
               "\"graphs_per_second_%zu_threads\": %.3f, \"sequential_cpu_user_sys\": [%.3f, %.3f], "
-              "\"parallel_cpu_user_sys\": [%.3f, %.3f], \"cpu\": \"%s\", \"cores\": %u, "
+              "\"parallel_cpu_user_sys\": [%.3f, %.3f], \"sequential_minor_faults\": %.0f, "
+              "\"parallel_minor_faults\": %.0f, \"sequential_waits\": %.0f, \"parallel_waits\": %.0f, "
+              "\"cpu\": \"%s\", \"cores\": %u, \"sched_autogroup\": \"%s\", "
               "\"load_before\": \"%s\", \"load_after\": \"%s\"}\n",
               blocks, threads, threads, rounds, s, p, p / s, static_cast<double>(threads) / s, threads,
               static_cast<double>(threads) / p, median(seq_user), median(seq_sys), median(par_user), median(par_sys),
-              bench::cpu_model().c_str(), std::thread::hardware_concurrency(),
+              median(seq_faults), median(par_faults), median(seq_waits), median(par_waits),
+              bench::cpu_model().c_str(), std::thread::hardware_concurrency(), bench::sched_autogroup().c_str(),
               load_before.c_str(), bench::load_average().c_str());
   return 0;
 }

@@ -13,8 +13,9 @@
 # The order of the engines changes every round (bench/common/round_order.sh): on a small VM the
 # process that runs right after MLIR (which frees 400 MB on exit) is sometimes slower, and each of
 # ours takes that place in turn. Prints every JSON line, then per engine the median and range of
-# build + rewrite time (first: what a user waits for), build and rewrite time and peak RSS, and
-# the ratios the core issue's targets are stated in.
+# build + rewrite time (first: what a user waits for), build and rewrite time, peak RSS and the
+# minor page faults of the build and of the rewrite (ours only), and the ratios the targets are
+# stated in, build + rewrite against MLIR first.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -68,7 +69,11 @@ print()
 for e in dict.fromkeys(r["engine"] for r in rows):
     rs = [r for r in rows if r["engine"] == e]
     parts = []
-    for k in ("total_seconds", "build_seconds", "rewrite_seconds", "peak_rss_kb"):
+    # (The peer does not count page faults; ours give the last run's build and rewrite.)
+    for k in ("total_seconds", "build_seconds", "rewrite_seconds", "peak_rss_kb",
+              "build_minor_faults", "rewrite_minor_faults"):
+        if any(k not in r for r in rs):
+            continue
         v = sorted(r[k] for r in rs)
         med[e, k] = statistics.median(v)
         fastest[e, k] = v[0]
@@ -83,6 +88,12 @@ for suffix, what in (("", "DSL"), ("-in-place", "DSL in place")):
     if (dsl, "rewrite_seconds") not in med:
         continue
     print()
+    # Build + rewrite against MLIR first: what a user waits for.
+    if ratio(mlir, dsl, "rewrite_seconds"):
+        print(f"MLIR / {what} build + rewrite time: {ratio(mlir, dsl, 'total_seconds'):.1f}x (target >= 20x)")
+        print(f"MLIR / {what} rewrite time: {ratio(mlir, dsl, 'rewrite_seconds'):.1f}x (target >= 40x)")
+        print(f"MLIR / {what} build time: {ratio(mlir, dsl, 'build_seconds'):.1f}x (target >= 5x)")
+        print(f"{what} / MLIR peak RSS: {ratio(dsl, mlir, 'peak_rss_kb'):.2f} (target <= 0.5)")
     if ratio(dsl, hand, "rewrite_seconds"):
         print(f"{what} / hand-written rewrite time: {ratio(dsl, hand, 'rewrite_seconds'):.3f} (target <= 1.05)")
     print(f"{what} rewrite / floor: {ratio(dsl, floor, 'rewrite_seconds'):.1f}x (target <= 4x)", end="")
@@ -90,9 +101,4 @@ for suffix, what in (("", "DSL"), ("-in-place", "DSL in place")):
     if (floor, "rewrite_seconds") in fastest and fastest[floor, "rewrite_seconds"]:
         print(f"; fastest run / fastest run {fastest[dsl, 'rewrite_seconds'] / fastest[floor, 'rewrite_seconds']:.1f}x", end="")
     print()
-    if ratio(mlir, dsl, "rewrite_seconds"):
-        print(f"MLIR / {what} build + rewrite time: {ratio(mlir, dsl, 'total_seconds'):.1f}x")
-        print(f"MLIR / {what} rewrite time: {ratio(mlir, dsl, 'rewrite_seconds'):.1f}x (target >= 40x)")
-        print(f"MLIR / {what} build time: {ratio(mlir, dsl, 'build_seconds'):.1f}x (target >= 5x)")
-        print(f"{what} / MLIR peak RSS: {ratio(dsl, mlir, 'peak_rss_kb'):.2f} (target <= 0.5)")
 EOF

@@ -8,8 +8,8 @@
 // pass over the same graph instead (bench/common/floor.hpp): the cost no engine can beat.
 // `--in-place` lets a rewrite put its one new op in its root's slot (DriverOptions::rewrite_in_place).
 // The JSON line's total_seconds is the best run's build + rewrite (what a user waits for), beside
-// the spec's build_seconds and rewrite_seconds (each the best over the runs). stderr reports the
-// minor page faults during the build and during the rewrite (getrusage). Exit 1: wrong result;
+// the spec's build_seconds and rewrite_seconds (each the best over the runs), and the minor page
+// faults of the last run's build and rewrite (getrusage; also on stderr). Exit 1: wrong result;
 // 2: bad arguments.
 #include "common/host.hpp"
 #include "common/args.hpp"
@@ -68,9 +68,10 @@ int main(int argc, char** argv) {
   bench::report_faults("w1_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
               "\"total_seconds\": %.6f, \"build_seconds\": %.6f, "
-              "\"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
+              "\"rewrite_seconds\": %.6f, %s, \"peak_rss_kb\": %ld}\n",
               bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, t.before,
-              t.after, t.best_total, t.best_build, t.best_rewrite, bench::peak_rss_kb());
+              t.after, t.best_total, t.best_build, t.best_rewrite, bench::faults_json(t).c_str(),
+              bench::peak_rss_kb());
   bench::print_host("w1_bench", false);
   return 0;
 }

@@ -13,8 +13,9 @@
 #
 # The order of the engines changes from one package size and round to the next
 # (bench/common/round_order.sh, as in bench/w1/compare.sh). Prints every JSON
-# line, then per package size and engine the median and range of build and rewrite time and
-# peak RSS, and the ratios the targets are stated in.
+# line, then per package size and engine the median and range of build and rewrite time,
+# peak RSS and (ours) the minor page faults of the build and of the rewrite, and the ratios the
+# targets are stated in.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -76,7 +77,11 @@ for r in dict.fromkeys(x["rules"] for x in rows):
         if not rs:
             continue
         parts = []
-        for k in ("total_seconds", "build_seconds", "rewrite_seconds", "peak_rss_kb"):
+        # (The peer does not count page faults; ours give the last run's build and rewrite.)
+        for k in ("total_seconds", "build_seconds", "rewrite_seconds", "peak_rss_kb",
+                  "build_minor_faults", "rewrite_minor_faults"):
+            if any(k not in x for x in rs):
+                continue
             v = sorted(x[k] for x in rs)
             med[r, e, k] = statistics.median(v)
             parts.append(f"{k} {med[r, e, k]:g} [{v[0]:g}-{v[-1]:g}]")

@@ -88,9 +88,10 @@ int main(int argc, char** argv) {
   }
   bench::report_faults("w2_bench", t, floor);
   std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
-              "\"total_seconds\": %.6f, \"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, \"peak_rss_kb\": %ld}\n",
-              bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks,
-              n_rules, t.before, t.after, t.best_total, t.best_build, t.best_rewrite, bench::peak_rss_kb());
+              "\"total_seconds\": %.6f, \"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, %s, "
+              "\"peak_rss_kb\": %ld}\n",
+              bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, n_rules, t.before, t.after,
+              t.best_total, t.best_build, t.best_rewrite, bench::faults_json(t).c_str(), bench::peak_rss_kb());
   bench::print_host("w2_bench", false);
   return 0;
 }

@@ -135,11 +135,6 @@ TEST_CASE("reserve sizes the graph and a quarter more for rewriting, and growing
   CHECK(g.name(x) == "Relu");  // OpRefs stay good
   CHECK(g.input(x, 0).index == x.index - 1);
   CHECK(verify(g).empty());
-  // A bound (the text reader's line count) gets the same room, its pages not written ahead.
-  Graph h;
-  h.reserve_bound(100, 40);
-  CHECK(h.op_capacity() == 125);
-  CHECK(h.size() == 0);
   g.reserve(1000, 10);  // a graph with ops keeps them when its room grows
   CHECK(g.size() == 126);
   CHECK(g.op_capacity() == 1250);
@@ -152,7 +147,7 @@ TEST_CASE("a graph with room for many ops moves its records a few times per doub
   // records now and then (so that a stale reference is caught) without copying the whole block
   // at each of the first appends (half the time of the million-op scale test under ASan).
   Graph g;
-  g.reserve_bound(10000, 10000);
+  g.reserve(10000, 10000);
   const std::size_t room = g.op_capacity();
   const OutputDef t = OutputDef::make(DType::Float32, {1});
   const OpRef first = g.add_input(t);

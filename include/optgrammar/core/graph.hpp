@@ -111,20 +111,11 @@ class Graph {
   // ---- building ---------------------------------------------------------------------------
   /// Room for a graph of `ops` ops with `inputs` inputs in all, and a quarter more of each for
   /// what rewriting adds, so that neither building nor rewriting moves the records (a graph that
-  /// outgrows it moves them, copying each vector once per doubling). The op records' room is
-  /// written once here, so that the ops a rewrite appends land in memory the system has already
-  /// given the process (no page faults while rewriting); the use records' room is only address
-  /// space until written (a rewrite takes most of its use records from the erased ops' runs).
+  /// outgrows it moves them, copying each vector once per doubling). The room is address space
+  /// only: a page of it is faulted in when a record is first written there, so counts that are
+  /// only bounds (the text reader's lines, which comments and blank lines inflate) cost nothing
+  /// past what is used, and the ops a rewrite appends fault in only the pages they fill.
   void reserve(std::size_t ops, std::size_t inputs) {
-    reserve_bound(ops, inputs);
-    const std::size_t n = ops_.size();
-    ops_.resize(ops_.capacity());  // (value-initialized records: each page is written)
-    ops_.resize(n);
-  }
-  /// reserve() for counts that are only bounds (the text reader's lines, which comments and
-  /// blank lines inflate): the same room, as address space only, its pages touched as records
-  /// are written.
-  void reserve_bound(std::size_t ops, std::size_t inputs) {
     ops_.reserve(ops + ops / 4);
     uses_.reserve(inputs + inputs / 4);
   }
@@ -902,7 +893,8 @@ class Graph {
   };
   /// Constant data must fill its output definition exactly.
   void check_const_size(std::uint32_t outdef, std::span<const std::byte> data) const {
-    const std::size_t need = outdefs_[outdef].byte_size();
+    // (The element count is the one interned with the definition: no product of the dims here.)
+    const std::size_t need = outdef_counts_[outdef] * element_size(outdefs_[outdef].dtype);
     if (data.size() != need)
       throw GraphError(std::string("constant data has ").append(std::to_string(data.size()))
                            .append(" bytes, its shape needs ")
@@ -910,17 +902,27 @@ class Graph {
   }
   std::uint32_t intern_payload(std::span<const std::byte> data) {
     // Builders often pass the same buffer again: a small cache by buffer address, confirmed by
-    // comparing the bytes, skips hashing. A miss (or changed contents) takes the hash path.
+    // comparing the bytes, skips hashing. A miss (or changed contents) takes the hash path. The
+    // cache has 32 sets of two entries, the last used first, so that two buffers a builder
+    // alternates between that fall into one set both stay (W1's builder passes eleven buffers,
+    // and with one entry a set, two of them took the hash path at every block).
     const std::uint64_t key = (reinterpret_cast<std::uintptr_t>(data.data()) ^ data.size()) * 0x9E3779B97F4A7C15ull;
-    auto& slot = recent_payloads_[key >> 58];  // 64 slots
-    // (The sizes are compared too: an unused slot, {null, 0, 0}, must not match an empty buffer
+    RecentPayload* set = &recent_payloads_[(key >> 59) * 2];
+    // (The sizes are compared too: an unused entry, {null, 0, 0}, must not match an empty buffer
     // with a null address, whose payload is not payload 0.)
-    if (slot.source == data.data() && slot.size == data.size() && slot.id < payloads_.size() &&
-        payloads_[slot.id].size() == data.size() &&
-        (data.empty() || std::memcmp(payloads_[slot.id].data(), data.data(), data.size()) == 0))
-      return slot.id;
+    auto holds = [&](const RecentPayload& e) {
+      return e.source == data.data() && e.size == data.size() && e.id < payloads_.size() &&
+             payloads_[e.id].size() == data.size() &&
+             (data.empty() || std::memcmp(payloads_[e.id].data(), data.data(), data.size()) == 0);
+    };
+    if (holds(set[0])) return set[0].id;
+    if (holds(set[1])) {
+      std::swap(set[0], set[1]);
+      return set[0].id;
+    }
     std::uint32_t id = intern_payload_hashed(data);
-    slot = RecentPayload{data.data(), data.size(), id};
+    set[1] = set[0];
+    set[0] = RecentPayload{data.data(), data.size(), id};
     return id;
   }
   std::uint32_t intern_payload_hashed(std::span<const std::byte> data) {
@@ -965,7 +967,7 @@ class Graph {
     std::size_t size = 0;
     std::uint32_t id = 0;
   };
-  std::array<RecentPayload, 64> recent_payloads_{};
+  std::array<RecentPayload, 64> recent_payloads_{};  // intern_payload's cache: 32 sets of two
   std::vector<OpDef> ops_;
   std::vector<Use> uses_;
   std::uint32_t hole_begin_ = 0, hole_end_ = 0;  // unused use records, reused first (free_run)

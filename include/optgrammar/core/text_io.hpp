@@ -391,7 +391,7 @@ struct SideData {
 /// Reads a graph written by write_graph_text (or by hand). `file` names the source in messages,
 /// and its folder is where a side data file the text names (`data_file`) is looked for.
 /// A stream that can seek (a file, a string) is read twice: first to count its lines, which
-/// sizes the graph (Graph::reserve_bound: its records do not move while it is read; the room is
+/// sizes the graph (Graph::reserve: its records do not move while it is read; the room is
 /// address space until written, the lines being only a bound), then to parse it.
 /// When `op_lines` is given, it receives the line defining each op (by op index), so that
 /// problems found later can point at "file:line:1".
@@ -399,7 +399,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
                              std::vector<int>* op_lines = nullptr) {
   using text_detail::Cursor;
   Graph g;
-  if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve_bound(lines, refs);
+  if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve(lines, refs);
   std::unordered_map<std::string, OpRef> ids;
   text_detail::SideData side;
   std::string line;

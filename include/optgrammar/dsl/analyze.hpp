@@ -42,8 +42,8 @@ constexpr void flatten_kids([[maybe_unused]] const N& n, [[maybe_unused]] FlatRu
   (flatten(boost::hana::at_c<I>(n.kids), r, at, fns), ...);
 }
 /// Appends node `n` and its subtree to `r` in preorder, from index `at` on (the signatures of its
-/// external functions to `fns`), with the facts its node type carries: its type, whether it may
-/// be "*".
+/// external functions to `fns`), with the facts its node type carries (its type, whether it may
+/// be "*") and those its leaf holds once analyzed (slot, op-name index, binding facts).
 template <class N>
 constexpr void flatten(const N& n, FlatRule& r, std::uint32_t& at, Signature* fns) {
   const std::uint32_t i = at++;
@@ -53,6 +53,11 @@ constexpr void flatten(const N& n, FlatRule& r, std::uint32_t& at, Signature* fn
   f.type = N::vtype;
   f.may_star = n.leaf.may_star;
   f.str = n.leaf.str;
+  // what the checker wrote back (dsl::analyze; before it, the defaults the checker starts from)
+  f.slot = n.leaf.slot;
+  f.index = n.leaf.index;
+  f.first = n.leaf.first;
+  f.wildcard = n.leaf.wildcard;
   if constexpr (N::kind == Kind::Float) {
     f.real = n.leaf.f;
   } else if constexpr (N::kind == Kind::FnName) {
@@ -162,8 +167,8 @@ std::string canonical_node(const N& n) {
   return out;
 }
 
-/// An analyzed rule's flat form, held by value (as the front end flattens it; what the checker
-/// fills in is left out).
+/// An analyzed rule's flat form, held by value, with what the checker filled in (tag slots,
+/// op-name indices, which occurrence binds).
 template <class M, class C, class R>
 FlatCopy flat_copy(const AnalyzedRule<M, C, R>& rule) {
   FlatCopy f;

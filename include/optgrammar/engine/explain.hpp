@@ -1,22 +1,22 @@
 // Explaining a rule on one op: which part of its match pattern, or which term of its constraint,
-// failed there, with what was found (og-opt --why-not). A second walk of the rule's compiled trees,
-// next to the apply function (engine/apply.hpp) and shared as apply functions are (one per node
-// type of the analyzed rule): the match is walked as engine/match.hpp walks it, recording where it
-// stops; the constraint's AND, OR, NOT and XOR are walked recursively and every other term is
-// evaluated by `eval` (engine/constraint_eval.hpp), so that each construct has one semantics. Nodes are named
-// by their preorder index in the rule's flat form (dsl/flat.hpp); node_text() gives their
-// canonical text, from the rule's flat form (RuleInfo::flat). Nothing here runs unless a tool asks for an explanation.
+// failed there, with what was found (og-opt --why-not). The walk is not a template and is compiled
+// only where a program explains (RuleInfo::explain's call operator, defined here): it reads the
+// rule's flat form (RuleInfo::flat, dsl/flat.hpp), following the match as engine/match.hpp does,
+// recording where it stops, and the constraint's top-level ANDs and ORs as eval's short circuit
+// does. Every other term, and every operand value a failing term shows, is evaluated through the
+// evaluators the rule's translation unit compiled (engine/explain_nodes.hpp), which call `eval`
+// (engine/constraint_eval.hpp), so that each construct has one semantics. Nodes are named by their preorder
+// index in the flat form; node_text() gives their canonical text. Nothing here runs unless a tool
+// asks for an explanation.
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/dsl/canonical.hpp"
-#include "optgrammar/engine/constraint_eval.hpp"
+#include "optgrammar/dsl/flat.hpp"
 #include "optgrammar/engine/exec_state.hpp"
+#include "optgrammar/engine/explain_nodes.hpp"
 #include "optgrammar/engine/rewriter.hpp"
 #include "optgrammar/engine/rule.hpp"
-
-#include <boost/hana/at.hpp>
-#include <boost/mp11/algorithm.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -92,156 +92,147 @@ inline std::string place_words(const Graph& g, OpRef parent, std::uint32_t slot)
                         {}});
 }
 
-/// The value of a constraint node in words.
-inline std::string value_words(const Graph&, bool v) { return v ? "true" : "false"; }
-inline std::string value_words(const Graph&, int v) { return std::to_string(v); }
-inline std::string value_words(const Graph&, std::size_t v) { return std::to_string(v); }
-inline std::string value_words(const Graph&, float v) {
-  std::string s;
-  dsl::print_float(s, v);
-  return s;
-}
-inline std::string value_words(const Graph&, DType v) { return "DType::" + std::string(dtype_name(v)); }
-inline std::string value_words(const Graph& g, OpRef v) { return op_words(g, v); }
-
-/// The offset of operand K of N from N's own index in preorder.
-template <class N, std::size_t K>
-constexpr std::uint32_t kid_offset() {
-  std::uint32_t at = 1;
-  boost::mp11::mp_for_each<boost::mp11::mp_iota_c<K>>(
-      [&](auto i) { at += static_cast<std::uint32_t>(boost::mp11::mp_at_c<typename N::children, i>::tree_size); });
-  return at;
-}
-
-template <class N>
-bool op(const N& n, const Graph& g, OpRef o, OpRef parent, std::uint32_t slot, std::uint32_t at, MatchState& s,
-        Explanation& e);
-
-template <class N>
-bool operand(const N& n, const Graph& g, OpRef parent, std::uint32_t slot, std::uint32_t at, MatchState& s,
-             Explanation& e) {
-  const OpRef in = g.input(parent, slot);
-  if constexpr (N::kind == Kind::Tag) {
-    if (n.leaf.wildcard) return true;
-    if (n.leaf.first) {
-      s.slot[n.leaf.slot] = in;
-      return true;
+/// A value in words.
+inline std::string value_words(const Graph& g, const NodeValue& v) {
+  switch (v.type) {
+    case VType::Bool: return v.b ? "true" : "false";
+    case VType::Int: return std::to_string(v.i);
+    case VType::Size: return std::to_string(v.z);
+    case VType::Float: {
+      std::string s;
+      dsl::print_float(s, v.f);
+      return s;
     }
-    if (s.slot[n.leaf.slot] == in) return true;
-    bound_twice(e, g, at, in, s.slot[n.leaf.slot], parent, slot);
-    return false;
-  } else if constexpr (N::kind == Kind::Let) {
-    if (!n.leaf.first && s.slot[n.leaf.slot] != in) {
-      bound_twice(e, g, at, in, s.slot[n.leaf.slot], parent, slot);
+    case VType::DType: return "DType::" + std::string(dtype_name(v.d));
+    default: return op_words(g, v.o);
+  }
+}
+
+/// The walk of one explanation over the rule's flat form.
+class Walk {
+ public:
+  Walk(const dsl::FlatCopy& f, Graph& g, Explanation& e) : f_(f), g_(g), e_(e) {}
+
+  /// match_op's walk (engine/match.hpp) of the match node at `i`, the root's name included,
+  /// recording the first failure.
+  bool op(std::uint32_t i, OpRef o, OpRef parent, std::uint32_t slot, MatchState& s) {
+    const dsl::FlatNode& n = f_.nodes[i];
+    if (g_.name_id(o) != s.ids[n.index]) {
+      wrong_name(e_, g_, i, o, parent, slot);
       return false;
     }
-    s.slot[n.leaf.slot] = in;
-    return op(hana::at_c<0>(n.kids), g, in, parent, slot, at + 1, s, e);
-  } else {
-    return op(n, g, in, parent, slot, at, s, e);
+    const std::uint32_t k = g_.n_inputs(o);
+    const bool exact = n.kind == Kind::Op;
+    if (exact ? k != n.n : k < n.n) {
+      wrong_count(e_, g_, i, o, k, n.n, exact);
+      return false;
+    }
+    for (std::uint32_t j = 0, at = i + 1; j < n.n; ++j, at = f_.nodes[at].end)
+      if (!operand(at, o, j, s)) return false;
+    return true;
   }
-}
 
-/// match_op's walk (engine/match.hpp), the root's name included, recording the first failure.
-template <class N>
-bool op(const N& n, const Graph& g, OpRef o, OpRef parent, std::uint32_t slot, std::uint32_t at, MatchState& s,
-        Explanation& e) {
-  if (g.name_id(o) != s.ids[n.leaf.index]) {
-    wrong_name(e, g, at, o, parent, slot);
-    return false;
-  }
-  const std::uint32_t k = g.n_inputs(o);
-  if (N::kind == Kind::Op ? k != N::arity : k < N::arity) {
-    wrong_count(e, g, at, o, k, N::arity, N::kind == Kind::Op);
-    return false;
-  }
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return (operand(hana::at_c<I>(n.kids), g, o, static_cast<std::uint32_t>(I), at + kid_offset<N, I>(), s, e) && ...);
-  }(std::make_index_sequence<N::arity>{});
-}
-
-/// Whether a node has a value `eval` computes that is worth showing: not a constant as written, nor
-/// the name of a function or a MESSAGE text.
-template <class N>
-constexpr bool shows_value() {
-  if constexpr (!dsl::is_node<N>::value) {
-    return false;
-  } else {
-    constexpr Kind k = N::kind;
-    return (dsl::is_scalar(N::vtype) || N::vtype == VType::OpRef) && k != Kind::Bool && k != Kind::Int &&
-           k != Kind::Size && k != Kind::Float && k != Kind::DTypeConst && k != Kind::Message &&
-           k != Kind::FnName && k != Kind::MessageText;
-  }
-}
-
-/// The values of the operands of node N (at index `at`) and of their subterms, in preorder.
-template <class N>
-void record_values(const N& n, std::uint32_t at, ExecState& s, Finding& f) {
-  if constexpr (dsl::is_node<N>::value) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      [[maybe_unused]] auto one = [&](const auto& kid, std::uint32_t i) {
-        using K = std::remove_cvref_t<decltype(kid)>;
-        if constexpr (shows_value<K>()) {
-          const bool failed = s.failed;
-          s.failed = false;
-          auto v = eval(kid, s);
-          f.values.emplace_back(i, s.failed ? std::string("(could not be evaluated)") : value_words(s.g, v));
-          s.failed = failed;
-          if constexpr (K::kind != Kind::Tag) record_values(kid, i, s, f);
-        }
-      };
-      (one(hana::at_c<I>(n.kids), at + kid_offset<N, I>()), ...);
-    }(std::make_index_sequence<N::arity>{});
-  }
-}
-
-template <class N>
-void term_failed(const N& n, std::uint32_t at, ExecState& s, Explanation& e, bool could_not) {
-  Finding& f = e.findings.emplace_back();
-  f.node = at;
-  f.found = could_not ? "could not be evaluated (an operand out of range, a division by zero, ...)" : "is false";
-  record_values(n, at, s, f);
-}
-
-/// The constraint term N at index `at`: its value as eval gives it, with the failing terms
-/// recorded. AND and OR stop where eval's short circuit does, so the same terms are evaluated.
-template <class N>
-bool term(const N& n, std::uint32_t at, ExecState& s, Explanation& e) {
-  constexpr Kind k = N::kind;
-  if constexpr (k == Kind::And) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return (term(hana::at_c<I>(n.kids), at + kid_offset<N, I>(), s, e) && ...);
-    }(std::make_index_sequence<N::arity>{});
-  } else if constexpr (k == Kind::Or) {
-    const std::size_t mark = e.findings.size();
-    e.findings.push_back({at, "none of its " + std::to_string(N::arity) + " terms holds", {}});
-    const bool any = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return (term(hana::at_c<I>(n.kids), at + kid_offset<N, I>(), s, e) || ...);
-    }(std::make_index_sequence<N::arity>{});
-    if (any) e.findings.resize(mark);  // (a false operand before a true one is no failure)
-    return any;
-  } else {
+  /// The constraint term at `i`: its value as eval gives it, with the failing terms recorded. AND
+  /// and OR stop where eval's short circuit does, so the same terms are evaluated.
+  bool term(std::uint32_t i, ExecState& s, const NodeEval* nodes) {
+    const dsl::FlatNode& n = f_.nodes[i];
+    if (n.kind == Kind::And) {
+      for (std::uint32_t j = 0, at = i + 1; j < n.n; ++j, at = f_.nodes[at].end)
+        if (!term(at, s, nodes)) return false;
+      return true;
+    }
+    if (n.kind == Kind::Or) {
+      const std::size_t mark = e_.findings.size();
+      e_.findings.push_back({i, "none of its " + std::to_string(n.n) + " terms holds", {}});
+      bool any = false;
+      for (std::uint32_t j = 0, at = i + 1; j < n.n && !any; ++j, at = f_.nodes[at].end) any = term(at, s, nodes);
+      if (any) e_.findings.resize(mark);  // (a false operand before a true one is no failure)
+      return any;
+    }
     const bool failed_before = s.failed;
-    const bool v = static_cast<bool>(eval(n, s));
-    if (!failed_before && s.failed) term_failed(n, at, s, e, true);
-    else if (!v) term_failed(n, at, s, e, false);
-    return v;
+    const NodeEval& ne = nodes[i - f_.constraint];
+    NodeValue v;
+    ne.eval(ne.node, s, v);
+    if (!failed_before && s.failed) term_failed(i, s, nodes, true);
+    else if (!v.b) term_failed(i, s, nodes, false);
+    return v.b;
   }
-}
+
+ private:
+  bool operand(std::uint32_t i, OpRef parent, std::uint32_t slot, MatchState& s) {
+    const OpRef in = g_.input(parent, slot);
+    const dsl::FlatNode& n = f_.nodes[i];
+    OpRef& bound = s.slot[n.slot];
+    if (n.kind == Kind::Tag) {
+      if (n.wildcard) return true;
+      if (n.first) {
+        bound = in;
+        return true;
+      }
+      if (bound == in) return true;
+      bound_twice(e_, g_, i, in, bound, parent, slot);
+      return false;
+    }
+    if (n.kind == Kind::Let) {
+      if (!n.first && bound != in) {
+        bound_twice(e_, g_, i, in, bound, parent, slot);
+        return false;
+      }
+      bound = in;
+      return op(i + 1, in, parent, slot, s);
+    }
+    return op(i, in, parent, slot, s);
+  }
+
+  void term_failed(std::uint32_t i, ExecState& s, const NodeEval* nodes, bool could_not) {
+    Finding& f = e_.findings.emplace_back();
+    f.node = i;
+    f.found = could_not ? "could not be evaluated (an operand out of range, a division by zero, ...)" : "is false";
+    values(i, s, nodes, f);
+  }
+
+  /// The values of the operands of node `i` and of their subterms, in preorder.
+  void values(std::uint32_t i, ExecState& s, const NodeEval* nodes, Finding& f) {
+    const dsl::FlatNode& n = f_.nodes[i];
+    for (std::uint32_t j = 0, at = i + 1; j < n.n; ++j, at = f_.nodes[at].end) {
+      const NodeEval& ne = nodes[at - f_.constraint];
+      if (!ne.eval) continue;
+      const bool failed = s.failed;
+      s.failed = false;
+      NodeValue v;
+      ne.eval(ne.node, s, v);
+      f.values.emplace_back(at, s.failed ? std::string("(could not be evaluated)") : value_words(g_, v));
+      s.failed = failed;
+      if (f_.nodes[at].kind != Kind::Tag) values(at, s, nodes, f);
+    }
+  }
+
+  const dsl::FlatCopy& f_;
+  Graph& g_;
+  Explanation& e_;
+};
 
 /// What the replacement does where match and constraint hold: the rule's own apply function run
-/// on a copy of the graph, with a trace for its reason when it fails.
+/// on the graph inside a checkpoint that is rolled back (core/graph.hpp: every edit made while a
+/// checkpoint is open is undone; interned output definitions and constant data it added stay,
+/// unread), with a trace for its reason when it fails.
 struct TraceText {
   std::string text;
   void write(const char* p, long n) { text.append(p, static_cast<std::size_t>(n)); }
 };
-[[gnu::noinline]] inline void explain_rewrite(const RuleInfo& self, const Graph& g, OpRef root, Explanation& e) {
-  Graph copy = g;
+[[gnu::noinline]] inline void explain_rewrite(const RuleInfo& self, Graph& g, OpRef root, Explanation& e) {
   std::vector<RuleStats> stats(self.index + 1);
-  Rewriter rw(copy, stats);
   TraceText trace;
-  rw.set_trace(&trace);
-  e.fires = self.apply(rw, self, root);
+  const Graph::Checkpoint cp = g.checkpoint();
+  try {
+    Rewriter rw(g, stats);
+    rw.set_trace(&trace);
+    e.fires = self.apply(rw, self, root);
+  } catch (...) {
+    g.rollback(cp);
+    throw;
+  }
+  g.rollback(cp);
   const RuleStats& st = stats[self.index];
   if (e.fires) {
     e.rewrite = "the rule fires here";
@@ -257,28 +248,28 @@ struct TraceText {
 
 }  // namespace explain_detail
 
-/// RuleInfo::explain of a DSL rule whose analysis (AnalyzedRule) has the node type A: the rule
-/// explained on `root` into `e`. One function per node type, as apply_shared; the rule's values
-/// are read from `self.rule`.
-template <class A>
-void explain_rule(const RuleInfo& self, Graph& g, OpRef root, Explanation& e) {
-  const A& rule = *static_cast<const A*>(self.rule);
+/// The rule explained on `root` into `e`: the walk over its flat form (RuleInfo::flat), with the
+/// evaluators of its constraint's nodes that its translation unit compiled (explain_nodes<A>).
+inline void Explainer::operator()(const RuleInfo& self, Graph& g, OpRef root, Explanation& e) const {
   e = {};
+  const dsl::FlatCopy f = self.flat(self.rule);
+  std::vector<NodeEval> evals(f.replacement - f.constraint);
+  nodes(self.rule, evals.data());
   OpRef slots[dsl::max_tags];
   slots[0] = root;
   MatchState m{self.names.data(), slots};
-  if (!explain_detail::op(rule.match, g, root, OpRef{}, 0, 0, m, e)) {
+  explain_detail::Walk walk(f, g, e);
+  if (!walk.op(f.match, root, OpRef{}, 0, m)) {
     e.verdict = Explanation::Verdict::match_failed;
     return;
   }
-  using M = std::remove_cvref_t<decltype(rule.match)>;
   Split_Context none[1];
   ExecState s(g, m, root, none);
-  const bool ok = explain_detail::term(rule.constraint, static_cast<std::uint32_t>(M::tree_size), s, e);
+  const bool ok = walk.term(f.constraint, s, evals.data());
   if (!ok || s.failed) {
     e.verdict = Explanation::Verdict::constraint_false;
     if (e.findings.empty())  // (an operand of a true OR failed)
-      e.findings.push_back({static_cast<std::uint32_t>(M::tree_size), "could not be evaluated", {}});
+      e.findings.push_back({f.constraint, "could not be evaluated", {}});
     return;
   }
   e.findings.clear();

@@ -15,7 +15,22 @@ struct FlatCopy;  // dsl/flat.hpp: what RuleInfo::flat gives, complete where it 
 namespace optgrammar::engine {
 
 class Rewriter;
+struct RuleInfo;
 struct Explanation;  // engine/explain.hpp
+struct NodeEval;     // engine/explain_nodes.hpp
+
+/// A rule's explainer (og-opt --why-not): what the rule's translation unit compiled for it, the
+/// evaluators of its constraint's nodes (engine/explain_nodes.hpp), and the call that explains the
+/// rule on one op, defined in engine/explain.hpp (which a program that explains includes): the
+/// rule translation units compile no walk. False for a hand-made RuleInfo.
+struct Explainer {
+  /// Writes the evaluator of node i of the rule's constraint (in preorder) to out[i].
+  void (*nodes)(const void* rule, NodeEval* out) = nullptr;
+  explicit operator bool() const noexcept { return nodes != nullptr; }
+  /// Explains rule `self` on `root` into `out`: where its match or constraint fails there, or what
+  /// its replacement does (it runs inside a checkpoint that is rolled back).
+  inline void operator()(const RuleInfo& self, Graph& g, OpRef root, Explanation& out) const;
+};
 
 /// Counters of one rule over a run.
 struct RuleStats {
@@ -115,9 +130,9 @@ struct RuleInfo {
   /// The rule's flat form (dsl/flat.hpp), made from `rule` when called: what a program reads of a
   /// DSL rule's structure (the check of engine/rule_op_warnings.hpp); null for a hand-made RuleInfo.
   dsl::FlatCopy (*flat)(const void* rule) = nullptr;
-  /// Explains the rule on `root` (engine/explain.hpp): where its match or constraint fails there,
-  /// or what its replacement does. Never called by the driver; nullptr for a hand-made RuleInfo.
-  void (*explain)(const RuleInfo& self, Graph& g, OpRef root, Explanation& out) = nullptr;
+  /// Explains the rule: `explain(rule, g, root, out)` (engine/explain.hpp). Never called by the
+  /// driver; false for a hand-made RuleInfo.
+  Explainer explain;
   std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
   std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)

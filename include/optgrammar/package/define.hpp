@@ -11,7 +11,7 @@
 #include "optgrammar/dsl/rule_error.hpp"
 #include "optgrammar/dsl/words.hpp"
 #include "optgrammar/engine/apply.hpp"
-#include "optgrammar/engine/explain.hpp"
+#include "optgrammar/engine/explain_nodes.hpp"
 #include "optgrammar/engine/rule.hpp"
 
 #include <cstddef>
@@ -298,7 +298,7 @@ struct RuleSource {
   bool (*apply)(Rewriter&, const RuleInfo&, OpRef) = nullptr;
   std::string (*canonical)(const void*, std::string_view) = nullptr;
   dsl::FlatCopy (*flat)(const void*) = nullptr;
-  void (*explain)(const RuleInfo&, Graph&, OpRef, engine::Explanation&) = nullptr;
+  void (*explain)(const void*, engine::NodeEval*) = nullptr;  ///< RuleInfo::explain's evaluators
 };
 
 /// Registers a rule for RuleSet::global(), which keeps it once, also when a header holds it. Not a
@@ -337,7 +337,7 @@ struct RuleSource {
   info.apply = src.apply;
   info.rule = src.rule;
   info.flat = src.flat;
-  info.explain = src.explain;
+  info.explain.nodes = src.explain;
   engine::pending_rules().push_back(std::move(info));
   return true;
 }
@@ -371,7 +371,7 @@ bool define_rule() {
                                       apply_function<Rule, A, layout>(),
                                       &canonical_of<A>,
                                       &flat_of<A>,
-                                      &engine::explain_rule<A>};
+                                      &engine::explain_nodes<A>};
       return register_rule(src);
     }
   }

@@ -27,7 +27,8 @@ namespace optgrammar::plugin {
 /// (Rewriter::replace_by_new). 6: the Graph's records in plain vectors, which move as they grow.
 /// 7: OpNames interns without a lock for names it has (a table published atomically); RuleSet
 /// builds its tables once under a lock. 8: RuleInfo::flat. 9: PassDispatch::rules(); the rule
-/// nodes' Leaf::record.
+/// nodes' Leaf::record; RuleInfo::explain holds the evaluators of the rule's constraint nodes
+/// (engine/explain_nodes.hpp), the walk is the loader's.
 inline constexpr std::uint32_t abi_version = 9;
 
 /// The registries as one module (the loader or a package) sees them.

@@ -72,7 +72,7 @@ struct Plan {
   std::vector<double> numbers;
   std::vector<DType> dtypes;
   /// What the constraint compares a constant's element with: EQ(CONSTVAL_*("t", k), V) gives
-  /// (k, V) for the tag t.
+  /// (k, V) for the tag t (LE and GE too: V is within their bound).
   std::map<std::string, std::vector<std::pair<std::size_t, double>>> element_hints;
   /// Tags whose constraint reads CONSTVAL_*_VALID("t", 0): absent ONNX inputs are constants
   /// with no elements, which such a rule asks for.
@@ -106,7 +106,8 @@ class Planner {
         if (valid && at(i).n == 2 && at(kid(i, 1)).value == 0) p_.maybe_empty.insert(name(at(kid(i, 0))));
       }
     for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (at(i).kind == Kind::Eq && at(i).n == 2) hint(kid(i, 0), kid(i, 1)), hint(kid(i, 1), kid(i, 0));
+      if ((at(i).kind == Kind::Eq || at(i).kind == Kind::Le || at(i).kind == Kind::Ge) && at(i).n == 2)
+        hint(kid(i, 0), kid(i, 1)), hint(kid(i, 1), kid(i, 0));  // the bound of LE and GE satisfies it
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;

@@ -701,7 +701,8 @@ bool depth_space(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const ValueView& x = a.in(0);
   const OutputDef& o = *v.declared;
   if (x.def->rank != 4 || o.rank != 4 || x.def->dtype != o.dtype) return false;
-  const auto b = static_cast<std::size_t>(std::max<std::int64_t>(1, a.attr_int(0)));
+  if (a.attr_int(0) < 1) return false;  // ONNX's blocksize is positive
+  const auto b = static_cast<std::size_t>(a.attr_int(0));
   const bool crd = ToSpace && a.attr_int(1) == 1;
   // The space (wide) side and the depth (deep) side.
   const OutputDef& wide = ToSpace ? o : *x.def;

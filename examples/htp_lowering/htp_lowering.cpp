@@ -61,15 +61,17 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.HardSwish", "x"), IS_FLOAT32("x
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Relu", "x"), IS_FLOAT32("x"), Op("Relu", "x"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.HardSigmoid", OPCONST("alpha"), OPCONST("beta"), "x"), IS_FLOAT32("x"),
                          Op("HardSigmoid", "x", "alpha", "beta"))
-// Clip with both bounds given as one-element inputs: ReluMinMax.
+// Clip with both bounds given as one-element inputs, lo <= hi: ReluMinMax (ONNX's Clip gives hi
+// everywhere when lo > hi, ReluMinMax does not).
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("min_attr"), OPCONST("max_attr"), "x", OPCONST("lo"), OPCONST("hi")),
                          AND(IS_FLOAT32("x"), CONSTVAL_FLOAT_VALID("lo", 0), NOT(CONSTVAL_FLOAT_VALID("lo", 1)),
                              CONSTVAL_FLOAT_VALID("hi", 0), NOT(CONSTVAL_FLOAT_VALID("hi", 1)),
-                             HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
+                             LE(CONSTVAL_FLOAT("lo", 0), CONSTVAL_FLOAT("hi", 0)), HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
                          Op("ReluMinMax", "x", "lo", "hi"))
 // The same with the bounds as attributes (opsets before 11).
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("lo"), OPCONST("hi"), "x", OPCONST("no_lo"), OPCONST("no_hi")),
-                         AND(IS_FLOAT32("x"), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0))),
+                         AND(IS_FLOAT32("x"), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0)),
+                             LE(CONSTVAL_FLOAT("lo", 0), CONSTVAL_FLOAT("hi", 0))),
                          Op("ReluMinMax", "x", "lo", "hi"))
 // Binary arithmetic.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Add", "a", "b"),

@@ -72,7 +72,8 @@ struct Plan {
   std::vector<double> numbers;
   std::vector<DType> dtypes;
   /// What the constraint compares a constant's element with: EQ(CONSTVAL_*("t", k), V) gives
-  /// (k, V) for the tag t (LE and GE too: V is within their bound).
+  /// (k, V) for the tag t (LE and GE too: V is within their bound; LT(ABS(SUB(CONSTVAL_*, V)), eps)
+  /// too: V is near).
   std::map<std::string, std::vector<std::pair<std::size_t, double>>> element_hints;
   /// Tags whose constraint reads CONSTVAL_*_VALID("t", 0): absent ONNX inputs are constants
   /// with no elements, which such a rule asks for.
@@ -105,9 +106,16 @@ class Planner {
         const bool valid = at(i).kind == Kind::ConstvalFloatValid || at(i).kind == Kind::ConstvalIntValid;
         if (valid && at(i).n == 2 && at(kid(i, 1)).value == 0) p_.maybe_empty.insert(name(at(kid(i, 0))));
       }
-    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
+    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i) {
       if ((at(i).kind == Kind::Eq || at(i).kind == Kind::Le || at(i).kind == Kind::Ge) && at(i).n == 2)
         hint(kid(i, 0), kid(i, 1)), hint(kid(i, 1), kid(i, 0));  // the bound of LE and GE satisfies it
+      // LT(ABS(SUB(CONSTVAL_*("t", k), V)), eps): near V.
+      if ((at(i).kind == Kind::Lt || at(i).kind == Kind::Le) && at(i).n == 2 && at(kid(i, 0)).kind == Kind::Abs &&
+          at(kid(i, 0)).n == 1 && at(kid(kid(i, 0), 0)).kind == Kind::Sub && at(kid(kid(i, 0), 0)).n == 2) {
+        const std::uint32_t sub = kid(kid(i, 0), 0);
+        hint(kid(sub, 0), kid(sub, 1)), hint(kid(sub, 1), kid(sub, 0));
+      }
+    }
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;

@@ -324,7 +324,8 @@ inline Inferred concat(const OpView& v, std::size_t na) {
   return {};
 }
 
-/// Gather: axis within data's rank; constant indices within [-n, n) for n = data's size there.
+/// Gather: axis within data's rank; constant indices within [-n, n) for n = data's size there;
+/// the output data's dims before axis, indices' dims, data's dims after axis.
 inline Inferred gather(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 2) return {};
   const Args a{v, na};
@@ -332,6 +333,12 @@ inline Inferred gather(const OpView& v, std::size_t na) {
   const std::int64_t axis = a.attr_int(0);
   const auto ax = onnx_eval::axis_of(axis, x.rank);
   if (!ax) return fail(cat("axis ", axis, " is outside data's rank ", x.rank));
+  const OutputDef& idx = *a.in(1).def;
+  onnx_eval::Dims want(x.dims.begin(), x.dims.begin() + *ax);
+  want.insert(want.end(), idx.dims.begin(), idx.dims.begin() + idx.rank);
+  want.insert(want.end(), x.dims.begin() + *ax + 1, x.dims.begin() + x.rank);
+  if (want != onnx_eval::dims_of(*v.declared))
+    return fail(cat("output ", shape_string(*v.declared), " is not data's dims around indices' ", shape_string(idx)));
   if (a.in(1).known && a.in(1).data.size() == a.in(1).def->byte_size()) {
     const auto n = static_cast<std::int64_t>(x.dims[*ax]);
     for (std::int64_t i : a.input_ints(1))

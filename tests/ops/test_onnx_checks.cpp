@@ -230,3 +230,15 @@ TEST_CASE("onnx kernels refuse a declared output their operands do not give") {
   CHECK(matmul(f32({1, 1, 1})));
   CHECK_FALSE(matmul(f32({1, 1})));
 }
+
+TEST_CASE("onnx Split refuses a declared part whose other dims are not the input's") {
+  // Part 0 of [4, 4] split along axis 0 in parts of 1: [1, 4]; a declared [1, 1] would have the
+  // kernel write 4 elements into 1.
+  auto part = [](OutputDef out) {
+    Graph g;
+    OpRef x = g.add_input(f32({4, 4}));
+    return check(g, op(g, "onnx.Split", {ints(g, {0}), ints(g, {1, 1, 1, 1}), ints(g, {0}), x, ints(g, {})}, out)).runs;
+  };
+  CHECK(part(f32({1, 4})));
+  CHECK_FALSE(part(f32({1, 1})));
+}

@@ -674,6 +674,8 @@ inline bool split(const OpView& v, std::span<std::byte> out, std::size_t na) {
   auto ax = axis_of(a.attr_int(0), xd.size());
   const OutputDef& o = *v.declared;
   if (!ax || o.rank != xd.size() || o.dtype != x.def->dtype) return false;
+  for (std::size_t i = 0; i < xd.size(); ++i)  // the part is x's box along axis: the other dims are x's
+    if (i != *ax && o.dims[i] != xd[i]) return false;
   const auto k = static_cast<std::size_t>(a.attr_int(2));
   const auto parts = a.present(1) ? a.input_ints(1) : a.attr_ints(1);
   std::size_t start = k * o.dims[*ax];

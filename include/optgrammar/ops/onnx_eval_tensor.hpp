@@ -680,6 +680,13 @@ inline bool split(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const auto parts = a.present(1) ? a.input_ints(1) : a.attr_ints(1);
   std::size_t start = k * o.dims[*ax];
   if (!parts.empty()) {
+    // ONNX's parts are lengths that add up to x's along axis.
+    std::int64_t total = 0;
+    for (const std::int64_t p : parts) {
+      if (p < 0) return false;
+      total += p;
+    }
+    if (static_cast<std::size_t>(total) != xd[*ax]) return false;
     if (k >= parts.size() || static_cast<std::size_t>(parts[k]) != o.dims[*ax]) return false;
     start = 0;
     for (std::size_t j = 0; j < k; ++j) start += static_cast<std::size_t>(parts[j]);

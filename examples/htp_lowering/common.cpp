@@ -157,12 +157,14 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Max", "a", "b"), AND(IS_FLOAT32
                          Op("Max", "a", "b"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Min", "a", "b"), AND(IS_FLOAT32("a"), IS_FLOAT32("b")),
                          Op("Min", "a", "b"))
-// Clip with one bound: Max or Min with it.
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", "x", OPCONST("lo"), OPCONST("hi")),
-                         AND(IS_FLOAT32("x"), HTP_ONE_ELEMENT("lo"), HTP_EMPTY("hi")),
+// Clip with one bound: Max or Min with it (a bound of x's rank or lower: it broadcasts to x).
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("min_attr"), OPCONST("max_attr"), "x", OPCONST("lo"), OPCONST("hi")),
+                         AND(IS_FLOAT32("x"), HTP_ONE_ELEMENT("lo"), HTP_EMPTY("hi"), LE(RANK_OF("lo"), RANK_OF("x")),
+                             HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
                          Op("Max", "x", "lo"))
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", "x", OPCONST("lo"), OPCONST("hi")),
-                         AND(IS_FLOAT32("x"), HTP_EMPTY("lo"), HTP_ONE_ELEMENT("hi")),
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("min_attr"), OPCONST("max_attr"), "x", OPCONST("lo"), OPCONST("hi")),
+                         AND(IS_FLOAT32("x"), HTP_EMPTY("lo"), HTP_ONE_ELEMENT("hi"), LE(RANK_OF("hi"), RANK_OF("x")),
+                             HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
                          Op("Min", "x", "hi"))
 
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Softmax", "axis", "x"), IS_FLOAT32("x"), Op("Softmax", "x", "axis"))

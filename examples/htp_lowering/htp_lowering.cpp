@@ -26,11 +26,11 @@ using optgrammar::Split_Context;
 // x * Clip(x + 3, 0, 6) / 6 (how PaddlePaddle exports hard-swish).
 DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH,
     Op("onnx.Div",
-       Op("onnx.Mul", "x", Op("onnx.Clip", "min_attr", "max_attr", Op("onnx.Add", "x", OPCONST("three")), OPCONST("lo"),
+       Op("onnx.Mul", "x", Op("onnx.Clip", OPCONST("min_attr"), OPCONST("max_attr"), Op("onnx.Add", "x", OPCONST("three")), OPCONST("lo"),
                               OPCONST("hi"))),
        OPCONST("six")),
     AND(IS_FLOAT32("x"), HTP_IS_SCALAR_F("three", 3.0f), HTP_IS_SCALAR_F("lo", 0.0f), HTP_IS_SCALAR_F("hi", 6.0f),
-        HTP_IS_SCALAR_F("six", 6.0f)),
+        HTP_IS_SCALAR_F("six", 6.0f), HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
     Op("HardSwish", "x"))
 
 // The same with Clip's bounds as attributes (opsets before 11).
@@ -61,14 +61,17 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.HardSwish", "x"), IS_FLOAT32("x
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Relu", "x"), IS_FLOAT32("x"), Op("Relu", "x"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.HardSigmoid", OPCONST("alpha"), OPCONST("beta"), "x"), IS_FLOAT32("x"),
                          Op("HardSigmoid", "x", "alpha", "beta"))
-// Clip with both bounds given as one-element inputs: ReluMinMax.
-DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", "min_attr", "max_attr", "x", OPCONST("lo"), OPCONST("hi")),
+// Clip with both bounds given as one-element inputs, lo <= hi: ReluMinMax (ONNX's Clip gives hi
+// everywhere when lo > hi, ReluMinMax does not).
+DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("min_attr"), OPCONST("max_attr"), "x", OPCONST("lo"), OPCONST("hi")),
                          AND(IS_FLOAT32("x"), CONSTVAL_FLOAT_VALID("lo", 0), NOT(CONSTVAL_FLOAT_VALID("lo", 1)),
-                             CONSTVAL_FLOAT_VALID("hi", 0), NOT(CONSTVAL_FLOAT_VALID("hi", 1))),
+                             CONSTVAL_FLOAT_VALID("hi", 0), NOT(CONSTVAL_FLOAT_VALID("hi", 1)),
+                             LE(CONSTVAL_FLOAT("lo", 0), CONSTVAL_FLOAT("hi", 0)), HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
                          Op("ReluMinMax", "x", "lo", "hi"))
 // The same with the bounds as attributes (opsets before 11).
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Clip", OPCONST("lo"), OPCONST("hi"), "x", OPCONST("no_lo"), OPCONST("no_hi")),
-                         AND(IS_FLOAT32("x"), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0))),
+                         AND(IS_FLOAT32("x"), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0)),
+                             LE(CONSTVAL_FLOAT("lo", 0), CONSTVAL_FLOAT("hi", 0))),
                          Op("ReluMinMax", "x", "lo", "hi"))
 // Binary arithmetic.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Add", "a", "b"),

@@ -59,6 +59,9 @@
 // C is a one-element f32 constant within 1e-6 relative of V.
 #define HTP_NEAR_F(C, V) \
   AND(CONSTVAL_FLOAT_VALID(C, 0), NOT(CONSTVAL_FLOAT_VALID(C, 1)), LE(ABS(SUB(CONSTVAL_FLOAT(C, 0), V)), MUL(1e-6f, ABS(V))))
+// Clip's attribute bounds MIN and MAX unbounded (their defaults: the bounds are inputs from opset
+// 11 on, and the reference applies both).
+#define HTP_CLIP_ATTRS_UNBOUNDED(MIN, MAX) AND(LE(CONSTVAL_FLOAT(MIN, 0), -3.0e38f), GE(CONSTVAL_FLOAT(MAX, 0), 3.0e38f))
 // C holds no elements (an absent ONNX input or an empty list attribute).
 #define HTP_EMPTY(C) NOT(CONSTVAL_FLOAT_VALID(C, 0))
 // An f32 constant of one element and rank <= 4 (it broadcasts to any rank-4 shape).

@@ -39,12 +39,18 @@
       Op("LayerNorm", "x", HTP_SCALAR_F(1.0f), HTP_SCALAR_F(0.0f), "eps", HTP_SCALAR_I(-1)))
 HTP_LN_CORE(HTP_SQUARE_POW, HTP_SQUARE_POW_OK)
 HTP_LN_CORE(HTP_SQUARE_MUL, HTP_SQUARE_MUL_OK)
-// The LayerNormalization op (opset 17): its first output (without B: a zero offset).
-#define HTP_LN_OP Op("onnx.LayerNormalization", "axis", "epsilon", "stash_type", OPCONST("output"), "x", "scale", OPCONST("bias"))
+// The LayerNormalization op (opset 17): its first output (without B: a zero offset), over the
+// last axis with a Scale (and B) of its length: LayerNorm takes no broadcast Scale.
+#define HTP_LN_OP Op("onnx.LayerNormalization", OPCONST("axis"), "epsilon", "stash_type", OPCONST("output"), "x", "scale", OPCONST("bias"))
+#define HTP_LN_LAST_AXIS(T)                                                                                          \
+  AND(GE(RANK_OF("x"), 1U), OR(EQ(CONSTVAL_INT("axis", 0), -1), EQ(CONSTVAL_INT("axis", 0), SUB(INT(RANK_OF("x")), 1))), \
+      EQ(RANK_OF(T), 1U), EQ(DIM_OF(T, 0), DIM_OF("x", SUB(RANK_OF("x"), 1U))))
 DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_LN_OP,
-                         AND(EQ(CONSTVAL_INT("output", 0), 0), IS_FLOAT32("x"), CONSTVAL_FLOAT_VALID("bias", 0)),
+                         AND(EQ(CONSTVAL_INT("output", 0), 0), IS_FLOAT32("x"), CONSTVAL_FLOAT_VALID("bias", 0),
+                             HTP_LN_LAST_AXIS("scale"), HTP_LN_LAST_AXIS("bias")),
                          Op("LayerNorm", "x", "scale", "bias", "epsilon", "axis"))
-DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_LN_OP, AND(EQ(CONSTVAL_INT("output", 0), 0), IS_FLOAT32("x"), HTP_EMPTY("bias")),
+DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_LN_OP,
+                         AND(EQ(CONSTVAL_INT("output", 0), 0), IS_FLOAT32("x"), HTP_EMPTY("bias"), HTP_LN_LAST_AXIS("scale")),
                          Op("LayerNorm", "x", "scale", HTP_SCALAR_F(0.0f), "epsilon", "axis"))
 
 // x / sqrt(mean(x^2) + eps) over the last axis: RmsNorm with a unit scale (the Mul after it folds in).

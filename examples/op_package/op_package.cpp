@@ -76,10 +76,10 @@ DEF_PACKAGE_OPTIMIZATION(EARLY,
     AND(IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 0.0f), SAME_SHAPE("x", "*")),
     "x")
 
-// x * 1 is x, when precision may be relaxed.
+// x * 1 is x, when precision may be relaxed (and the one-element c broadcasts to no larger shape).
 DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag,
     Op(FROM_DEFAULT_PACKAGE("Mul"), "x", OPCONST("c")),
-    AND(IS_FLOAT32("x"), IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 1.0f)),
+    AND(IS_FLOAT32("x"), IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 1.0f), SAME_SHAPE("x", "*")),
     "x")
 
 // Quantized concatenations requantize every input to the output's encoding (OP_ITER).

@@ -165,6 +165,22 @@ TEST_CASE("Concat(axis, parts...), AUTOSPLIT's join, verifies and runs in the in
   CHECK(o::verify_ops(h).empty());
 }
 
+TEST_CASE("Concat(axis, one part) verifies whatever other axis the part also joins along") {
+  // One part [1,1] joins into [1,1] along axis 0 and along axis 1: the given axis 1 counts (a
+  // lowered ONNX Concat of one input).
+  Graph g;
+  auto a = g.add_input(f32({1, 1}));
+  const std::int32_t one = 1;
+  auto axis1 = g.add_const(i32({1}), std::span<const std::int32_t>(&one, 1));
+  auto c = g.add_op("Concat", {axis1, a}, f32({1, 1}));
+  g.add_output(c);
+  CHECK(o::verify_ops(g).empty());
+  auto ins = engine::random_inputs(g, 3);
+  auto out = engine::interpret(g, ins);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].data == ins[0].data);
+}
+
 TEST_CASE("Concat finds its axis from the declared shape, Slice_shape reads its $Shape operands") {
   Graph g;
   auto a = g.add_input(f32({2, 3}));

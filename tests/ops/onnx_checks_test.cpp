@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -180,4 +182,53 @@ TEST_CASE("onnx checks: a pool's kernel, strides and dilations are at least 1, o
   CHECK(!pool({-1, 2}, {2, 2}, {}));  // -1 read as a size would be a window of 2^64 taps
   CHECK(!pool({0, 2}, {2, 2}, {}));
   CHECK(!pool({2, 2}, {0, 2}, {}));
+}
+
+TEST_CASE("onnx operand dtypes follow ONNX's type constraints: index inputs are integers, Clip's bounds x's type") {
+  auto reduce = [](DType axes_type) {
+    Graph g;
+    OpRef x = g.add_input(f32({2, 3}));
+    const std::vector<std::int64_t> one = {1};
+    OpRef axes = axes_type == DType::Int64 ? g.add_const(OutputDef::make(DType::Int64, {1}), std::span<const std::int64_t>(one))
+                                           : floats(g, f32({1}), 1.0f);
+    return check(g, op(g, "onnx.ReduceMean", {ints(g, {}), ints(g, {1}), ints(g, {0}), x, axes}, f32({2, 1})));
+  };
+  const Outcome good = reduce(DType::Int64);
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  CHECK(mentions(reduce(DType::Float32), "operand 4 (axes) is f32, the definition takes i64"));
+  auto clip = [](DType bound_type) {
+    Graph g;
+    OpRef x = g.add_input(f32({4}));
+    const double zero = 0.0;
+    OpRef lo = bound_type == DType::Float64 ? g.add_const(OutputDef::make(DType::Float64, {}), std::span<const double>(&zero, 1))
+                                            : floats(g, f32({}), 0.0f);
+    OpRef hi = g.add_const(OutputDef::make(bound_type, {0}), std::span<const float>());
+    const float inf = HUGE_VALF;
+    OpRef amin = g.add_const(f32({}), std::span<const float>(&inf, 1));
+    return check(g, op(g, "onnx.Clip", {amin, amin, x, lo, hi}, f32({4})));
+  };
+  CHECK(clip(DType::Float32).problems.empty());
+  // Float64 bounds of an f32 input: ONNX's Clip takes one type T for all three.
+  CHECK(mentions(clip(DType::Float64), "operand 3 (min) is f64, the definition takes operand 2's dtype"));
+}
+
+TEST_CASE("onnx kernels refuse a declared output their operands do not give") {
+  // Transpose by [0, 2, 1] of [1, 2, 3] gives [1, 3, 2]; the same element count in another shape is refused.
+  auto transpose = [](OutputDef out) {
+    Graph g;
+    OpRef x = g.add_input(f32({1, 2, 3}));
+    return check(g, op(g, "onnx.Transpose", {ints(g, {0, 2, 1}), x}, out)).runs;
+  };
+  CHECK(transpose(f32({1, 3, 2})));
+  CHECK_FALSE(transpose(f32({1, 2, 3})));
+  // MatMul of [1, 1] and [1, 1, 1] gives [1, 1, 1] (batch dims broadcast), not [1, 1].
+  auto matmul = [](OutputDef out) {
+    Graph g;
+    OpRef a = g.add_input(f32({1, 1}));
+    OpRef b = floats(g, f32({1, 1, 1}));
+    return check(g, op(g, "onnx.MatMul", {a, b}, out)).runs;
+  };
+  CHECK(matmul(f32({1, 1, 1})));
+  CHECK_FALSE(matmul(f32({1, 1})));
 }

@@ -1007,7 +1007,8 @@ class Importer {
         break;
       }
       if (k < n.input_size() && !n.input(k).empty()) operands.push_back(value(n.input(k), where));
-      else if (in.optional) operands.push_back(list_const(absent_dtype(in), {}));
+      else if (in.optional)  // of the first input's dtype when the definition asks for it (Clip's bounds)
+        operands.push_back(list_const(in.like_first && operands.size() > na ? g_.output(operands[na]).dtype : absent_dtype(in), {}));
       else fail(Kind::invalid, where + ": input '" + std::string(in.name) + "' is missing");
       ++k;
     }

@@ -40,7 +40,7 @@ inline CheckRun check_before(const optgrammar::Graph& g, std::size_t n) {
 struct OutputDiff {
   double max_abs = 0, max_rel = 0;
   bool ok = true;
-  std::string problem;  ///< a changed shape or dtype
+  std::string problem;  ///< a changed shape or dtype, or the first NaN that appeared or disappeared
 };
 
 /// Interprets the rewritten g on the same inputs; one entry per output.
@@ -60,7 +60,12 @@ inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const Che
       for (std::size_t i = 0; i < b.def.element_count(); ++i) {
         const double x = ev::get(a.def.dtype, a.data.data(), i), y = ev::get(b.def.dtype, b.data.data(), i);
         if (std::isnan(x) || std::isnan(y)) {
-          if (std::isnan(x) != std::isnan(y)) d[k].ok = false;
+          if (std::isnan(x) != std::isnan(y)) {
+            d[k].ok = false;
+            // NaNs take no part in the differences: said here, else the diffs read 0.
+            if (d[k].problem.empty())
+              d[k].problem = fmt::format("element {} of input set {} is {} after the rewrite, {} before", i, s + 1, x, y);
+          }
           continue;
         }
         const double abs = x == y ? 0.0 : std::fabs(x - y);

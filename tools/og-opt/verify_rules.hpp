@@ -72,7 +72,8 @@ struct Plan {
   std::vector<double> numbers;
   std::vector<DType> dtypes;
   /// What the constraint compares a constant's element with: EQ(CONSTVAL_*("t", k), V) gives
-  /// (k, V) for the tag t.
+  /// (k, V) for the tag t (LE and GE too: V is within their bound; LT(ABS(SUB(CONSTVAL_*, V)), eps)
+  /// too: V is near).
   std::map<std::string, std::vector<std::pair<std::size_t, double>>> element_hints;
   /// Tags whose constraint reads CONSTVAL_*_VALID("t", 0): absent ONNX inputs are constants
   /// with no elements, which such a rule asks for.
@@ -105,8 +106,16 @@ class Planner {
         const bool valid = at(i).kind == Kind::ConstvalFloatValid || at(i).kind == Kind::ConstvalIntValid;
         if (valid && at(i).n == 2 && at(operand(i, 1)).value == 0) p_.maybe_empty.insert(name(at(operand(i, 0))));
       }
-    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i)
-      if (at(i).kind == Kind::Eq && at(i).n == 2) hint(operand(i, 0), operand(i, 1)), hint(operand(i, 1), operand(i, 0));
+    for (std::uint32_t i = t_.constraint; i < t_.replacement; ++i) {
+      if ((at(i).kind == Kind::Eq || at(i).kind == Kind::Le || at(i).kind == Kind::Ge) && at(i).n == 2)
+        hint(operand(i, 0), operand(i, 1)), hint(operand(i, 1), operand(i, 0));  // the bound of LE and GE satisfies it
+      // LT(ABS(SUB(CONSTVAL_*("t", k), V)), eps): near V.
+      if ((at(i).kind == Kind::Lt || at(i).kind == Kind::Le) && at(i).n == 2 && at(operand(i, 0)).kind == Kind::Abs &&
+          at(operand(i, 0)).n == 1 && at(operand(operand(i, 0), 0)).kind == Kind::Sub && at(operand(operand(i, 0), 0)).n == 2) {
+        const std::uint32_t sub = operand(operand(i, 0), 0);
+        hint(operand(sub, 0), operand(sub, 1)), hint(operand(sub, 1), operand(sub, 0));
+      }
+    }
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;

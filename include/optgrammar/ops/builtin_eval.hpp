@@ -301,20 +301,22 @@ inline bool copy_same_bytes(const OpView& v, std::span<std::byte> out, Backend) 
 
 /// The concatenation axis of Concat: the dimension d for which the operands, joined along d,
 /// give the declared shape (the lowest such d). nullopt when none does.
-inline std::optional<std::uint32_t> concat_axis(std::span<const ValueView> in, const OutputDef& o) {
-  if (in.empty()) return std::nullopt;
-  const OutputDef& f = *in[0].def;
-  for (std::uint32_t d = 0; d < f.rank; ++d) {
-    bool ok = o.rank == f.rank;
-    std::size_t sum = 0;
-    for (const auto& x : in) {
-      if (x.def->rank != f.rank) return std::nullopt;
-      for (std::uint32_t k = 0; k < f.rank && ok; ++k)
-        if (k != d && x.def->dims[k] != o.dims[k]) ok = false;
-      sum += x.def->dims[d];
-    }
-    if (ok && sum == o.dims[d]) return d;
+/// Whether the operands, joined along dimension d, give the declared shape.
+inline bool concat_joins_along(std::span<const ValueView> in, const OutputDef& o, std::uint32_t d) {
+  if (in.empty() || d >= o.rank) return false;
+  std::size_t sum = 0;
+  for (const auto& x : in) {
+    if (x.def->rank != o.rank) return false;
+    for (std::uint32_t k = 0; k < o.rank; ++k)
+      if (k != d && x.def->dims[k] != o.dims[k]) return false;
+    sum += x.def->dims[d];
   }
+  return sum == o.dims[d];
+}
+
+inline std::optional<std::uint32_t> concat_axis(std::span<const ValueView> in, const OutputDef& o) {
+  for (std::uint32_t d = 0; d < o.rank; ++d)
+    if (concat_joins_along(in, o, d)) return d;
   return std::nullopt;
 }
 
@@ -326,13 +328,13 @@ struct ConcatForm {
 
 /// The axis form `Concat(axis, parts...)` (AUTOSPLIT's join; `axis` a one-element Int32
 /// constant) when operand 0 is such a constant and the parts joined along it give the declared
-/// shape; else the parts are all operands and the axis is found from the shapes (concat_axis).
+/// shape (one part, or parts of extent 0, join along several axes: the given one counts); else
+/// the parts are all operands and the axis is found from the shapes (concat_axis).
 inline std::optional<ConcatForm> concat_form(std::span<const ValueView> in, const OutputDef& o) {
   if (in.size() >= 2 && in[0].def && in[0].def->dtype == DType::Int32 && in[0].def->element_count() == 1 &&
       !in[0].is_shape)
     if (auto a = first<std::int32_t>(in[0]); a && *a >= 0 && static_cast<std::uint32_t>(*a) < o.rank)
-      if (auto axis = concat_axis(in.subspan(1), o); axis && *axis == static_cast<std::uint32_t>(*a))
-        return ConcatForm{1, *axis};
+      if (concat_joins_along(in.subspan(1), o, static_cast<std::uint32_t>(*a))) return ConcatForm{1, static_cast<std::uint32_t>(*a)};
   if (auto axis = concat_axis(in, o)) return ConcatForm{0, *axis};
   return std::nullopt;
 }

@@ -102,6 +102,7 @@ enum class TypeRule : std::uint8_t {
   in_set,          ///< any type of `types`
   same_as_first,   ///< the dtype of operand 0 (which itself obeys its own rule)
   same_as_result,  ///< the dtype of the op's result
+  same_as_operand, ///< the dtype of operand `like` (OperandSpec::like; an ONNX op's first input)
 };
 
 /// One declared operand (or group of operands for Arity::variadic).
@@ -114,6 +115,7 @@ struct OperandSpec {
   std::uint16_t min = 0;     ///< Arity::variadic: at least this many
   /// The operand must be a `$Const` or `$Shape` (a parameter, not data): folding needs it.
   bool must_be_constant = false;
+  std::uint16_t like = 0;  ///< TypeRule::same_as_operand: the operand whose dtype this one has
 };
 
 struct ResultSpec {

@@ -63,30 +63,37 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
   }
   const OutputDef& res = g.output(r);
   const DType first = n ? g.output(g.input(r, 0)).dtype : res.dtype;
-  auto type_ok = [&](TypeRule rule, DTypeSet set, DType t) {
+  auto type_ok = [&](TypeRule rule, DTypeSet set, DType t, std::uint16_t like) {
     switch (rule) {
       case TypeRule::in_set: return set.contains(t);
       case TypeRule::same_as_first: return t == first;
       case TypeRule::same_as_result: return t == res.dtype;
+      case TypeRule::same_as_operand: return like >= n || t == g.output(g.input(r, like)).dtype;
     }
     return false;
   };
-  auto rule_text = [](TypeRule rule, DTypeSet set) {
-    return rule == TypeRule::in_set ? to_string(set) : rule == TypeRule::same_as_first ? std::string("operand 0's dtype") : std::string("the result's dtype");
+  auto rule_text = [](TypeRule rule, DTypeSet set, std::uint16_t like) {
+    switch (rule) {
+      case TypeRule::in_set: return to_string(set);
+      case TypeRule::same_as_first: return std::string("operand 0's dtype");
+      case TypeRule::same_as_result: return std::string("the result's dtype");
+      case TypeRule::same_as_operand: return cat("operand ", like, "'s dtype");
+    }
+    return std::string();
   };
   for (std::size_t k = 0; k < n; ++k) {
     const OperandSpec* spec = def.operand_spec(k);
     OpRef in = g.input(r, static_cast<std::uint32_t>(k));
     const DType t = g.output(in).dtype;
-    if (!type_ok(spec->rule, spec->types, t) || (spec->rule != TypeRule::in_set && !spec->types.contains(t)))
+    if (!type_ok(spec->rule, spec->types, t, spec->like) || (spec->rule != TypeRule::in_set && !spec->types.contains(t)))
       out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is " +
-                    std::string(dtype_short_name(t)), ", the definition takes ", rule_text(spec->rule, spec->types)));
+                    std::string(dtype_short_name(t)), ", the definition takes ", rule_text(spec->rule, spec->types, spec->like)));
     if (spec->must_be_constant && !g.is_const(in) && g.name_id(in) != op_names::shape)
       out.push_back(cat(at(), "operand ", k, " (", spec->name, ") must be a $Const or $Shape"));
   }
-  if (!type_ok(def.result.rule, def.result.types, res.dtype) || !def.result.types.contains(res.dtype))
+  if (!type_ok(def.result.rule, def.result.types, res.dtype, 0) || !def.result.types.contains(res.dtype))
     out.push_back(cat(at(), "result is ", dtype_short_name(res.dtype), ", the definition gives ",
-                  rule_text(def.result.rule, def.result.types)));
+                  rule_text(def.result.rule, def.result.types, 0)));
   if (def.has(Trait::same_operands_and_result_type))
     for (std::size_t k = 0; k < n; ++k) {
       const OutputDef& d = g.output(g.input(r, static_cast<std::uint32_t>(k)));

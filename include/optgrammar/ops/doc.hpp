@@ -10,8 +10,9 @@
 namespace optgrammar::ops {
 
 namespace detail {
-inline std::string type_rule_text(TypeRule rule, DTypeSet set) {
+inline std::string type_rule_text(TypeRule rule, DTypeSet set, std::uint16_t like = 0) {
   switch (rule) {
+    case TypeRule::same_as_operand: return cat("as operand ", like);
     case TypeRule::in_set: return to_string(set);
     case TypeRule::same_as_first: return set == dtypes::any ? "as operand 0" : cat("as operand 0 (", to_string(set), ")");
     case TypeRule::same_as_result: return "as the result";
@@ -58,7 +59,7 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
     if (!d->operands.empty()) {
       os << "| operand | count | dtype | constant | what |\n| --- | --- | --- | --- | --- |\n";
       for (const auto& o : d->operands)
-        os << "| `" << o.name << "` | " << detail::arity_text(o) << " | " << detail::type_rule_text(o.rule, o.types) << " | "
+        os << "| `" << o.name << "` | " << detail::arity_text(o) << " | " << detail::type_rule_text(o.rule, o.types, o.like) << " | "
            << (o.must_be_constant ? "yes" : "") << " | " << o.summary << " |\n";
       os << "\n";
     } else {

@@ -56,6 +56,7 @@ struct InputSpec {
   bool optional = false;
   bool variadic = false;  ///< the rest of the inputs (at least one)
   DTypeSet types{};       ///< the dtypes it takes; empty: the op's (OpSpec::types)
+  bool like_first = false;  ///< of the first input's dtype (ONNX's type variable T shared with it)
 };
 
 /// An eval routine with the number of attribute operands it reads first, and the check of what
@@ -323,7 +324,8 @@ inline Inferred concat(const OpView& v, std::size_t na) {
   return {};
 }
 
-/// Gather: axis within data's rank; constant indices within [-n, n) for n = data's size there.
+/// Gather: axis within data's rank; constant indices within [-n, n) for n = data's size there;
+/// the output data's dims before axis, indices' dims, data's dims after axis.
 inline Inferred gather(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 2) return {};
   const Args a{v, na};
@@ -331,6 +333,12 @@ inline Inferred gather(const OpView& v, std::size_t na) {
   const std::int64_t axis = a.attr_int(0);
   const auto ax = onnx_eval::axis_of(axis, x.rank);
   if (!ax) return fail(cat("axis ", axis, " is outside data's rank ", x.rank));
+  const OutputDef& idx = *a.in(1).def;
+  onnx_eval::Dims want(x.dims.begin(), x.dims.begin() + *ax);
+  want.insert(want.end(), idx.dims.begin(), idx.dims.begin() + idx.rank);
+  want.insert(want.end(), x.dims.begin() + *ax + 1, x.dims.begin() + x.rank);
+  if (want != onnx_eval::dims_of(*v.declared))
+    return fail(cat("output ", shape_string(*v.declared), " is not data's dims around indices' ", shape_string(idx)));
   if (a.in(1).known && a.in(1).data.size() == a.in(1).def->byte_size()) {
     const auto n = static_cast<std::int64_t>(x.dims[*ax]);
     for (std::int64_t i : a.input_ints(1))
@@ -367,6 +375,12 @@ inline InputSpec opt(std::string_view n) { return {n, true, false}; }
 /// An optional input of its own dtypes (Resize's integer sizes beside float data).
 inline InputSpec opt(std::string_view n, DTypeSet t) { return {n, true, false, t}; }
 inline InputSpec var(std::string_view n) { return {n, false, true}; }
+/// An input of the first input's dtype (Clip's bounds, LayerNormalization's Scale).
+inline InputSpec like_in(std::string_view n) { return {n, false, false, {}, true}; }
+/// An optional input of the first input's dtype (Pad's constant_value).
+inline InputSpec like(std::string_view n) { return {n, true, false, {}, true}; }
+/// ONNX's index type Tind: Int32 or Int64 (Slice's starts, Gather's indices).
+inline constexpr DTypeSet index = of(DType::Int32, DType::Int64);
 inline constexpr std::string_view auto_pad = "NOTSET,SAME_UPPER,SAME_LOWER,VALID";
 
 /// Comparisons, logic, Where and the ops of onnx_eval_tensor.hpp.
@@ -447,10 +461,10 @@ inline void add_tensor_ops(std::vector<OpSpec>& t) {
   // padding, splitting, rearranging
   op("Pad", "each axis grown by pads[k] before and pads[rank + k] after (negative: cropped); new elements are "
      "constant_value (mode constant), the nearest edge element (edge) or the mirror image without the edge (reflect); "
-     "pads and value are attributes before opset 11", {in("data"), opt("pads"), opt("constant_value")},
+     "pads and value are attributes before opset 11", {in("data"), opt("pads", dtypes::i64), like("constant_value")},
      {ch("mode", "constant,reflect,edge"), is("pads"), f("value", 0.0)}, kernel<e::pad, 3>(), dtypes::any, 2);
   op("Split", "output k: the k-th part along axis; the parts' lengths are split (an attribute before opset 13), else equal",
-     {in("input"), opt("split")}, {i("axis"), is("split")}, kernel<e::split, 3>(), dtypes::any, 2, {"outputs..."});
+     {in("input"), opt("split", dtypes::i64)}, {i("axis"), is("split")}, kernel<e::split, 3>(), dtypes::any, 2, {"outputs..."});
   op("DepthToSpace", "NCHW: channel blocks of blocksize^2 moved into spatial blocks (mode DCR: depth, column, row; CRD: "
      "column, row, depth)", {in("input")}, {ir("blocksize"), ch("mode", "DCR,CRD")}, kernel<e::depth_space<true>, 2>());
   op("SpaceToDepth", "NCHW: blocksize x blocksize spatial blocks moved into channels (DepthToSpace DCR's inverse)",
@@ -481,11 +495,11 @@ inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
                                             is("pads"), is("strides")};
   op("LayerNormalization", "over the dims from axis on, (x - mean) / sqrt(var + epsilon) * Scale + B (Scale and B "
      "broadcast over those dims); output 1 (Mean): the means, 2 (InvStdDev): 1 / sqrt(var + epsilon), both of X's shape "
-     "with the normalized dims 1; computed in double", {in("X"), in("Scale"), opt("B")},
+     "with the normalized dims 1; computed in double", {in("X"), like_in("Scale"), like("B")},
      {i("axis", -1), f("epsilon", 1e-5), i("stash_type", 1)}, kernel<e::layer_norm, 4>(), dtypes::floats, 17,
      {"Y", "Mean", "InvStdDev"});
   op("InstanceNormalization", "per (n, c) over the spatial dims, (x - mean) / sqrt(var + epsilon) * scale[c] + B[c]",
-     {in("input"), in("scale"), in("B")}, {f("epsilon", 1e-5)}, kernel<e::instance_norm, 1>(), dtypes::floats);
+     {in("input"), like_in("scale"), like_in("B")}, {f("epsilon", 1e-5)}, kernel<e::instance_norm, 1>(), dtypes::floats);
   op("LRN", "x / (bias + alpha / size * the sum of x^2 over channels c - floor((size-1)/2) .. c + ceil((size-1)/2))^beta",
      {in("X")}, {f("alpha", 1e-4), f("beta", 0.75), f("bias", 1.0), ir("size")}, kernel<e::lrn, 4>(), dtypes::floats);
   op("MeanVarianceNormalization", "(x - mean) / (sqrt(var) + 1e-9) over axes (default [0, 2, 3]), as ONNX's function of it",
@@ -677,34 +691,34 @@ inline std::vector<OpSpec> make_table() {
   variadic("Sum", "elementwise sum of all inputs", kernel<e::nary<fn::add, false, ifn::add>, 0>());
   variadic("Mean", "elementwise mean of all inputs", kernel<e::nary<fn::add, true>, 0>());
   t.push_back({"Clip", "x limited to [min, max] (the inputs, else the attributes of opsets before 11; default: unbounded)",
-               {in("input"), opt("min"), opt("max")}, {f("min", -HUGE_VAL), f("max", HUGE_VAL)}, kernel<e::clip, 2>(),
+               {in("input"), like("min"), like("max")}, {f("min", -HUGE_VAL), f("max", HUGE_VAL)}, kernel<e::clip, 2>(),
                dtypes::any});
   t.push_back({"Cast", "x converted to the dtype `to` names (also the output's dtype)", {in("input")}, {ir("to")},
                kernel<e::same_elements, 1>(), dtypes::any});
   // data movement
-  t.push_back({"Reshape", "same elements, the output's shape", {in("data"), in("shape")}, {i("allowzero")},
+  t.push_back({"Reshape", "same elements, the output's shape", {in("data"), in("shape", dtypes::i64)}, {i("allowzero")},
                kernel<e::same_elements, 1>(), dtypes::any});
   t.push_back({"Flatten", "same elements, 2-d", {in("input")}, {i("axis", 1)}, kernel<e::same_elements, 1>(), dtypes::any});
-  t.push_back({"Squeeze", "same elements, size-1 axes removed (axes: attribute before opset 13)", {in("data"), opt("axes")},
+  t.push_back({"Squeeze", "same elements, size-1 axes removed (axes: attribute before opset 13)", {in("data"), opt("axes", dtypes::i64)},
                {is("axes")}, kernel<e::same_elements, 1>(), dtypes::any});
-  t.push_back({"Unsqueeze", "same elements, size-1 axes inserted (axes: attribute before opset 13)", {in("data"), opt("axes")},
+  t.push_back({"Unsqueeze", "same elements, size-1 axes inserted (axes: attribute before opset 13)", {in("data"), opt("axes", dtypes::i64)},
                {is("axes")}, kernel<e::same_elements, 1>(), dtypes::any});
   t.push_back({"Transpose", "dimensions permuted (no perm: reversed)", {in("data")}, {is("perm")}, kernel<e::transpose, 1>(),
                dtypes::any});
   t.push_back({"Concat", "inputs joined along axis", {var("inputs")}, {ir("axis")}, kernel<e::concat, 1, checks::concat>(), dtypes::any});
   t.push_back({"Slice", "strided box of data (starts, ends, axes: attributes before opset 10)",
-               {in("data"), opt("starts"), opt("ends"), opt("axes"), opt("steps")}, {is("starts"), is("ends"), is("axes")},
+               {in("data"), opt("starts", index), opt("ends", index), opt("axes", index), opt("steps", index)}, {is("starts"), is("ends"), is("axes")},
                kernel<e::slice, 3>(), dtypes::any});
-  t.push_back({"Gather", "entries of data along axis at indices", {in("data"), in("indices")}, {i("axis")},
+  t.push_back({"Gather", "entries of data along axis at indices", {in("data"), in("indices", index)}, {i("axis")},
                kernel<e::gather, 1, checks::gather>(), dtypes::any});
-  t.push_back({"Expand", "input broadcast to the output's shape", {in("input"), in("shape")}, {}, kernel<e::expand, 0>(),
+  t.push_back({"Expand", "input broadcast to the output's shape", {in("input"), in("shape", dtypes::i64)}, {}, kernel<e::expand, 0>(),
                dtypes::any});
-  t.push_back({"Tile", "input repeated along each axis", {in("input"), in("repeats")}, {}, kernel<e::tile, 0>(), dtypes::any});
+  t.push_back({"Tile", "input repeated along each axis", {in("input"), in("repeats", dtypes::i64)}, {}, kernel<e::tile, 0>(), dtypes::any});
   t.push_back({"Shape", "the dims of data (from start to end) as integers", {in("data")}, {i("start"), i("end", 2147483647)},
                kernel<e::shape, 2>(), dtypes::any});
   // reductions
   auto reduce = [&](std::string_view type, std::string_view summary, Kernel k) {
-    t.push_back({type, summary, {in("data"), opt("axes")}, {is("axes"), i("keepdims", 1), i("noop_with_empty_axes")}, k,
+    t.push_back({type, summary, {in("data"), opt("axes", dtypes::i64)}, {is("axes"), i("keepdims", 1), i("noop_with_empty_axes")}, k,
                  dtypes::any});
   };
   reduce("ReduceSum", "sum over axes", kernel<e::reduce<e::Reduce::sum>, 3>());
@@ -836,11 +850,12 @@ inline void add_definitions(Definitions& defs) {
     }
     if (s.multi_output())
       d.operands.push_back({"output", Arity::single, TypeRule::in_set, dtypes::i32, "which output this op computes (0, 1, ...)", 0, true});
+    const auto first_input = static_cast<std::uint16_t>(d.operands.size());
     for (const auto& x : s.inputs)
-      d.operands.push_back({x.name, x.variadic ? Arity::variadic : Arity::single, TypeRule::in_set,
-                            x.types.empty() ? s.types : x.types,
+      d.operands.push_back({x.name, x.variadic ? Arity::variadic : Arity::single,
+                            x.like_first ? TypeRule::same_as_operand : TypeRule::in_set, x.types.empty() ? s.types : x.types,
                             x.optional ? "input (absent: no elements)" : "input", static_cast<std::uint16_t>(x.variadic ? 1 : 0),
-                            false});
+                            false, first_input});
     d.result = {"out", TypeRule::in_set, dtypes::any, "the declared output definition (from the model)"};
     d.traits = Trait::pure;
     d.infer = s.kernel.check;  // preconditions only: the output is the declared one

@@ -300,7 +300,7 @@ inline bool transpose(const OpView& v, std::span<std::byte> out, std::size_t na)
   }
   Dims od(r);
   for (std::size_t k = 0; k < r; ++k) od[k] = xd[static_cast<std::size_t>(perm[k])];
-  if (count(od) != v.declared->element_count()) return false;
+  if (od != dims_of(*v.declared)) return false;
   gather_bytes(x, offsets_by_index(od, [&](const Dims& idx) {
                  std::size_t off = 0;
                  for (std::size_t k = 0; k < r; ++k) off += idx[k] * xs[static_cast<std::size_t>(perm[k])];
@@ -589,10 +589,13 @@ bool softmax(const OpView& v, std::span<std::byte> out, std::size_t na) {
 
 /// numpy matmul of values av (dims ad) and bv (dims bd): 1-d operands promoted, batch dims
 /// broadcast; the products, summed in double, into res (row-major). False when they do not fit.
-inline bool matmul_values(Dims ad, const std::vector<double>& av, Dims bd, const std::vector<double>& bv, std::vector<double>& res) {
+/// `shape`, when given, receives the result's dims (without the promoted ones).
+inline bool matmul_values(Dims ad, const std::vector<double>& av, Dims bd, const std::vector<double>& bv, std::vector<double>& res,
+                          Dims* shape = nullptr) {
   if (ad.empty() || bd.empty()) return false;
-  if (ad.size() == 1) ad.insert(ad.begin(), 1);
-  if (bd.size() == 1) bd.push_back(1);
+  const bool a_vector = ad.size() == 1, b_vector = bd.size() == 1;
+  if (a_vector) ad.insert(ad.begin(), 1);
+  if (b_vector) bd.push_back(1);
   const std::size_t M = ad[ad.size() - 2], K = ad.back(), N = bd.back();
   if (bd[bd.size() - 2] != K) return false;
   Dims abatch(ad.begin(), ad.end() - 2), bbatch(bd.begin(), bd.end() - 2);
@@ -606,6 +609,11 @@ inline bool matmul_values(Dims ad, const std::vector<double>& av, Dims bd, const
   }
   auto ao = broadcast_offsets(abatch, batch), bo = broadcast_offsets(bbatch, batch);
   if (!ao || !bo) return false;
+  if (shape) {
+    *shape = batch;
+    if (!a_vector) shape->push_back(M);
+    if (!b_vector) shape->push_back(N);
+  }
   const std::size_t nb = count(batch);
   res.assign(nb * M * N, 0.0);
   for (std::size_t b = 0; b < nb; ++b) {
@@ -629,7 +637,8 @@ inline bool matmul(const OpView& v, std::span<std::byte> out, std::size_t na) {
   std::vector<double> av(A.def->element_count()), bv(B.def->element_count()), res;
   for (std::size_t i = 0; i < av.size(); ++i) av[i] = get(A.def->dtype, A.data.data(), i);
   for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = get(B.def->dtype, B.data.data(), i);
-  if (!matmul_values(dims_of(*A.def), av, dims_of(*B.def), bv, res) || res.size() != v.declared->element_count()) return false;
+  Dims shape;
+  if (!matmul_values(dims_of(*A.def), av, dims_of(*B.def), bv, res, &shape) || shape != dims_of(*v.declared)) return false;
   for (std::size_t i = 0; i < res.size(); ++i) put(v.declared->dtype, out.data(), i, res[i]);
   return true;
 }
@@ -1069,6 +1078,11 @@ inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
   if (a.present(2))
     for (std::size_t i = 0; i < a.in(2).def->element_count(); ++i) scales.push_back(get(a.in(2).def->dtype, a.in(2).data.data(), i));
   if (!scales.empty() && scales.size() != r) return false;
+  // With scales (no crop box), each output length is floor(input length * scale) in float.
+  if (coord != CoordMode::tf_crop_and_resize)
+    for (std::size_t k = 0; k < scales.size(); ++k)
+      if (static_cast<double>(std::floor(static_cast<float>(xd[k]) * static_cast<float>(scales[k]))) != static_cast<double>(od[k]))
+        return false;
   struct Tap {
     std::size_t offset;
     double weight;

@@ -69,7 +69,7 @@ inline bool instance_norm(const OpView& v, std::span<std::byte> out, std::size_t
   if (a.n_inputs() != 3 || !a.inputs_have_data()) return false;
   const ValueView& x = a.in(0);
   const Dims xd = dims_of(*x.def);
-  if (xd.size() < 2 || x.def->element_count() != v.declared->element_count()) return false;
+  if (xd.size() < 2 || !x.def->same_shape(*v.declared)) return false;
   const std::size_t N = xd[0], C = xd[1], sp = count(xd) / std::max<std::size_t>(1, N * C);
   if (a.in(1).def->element_count() != C || a.in(2).def->element_count() != C) return false;
   const double eps = a.attr_scalar(0);

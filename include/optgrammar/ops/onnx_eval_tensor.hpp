@@ -674,10 +674,19 @@ inline bool split(const OpView& v, std::span<std::byte> out, std::size_t na) {
   auto ax = axis_of(a.attr_int(0), xd.size());
   const OutputDef& o = *v.declared;
   if (!ax || o.rank != xd.size() || o.dtype != x.def->dtype) return false;
+  for (std::size_t i = 0; i < xd.size(); ++i)  // the part is x's box along axis: the other dims are x's
+    if (i != *ax && o.dims[i] != xd[i]) return false;
   const auto k = static_cast<std::size_t>(a.attr_int(2));
   const auto parts = a.present(1) ? a.input_ints(1) : a.attr_ints(1);
   std::size_t start = k * o.dims[*ax];
   if (!parts.empty()) {
+    // ONNX's parts are lengths that add up to x's along axis.
+    std::int64_t total = 0;
+    for (const std::int64_t p : parts) {
+      if (p < 0) return false;
+      total += p;
+    }
+    if (static_cast<std::size_t>(total) != xd[*ax]) return false;
     if (k >= parts.size() || static_cast<std::size_t>(parts[k]) != o.dims[*ax]) return false;
     start = 0;
     for (std::size_t j = 0; j < k; ++j) start += static_cast<std::size_t>(parts[j]);
@@ -701,7 +710,8 @@ bool depth_space(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const ValueView& x = a.in(0);
   const OutputDef& o = *v.declared;
   if (x.def->rank != 4 || o.rank != 4 || x.def->dtype != o.dtype) return false;
-  const auto b = static_cast<std::size_t>(std::max<std::int64_t>(1, a.attr_int(0)));
+  if (a.attr_int(0) < 1) return false;  // ONNX's blocksize is positive
+  const auto b = static_cast<std::size_t>(a.attr_int(0));
   const bool crd = ToSpace && a.attr_int(1) == 1;
   // The space (wide) side and the depth (deep) side.
   const OutputDef& wide = ToSpace ? o : *x.def;

@@ -53,7 +53,9 @@ inline bool quantize_linear(const OpView& v, std::span<std::byte> out, std::size
     const std::size_t j = p->at(i);
     const double zp = a.present(2) ? get(a.in(2).def->dtype, a.in(2).data.data(), j) : 0.0;
     const auto xv = static_cast<float>(get(x.def->dtype, x.data.data(), i));
-    store_int(o.dtype, out.data(), i, static_cast<std::int64_t>(quantize_value(xv, static_cast<float>(get(sc.def->dtype, sc.data.data(), j)), zp, o.dtype)));
+    const auto q = quantize_value(xv, static_cast<float>(get(sc.def->dtype, sc.data.data(), j)), zp, o.dtype);
+    // a NaN (a NaN x, or 0 / 0) has no integer: it quantizes to the zero point, as 0 does
+    store_int(o.dtype, out.data(), i, static_cast<std::int64_t>(q == q ? q : zp));
   }
   return true;
 }

@@ -32,7 +32,7 @@ def chromium():
 
 
 def screenshot(browser, html, png):
-    """Chromium's flags for a machine without a network (/work/.library/env/machines/cpp.md)."""
+    """Chromium's flags for a machine without a network."""
     with tempfile.TemporaryDirectory(prefix="og-opt-chromium-") as profile:
         cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -100,9 +100,9 @@ enum class Arity : std::uint8_t { single, optional, variadic };
 /// Where an operand's or result's element type comes from.
 enum class TypeRule : std::uint8_t {
   in_set,          ///< any type of `types`
-  same_as_first,   ///< the dtype of operand 0 (which itself obeys its own rule)
   same_as_result,  ///< the dtype of the op's result
-  same_as_operand, ///< the dtype of operand `like` (OperandSpec::like; an ONNX op's first input)
+  same_as_operand, ///< the dtype of operand `like` (OperandSpec::like, 0 unless set; a result: operand 0)
+  same_as_first = same_as_operand,  ///< the dtype of operand 0 (`like` left at 0): another name, for clarity
 };
 
 /// One declared operand (or group of operands for Arity::variadic).

@@ -62,11 +62,9 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
     return;  // the operand-wise checks below would only repeat it
   }
   const OutputDef& res = g.output(r);
-  const DType first = n ? g.output(g.input(r, 0)).dtype : res.dtype;
   auto type_ok = [&](TypeRule rule, DTypeSet set, DType t, std::uint16_t like) {
     switch (rule) {
       case TypeRule::in_set: return set.contains(t);
-      case TypeRule::same_as_first: return t == first;
       case TypeRule::same_as_result: return t == res.dtype;
       case TypeRule::same_as_operand: return like >= n || t == g.output(g.input(r, like)).dtype;
     }
@@ -75,7 +73,6 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
   auto rule_text = [](TypeRule rule, DTypeSet set, std::uint16_t like) {
     switch (rule) {
       case TypeRule::in_set: return to_string(set);
-      case TypeRule::same_as_first: return std::string("operand 0's dtype");
       case TypeRule::same_as_result: return std::string("the result's dtype");
       case TypeRule::same_as_operand: return cat("operand ", like, "'s dtype");
     }

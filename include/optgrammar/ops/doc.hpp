@@ -12,9 +12,9 @@ namespace optgrammar::ops {
 namespace detail {
 inline std::string type_rule_text(TypeRule rule, DTypeSet set, std::uint16_t like = 0) {
   switch (rule) {
-    case TypeRule::same_as_operand: return cat("as operand ", like);
+    case TypeRule::same_as_operand:
+      return set == dtypes::any ? cat("as operand ", like) : cat("as operand ", like, " (", to_string(set), ")");
     case TypeRule::in_set: return to_string(set);
-    case TypeRule::same_as_first: return set == dtypes::any ? "as operand 0" : cat("as operand 0 (", to_string(set), ")");
     case TypeRule::same_as_result: return "as the result";
   }
   return "?";

@@ -36,13 +36,12 @@ inline std::pair<std::optional<std::string>, Tally> check_graph(Package& p, std:
   return {problem, t};
 }
 
-/// How many rewrites the rule written on lines first..last of `file` made in tally t. A rule's name
-/// carries __LINE__, which for a rule spread over several lines is the first line with g++ and a
-/// later one with clang; a range of lines names the rule with either compiler.
-inline std::uint64_t fired(const Tally& t, std::string_view file, int first, int last) {
+/// How many rewrites the rules named by `text` (a part of their canonical text: named()) made in
+/// tally t.
+inline std::uint64_t fired(const Tally& t, std::string_view text) {
   std::uint64_t n = 0;
   for (const auto& [r, k] : t.fired)
-    if (optgrammar::dsl::file_base_name(r->file) == file && r->line >= first && r->line <= last) n += k;
+    if (named(r, text)) n += k;
   return n;
 }
 

@@ -36,14 +36,19 @@ std::uint32_t Session::add_source(std::string name, std::string text, std::strin
 
 std::optional<std::uint32_t> Session::add_mapped_source(std::string name, const std::string& path) {
   namespace ipc = boost::interprocess;
+  // A NUL follows the text: the rest of its last page, which the mapping reads as zeros. (Sizes
+  // that cannot be mapped so are told before mapping: an exception thrown first in a statically
+  // linked process costs the unwinder a sort of every frame description, about 3 ms.)
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size == 0 || size > 0xFFFFFFFEu || size % ipc::mapped_region::get_page_size() == 0) return std::nullopt;
   File f;
   try {
     const ipc::file_mapping file(path.c_str(), ipc::read_only);
-    auto region = std::make_shared<ipc::mapped_region>(file, ipc::read_private, 0, 0, nullptr, populate);
-    const std::size_t size = region->get_size();
-    // a NUL follows the text: the rest of its last page, which the mapping reads as zeros
-    if (size == 0 || size > 0xFFFFFFFEu || size % ipc::mapped_region::get_page_size() == 0) return std::nullopt;
-    f.text = std::string_view(static_cast<const char*>(region->get_address()), size);
+    auto region = std::make_shared<ipc::mapped_region>(file, ipc::read_private, 0, static_cast<std::size_t>(size),
+                                                       nullptr, populate);
+    f.text = std::string_view(static_cast<const char*>(region->get_address()), static_cast<std::size_t>(size));
+    if (f.text.data()[f.text.size()] != '\0') return std::nullopt;  // it grew since: read it then
     f.mapping = std::move(region);
   } catch (const ipc::interprocess_exception&) {
     return std::nullopt;
@@ -57,9 +62,11 @@ std::uint32_t Session::add_file(File f) {
   files_.push_back(std::move(f));
   File& added = files_.back();  // (a short text moves with its string: viewed only once in place)
   if (!added.mapping) added.text = added.owned;
-  added.line_starts.push_back(0);
   const char* const b = added.text.data();
   const char* const e = b + added.text.size();
+  // the lines counted first: the list is made once, not copied to fresh pages as it grows
+  added.line_starts.reserve(static_cast<std::size_t>(std::count(b, e, '\n')) + 1);
+  added.line_starts.push_back(0);
   for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr;)
     added.line_starts.push_back(static_cast<std::uint32_t>(++p - b));
   return static_cast<std::uint32_t>(files_.size() - 1);

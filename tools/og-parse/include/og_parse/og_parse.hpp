@@ -203,7 +203,7 @@ class Session {
   /// read-only mapping of the file, its pages mapped at once) instead of copied into memory.
   /// Nothing when it cannot be mapped so (an empty file, a size that is a multiple of the page
   /// size, a file over 4 GiB - 2 bytes, a system error): the caller reads it then. The file must
-  /// not be truncated while the session lives.
+  /// not change while the session lives.
   std::optional<std::uint32_t> add_mapped_source(std::string name, const std::string& path);
   /// Scans, parses, checks and lints every added file.
   void run();

@@ -83,8 +83,8 @@ inline constexpr std::array<Tok, 256> token_starts = [] {
 /// commas, signs, '::') after plain white space, in `s[0, n)` from `p`. Returns the token, `p`
 /// past it; or a token of kind `other` (which this path never gives), `p` at what
 /// Lexer::next_slow() must read (a comment, an escape, the end, ...). `Terminated`: a NUL follows
-/// the text (it is a whole std::string), so that the loops over blanks and names stop at it
-/// without testing the end as well.
+/// the text (a file's whole text: Session::File::text), so that the loops over blanks and names
+/// stop at it without testing the end as well.
 template <bool Terminated>
 [[gnu::always_inline]] inline Token lex_fast(const char* s, std::size_t n, std::uint32_t file, std::size_t& p) {
   constexpr Token slow{Tok::other, Loc{}, {}};

@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
   for (const auto& f : inputs) {
     std::string text;
     std::ifstream file;
+    std::string name = f == "-" ? std::string("<stdin>") : f;
+    if (basename) name = std::filesystem::path(name).filename().string();
     if (f != "-") {
       std::error_code ec;
       const auto st = std::filesystem::status(f, ec);
@@ -96,9 +98,11 @@ int main(int argc, char** argv) {
         fail(fmt::format("cannot open '{}'{}", f, errno ? std::string(": ") + std::strerror(errno) : std::string()));
         continue;
       }
+      // a regular file is read where it is (no copy of its text to fault in), when it can be
+      if (std::filesystem::is_regular_file(st) && s.add_mapped_source(name, f)) continue;
     }
     std::istream& in = f == "-" ? std::cin : file;
-    // A file of known size is read at once into a string of that size (no copies as it grows);
+    // Else a file of known size is read at once into a string of that size (no copies as it grows);
     // then, and for a pipe, in blocks, stopping at the most a source can hold (a pipe may never end).
     if (f != "-") {
       std::error_code ec;
@@ -122,8 +126,6 @@ int main(int argc, char** argv) {
       fail(fmt::format("'{}' is larger than 4 GiB - 2 bytes, the most a source can be", f));
       continue;
     }
-    std::string name = f == "-" ? std::string("<stdin>") : f;
-    if (basename) name = std::filesystem::path(name).filename().string();
     s.add_source(std::move(name), std::move(text), f == "-" ? std::string("<stdin>") : f);
   }
   s.run();

@@ -349,7 +349,7 @@ class Scanner {
   /// one of the tokens names a macro of the file.
   bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end,
                bool& macro_used) {
-    const char* const s = src_.data();  // a file's whole text (a std::string): a NUL follows it
+    const char* const s = src_.data();  // a file's whole text (Session::File): a NUL follows it
     const std::size_t n = src_.size();
     std::size_t p = lp;
     int depth = 0;

@@ -199,6 +199,12 @@ class Session {
   /// Adds a file; `name` is used in diagnostics and output, `path` (default: `name`) locates the
   /// files it includes with #include "...". Returns its index.
   std::uint32_t add_source(std::string name, std::string text, std::string path = {});
+  /// Adds the regular file at `path` as add_source() does, its text read where it is (a private,
+  /// read-only mapping of the file, its pages mapped at once) instead of copied into memory.
+  /// Nothing when it cannot be mapped so (an empty file, a size that is a multiple of the page
+  /// size, a file over 4 GiB - 2 bytes, a system error): the caller reads it then. The file must
+  /// not change while the session lives.
+  std::optional<std::uint32_t> add_mapped_source(std::string name, const std::string& path);
   /// Scans, parses, checks and lints every added file.
   void run();
 
@@ -228,7 +234,10 @@ class Session {
   // ---- used by the implementation ----
   struct File {
     std::string name;
-    std::string text;
+    /// The file's text, followed by a NUL: `owned`'s, or that of `mapping` (add_mapped_source).
+    std::string_view text;
+    std::string owned;
+    std::shared_ptr<const void> mapping;
     std::vector<std::uint32_t> line_starts;
     std::string path;       ///< where its #include "..." are looked for from
     bool included = false;  ///< read for an #include, not given as a source
@@ -265,6 +274,8 @@ class Session {
   std::optional<std::uint32_t> include_file(const std::string& path);
 
  private:
+  /// Adds `f`, its text given (`owned`, or a mapping and `text`): its line starts, its index.
+  std::uint32_t add_file(File f);
   Options opts_;
   std::deque<File> files_;  // stable: scanners keep views of the texts while headers are added
   std::map<std::string, std::optional<std::uint32_t>, std::less<>> included_;

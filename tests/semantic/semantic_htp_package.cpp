@@ -1,5 +1,5 @@
 // Random semantic check of the op package written as for the original framework's SDK
-// (examples/htp_package: its four sources compiled into this test).
+// (examples/htp_package: the objects of its plugin, og_example_htp_package, linked into this test).
 //
 // Its ops have no definitions in the op library; this test gives them the meaning its kernels
 // and rules state (example.Relu: max(x, 0); example.Softmax: softmax along the last dimension,

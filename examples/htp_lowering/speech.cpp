@@ -200,10 +200,11 @@ HTP_SINK3_BINARY("Mul")
 HTP_RANK2_C("Add")
 HTP_RANK2_C("Mul")
 
-// A per-channel scale or offset of a GroupNorm folds into its gamma and beta.
-#define HTP_PER_C(C) AND(IS_FLOAT32(C), CONSTVAL_FLOAT_VALID(C, SUB(DIM_OF("*", SUB(RANK_OF("*"), 1U)), 1U)), \
-                         NOT(CONSTVAL_FLOAT_VALID(C, DIM_OF("*", SUB(RANK_OF("*"), 1U)))),                       \
-                         EQ(DIM_OF(C, SUB(RANK_OF(C), 1U)), DIM_OF("*", SUB(RANK_OF("*"), 1U))))
+// A per-channel scale or offset of a GroupNorm folds into its gamma and beta: C elements along
+// the last axis of x (of C channels), which broadcast x no further.
+#define HTP_PER_C(C) AND(IS_FLOAT32(C), CONSTVAL_FLOAT_VALID(C, SUB(DIM_OF("x", SUB(RANK_OF("x"), 1U)), 1U)), \
+                         NOT(CONSTVAL_FLOAT_VALID(C, DIM_OF("x", SUB(RANK_OF("x"), 1U)))),                       \
+                         EQ(DIM_OF(C, SUB(RANK_OF(C), 1U)), DIM_OF("x", SUB(RANK_OF("x"), 1U))), EQ(RANK_OF("*"), RANK_OF("x")))
 #define HTP_AS_C(C) WITH_SIZE(gen_ShapeOf("g"), Op("Reshape", C))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Mul", Op("GroupNorm", "x", OPCONST("g"), OPCONST("b"), "eps", "groups"), OPCONST("c")),
                          AND(HTP_PER_C("c"), EQ(RANK_OF("g"), 1U), EQ(RANK_OF("b"), 1U)),

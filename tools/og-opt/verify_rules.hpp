@@ -255,6 +255,9 @@ class Drawer {
       } else if (shape == 6) {  // a vector as long as the base's rank (axes, permutations, shapes)
         l.def.rank = 1;
         l.def.dims[0] = rank;
+      } else if (pick(2)) {  // a vector as long as one of the base's dims (per-channel parameters)
+        l.def.rank = 1;
+        l.def.dims[0] = base[pick(rank)];
       } else {
         l.def.rank = 1 + pick(4);
         for (std::uint32_t k = 0; k < l.def.rank; ++k) l.def.dims[k] = 1 + pick(4);
@@ -268,6 +271,9 @@ class Drawer {
         l.def.zero_offset = t == DType::QInt32 || is_signed ? 0 : (pick(2) ? 128 : static_cast<std::int32_t>(pick(256)));
         constexpr float steps[] = {0.0625f, 0.1f, 0.25f, 1.0f};
         l.def.stepsize = steps[pick(4)];
+      }
+      if (l.constant && e.spec && e.spec->scalar && l.def.element_count() > 1) {  // a scalar parameter: one element
+        l.def.rank = 0;
       }
       if (l.constant && e.spec && e.spec->choices != 0 && pick(8) != 0) {  // an index into its choices, mostly
         l.def.rank = 0;

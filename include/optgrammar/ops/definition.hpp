@@ -119,6 +119,9 @@ struct OperandSpec {
   /// Not 0: the operand holds indices into this many choices (an imported string attribute), so
   /// a constant's elements lie in [0, choices).
   std::uint16_t choices = 0;
+  /// A scalar parameter (an imported integer, real or string attribute): a constant of at most
+  /// one element (none: absent).
+  bool scalar = false;
 };
 
 struct ResultSpec {

@@ -863,6 +863,7 @@ inline void add_definitions(Definitions& defs) {
                               : a.kind == AttrKind::tensor ? "attribute (a tensor; empty: ONNX's default)"
                                                            : "attribute";
       d.operands.push_back({a.name, Arity::single, TypeRule::in_set, t, what, 0, true});
+      d.operands.back().scalar = a.kind == AttrKind::integer || a.kind == AttrKind::real || a.kind == AttrKind::choice;
       if (a.kind == AttrKind::choice || a.kind == AttrKind::choices)
         d.operands.back().choices = static_cast<std::uint16_t>(std::count(a.choices.begin(), a.choices.end(), ',') + 1);
     }

@@ -112,7 +112,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("StridedSlice", HTP_FROM_NHWC("t", "x"), OPCO
                                                                             HTP_NHWC_VALS("s"))),
                             "t_perm"))
 
-// Means over H and W of an NHWC value (axes [2, 3] of NCHW, in any order or from the end): a
+// Means over H and W of an NHWC f32 value (axes [2, 3] of NCHW, in any order or from the end): a
 // GlobalAvgPool, dims kept (transposed back) or dropped (a reshape).
 #define HTP_IS_AXIS(A, K) OR(EQ(A, K), EQ(A, SUB(K, 4)))
 #define HTP_HW_AXES(AX)                                                                                     \
@@ -120,10 +120,10 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("StridedSlice", HTP_FROM_NHWC("t", "x"), OPCO
       OR(AND(HTP_IS_AXIS(CONSTVAL_INT(AX, 0), 2), HTP_IS_AXIS(CONSTVAL_INT(AX, 1), 3)),                     \
          AND(HTP_IS_AXIS(CONSTVAL_INT(AX, 0), 3), HTP_IS_AXIS(CONSTVAL_INT(AX, 1), 2))))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("ReduceMean", HTP_FROM_NHWC("t", "x"), OPCONST("axes")),
-                         AND(HTP_IS_TO_NCHW("t_perm"), HTP_HW_AXES("axes"), EQ(RANK_OF("*"), 4U)),
+                         AND(HTP_IS_TO_NCHW("t_perm"), HTP_HW_AXES("axes"), EQ(RANK_OF("*"), 4U), IS_FLOAT32("x")),
                          Op("Transpose", WITH_SIZE(HTP_NHWC_SHAPE("*"), Op("GlobalAvgPool", "x")), "t_perm"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("ReduceMean", HTP_FROM_NHWC("t", "x"), OPCONST("axes")),
-                         AND(HTP_IS_TO_NCHW("t_perm"), HTP_HW_AXES("axes"), EQ(RANK_OF("*"), 2U)),
+                         AND(HTP_IS_TO_NCHW("t_perm"), HTP_HW_AXES("axes"), EQ(RANK_OF("*"), 2U), IS_FLOAT32("x")),
                          Op("Reshape", WITH_SIZE(gen_Shape(DIM_OF("x", 0), 1, 1, DIM_OF("x", 3)), Op("GlobalAvgPool", "x"))))
 // Reductions over C: over NHWC's last axis.
 #define HTP_C_AXIS(AX) AND(NOT(CONSTVAL_INT_VALID(AX, 1)), HTP_IS_AXIS(CONSTVAL_INT(AX, 0), 1))
@@ -136,9 +136,9 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("ReduceMean", HTP_FROM_NHWC("t", "x"), OPCONS
                            Op(NAME, "x", gen_ConstArr_vals_i32(3)))
 HTP_SINK_REDUCE_C("ReduceMean")
 HTP_SINK_REDUCE_C("ReduceMax")
-// A mean over H and W of an NHWC value.
+// A mean over H and W of an NHWC f32 value (GlobalAvgPool computes in f32 only).
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("ReduceMean", "x", OPCONST("axes")),
-                         AND(EQ(RANK_OF("x"), 4U), EQ(RANK_OF("*"), 4U), CONSTVAL_INT_VALID("axes", 1), NOT(CONSTVAL_INT_VALID("axes", 2)),
+                         AND(EQ(RANK_OF("x"), 4U), EQ(RANK_OF("*"), 4U), IS_FLOAT32("x"), CONSTVAL_INT_VALID("axes", 1), NOT(CONSTVAL_INT_VALID("axes", 2)),
                              OR(AND(HTP_IS_AXIS(CONSTVAL_INT("axes", 0), 1), HTP_IS_AXIS(CONSTVAL_INT("axes", 1), 2)),
                                 AND(HTP_IS_AXIS(CONSTVAL_INT("axes", 0), 2), HTP_IS_AXIS(CONSTVAL_INT("axes", 1), 1)))),
                          Op("GlobalAvgPool", "x"))

@@ -147,13 +147,15 @@ HTP_SINK_BINARY("Add")
 HTP_SINK_BINARY("Mul")
 
 // BatchNormalization after a convolution: w * s and (b - mean) * s + B, s = scale / sqrt(var + eps).
+// Both forms need eps > 0: with eps 0, a zero variance makes s infinite, and the folded form's
+// inf - inf gives NaN where BatchNormalization gives an infinity.
 #define HTP_BN_S WITH_SAME_OUTPUT("scale", Op("onnx.Div", "scale", WITH_SAME_OUTPUT("scale", Op("onnx.Sqrt", \
                      WITH_SAME_OUTPUT("scale", Op("onnx.Add", "var", "eps"))))))
 DEF_PACKAGE_OPTIMIZATION(EARLY,
     Op("onnx.BatchNormalization", OPCONST("eps"), "momentum", OPCONST("training"),
        HTP_FROM_NHWC("t", LET("conv", Op("ConvLayer", "x", "w", "b", "dilations", "group", "pads", "strides"))), "scale",
        "bias", "mean", "var"),
-    AND(HTP_IS_TO_NCHW("t_perm"), EQ(CONSTVAL_INT("training", 0), 0), EQ(RANK_OF("scale"), 1U),
+    AND(HTP_IS_TO_NCHW("t_perm"), EQ(CONSTVAL_INT("training", 0), 0), GT(CONSTVAL_FLOAT("eps", 0), 0.0f), EQ(RANK_OF("scale"), 1U),
         OR(AND(EQ(RANK_OF("b"), 1U), EQ(DIM_OF("b", 0), DIM_OF("scale", 0))),
            AND(EQ(RANK_OF("b"), 4U), EQ(DIM_OF("b", 3), DIM_OF("scale", 0))))),
     Op("Transpose",
@@ -168,7 +170,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY,
 #define HTP_BN_S4 WITH_SIZE(gen_Shape(1, DIM_OF("scale", 0), 1, 1), Op("Reshape", HTP_BN_S))
 DEF_PACKAGE_OPTIMIZATION(EARLY,
     Op("onnx.BatchNormalization", OPCONST("eps"), "momentum", OPCONST("training"), "x", "scale", "bias", "mean", "var"),
-    AND(EQ(CONSTVAL_INT("training", 0), 0), EQ(RANK_OF("scale"), 1U), EQ(RANK_OF("x"), 4U), IS_FLOAT32("x"),
+    AND(EQ(CONSTVAL_INT("training", 0), 0), GT(CONSTVAL_FLOAT("eps", 0), 0.0f), EQ(RANK_OF("scale"), 1U), EQ(RANK_OF("x"), 4U), IS_FLOAT32("x"),
         EQ(DIM_OF("scale", 0), DIM_OF("x", 1))),
     Op("Add", Op("Mul", "x", HTP_BN_S4),
        WITH_SIZE(gen_Shape(1, DIM_OF("scale", 0), 1, 1),

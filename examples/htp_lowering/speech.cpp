@@ -16,6 +16,7 @@
 #include <optgrammar/core/element.hpp>
 #include <optgrammar/ops/onnx_eval.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -43,6 +44,13 @@ static bool htp_all_equal(Constraint& c, OpRef x, float v) {
   for (double e : vals)
     if (e != static_cast<double>(v)) return false;
   return true;
+}
+
+// :::EXTERNAL_SHAPEFN::: { bool htp_none_negative(Constraint&, OpRef); }
+// Whether no element of constant c is negative (HTP's Pad grows, it does not crop).
+static bool htp_none_negative(Constraint& c, OpRef x) {
+  const auto vals = const_values(c.graph(), x);
+  return std::none_of(vals.begin(), vals.end(), [](double e) { return e < 0; });
 }
 
 // :::EXTERNAL_SHAPEFN::: { OpRef htp_split_param(Replacement&, OpRef, int); }
@@ -78,12 +86,15 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Split", "axis", "split_attr", "
                          Op("StridedSlice", "x", SHAPEFN_APPLY(htp_split_param, "*", 0), SHAPEFN_APPLY(htp_split_param, "*", 1),
                             SHAPEFN_APPLY(htp_split_param, "*", 2)))
 // Pad with its pads as an input (opset 11 on; the fill value an input, or none: an absent input
-// imports as an empty Float32 constant, which Pad reads as 0) or as an attribute.
+// imports as an empty Float32 constant, which Pad reads as 0) or as an attribute; negative pads
+// (ONNX's crops) stay.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", "pads_attr", "value_attr", "x", OPCONST("pads"), OPCONST("value")),
-                         AND(CONSTVAL_INT_VALID("pads", 0), NOT(CONSTVAL_FLOAT_VALID("value", 1)), EQ(DTYPE_OF("value"), DTYPE_OF("x"))),
+                         AND(CONSTVAL_INT_VALID("pads", 0), EXTERNAL_CONSTRAINT(htp_none_negative, "pads"),
+                             NOT(CONSTVAL_FLOAT_VALID("value", 1)), EQ(DTYPE_OF("value"), DTYPE_OF("x"))),
                          Op("Pad", "x", "pads", "value", "mode"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", OPCONST("pads_attr"), "value_attr", "x", OPCONST("pads"), "value"),
-                         AND(HTP_EMPTY("pads"), CONSTVAL_INT_VALID("pads_attr", 0), IS_FLOAT32("x")),
+                         AND(HTP_EMPTY("pads"), CONSTVAL_INT_VALID("pads_attr", 0), EXTERNAL_CONSTRAINT(htp_none_negative, "pads_attr"),
+                             IS_FLOAT32("x")),
                          Op("Pad", "x", "pads_attr", "value_attr", "mode"))
 
 // ---- TRANSLATE: 1-d convolutions, normalizations, depth/space moves --------------------------------
@@ -189,10 +200,11 @@ HTP_SINK3_BINARY("Mul")
 HTP_RANK2_C("Add")
 HTP_RANK2_C("Mul")
 
-// A per-channel scale or offset of a GroupNorm folds into its gamma and beta.
-#define HTP_PER_C(C) AND(IS_FLOAT32(C), CONSTVAL_FLOAT_VALID(C, SUB(DIM_OF("*", SUB(RANK_OF("*"), 1U)), 1U)), \
-                         NOT(CONSTVAL_FLOAT_VALID(C, DIM_OF("*", SUB(RANK_OF("*"), 1U)))),                       \
-                         EQ(DIM_OF(C, SUB(RANK_OF(C), 1U)), DIM_OF("*", SUB(RANK_OF("*"), 1U))))
+// A per-channel scale or offset of a GroupNorm folds into its gamma and beta: C elements along
+// the last axis of x (of C channels), which broadcast x no further.
+#define HTP_PER_C(C) AND(IS_FLOAT32(C), CONSTVAL_FLOAT_VALID(C, SUB(DIM_OF("x", SUB(RANK_OF("x"), 1U)), 1U)), \
+                         NOT(CONSTVAL_FLOAT_VALID(C, DIM_OF("x", SUB(RANK_OF("x"), 1U)))),                       \
+                         EQ(DIM_OF(C, SUB(RANK_OF(C), 1U)), DIM_OF("x", SUB(RANK_OF("x"), 1U))), EQ(RANK_OF("*"), RANK_OF("x")))
 #define HTP_AS_C(C) WITH_SIZE(gen_ShapeOf("g"), Op("Reshape", C))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Mul", Op("GroupNorm", "x", OPCONST("g"), OPCONST("b"), "eps", "groups"), OPCONST("c")),
                          AND(HTP_PER_C("c"), EQ(RANK_OF("g"), 1U), EQ(RANK_OF("b"), 1U)),

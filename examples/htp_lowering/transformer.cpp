@@ -35,7 +35,7 @@
       Op("onnx.Div", LET("d", Op("onnx.Sub", "x", HTP_MEAN_LAST("ax1", "k1", "x", "ai1"))),                     \
          Op("onnx.Sqrt", Op("onnx.Add", HTP_MEAN_LAST("ax2", "k2", SQUARE("d"), "ai2"), OPCONST("eps")))),      \
       AND(IS_FLOAT32("x"), HTP_MEAN_LAST_OK("ax1", "k1", "ai1", RANK_OF("x")), HTP_MEAN_LAST_OK("ax2", "k2", "ai2", RANK_OF("x")), \
-          SQUARE_OK, HTP_ONE_ELEMENT("eps")),                                                                   \
+          SQUARE_OK, HTP_ONE_ELEMENT("eps"), EQ(RANK_OF("*"), RANK_OF("x"))),                                                   \
       Op("LayerNorm", "x", HTP_SCALAR_F(1.0f), HTP_SCALAR_F(0.0f), "eps", HTP_SCALAR_I(-1)))
 HTP_LN_CORE(HTP_SQUARE_POW, HTP_SQUARE_POW_OK)
 HTP_LN_CORE(HTP_SQUARE_MUL, HTP_SQUARE_MUL_OK)
@@ -56,7 +56,7 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, HTP_LN_OP,
 // x / sqrt(mean(x^2) + eps) over the last axis: RmsNorm with a unit scale (the Mul after it folds in).
 #define HTP_RMS_S(SQUARE) Op("onnx.Sqrt", Op("onnx.Add", HTP_MEAN_LAST("ax", "k", SQUARE("x"), "ai"), OPCONST("eps")))
 #define HTP_RMS_OK(SQUARE_OK) \
-  AND(IS_FLOAT32("x"), HTP_MEAN_LAST_OK("ax", "k", "ai", RANK_OF("x")), SQUARE_OK, HTP_ONE_ELEMENT("eps"))
+  AND(IS_FLOAT32("x"), HTP_MEAN_LAST_OK("ax", "k", "ai", RANK_OF("x")), SQUARE_OK, HTP_ONE_ELEMENT("eps"), EQ(RANK_OF("*"), RANK_OF("x")))
 #define HTP_RMS_OUT Op("RmsNorm", "x", HTP_SCALAR_F(1.0f), "eps", HTP_SCALAR_I(-1))
 #define HTP_RMS_CORE(SQUARE, SQUARE_OK)                                                                          \
   DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, Op("onnx.Div", "x", HTP_RMS_S(SQUARE)), HTP_RMS_OK(SQUARE_OK), HTP_RMS_OUT) \
@@ -72,7 +72,8 @@ HTP_RMS_CORE(HTP_SQUARE_POW, HTP_SQUARE_POW_OK)
 HTP_RMS_CORE(HTP_SQUARE_MUL, HTP_SQUARE_MUL_OK)
 
 // A scale or offset of the last axis after a last-axis normalization folds into its parameters
-// (the constant folder multiplies or adds them).
+// (the constant folder multiplies or adds them). Here and in the fusions around, the result has
+// x's rank: a constant of one element (or of the last axis) broadcasts x no further.
 // The normalization's parameters are vectors of one or N elements; C, reshaped to a vector,
 // combines with them.
 #define HTP_NORM_LAST(AX) OR(EQ(CONSTVAL_INT(AX, 0), -1), EQ(CONSTVAL_INT(AX, 0), SUB(INT(RANK_OF("x")), 1)))
@@ -80,7 +81,8 @@ HTP_RMS_CORE(HTP_SQUARE_MUL, HTP_SQUARE_MUL_OK)
 #define HTP_PARAM(P, OP, C) \
   WITH_SIZE(gen_Shape(MAX(DIM_OF(P, 0), HTP_C_LEN(C))), Op(OP, P, WITH_SIZE(gen_Shape(HTP_C_LEN(C)), Op("Reshape", C))))
 #define HTP_LN_AFFINE_OK \
-  AND(HTP_NORM_LAST("ax"), HTP_ALONG_LAST("c", HTP_LAST_DIM("x")), EQ(RANK_OF("g"), 1U), EQ(RANK_OF("b"), 1U), IS_FLOAT32("b"))
+  AND(HTP_NORM_LAST("ax"), HTP_ALONG_LAST("c", HTP_LAST_DIM("x")), EQ(RANK_OF("g"), 1U), EQ(RANK_OF("b"), 1U), IS_FLOAT32("b"), \
+      EQ(RANK_OF("*"), RANK_OF("x")))
 #define HTP_NORM_AFFINE(A, B)                                                                                     \
   DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, Op("onnx.Mul", A, B), HTP_LN_AFFINE_OK,                               \
                            Op("LayerNorm", "x", HTP_PARAM("g", "Mul", "c"), HTP_PARAM("b", "Mul", "c"), "eps", "ax"))  \
@@ -92,7 +94,8 @@ HTP_NORM_AFFINE(OPCONST("c"), HTP_LN_MATCH)
 #define HTP_RMS_MATCH Op("RmsNorm", "x", OPCONST("g"), OPCONST("eps"), OPCONST("ax"))
 #define HTP_RMS_AFFINE(A, B)                                                                                      \
   DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, Op("onnx.Mul", A, B),                                                  \
-                           AND(HTP_NORM_LAST("ax"), HTP_ALONG_LAST("c", HTP_LAST_DIM("x")), EQ(RANK_OF("g"), 1U)), \
+                           AND(HTP_NORM_LAST("ax"), HTP_ALONG_LAST("c", HTP_LAST_DIM("x")), EQ(RANK_OF("g"), 1U), \
+                               EQ(RANK_OF("*"), RANK_OF("x"))),                                                   \
                            Op("RmsNorm", "x", HTP_PARAM("g", "Mul", "c"), "eps", "ax"))
 HTP_RMS_AFFINE(HTP_RMS_MATCH, OPCONST("c"))
 HTP_RMS_AFFINE(OPCONST("c"), HTP_RMS_MATCH)
@@ -102,7 +105,9 @@ HTP_RMS_AFFINE(OPCONST("c"), HTP_RMS_MATCH)
 // 1 + erf(x / sqrt 2), either order of the sum.
 #define HTP_ERF_ARG Op("onnx.Div", "x", OPCONST("s2"))
 #define HTP_ERF1(A, B) Op("onnx.Add", A, B)
-#define HTP_GELU_OK AND(IS_FLOAT32("x"), HTP_NEAR_F("s2", 1.41421356f), HTP_IS_SCALAR_F("one", 1.0f), HTP_IS_SCALAR_F("half", 0.5f))
+#define HTP_GELU_OK                                                                                              \
+  AND(IS_FLOAT32("x"), HTP_NEAR_F("s2", 1.41421356f), HTP_IS_SCALAR_F("one", 1.0f), HTP_IS_SCALAR_F("half", 0.5f), \
+      EQ(RANK_OF("*"), RANK_OF("x")))
 #define HTP_GELU_ERF(E)                                                                                           \
   DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH, Op("onnx.Mul", Op("onnx.Mul", "x", E), OPCONST("half")), HTP_GELU_OK, \
                            Op("Gelu", "x", HTP_SCALAR_I(0)))                                                     \
@@ -118,7 +123,7 @@ HTP_GELU_ERF(HTP_ERF1(OPCONST("one"), Op("onnx.Erf", HTP_ERF_ARG)))
 #define HTP_TANH_ARG(CUBE) Op("onnx.Mul", OPCONST("k"), Op("onnx.Add", "x", Op("onnx.Mul", OPCONST("c3"), CUBE)))
 #define HTP_GELU_TANH_OK                                                                                          \
   AND(IS_FLOAT32("x"), HTP_NEAR_F("k", 0.7978845608f), HTP_NEAR_F("c3", 0.044715f), HTP_IS_SCALAR_F("one", 1.0f), \
-      HTP_IS_SCALAR_F("half", 0.5f))
+      HTP_IS_SCALAR_F("half", 0.5f), EQ(RANK_OF("*"), RANK_OF("x")))
 DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH,
     Op("onnx.Mul", OPCONST("half"),
        Op("onnx.Mul", "x", Op("onnx.Add", OPCONST("one"), Op("onnx.Tanh", HTP_TANH_ARG(Op("onnx.Mul", "x", Op("onnx.Mul", "x", "x"))))))),
@@ -190,9 +195,12 @@ HTP_ROPE(Op("onnx.Mul", "cos", "x"), Op("onnx.Mul", "sin", HTP_ROT))
 // ---- PRE_TILING: multi-head attention to single-head attentions ----------------------------------
 
 // One Attention per head (dim 1 of [B, H, S, d]), each on its head's slices of Q, K and V (and
-// of the mask when it has one per head), joined along the heads.
+// of the mask when it has one per head), joined along the heads. A mask with no heads' dim (of
+// rank 2 or less, or whose heads' dim is 1: dim 0 of rank 3, dim 1 of rank 4) goes to each head
+// whole.
 DEF_PACKAGE_OPTIMIZATION(PRE_TILING, Op("Attention", "q", "k", "v", "mask", "scale"),
-                         AND(EQ(RANK_OF("q"), 4U), GT(DIM_OF("q", 1), 1U), OR(LT(RANK_OF("mask"), 4U), EQ(DIM_OF("mask", 1), 1U))),
+                         AND(EQ(RANK_OF("q"), 4U), GT(DIM_OF("q", 1), 1U),
+                             OR(LT(RANK_OF("mask"), 3U), EQ(DIM_OF("mask", SUB(RANK_OF("mask"), 3U)), 1U))),
                          AUTOSPLIT(1, "H", 1, Op("Attention", TYPICAL_SLICE("q", "H"), TYPICAL_SLICE("k", "H"), TYPICAL_SLICE("v", "H"),
                                                  "mask", "scale")))
 DEF_PACKAGE_OPTIMIZATION(PRE_TILING, Op("Attention", "q", "k", "v", "mask", "scale"),

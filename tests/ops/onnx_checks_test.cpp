@@ -118,21 +118,57 @@ TEST_CASE("onnx checks: Gemm's operands agree") {
 }
 
 TEST_CASE("onnx checks: BatchNormalization's parameters have one value per channel") {
-  auto bn = [](std::size_t n_var, std::int32_t training) {
+  auto bn = [](OutputDef var, std::int32_t training) {
     Graph g;
     OpRef r = op(g, "onnx.BatchNormalization",
                  {floats(g, f32({1}), 1e-5f), floats(g, f32({1}), 0.9f), ints(g, {training}), g.add_input(f32({1, 3, 2, 2})),
-                  floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({n_var}), 1.0f)},
+                  floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({3})), floats(g, var, 1.0f)},
                  f32({1, 3, 2, 2}));
     return check(g, r);
   };
-  const Outcome good = bn(3, 0);
+  const Outcome good = bn(f32({3}), 0);
   CHECK(good.problems.empty());
   CHECK(good.runs);
-  const Outcome bad = bn(2, 0);
-  CHECK(mentions(bad, "input_var [2] has 2 elements, input X has 3 channels"));
+  const Outcome bad = bn(f32({2}), 0);
+  CHECK(mentions(bad, "input_var [2] is not a vector of the 3 channels of input X"));
   CHECK(!bad.runs);
-  CHECK(mentions(bn(3, 1), "training_mode is set"));
+  // ONNX's parameters are vectors [C]: 3 channels' values as [3, 1, 1] are refused.
+  const Outcome not_vector = bn(f32({3, 1, 1}), 0);
+  CHECK(mentions(not_vector, "input_var [3,1,1] is not a vector of the 3 channels of input X"));
+  CHECK(!not_vector.runs);
+  CHECK(mentions(bn(f32({3}), 1), "training_mode is set"));
+}
+
+TEST_CASE("onnx checks: Resize's scales and sizes have an element per dim of X") {
+  auto resize = [](OutputDef scales) {
+    Graph g;
+    OpRef x = g.add_input(f32({1, 1, 2, 2}));
+    const OpRef attrs[] = {ints(g, {0}), floats(g, f32({}), -0.75f), ints(g, {0}), floats(g, f32({}), 0.0f), ints(g, {0}),
+                           ints(g, {0})};
+    std::vector<OpRef> operands(std::begin(attrs), std::end(attrs));
+    operands.insert(operands.end(), {x, floats(g, f32({0})), floats(g, scales, 1.0f),
+                                     g.add_const(OutputDef::make(DType::Int64, {0}), std::span<const std::int64_t>())});
+    return check(g, op(g, "onnx.Resize", operands, f32({1, 1, 2, 2})));
+  };
+  const Outcome good = resize(f32({4}));
+  CHECK(good.problems.empty());
+  CHECK(good.runs);
+  CHECK(mentions(resize(f32({1, 4})), "scales [1,4] is not a vector of an element per dim of X [1,1,2,2]"));
+  CHECK(mentions(resize(f32({3})), "scales [3] is not a vector"));
+}
+
+TEST_CASE("onnx checks: a string attribute's index lies within its choices") {
+  // Pad's mode: constant, reflect or edge (0, 1, 2).
+  auto pad = [](std::int32_t mode) {
+    Graph g;
+    OpRef x = g.add_input(f32({2}));
+    const std::int64_t pads[] = {1, 1};
+    OpRef p = g.add_const(OutputDef::make(DType::Int64, {2}), std::span<const std::int64_t>(pads));
+    return check(g, op(g, "onnx.Pad", {ints(g, {mode}), ints(g, {}), floats(g, f32({}), 0.0f), x, p, floats(g, f32({0}))}, f32({4})));
+  };
+  for (std::int32_t mode : {0, 1, 2}) CHECK(pad(mode).problems.empty());
+  CHECK(mentions(pad(3), "operand 0 (mode) is 3, not an index into its 3 choices"));
+  CHECK(mentions(pad(-1), "operand 0 (mode) is -1, not an index into its 3 choices"));
 }
 
 TEST_CASE("onnx checks: Concat's axis and parts fit the output") {
@@ -231,4 +267,23 @@ TEST_CASE("onnx kernels refuse a declared output their operands do not give") {
   };
   CHECK(matmul(f32({1, 1, 1})));
   CHECK_FALSE(matmul(f32({1, 1})));
+}
+
+TEST_CASE("onnx Split's kernel takes parts that are lengths adding up to the input's along axis") {
+  // Output k of [4] split along axis 0 into the parts `parts` (an input), declared [len].
+  auto part = [](std::vector<std::int64_t> parts, std::int32_t k, std::size_t len) {
+    Graph g;
+    OpRef x = g.add_input(f32({4}));
+    OpRef p = g.add_const(OutputDef::make(DType::Int64, {parts.size()}), std::span<const std::int64_t>(parts));
+    return check(g, op(g, "onnx.Split", {ints(g, {0}), ints(g, {}), ints(g, {k}), x, p}, f32({len}))).runs;
+  };
+  CHECK(part({1, 3}, 0, 1));
+  CHECK(part({1, 3}, 1, 3));
+  CHECK(part({0, 4}, 1, 4));
+  // A negative part would have the next one start before the input: [-1, 5]'s part 1 read x[-1].
+  CHECK_FALSE(part({-1, 5}, 1, 5));
+  // Parts not adding up to 4: fewer elements (1 + 2) or more (2 + 3) than the input has.
+  CHECK_FALSE(part({1, 2}, 0, 1));
+  CHECK_FALSE(part({2, 3}, 0, 2));
+  CHECK_FALSE(part({2, 3}, 1, 3));
 }

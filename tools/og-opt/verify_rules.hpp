@@ -237,9 +237,9 @@ class Drawer {
                    kind == optgrammar::DTypeKind::boolean || pick(4) == 0;
       l.def.dtype = t;
       // An integer constant is most often a vector as long as the base's rank (axes, a
-      // permutation, a shape).
+      // permutation, a shape), a float one now and then (scales).
       // A constant the constraint reads is often one element.
-      const unsigned shape = l.constant && kind == optgrammar::DTypeKind::integer && pick(2) ? 6
+      const unsigned shape = l.constant && (kind == optgrammar::DTypeKind::integer ? pick(2) : pick(8) == 0) ? 6
                              : e.constant_only && pick(3) == 0                             ? 4
                                                                                            : pick(8);
       if (shape < 4) {
@@ -255,6 +255,9 @@ class Drawer {
       } else if (shape == 6) {  // a vector as long as the base's rank (axes, permutations, shapes)
         l.def.rank = 1;
         l.def.dims[0] = rank;
+      } else if (pick(2)) {  // a vector as long as one of the base's dims (per-channel parameters)
+        l.def.rank = 1;
+        l.def.dims[0] = base[pick(rank)];
       } else {
         l.def.rank = 1 + pick(4);
         for (std::uint32_t k = 0; k < l.def.rank; ++k) l.def.dims[k] = 1 + pick(4);
@@ -269,7 +272,15 @@ class Drawer {
         constexpr float steps[] = {0.0625f, 0.1f, 0.25f, 1.0f};
         l.def.stepsize = steps[pick(4)];
       }
-      if (l.constant) fill(l);
+      if (l.constant && e.spec && e.spec->scalar && l.def.element_count() > 1) {  // a scalar parameter: one element
+        l.def.rank = 0;
+      }
+      if (l.constant && e.spec && e.spec->choices != 0 && pick(8) != 0) {  // an index into its choices, mostly
+        l.def.rank = 0;
+        l.values.assign(1, static_cast<double>(pick(e.spec->choices)));
+      } else if (l.constant) {
+        fill(l);
+      }
       // The values the constraint compares the elements with, most of the time; else a
       // neighbour (a near miss) or what fill drew.
       if (const auto h = p_.element_hints.find(e.name); l.constant && h != p_.element_hints.end())
@@ -336,12 +347,17 @@ inline bool build(const Plan& p, const Draw& d, Graph& g) {
     }
     std::vector<OpRef> ins;
     for (auto k : e.operands) ins.push_back(ref[k]);
-    // The declared definition, for what inference leaves open: the first operand's that is no
-    // constant (an imported ONNX op takes its attributes first, as constants).
+    // The declared definition, for what inference leaves open: the first data operand's (an
+    // imported ONNX op takes its attributes first, as constants), else the first that is no
+    // constant.
     const auto* def = optgrammar::ops::definitions().find(e.name);
     OutputDef guess = ins.empty() ? OutputDef::make(DType::Float32, {}) : g.output(ins[0]);
+    const auto data_operand = [&](std::size_t k) {
+      const auto* spec = def ? def->operand_spec(k) : nullptr;
+      return spec ? !spec->must_be_constant : !g.is_const(ins[k]);
+    };
     for (std::size_t k = 0; k < ins.size(); ++k)
-      if (!g.is_const(ins[k])) {
+      if (data_operand(k)) {
         guess = g.output(ins[k]);
         break;
       }

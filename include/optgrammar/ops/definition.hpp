@@ -116,6 +116,12 @@ struct OperandSpec {
   /// The operand must be a `$Const` or `$Shape` (a parameter, not data): folding needs it.
   bool must_be_constant = false;
   std::uint16_t like = 0;  ///< TypeRule::same_as_operand: the operand whose dtype this one has
+  /// Not 0: the operand holds indices into this many choices (an imported string attribute), so
+  /// a constant's elements lie in [0, choices).
+  std::uint16_t choices = 0;
+  /// A scalar parameter (an imported integer, real or string attribute): a constant of at most
+  /// one element (none: absent).
+  bool scalar = false;
 };
 
 struct ResultSpec {

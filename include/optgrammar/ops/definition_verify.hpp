@@ -4,6 +4,7 @@
 #pragma once
 
 #include "optgrammar/core/declarations.hpp"
+#include "optgrammar/core/element.hpp"
 #include "optgrammar/ops/builtin.hpp"
 
 #include <algorithm>
@@ -87,6 +88,16 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
                     std::string(dtype_short_name(t)), ", the definition takes ", rule_text(spec->rule, spec->types, spec->like)));
     if (spec->must_be_constant && !g.is_const(in) && g.name_id(in) != op_names::shape)
       out.push_back(cat(at(), "operand ", k, " (", spec->name, ") must be a $Const or $Shape"));
+    if (spec->scalar && g.is_const(in) && g.output(in).element_count() > 1)
+      out.push_back(cat(at(), "operand ", k, " (", spec->name, ") has ", g.output(in).element_count(),
+                        " elements, a scalar parameter has one"));
+    if (spec->choices != 0 && g.is_const(in) && dtype_info(t).kind == DTypeKind::integer &&
+        g.payload(in).size() == g.output(in).byte_size())
+      for (std::size_t e = 0; e < g.output(in).element_count(); ++e)
+        if (const auto c = static_cast<std::int64_t>(element_value(t, g.payload(in).data(), e)); c < 0 || c >= spec->choices) {
+          out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is ", c, ", not an index into its ", spec->choices, " choices"));
+          break;
+        }
   }
   if (!type_ok(def.result.rule, def.result.types, res.dtype, 0) || !def.result.types.contains(res.dtype))
     out.push_back(cat(at(), "result is ", dtype_short_name(res.dtype), ", the definition gives ",

@@ -18,6 +18,7 @@
 #include "optgrammar/ops/onnx_eval_signal.hpp"
 #include "optgrammar/ops/onnx_eval_tensor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <optional>
@@ -287,7 +288,7 @@ inline Inferred gemm(const OpView& v, std::size_t na) {
   return {};
 }
 
-/// BatchNormalization (inference): X of rank >= 2, scale, B, mean and var of C elements each.
+/// BatchNormalization (inference): X of rank >= 2, scale, B, mean and var vectors of C elements each.
 inline Inferred batch_norm(const OpView& v, std::size_t na) {
   if (v.operands.size() < na + 5) return {};
   const Args a{v, na};
@@ -296,9 +297,9 @@ inline Inferred batch_norm(const OpView& v, std::size_t na) {
   if (x.rank < 2) return fail(cat("input X ", shape_string(x), " has rank ", x.rank, ", at least 2 needed"));
   constexpr const char* names[] = {"scale", "B", "input_mean", "input_var"};
   for (std::size_t k = 1; k < 5; ++k)
-    if (a.in(k).def->element_count() != x.dims[1])
-      return fail(cat(names[k - 1], " ", shape_string(*a.in(k).def), " has ", a.in(k).def->element_count(),
-                      " elements, input X has ", x.dims[1], " channels"));
+    if (a.in(k).def->rank != 1 || a.in(k).def->dims[0] != x.dims[1])
+      return fail(cat(names[k - 1], " ", shape_string(*a.in(k).def), " is not a vector of the ", x.dims[1],
+                      " channels of input X"));
   if (!v.declared->same_shape(x)) return fail(cat("output ", shape_string(*v.declared), " is not X's shape ", shape_string(x)));
   return {};
 }
@@ -343,6 +344,20 @@ inline Inferred gather(const OpView& v, std::size_t na) {
     const auto n = static_cast<std::int64_t>(x.dims[*ax]);
     for (std::int64_t i : a.input_ints(1))
       if (i < -n || i >= n) return fail(cat("index ", i, " is outside [", -n, ", ", n, ") along axis ", *ax));
+  }
+  return {};
+}
+
+/// Resize: scales and sizes, when given (not empty), vectors with an element per dim of X.
+inline Inferred resize(const OpView& v, std::size_t na) {
+  if (v.operands.size() < na + 4) return {};
+  const Args a{v, na};
+  const OutputDef& x = *a.in(0).def;
+  constexpr const char* names[] = {"scales", "sizes"};
+  for (std::size_t k = 2; k < 4; ++k) {
+    const OutputDef& d = *a.in(k).def;
+    if (d.element_count() != 0 && (d.rank != 1 || d.dims[0] != x.rank))
+      return fail(cat(names[k - 2], " ", shape_string(d), " is not a vector of an element per dim of X ", shape_string(x)));
   }
   return {};
 }
@@ -527,7 +542,8 @@ inline void add_norm_and_quant_ops(std::vector<OpSpec>& t) {
      "without one), the division in float; y_scale and y_zero_point per tensor or, 1-d, per slice along axis",
      {in("x"), in("y_scale"), opt("y_zero_point")}, {i("axis", 1)}, kernel<e::quantize_linear, 1>(), dtypes::any, 10);
   op("DequantizeLinear", "(x - x_zero_point) * x_scale in float, per tensor or, 1-d, per slice along axis",
-     {in("x"), in("x_scale"), opt("x_zero_point")}, {i("axis", 1)}, kernel<e::dequantize_linear, 1>(), dtypes::any, 10);
+     {in("x", dtypes::integers | dtypes::quantized), in("x_scale"), opt("x_zero_point")}, {i("axis", 1)},
+     kernel<e::dequantize_linear, 1>(), dtypes::any, 10);
   op("DynamicQuantizeLinear", "output 1 (y_scale): (max(0, max x) - min(0, min x)) / 255; output 2 (y_zero_point): "
      "saturate(round_half_even(-min / scale)); output 0 (y): x quantized to UInt8 with them; all in float", {in("x")}, {},
      kernel<e::dynamic_quantize_linear, 1>(), dtypes::floats, 11, {"y", "y_scale", "y_zero_point"});
@@ -771,7 +787,7 @@ inline std::vector<OpSpec> make_table() {
                    "half_pixel,pytorch_half_pixel,align_corners,asymmetric,tf_half_pixel_for_nn,tf_crop_and_resize"),
                 f("cubic_coeff_a", -0.75), i("exclude_outside"), f("extrapolation_value", 0.0), ch("mode", "nearest,linear,cubic"),
                 ch("nearest_mode", "round_prefer_floor,round_prefer_ceil,floor,ceil")},
-               kernel<e::resize, 6>(), dtypes::floats, 11});
+               kernel<e::resize, 6, checks::resize>(), dtypes::floats, 11});
   add_tensor_ops(t);
   add_norm_and_quant_ops(t);
   add_signal_ops(t);
@@ -847,6 +863,9 @@ inline void add_definitions(Definitions& defs) {
                               : a.kind == AttrKind::tensor ? "attribute (a tensor; empty: ONNX's default)"
                                                            : "attribute";
       d.operands.push_back({a.name, Arity::single, TypeRule::in_set, t, what, 0, true});
+      d.operands.back().scalar = a.kind == AttrKind::integer || a.kind == AttrKind::real || a.kind == AttrKind::choice;
+      if (a.kind == AttrKind::choice || a.kind == AttrKind::choices)
+        d.operands.back().choices = static_cast<std::uint16_t>(std::count(a.choices.begin(), a.choices.end(), ',') + 1);
     }
     if (s.multi_output())
       d.operands.push_back({"output", Arity::single, TypeRule::in_set, dtypes::i32, "which output this op computes (0, 1, ...)", 0, true});

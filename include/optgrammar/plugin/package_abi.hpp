@@ -28,8 +28,9 @@ namespace optgrammar::plugin {
 /// 7: OpNames interns without a lock for names it has (a table published atomically); RuleSet
 /// builds its tables once under a lock. 8: RuleInfo::flat. 9: PassDispatch::rules(); the rule
 /// nodes' Leaf::record; RuleInfo::explain holds the evaluators of the rule's constraint nodes
-/// (engine/explain_nodes.hpp), the walk is the loader's.
-inline constexpr std::uint32_t abi_version = 9;
+/// (engine/explain_nodes.hpp), the walk is the loader's. 10: OpNames keeps its tables and
+/// segments in vectors and a deque.
+inline constexpr std::uint32_t abi_version = 10;
 
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {

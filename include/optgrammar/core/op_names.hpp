@@ -5,7 +5,6 @@
 #include <bit>
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -53,11 +52,13 @@ class OpNames {
     std::uint64_t hash;
     OpNameId id;
   };
-  /// Linear probing over a power-of-two number of slots, at most half full.
+  /// Linear probing over a power-of-two number of slots, at most half full. (Vectors and deques
+  /// hold what the table allocates, not <memory>'s pointers: <memory> costs every rule translation
+  /// unit a parse of <ostream>, docs/performance.md "Rule translation units".)
   struct Table {
     std::size_t mask;
-    std::unique_ptr<std::atomic<const Entry*>[]> slots;
-    explicit Table(std::size_t n) : mask(n - 1), slots(new std::atomic<const Entry*>[n]()) {}
+    std::vector<std::atomic<const Entry*>> slots;
+    explicit Table(std::size_t n) : mask(n - 1), slots(n) {}
   };
   /// The entries by id, in segments that never move: segment k holds ids
   /// [64 (2^k - 1), 64 (2^(k+1) - 1)).
@@ -96,15 +97,14 @@ class OpNames {
     const auto id = static_cast<OpNameId>(count_.load(std::memory_order_relaxed));
     const Entry& e = entries_.emplace_back(Entry{std::string(s), h, id});
     const std::size_t k = segment_of(id);
-    if (!segments_[k]) segments_[k] = std::make_unique<const Entry*[]>(first_segment << k);
+    if (segments_[k].empty()) segments_[k].resize(first_segment << k);
     segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)] = &e;
     // Counted before it can be found: whoever finds the id can name it.
     count_.store(id + 1, std::memory_order_release);
     if (2 * (std::size_t{id} + 1) > t->mask + 1) {
-      auto bigger = std::make_unique<Table>(2 * (t->mask + 1));
-      for (const Entry& o : entries_) place(*bigger, &o);
-      tables_.push_back(std::move(bigger));
-      table_.store(tables_.back().get(), std::memory_order_release);
+      Table& bigger = tables_.emplace_back(2 * (t->mask + 1));
+      for (const Entry& o : entries_) place(bigger, &o);
+      table_.store(&bigger, std::memory_order_release);
     } else {
       place(*t, &e);
     }
@@ -113,10 +113,10 @@ class OpNames {
 
   std::atomic<Table*> table_;                  // the current table
   std::atomic<std::size_t> count_{0};          // names interned; ids below it are in segments_
-  std::unique_ptr<const Entry*[]> segments_[segments];
+  std::vector<const Entry*> segments_[segments]; // each sized once, when its first id is added
   std::mutex mutex_;                           // held while adding
   std::deque<Entry> entries_;                  // stable addresses
-  std::vector<std::unique_ptr<Table>> tables_; // every table made, the current one last
+  std::deque<Table> tables_;                   // every table made, the current one last
 };
 
 inline OpNameId intern_op_name(std::string_view s) { return OpNames::instance().intern(s); }
@@ -136,8 +136,7 @@ static_assert(std::size(builtin) == shape + 1);
 }  // namespace op_names
 
 inline OpNames::OpNames() {
-  tables_.push_back(std::make_unique<Table>(256));
-  table_.store(tables_.back().get(), std::memory_order_relaxed);
+  table_.store(&tables_.emplace_back(256), std::memory_order_relaxed);
   for (std::string_view s : op_names::builtin) intern(s);
 }
 

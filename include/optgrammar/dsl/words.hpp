@@ -90,13 +90,20 @@ constexpr Leaf tag_leaf(Str s) {
   return l;
 }
 
+/// A named value whose node is built only where a rule uses it (word_functions::named_node).
+template <class T>
+concept lazy_named_value = requires { typename T::lazy_named_value; };
+
 /// The node a C++ value stands for inside a rule: "x" → operand tag, 3 → int, 3u → size,
-/// 0.5f → float, true → bool, DType::QUInt8 → dtype constant; a node stays itself.
+/// 0.5f → float, true → bool, DType::QUInt8 → dtype constant; a node stays itself; a named
+/// value that is a node (TILE_HEIGHT) is its record's expansion.
 template <class T>
 constexpr auto to_node(const T& v) {
   using U = std::remove_cvref_t<T>;
   if constexpr (is_node<U>::value) {
     return v;
+  } else if constexpr (lazy_named_value<U>) {
+    return U::node();
   } else if constexpr (std::is_same_v<U, Str>) {
     return Node<Kind::Tag>{tag_leaf(v)};
   } else if constexpr (std::is_array_v<U> && std::is_same_v<std::remove_extent_t<U>, char>) {
@@ -467,6 +474,22 @@ struct word_functions {
     n.fn = fn;
     return n;
   }
+
+  /// A named value that is a rule node (TILE_HEIGHT, DO_BIG_WIDTH_SPLIT): an empty value whose
+  /// node, its record's expansion, is built by detail::to_node where a rule uses it, so that a
+  /// translation unit pays only for the named values its rules write.
+  template <std::size_t Rec>
+  struct named_node {
+    using lazy_named_value = void;
+    static constexpr auto node() { return expand_<Rec>(); }
+  };
+  /// The member of `words` for record Rec's named value: a number (CHANNEL_SPLIT_SIZE is 256,
+  /// usable in C++ arithmetic as the framework's macro is), or a named_node.
+  template <std::size_t Rec>
+  static constexpr auto named_value_word() {
+    if constexpr (expansion_detail::term_v<Rec, 0>.form == ExpansionTerm::integer) return expand_<Rec>();
+    else return named_node<Rec>{};
+  }
 };
 
 // The framework's rule header defines the named values as object-like macros, and packages
@@ -504,10 +527,10 @@ struct word_functions {
 
 /// The vocabulary visible inside DEF_PACKAGE_OPTIMIZATION. Every member builds a rule node;
 /// the grammar reference in docs/ says what each construct means. The named values
-/// (dsl/grammar.hpp's OPTGRAMMAR_NAMED_VALUES) are built from their records' texts here, where
-/// the words they are made of are complete.
+/// (dsl/grammar.hpp's OPTGRAMMAR_NAMED_VALUES) are built from their records' texts where a rule
+/// uses them (named_value_word), once the words they are made of are complete.
 struct words : word_functions {
-#define OPTGRAMMAR_NAMED_VALUE_WORD_(N, TEXT) static constexpr auto N = expand_<record_index(#N)>();
+#define OPTGRAMMAR_NAMED_VALUE_WORD_(N, TEXT) static constexpr auto N = named_value_word<record_index(#N)>();
   OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_WORD_)
 #undef OPTGRAMMAR_NAMED_VALUE_WORD_
 };

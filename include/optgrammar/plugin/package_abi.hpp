@@ -29,7 +29,8 @@ namespace optgrammar::plugin {
 /// builds its tables once under a lock. 8: RuleInfo::flat. 9: PassDispatch::rules(); the rule
 /// nodes' Leaf::record; RuleInfo::explain holds the evaluators of the rule's constraint nodes
 /// (engine/explain_nodes.hpp), the walk is the loader's. 10: ops::TypeRule's values
-/// (same_as_first is same_as_operand with operand 0). 11: ops::OperandSpec::choices and ::scalar.
+/// (same_as_first is same_as_operand with operand 0); OpNames keeps its tables and segments in
+/// vectors and a deque. 11: ops::OperandSpec::choices and ::scalar.
 inline constexpr std::uint32_t abi_version = 11;
 
 /// The registries as one module (the loader or a package) sees them.

@@ -32,11 +32,14 @@ inline std::optional<PerAxis> per_axis(const OutputDef& x, const OutputDef& para
   return p;
 }
 
-/// q = saturate(round_half_even(x / scale) + zero_point), the division in float.
+/// q = saturate(round_half_even(x / scale) + zero_point), the division in float. The bounds stay
+/// within what converts to std::int64_t (a 64-bit type's largest value rounds up to 2^63 as a
+/// double, which does not).
 inline double quantize_value(float x, float scale, double zero_point, DType t) {
   const IntRange r = storage_range(t);
   const double q = static_cast<double>(std::nearbyint(x / scale)) + zero_point;
-  return std::clamp(q, static_cast<double>(r.lo), static_cast<double>(r.hi));
+  constexpr double below_2_63 = 0x1.fffffffffffffp+62;
+  return std::clamp(q, std::max(static_cast<double>(r.lo), -0x1p+63), std::min(static_cast<double>(r.hi), below_2_63));
 }
 
 /// QuantizeLinear(axis; x, y_scale, y_zero_point): the output's integer type is the zero

@@ -154,16 +154,15 @@ std::optional<std::uint32_t> Session::include_file(const std::string& path) {
   if (auto it = included_.find(path); it != included_.end()) return it->second;
   std::optional<std::uint32_t> r;
   std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec) && (r = add_mapped_source(path, path))) {
-    files_.back().included = true;
-  } else if (std::filesystem::is_regular_file(path, ec)) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in && ss.str().size() <= 0xFFFFFFFEu) {  // source offsets are 32 bits
-      r = add_source(path, std::move(ss).str());
-      files_.back().included = true;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    r = add_mapped_source(path, path);
+    if (!r) {  // read, when it cannot be mapped
+      std::ifstream in(path, std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      if (in && ss.str().size() <= 0xFFFFFFFEu) r = add_source(path, std::move(ss).str());  // offsets are 32 bits
     }
+    if (r) files_.back().included = true;
   }
   included_.emplace(path, r);
   return r;

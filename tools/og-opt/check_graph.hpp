@@ -43,19 +43,10 @@ inline bool graph_is_valid(const optgrammar::Graph& g, const Options& o, const s
   return false;
 }
 
-/// The input graph before the run: checked, given the graph options of --option, and warned about
-/// when it is empty or has no Output op. False (with the message printed) on a problem.
+/// The input graph before the run: checked, and warned about when it is empty or has no Output op
+/// (run() gives it the graph options of --option). False (with the message printed) on a problem.
 inline bool prepare_graph(optgrammar::Graph& g, const Options& o, const std::vector<int>& op_lines) {
   if (!graph_is_valid(g, o, o.input, op_lines, "the input graph is invalid")) return false;
-  for (const auto& opt : o.graph_options) {  // NAME=UNSIGNED, as the command line checked
-    std::string name;
-    std::uint64_t v = 0;
-    if (!parse_graph_option(opt, name, v)) {
-      std::cerr << "og-opt: --option wants NAME=UNSIGNED: " << opt << "\n";
-      return false;
-    }
-    g.set_option(name, v);
-  }
   if (g.live_count() == 0) std::cerr << "og-opt: warning: the graph is empty\n";
   else {
     bool has_output = false;

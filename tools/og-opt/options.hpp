@@ -99,15 +99,15 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
         return {};
       },
       "NUMBER >= 0");
-  app.add_option("--check-tolerance", o.check_tolerance, "Relative tolerance of --check")
-      ->needs(check)
-      ->check(non_negative)
-      ->capture_default_str();
-  app.add_option("--check-atol", o.check_atol,
-                 "Absolute tolerance of --check (added to the relative one; a quantized model's: its output's step)")
-      ->needs(check)
-      ->check(non_negative)
-      ->capture_default_str();
+  // --check or --verify (checked after parsing: CLI11's needs() wants all of the options it names).
+  auto* tolerance = app.add_option("--check-tolerance", o.check_tolerance, "Relative tolerance of --check and --verify")
+                        ->check(non_negative)
+                        ->capture_default_str();
+  auto* atol = app.add_option("--check-atol", o.check_atol,
+                              "Absolute tolerance of --check and --verify (added to the relative one; a quantized "
+                              "model's: its output's step)")
+                   ->check(non_negative)
+                   ->capture_default_str();
   // A repeatable option takes one value each time it is given (allow_extra_args(false)): CLI11
   // would otherwise take the words after it as more values, the graph's path among them.
   // An option that does not apply to the input is an error, not a run of another job: the ONNX
@@ -244,6 +244,9 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
     // Checks of two options together, which CLI11's validators (of one value each) cannot make.
     if ((o.out_text == "-") + (o.out_dot == "-") + (o.trace_file == "-") > 1)
       throw CLI::ValidationError("-o, --dot, --trace", "at most one of them can be '-' (stdout)");
+    for (const auto* t : {tolerance, atol})
+      if (t->count() > 0 && check->count() == 0 && verify->count() == 0)
+        throw CLI::ValidationError(t->get_name(), "requires --check or --verify");
     if (o.data_mode == "side" && o.out_text == "-")
       throw CLI::ValidationError("--data side", "needs -o FILE: the side file is written next to it");
   } catch (const CLI::ParseError& e) {

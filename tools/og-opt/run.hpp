@@ -8,6 +8,7 @@
 #include <optgrammar/engine/fold_step.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -22,7 +23,8 @@ struct RunResult {
   optgrammar::engine::CseStats cse;
 };
 
-/// Runs `rules` on `g` as the options say, one line per rewrite to `trace` and every rule tried
+/// Runs `rules` on `g` as the options say (the graph options of --relaxed-precision and --option
+/// set first, also on the graphs --verify synthesizes), one line per rewrite to `trace` and every rule tried
 /// and fired to `watch` when given; `pass_end`, when given, is called at the end of each pass
 /// (numbered from 1) before CSE. False when the rewriting fails (a cycle), with the message
 /// printed, or put in `error` when given.
@@ -33,6 +35,11 @@ inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Op
   // stands for; an imported model's ops already name their ONNX nodes.
   g.track_origins();
   if (o.relaxed_precision) g.set_option("relaxed_precision_flag", true);
+  for (const auto& spec : o.graph_options) {  // --option NAME=UNSIGNED, as the command line checked
+    std::string name;
+    std::uint64_t value = 0;
+    if (parse_graph_option(spec, name, value)) g.set_option(name, value);
+  }
   if (o.verify_splits) optgrammar::set_autosplit_verify(true);
   optgrammar::DriverOptions opt;
   opt.rewrite_budget_per_op = o.budget;

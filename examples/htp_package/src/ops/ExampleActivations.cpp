@@ -1,7 +1,8 @@
 // example.Relu and example.Softmax: a Relu of something already rectified goes away; Softmax runs
-// in fp16 between casts when the graph allows relaxed precision (the fp16 "sandwich"). example.Relu
-// also has a reference implementation for og-opt's interpreter (--check): a definition with an
-// eval, added to the program's op definitions (docs/packages.md, "Reference implementations").
+// in fp16 between casts when the graph allows relaxed precision (the fp16 "sandwich"). Each op also
+// has a reference implementation for og-opt's interpreter (--check, --verify): a definition whose
+// eval runs the op's kernel, added to the program's op definitions (docs/packages.md, "Reference
+// implementations"; example_reference.h).
 #include "HTP/core/constraints.h"
 #include "HTP/core/op_package_feature_support.h"
 #include "HTP/core/op_register_ext.h"
@@ -9,24 +10,25 @@
 #include "HTP/core/simple_reg.h"
 #include "kernels/example_kernels.h"
 #include "example_helpers.h"
-
-#include <optgrammar/ops/definition.hpp>
+#include "example_reference.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 BEGIN_PKG_OP_DEFINITION(PKG_ExampleActivations);
 
 template <typename TensorType>
 GraphStatus reluImpl(TensorType& out, const TensorType& in) {
+  if (out.size() != in.size()) return GraphStatus::ErrorFatal;
   for (std::size_t i = 0; i < in.size(); ++i) out.data[i] = std::max(in.data[i], 0.0f);
   return GraphStatus::Success;
 }
 
+/// Softmax along the depth (the last dimension).
 template <typename TensorType>
 GraphStatus softmaxImpl(TensorType& out, const TensorType& in) {
   const std::size_t depth = in.dims[3];
+  if (out.size() != in.size() || depth == 0) return GraphStatus::ErrorFatal;
   for (std::size_t row = 0; row + depth <= in.size(); row += depth) {
     float top = in.data[row], sum = 0;
     for (std::size_t d = 1; d < depth; ++d) top = std::max(top, in.data[row + d]);
@@ -36,36 +38,28 @@ GraphStatus softmaxImpl(TensorType& out, const TensorType& in) {
   return GraphStatus::Success;
 }
 
-namespace {
-namespace ops = optgrammar::ops;
-
-/// example.Relu on constant data: max(x, 0) for each f32 element, what reluImpl computes on the
-/// device. False (the interpreter then reports the op) for anything else.
-bool reluReference(const ops::OpView& v, std::span<std::byte> out, ops::Backend) {
-  const ops::ValueView& x = v.operands[0];
-  if (!x.known || x.def->dtype != optgrammar::DType::Float32 || v.declared->dtype != optgrammar::DType::Float32 ||
-      x.data.size() != out.size())
-    return false;
-  for (std::size_t i = 0; i < out.size(); i += sizeof(float)) {
-    float e;
-    std::memcpy(&e, x.data.data() + i, sizeof e);
-    e = std::max(e, 0.0f);
-    std::memcpy(out.data() + i, &e, sizeof e);
-  }
-  return true;
+/// The framework's QNN_Cast (CAST_TO_FP16 makes it) as the interpreter runs it: the values,
+/// stored in the output's float dtype. The package has no kernel of its own for it.
+static GraphStatus castReference(Tensor& out, const Tensor& in) {
+  if (out.size() != in.size()) return GraphStatus::ErrorFatal;
+  std::copy(in.data, in.data + in.size(), out.data);
+  return GraphStatus::Success;
 }
 
-/// The definition, added when the package is loaded: Definitions::instance() is the program's
-/// table (ops::definitions() would compile every built-in kernel into the package).
-[[maybe_unused]] const bool reluDefined = [] {
-  ops::OpDefinition d;
-  d.name = "example.Relu";
-  d.summary = "max(x, 0), elementwise (the example package's op, with its reference implementation).";
-  d.operands = {{"x", ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::f32, "input"}};
-  d.result = {"out", ops::TypeRule::same_as_first, ops::dtypes::f32, "max(x, 0)"};
-  d.traits = ops::Trait::pure;
-  d.eval = &reluReference;
-  ops::Definitions::instance().add(std::move(d));
+namespace {
+namespace ref = example_reference;
+namespace ops = optgrammar::ops;
+
+/// The reference implementations, added when the package is loaded.
+[[maybe_unused]] const bool activationsDefined = [] {
+  ref::define("example.Relu", "max(x, 0), elementwise (reluImpl).", {ref::operand("x", "input")},
+              &ref::eval<&reluImpl<Tensor>>, &ref::same_shape);
+  ref::define("example.Softmax", "softmax along the last dimension, in f32 or f16 (softmaxImpl).",
+              {ref::operand("x", "input", ops::dtypes::f32 | ops::of(optgrammar::DType::Float16))},
+              &ref::eval<&softmaxImpl<Tensor>>, &ref::same_shape, ops::dtypes::f32 | ops::of(optgrammar::DType::Float16));
+  ref::define("QNN_Cast", "x's values in the output's float dtype (the framework's cast).",
+              {ref::operand("x", "input", ops::dtypes::floats)}, &ref::eval<&castReference>, &ref::same_shape,
+              ops::dtypes::floats, ops::TypeRule::in_set);
   return true;
 }();
 }  // namespace

@@ -1,6 +1,7 @@
 // example.Conv(act, w): a per-channel scaling convolution (a 1x1 kernel). Fused with a following
 // example.Relu, and tiled by rows with the package's own AUTOSPLIT shape functions when the graph
-// option example_tile_rows asks for it.
+// option example_tile_rows asks for it. Both ops have reference implementations (their kernel,
+// example_reference.h).
 #include "HTP/core/constraints.h"
 #include "HTP/core/op_package_feature_support.h"
 #include "HTP/core/op_register_ext.h"
@@ -8,6 +9,7 @@
 #include "HTP/core/simple_reg.h"
 #include "kernels/example_kernels.h"
 #include "example_helpers.h"
+#include "example_reference.h"
 
 #include <algorithm>
 
@@ -16,12 +18,37 @@ BEGIN_PKG_OP_DEFINITION(PKG_ExampleConv);
 template <bool WithRelu>
 GraphStatus convImpl(Tensor& out, const Tensor& in, const Tensor& w) {
   const std::size_t depth = in.dims[3];
+  if (out.size() != in.size() || w.size() != depth) return GraphStatus::ErrorFatal;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const float v = in.data[i] * w.data[i % depth];
     out.data[i] = WithRelu ? std::max(v, 0.0f) : v;
   }
   return GraphStatus::Success;
 }
+
+namespace {
+namespace ref = example_reference;
+
+/// act's shape, when w has one weight per channel (act's last dimension).
+optgrammar::ops::Inferred convShape(const optgrammar::ops::OpView& v) {
+  const auto& act = *v.operands[0].def;
+  if (act.rank == 0 || act.rank > 4 || v.operands[1].def->element_count() != act.dims[act.rank - 1])
+    return ref::rejected("w needs one weight per channel of a 1-d to 4-d act, act " +
+                         optgrammar::ops::infer::shape_string(act) + ", w " +
+                         optgrammar::ops::infer::shape_string(*v.operands[1].def));
+  return ref::same_shape(v);
+}
+
+[[maybe_unused]] const bool convDefined = [] {
+  ref::define("example.Conv", "act scaled per channel (last dimension) by w (convImpl).",
+              {ref::operand("act", "input"), ref::operand("w", "one weight per channel")}, &ref::eval<&convImpl<false>>,
+              &convShape);
+  ref::define("example.ConvRelu", "example.Conv, then max(., 0) (convImpl).",
+              {ref::operand("act", "input"), ref::operand("w", "one weight per channel")}, &ref::eval<&convImpl<true>>,
+              &convShape);
+  return true;
+}();
+}  // namespace
 
 /// The cost of a convolution: the framework calls this with the op to price.
 static float convCost(const Op* op) { return op ? 4.0f : 1.0f; }

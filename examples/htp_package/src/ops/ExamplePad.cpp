@@ -32,8 +32,9 @@ GraphStatus placeAt(TensorType& out, const TensorType& in, std::int32_t top, std
 /// pad = [top, bottom, left, right]; out is in grown by them.
 template <typename TensorType>
 GraphStatus padImpl(TensorType& out, const TensorType& in, const Int32Tensor& pad) {
-  if (pad.n != 4 || out.dims[1] != in.dims[1] + static_cast<std::size_t>(pad.data[0] + pad.data[1]) ||
-      out.dims[2] != in.dims[2] + static_cast<std::size_t>(pad.data[2] + pad.data[3]))
+  if (pad.n != 4) return GraphStatus::ErrorFatal;
+  const auto amount = [&](std::size_t k) { return static_cast<std::size_t>(pad.data[k]); };  // (a negative one: placeAt refuses it)
+  if (out.dims[1] != in.dims[1] + amount(0) + amount(1) || out.dims[2] != in.dims[2] + amount(2) + amount(3))
     return GraphStatus::ErrorFatal;
   return placeAt(out, in, pad.data[0], pad.data[2]);
 }
@@ -56,7 +57,8 @@ Inferred padShape(const OpView& v) {
   if (v.operands[0].def->rank != 4 || !ref::ints(v, 1, 4, p) || p[0] < 0 || p[1] < 0 || p[2] < 0 || p[3] < 0)
     return ref::rejected("act must be 4-d and pad an Int32 constant of 4 non-negative amounts");
   const auto& act = *v.operands[0].def;
-  return ref::with_hw(v, act.dims[1] + static_cast<std::size_t>(p[0] + p[1]), act.dims[2] + static_cast<std::size_t>(p[2] + p[3]));
+  const auto amount = [&](std::size_t k) { return static_cast<std::size_t>(p[k]); };
+  return ref::with_hw(v, act.dims[1] + amount(0) + amount(1), act.dims[2] + amount(2) + amount(3));
 }
 
 /// example.PadQnn's operands (its output size is declared: the bottom and right amounts are not

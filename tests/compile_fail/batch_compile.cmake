@@ -3,13 +3,19 @@
 # rather than once per case, and records what the compiler said for the cases' own checks
 # (check_compile.cmake) and the batch's (MODE=check below).
 #   -DCXX=compiler -DCXX_ID=GNU|Clang -DINC=include dir -DTU=batch file -DLOG=output file
-#   -DMODE=fail|ok|check-fail|check-ok
+#   -DMODE=fail|ok|check-fail|check-ok|clean
 # fail|ok: compiles TU (with -DOG_FAIL for fail) and writes the exit status to LOG.rc and the
 #   diagnostics to LOG; it fails only when it cannot write them.
 # check-fail: every error in LOG is located in one of the batch's case files (an error in a
 #   library header, or none at all because the compile stopped, is the batch's failure: each case
 #   checks only its own lines).
 # check-ok: the batch compiled.
+# clean: removes LOG and LOG.rc once every test that reads them has run, so that no later run
+#   reads an old record (a case's test without its setup test finds none and says so).
+if(MODE STREQUAL "clean")
+  file(REMOVE ${LOG} ${LOG}.rc)
+  return()
+endif()
 if(MODE STREQUAL "fail" OR MODE STREQUAL "ok")
   set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I${INC})
   if(CXX_ID STREQUAL "Clang")

@@ -1,7 +1,9 @@
-# Compiles one case file and checks the outcome.
-#   -DCXX=compiler -DCXX_ID=GNU|Clang -DSRC=file -DINC=include dir -DMODE=fail|ok [-DEXPECT=text]
-#   [-DFAULT=family]
-# MODE=fail: compilation with -DOG_FAIL must fail with exactly one error, and its line must
+# Checks one case file's outcome in its batch's compile (batch_compile.cmake: the case files
+# that share a prelude are compiled together, once with OG_FAIL and once without; LOG holds what
+# the compiler said and LOG.rc its exit status). Only the diagnostics located in the case's own
+# file count; the batch's own tests check that no error lies anywhere else.
+#   -DCXX_ID=GNU|Clang -DSRC=file -DLOG=batch record -DMODE=fail|ok [-DEXPECT=text] [-DFAULT=family]
+# MODE=fail: the compile with -DOG_FAIL must give exactly one error in the case file, and its line must
 # - start with the case file's own FILE:LINE:, LINE inside the `#ifdef OG_FAIL` block (the rule as
 #   written, never a library header);
 # - name the message family `optgrammar::rule_error::FAULT` when the case gives one (the fault
@@ -9,21 +11,40 @@
 # - carry EXPECT, the message in words (g++ prints the whole catalogue text as the family's
 #   template argument; clang prints only the family and the message's subject, so for clang a
 #   case with a FAULT is checked for the family and for its subject being part of EXPECT).
-# MODE=ok: the same file without OG_FAIL (the compiling twin) must compile.
+# MODE=ok: the same file without OG_FAIL (the compiling twin) gives no error.
 string(REPLACE "<semicolon>" ";" EXPECT "${EXPECT}")
 string(REPLACE "\\;" ";" EXPECT "${EXPECT}")  # file(STRINGS) escapes ';' in what it read
-set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I${INC})
-if(MODE STREQUAL "fail")
-  list(APPEND flags -DOG_FAIL)
+if(NOT EXISTS ${LOG}.rc)
+  message(FATAL_ERROR "no record of the batch's compile (${LOG}.rc): its setup test did not run")
 endif()
-execute_process(COMMAND ${CXX} ${flags} ${SRC} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${LOG}.rc rc)
+file(READ ${LOG} all)
+# the diagnostics located in this file, each with the lines that follow it up to the next one
+string(REPLACE ";" "<semicolon>" all_one "${all}")  # a message may hold ';', a CMake list separator
+string(REPLACE "\n" ";" all_lines "${all_one}")
+set(err "")
+set(mine FALSE)
+foreach(l IN LISTS all_lines)
+  if(l MATCHES "^[^ ].*:[0-9]+:[0-9]+: (error|warning|note): " OR l MATCHES "^In file included from ")
+    string(FIND "${l}" "${SRC}:" at)
+    if(at EQUAL 0)
+      set(mine TRUE)
+    elseif(NOT l MATCHES ": note: ")
+      set(mine FALSE)
+    endif()
+  endif()
+  if(mine)
+    string(APPEND err "${l}\n")
+  endif()
+endforeach()
+string(REPLACE "<semicolon>" ";" err "${err}")
 if(MODE STREQUAL "ok")
-  if(NOT rc EQUAL 0)
+  if(NOT err STREQUAL "")
     message(FATAL_ERROR "the compiling twin does not compile:\n${err}")
   endif()
   return()
 endif()
-if(rc EQUAL 0)
+if(err STREQUAL "")
   message(FATAL_ERROR "compiled, but must fail with: ${EXPECT}")
 endif()
 

@@ -43,6 +43,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -452,7 +453,8 @@ class Drawer {
   /// made true by setting that property of the leaf, as often as it helps (at most 8 steps). A
   /// change that makes the graph invalid is undone. Draws are repaired 3 times in 4: the rest stay
   /// near misses.
-  void repair(Draw& d, const optgrammar::RuleInfo& rule);
+  /// False when the draw makes no valid graph (nothing changed).
+  bool repair(Draw& d, const optgrammar::RuleInfo& rule);
 
   /// Values for a constant leaf, one per element of its definition.
   void fill(LeafDraw& l) {
@@ -488,7 +490,49 @@ class Drawer {
   const Plan& p_;
   std::mt19937_64 rng_;
   std::vector<double> pool_;
+  optgrammar::dsl::FlatCopy flat_;                      ///< repair: the rule's flat form
+  std::vector<optgrammar::engine::NodeEval> evals_;     ///< repair: its constraint's evaluators
 };
+
+/// ONNX's inference of an imported op (onnx_import::infer_output), remembered by the op's name,
+/// its operands' definitions and its constant operands' bytes: the repairs and the trials build
+/// the same ops again and again. Cleared for each rule.
+class OnnxInference {
+ public:
+  struct Result {
+    std::optional<OutputDef> def;
+    bool rejected = false;
+  };
+  const Result& operator()(const Graph& g, OpRef r) {
+    key_.assign(g.name(r));
+    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) {
+      const OpRef in = g.input(r, k);
+      const OutputDef& d = g.output(in);
+      key_ += fmt::format("|{}:{}", static_cast<int>(d.dtype), g.is_const(in) ? "c" : "i");
+      for (std::uint32_t j = 0; j < d.rank; ++j) key_ += fmt::format(",{}", d.dims[j]);
+      if (g.is_const(in)) {
+        const auto bytes = g.payload(in);
+        key_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      }
+    }
+    if (const auto it = memo_.find(key_); it != memo_.end()) return it->second;
+    Result res;
+    std::string error;
+    res.def = optgrammar::onnx_import::infer_output(g, r, &error);
+    res.rejected = !res.def && !error.empty();
+    return memo_.emplace(key_, std::move(res)).first->second;
+  }
+  void clear() { memo_.clear(); }
+
+ private:
+  std::string key_;
+  std::unordered_map<std::string, Result> memo_;
+};
+
+inline OnnxInference& onnx_inference() {
+  static OnnxInference memo;
+  return memo;
+}
 
 /// The graph of a draw: its leaves, the pattern ops with inferred output definitions, an Output
 /// of the root. False when the op definitions reject it.
@@ -556,8 +600,8 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
     // An imported op's output is the declared one, which ONNX's inference gives (after the
     // definition's check of the operands, which that inference relies on); checked again with it.
     if (def && def->infer_checks_only) {
-      std::string error;
-      if (auto inferred = optgrammar::onnx_import::infer_output(g, r, &error)) {
+      const OnnxInference::Result& onnx = onnx_inference()(g, r);
+      if (auto inferred = onnx.def) {
         // Quantized data stays quantized: ONNX sees it as the integers it is stored as.
         if (optgrammar::is_quantized(guess.dtype) && !optgrammar::is_quantized(inferred->dtype) &&
             optgrammar::dtype_info(inferred->dtype).kind == optgrammar::DTypeKind::integer &&
@@ -568,7 +612,7 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
           inferred->stepsize = guess.stepsize;
         }
         g.set_output(r, *inferred);
-      } else if (!error.empty()) {
+      } else if (onnx.rejected) {
         return false;
       }
       if (g.output(r).unrepresentable() != nullptr || g.output(r).element_count() > (1u << 16) || !infer()) return false;
@@ -580,36 +624,42 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
   return optgrammar::verify(g).empty() && optgrammar::ops::verify_ops(g).empty();
 }
 
-inline void Drawer::repair(Draw& d, const optgrammar::RuleInfo& rule) {
-  if (!rule.explain || !rule.flat || pick(4) == 0) return;
-  const optgrammar::dsl::FlatCopy f = rule.flat(rule.rule);
-  std::vector<optgrammar::engine::NodeEval> evals(f.replacement - f.constraint);
-  rule.explain.nodes(rule.rule, evals.data());
+inline bool Drawer::repair(Draw& d, const optgrammar::RuleInfo& rule) {
+  if (!rule.explain || !rule.flat || pick(4) == 0) return true;
+  if (flat_.nodes.empty()) {  // the rule's flat form and evaluators, once per rule
+    flat_ = rule.flat(rule.rule);
+    evals_.resize(flat_.replacement - flat_.constraint);
+    rule.explain.nodes(rule.rule, evals_.data());
+  }
+  const optgrammar::dsl::FlatCopy& f = flat_;
   Graph g;
   OpRef root;
-  for (int step = 0; step < 8; ++step) {
-    Draw before = d;
-    if (!build(p_, d, g, &root)) return;
+  Draw before;
+  for (int step = 0; step <= 8; ++step) {
+    if (!build(p_, d, g, &root)) {
+      if (step == 0) return false;
+      d = std::move(before);  // the last change made it invalid: undone
+      return true;
+    }
+    if (step == 8) return true;
     OpRef slots[optgrammar::dsl::max_tags];
     slots[0] = root;
     optgrammar::engine::MatchState m{rule.names.data(), slots};
     optgrammar::Explanation e;
     optgrammar::engine::explain_detail::Walk walk(f, g, e);
-    if (!walk.op(f.match, root, OpRef{}, 0, m)) return;
+    if (!walk.op(f.match, root, OpRef{}, 0, m)) return true;
     optgrammar::Split_Context none[1];
     optgrammar::engine::ExecState s(g, m, root, none);
-    if (walk.term(f.constraint, s, evals.data()) && !s.failed) return;  // it holds
+    if (walk.term(f.constraint, s, evals_.data()) && !s.failed) return true;  // it holds
     std::vector<std::uint32_t> failing;
     for (const auto& finding : e.findings)
       if (f.nodes[finding.node].kind != Kind::Or && f.nodes[finding.node].kind != Kind::And) failing.push_back(finding.node);
     if (!e.findings.empty() && f.nodes[e.findings.front().node].kind == Kind::Or) std::shuffle(failing.begin(), failing.end(), rng_);
-    Solver solver{f, evals, s, p_, d};
-    if (std::none_of(failing.begin(), failing.end(), [&](std::uint32_t i) { return solver.solve(i); })) return;
-    if (!build(p_, d, g, &root)) {
-      d = std::move(before);
-      return;
-    }
+    before = d;
+    Solver solver{f, evals_, s, p_, d};
+    if (std::none_of(failing.begin(), failing.end(), [&](std::uint32_t i) { return solver.solve(i); })) return true;
   }
+  return true;
 }
 
 enum class Outcome { invalid, passed, mismatch, broke_definition, no_fixed_point, not_interpretable };
@@ -790,11 +840,12 @@ inline int verify_package(const LoadedRules& loaded, const Options& o) {
       v.detail = !plan.no_eval.empty() ? plan.no_eval : "beyond the synthesizer: " + plan.unsupported;
     } else {
       // Seeded by the canonical text: the same draws whatever the rule's file, line or compiler.
+      onnx_inference().clear();
       Drawer drawer(plan, o.seed ^ optgrammar::fnv1a(std::as_bytes(std::span(rule->canonical))));
       const std::size_t budget = std::max<std::size_t>(200, 40 * o.verify_n);
       for (std::size_t k = 0; k < budget && v.fired < o.verify_n && v.result.empty(); ++k) {
         Draw d = drawer.draw();
-        drawer.repair(d, *rule);
+        if (!drawer.repair(d, *rule)) continue;  // no valid graph
         Trial t = trial(plan, d, loaded.rules, *rule, o);
         if (t.outcome == Outcome::invalid) continue;
         ++v.graphs;

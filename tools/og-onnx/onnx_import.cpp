@@ -1274,6 +1274,23 @@ void tensor_proto(const Graph& g, OpRef c, onnx::TensorProto& t) {
 }
 }  // namespace
 
+std::vector<int> tied_types(std::string_view op_name) {
+  if (!op_name.starts_with("onnx.")) return {};
+  const ops::onnx::OpSpec* spec = ops::onnx::find(op_name.substr(5));
+  const onnx::OpSchema* schema = spec ? onnx::OpSchemaRegistry::Schema(std::string(spec->type), 17, "") : nullptr;
+  if (!schema) return {};
+  const auto& formal = schema->inputs();
+  const std::size_t first = spec->attr_operands();
+  std::vector<int> tied(first + spec->inputs.size(), -1);
+  for (std::size_t j = 0; j < spec->inputs.size() && j < formal.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (formal[i].GetTypeStr() == formal[j].GetTypeStr()) {
+        tied[first + j] = static_cast<int>(first + i);
+        break;
+      }
+  return tied;
+}
+
 std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* error) {
   using K = ops::onnx::AttrKind;
   const std::string_view name = g.name(r);

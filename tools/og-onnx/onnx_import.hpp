@@ -85,6 +85,11 @@ Imported import_bytes(std::string_view bytes, const std::string& name, const Imp
 /// What og-opt --verify declares for the imported ops it synthesizes.
 std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* error = nullptr);
 
+/// For an imported op (`onnx.<OpType>`, operands as imported: attributes first): per operand, the
+/// earlier operand whose element type ONNX's schema (opset 17) ties it to (an input of the same
+/// type variable: DequantizeLinear's zero point and its data), or -1. Empty for any other op.
+std::vector<int> tied_types(std::string_view op_name);
+
 /// A serialized TensorProto (ONNX test data) as a tensor of the imported element type; `name`
 /// receives the tensor's name (empty when it has none).
 engine::Tensor read_tensor_file(const std::string& path, std::string* name = nullptr);

@@ -370,6 +370,7 @@ struct Solver {
 class Drawer {
  public:
   Drawer(const Plan& p, std::uint64_t seed) : p_(p), rng_(seed) {
+    for (const PlanEntry& e : p.entries) tied_.push_back(e.leaf ? std::vector<int>() : optgrammar::onnx_import::tied_types(e.name));
     for (double v : p.numbers)
       for (double d : {0.0, -1.0, 1.0}) pool_.push_back(v + d);
     for (double v : {0.0, 1.0, -1.0, 2.0, 0.5, 3.0}) pool_.push_back(v);
@@ -444,6 +445,26 @@ class Drawer {
         for (const auto& [k, v] : h->second)
           if (k < l.values.size() && pick(4) != 0) l.values[k] = pick(8) == 0 ? v + (pick(2) ? 1.0 : -1.0) : v;
     }
+    // A leaf whose slot takes the dtype of another operand of its op (the definition's
+    // same_as_operand, ONNX's type variables of an imported op) gets that operand's, when it is a leaf.
+    for (std::size_t i = 0; i < p_.entries.size(); ++i) {
+      const PlanEntry& op = p_.entries[i];
+      const auto* def = op.leaf ? nullptr : optgrammar::ops::definitions().find(op.name);
+      for (std::size_t k = 0; def && k < op.operands.size(); ++k) {
+        const auto* spec = def->operand_spec(k);
+        std::size_t tie = spec && spec->rule == optgrammar::ops::TypeRule::same_as_operand ? spec->like : k;
+        if (tie == k && k < tied_[i].size() && tied_[i][k] >= 0) tie = static_cast<std::size_t>(tied_[i][k]);
+        if (tie >= op.operands.size() || tie == k || !p_.entries[op.operands[k]].leaf || !p_.entries[op.operands[tie]].leaf)
+          continue;
+        LeafDraw& l = d[op.operands[k]];
+        const LeafDraw& like = d[op.operands[tie]];
+        l.def.dtype = like.def.dtype;
+        l.def.zero_offset = like.def.zero_offset;
+        l.def.stepsize = like.def.stepsize;
+        if (!optgrammar::is_floating(l.def.dtype))
+          for (double& x : l.values) x = std::round(x);
+      }
+    }
     return d;
   }
 
@@ -490,6 +511,7 @@ class Drawer {
   const Plan& p_;
   std::mt19937_64 rng_;
   std::vector<double> pool_;
+  std::vector<std::vector<int>> tied_;  ///< per entry: onnx_import::tied_types of its op
   optgrammar::dsl::FlatCopy flat_;                      ///< repair: the rule's flat form
   std::vector<optgrammar::engine::NodeEval> evals_;     ///< repair: its constraint's evaluators
 };

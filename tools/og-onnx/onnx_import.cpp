@@ -1387,8 +1387,11 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     return it == data.end() ? nullptr : &it->second;
   });
   try {
+    // Opset 17's version, or a later one when the op is given an input only that one reads
+    // (ReduceMean's axes from opset 18; the table's ops keep ONNX's input order across versions).
     const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), 17, "");
-    if (!schema) return std::nullopt;
+    if (schema && n.input_size() > schema->max_input()) schema = onnx::OpSchemaRegistry::Schema(n.op_type(), std::numeric_limits<int>::max(), "");
+    if (!schema || n.input_size() > schema->max_input()) return std::nullopt;
     schema->CheckInputOutputType(ctx);  // the element types its type constraints take (Mul: both of one type)
     if (schema->has_type_and_shape_inference_function()) schema->GetTypeAndShapeInferenceFunction()(ctx);
     else if (schema->HasFunction()) onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx);

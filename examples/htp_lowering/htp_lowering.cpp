@@ -23,14 +23,15 @@ using optgrammar::Split_Context;
 
 // ---- CLEANUP_GRAPH: hard-swish ------------------------------------------------------------
 
-// x * Clip(x + 3, 0, 6) / 6 (how PaddlePaddle exports hard-swish).
+// x * Clip(x + 3, 0, 6) / 6 (how PaddlePaddle exports hard-swish); a constant of more dims than x
+// broadcasts the result beyond x's shape, which HardSwish does not (SAME_SHAPE).
 DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH,
     Op("onnx.Div",
        Op("onnx.Mul", "x", Op("onnx.Clip", OPCONST("min_attr"), OPCONST("max_attr"), Op("onnx.Add", "x", OPCONST("three")), OPCONST("lo"),
                               OPCONST("hi"))),
        OPCONST("six")),
     AND(IS_FLOAT32("x"), HTP_IS_SCALAR_F("three", 3.0f), HTP_IS_SCALAR_F("lo", 0.0f), HTP_IS_SCALAR_F("hi", 6.0f),
-        HTP_IS_SCALAR_F("six", 6.0f), HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr")),
+        HTP_IS_SCALAR_F("six", 6.0f), HTP_CLIP_ATTRS_UNBOUNDED("min_attr", "max_attr"), SAME_SHAPE("x", "*")),
     Op("HardSwish", "x"))
 
 // The same with Clip's bounds as attributes (opsets before 11).
@@ -40,7 +41,8 @@ DEF_PACKAGE_OPTIMIZATION(CLEANUP_GRAPH,
                               OPCONST("no_lo"), OPCONST("no_hi"))),
        OPCONST("six")),
     AND(IS_FLOAT32("x"), HTP_IS_SCALAR_F("three", 3.0f), HTP_IS_SCALAR_F("lo", 0.0f), HTP_IS_SCALAR_F("hi", 6.0f),
-        HTP_IS_SCALAR_F("six", 6.0f), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0))),
+        HTP_IS_SCALAR_F("six", 6.0f), NOT(CONSTVAL_FLOAT_VALID("no_lo", 0)), NOT(CONSTVAL_FLOAT_VALID("no_hi", 0)),
+        SAME_SHAPE("x", "*")),
     Op("HardSwish", "x"))
 
 // x * HardSigmoid(x) with alpha 1/6 and beta 1/2, either operand order.

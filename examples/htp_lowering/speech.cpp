@@ -46,11 +46,20 @@ static bool htp_all_equal(Constraint& c, OpRef x, float v) {
   return true;
 }
 
-// :::EXTERNAL_SHAPEFN::: { bool htp_none_negative(Constraint&, OpRef); }
-// Whether no element of constant c is negative (HTP's Pad grows, it does not crop).
-static bool htp_none_negative(Constraint& c, OpRef x) {
-  const auto vals = const_values(c.graph(), x);
-  return std::none_of(vals.begin(), vals.end(), [](double e) { return e < 0; });
+// :::EXTERNAL_SHAPEFN::: { bool htp_pads_fit(Constraint&, OpRef, OpRef, OpRef); }
+// Whether HTP's Pad takes these pads of x in this mode: none negative (it grows, it does not
+// crop), and with mode 1 (reflect) each below its dimension's extent (ONNX's Pad reflects again
+// past the edge; HTP's does not).
+static bool htp_pads_fit(Constraint& c, OpRef pads, OpRef x, OpRef mode) {
+  const auto vals = const_values(c.graph(), pads);
+  const auto m = const_values(c.graph(), mode);
+  const optgrammar::OutputDef& d = c.graph().output(x);
+  if (std::any_of(vals.begin(), vals.end(), [](double e) { return e < 0; })) return false;
+  if (m.size() != 1 || m[0] != 1) return true;
+  if (vals.size() != 2 * d.rank) return true;  // (Pad's definition rejects it)
+  for (std::size_t k = 0; k < vals.size(); ++k)
+    if (vals[k] >= static_cast<double>(d.dims[k % d.rank])) return false;
+  return true;
 }
 
 // :::EXTERNAL_SHAPEFN::: { OpRef htp_split_param(Replacement&, OpRef, int); }
@@ -87,13 +96,13 @@ DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Split", "axis", "split_attr", "
                             SHAPEFN_APPLY(htp_split_param, "*", 2)))
 // Pad with its pads as an input (opset 11 on; the fill value an input, or none: an absent input
 // imports as an empty Float32 constant, which Pad reads as 0) or as an attribute; negative pads
-// (ONNX's crops) stay.
+// (ONNX's crops) and reflect pads beyond an extent stay.
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", "pads_attr", "value_attr", "x", OPCONST("pads"), OPCONST("value")),
-                         AND(CONSTVAL_INT_VALID("pads", 0), EXTERNAL_CONSTRAINT(htp_none_negative, "pads"),
+                         AND(CONSTVAL_INT_VALID("pads", 0), EXTERNAL_CONSTRAINT(htp_pads_fit, "pads", "x", "mode"),
                              NOT(CONSTVAL_FLOAT_VALID("value", 1)), EQ(DTYPE_OF("value"), DTYPE_OF("x"))),
                          Op("Pad", "x", "pads", "value", "mode"))
 DEF_PACKAGE_OPTIMIZATION(PRE_TRANSLATE, Op("onnx.Pad", "mode", OPCONST("pads_attr"), "value_attr", "x", OPCONST("pads"), "value"),
-                         AND(HTP_EMPTY("pads"), CONSTVAL_INT_VALID("pads_attr", 0), EXTERNAL_CONSTRAINT(htp_none_negative, "pads_attr"),
+                         AND(HTP_EMPTY("pads"), CONSTVAL_INT_VALID("pads_attr", 0), EXTERNAL_CONSTRAINT(htp_pads_fit, "pads_attr", "x", "mode"),
                              IS_FLOAT32("x")),
                          Op("Pad", "x", "pads_attr", "value_attr", "mode"))
 

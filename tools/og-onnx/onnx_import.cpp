@@ -248,6 +248,48 @@ class ExternalData {
   std::unordered_map<std::string, File> files_;
 };
 
+/// What ONNX's own shape inference relies on of a node without checking it (it reads past a shape
+/// or divides by zero otherwise: crashes found by fuzzing and by og-opt --verify), checked before it
+/// runs; `rank(k)` is the rank of input k, -1 when not known. Convolution and pooling nodes:
+/// kernel_shape, strides and dilations entries of at least 1, pads entries of at least 0; where the
+/// data input has a known rank r, the input must have rank >= 3, a weight input rank r,
+/// kernel_shape, strides and dilations r - 2 entries, pads 2 (r - 2). Gemm: A and B of known rank
+/// must have rank 2, as every Gemm version takes (its inference crashed on a rank-0 B). An `axis`
+/// attribute lies within [-r, r] of a first input of known rank r, but for QuantizeLinear and
+/// DequantizeLinear (LayerNormalization's inference crashed on axis -2 of a rank-1 input and on
+/// axis -1 of a scalar).
+void check_node_before_inference(const onnx::NodeProto& n, const std::function<int(int)>& rank, const std::string& where) {
+  const std::string& op = n.op_type();
+  const bool weighted = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
+  const bool conv_pool = weighted || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
+  if (op == "Gemm")
+    for (int k = 0; k < 2; ++k)
+      if (const int m = rank(k); m >= 0 && m != 2)
+        fail(Kind::invalid, where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m) + ", Gemm takes rank 2");
+  const int r = rank(0);  // -1: not known
+  // (ONNX ignores the axis of a per-tensor quantization, whatever the input's rank)
+  const bool quantization = op == "QuantizeLinear" || op == "DequantizeLinear";
+  for (const auto& a : n.attribute())
+    if (a.name() == "axis" && a.type() == onnx::AttributeProto_AttributeType_INT && r >= 0 && !quantization && (a.i() < -r || a.i() > r))
+      fail(Kind::invalid, where + ": attribute axis is " + std::to_string(a.i()) + ", outside [-" + std::to_string(r) + ", " +
+                              std::to_string(r) + "] for an input of rank " + std::to_string(r));
+  if (!conv_pool) return;
+  if (r >= 0 && r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
+  if (r >= 0 && weighted && n.input_size() > 1) {
+    if (const int w = rank(1); w >= 0 && w != r)
+      fail(Kind::invalid, where + ": the weight has rank " + std::to_string(w) + ", the input " + std::to_string(r));
+  }
+  for (const auto& a : n.attribute()) {
+    const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
+    if (!spatial && a.name() != "pads") continue;
+    for (auto v : a.ints())  // ONNX divides by strides and dilations, whether the rank is known or not
+      if (v < (spatial ? 1 : 0)) fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
+    if (const int want = spatial ? r - 2 : 2 * (r - 2); r >= 0 && a.ints_size() != want)
+      fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
+                              " entries, the input's rank needs " + std::to_string(want));
+  }
+}
+
 /// What ONNX's inference function of one node sees: the node's attributes, its inputs' types
 /// and, where known at import, their values; it writes the outputs' types.
 class NodeInference final : public onnx::InferenceContext {
@@ -382,13 +424,8 @@ class Importer {
   }
 
  private:
-  /// Ranks ONNX's own shape inference relies on without checking them (it reads past the shape
-  /// or divides by zero otherwise: crashes found by fuzzing), so the importer rejects such a node
-  /// before it runs. Convolution and pooling nodes: kernel_shape, strides and dilations entries of
-  /// at least 1, pads entries of at least 0; where the data input has a known rank r (from the
-  /// graph's inputs, outputs, value infos or initializers), the input must have rank >= 3, a weight
-  /// input rank r, kernel_shape, strides and dilations r - 2 entries, pads 2 (r - 2). Gemm: A and B of known rank
-  /// must have rank 2, as every Gemm version takes (its inference crashed on a rank-0 B).
+  /// The ranks of the graph's named values (inputs, outputs, value infos, initializers) that
+  /// check_node_before_inference reads, checked for every node before ONNX's inference runs.
   void check_ranks_before_inference() const {
     const auto& gp = model_.graph();
     std::unordered_map<std::string, int> rank;
@@ -402,33 +439,11 @@ class Importer {
     for (const auto& t : gp.initializer()) rank[t.name()] = t.dims_size();
     int index = 0;
     for (const auto& n : gp.node()) {
-      const std::string& op = n.op_type();
-      const bool weighted = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
-      const bool conv_pool = weighted || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
-      const std::string where = "node " + std::to_string(index++) + " (" + op + ")";
-      if (op == "Gemm")
-        for (int k = 0; k < 2 && k < n.input_size(); ++k)
-          if (const auto m = rank.find(n.input(k)); m != rank.end() && m->second != 2)
-            fail(Kind::invalid, where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m->second) +
-                                    ", Gemm takes rank 2");
-      if (!conv_pool) continue;
-      const auto x = n.input_size() > 0 ? rank.find(n.input(0)) : rank.end();
-      const int r = x != rank.end() ? x->second : -1;  // -1: not known
-      if (r >= 0 && r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
-      if (r >= 0 && weighted && n.input_size() > 1) {
-        const auto w = rank.find(n.input(1));
-        if (w != rank.end() && w->second != r)
-          fail(Kind::invalid, where + ": the weight has rank " + std::to_string(w->second) + ", the input " + std::to_string(r));
-      }
-      for (const auto& a : n.attribute()) {
-        const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
-        if (!spatial && a.name() != "pads") continue;
-        for (auto v : a.ints())  // ONNX divides by strides and dilations, whether the rank is known or not
-          if (v < (spatial ? 1 : 0)) fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
-        if (const int want = spatial ? r - 2 : 2 * (r - 2); r >= 0 && a.ints_size() != want)
-          fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
-                                  " entries, the input's rank needs " + std::to_string(want));
-      }
+      const std::string where = "node " + std::to_string(index++) + " (" + n.op_type() + ")";
+      check_node_before_inference(n, [&](int k) {
+        const auto m = k < n.input_size() ? rank.find(n.input(k)) : rank.end();
+        return m == rank.end() ? -1 : m->second;
+      }, where);
     }
   }
 
@@ -1224,6 +1239,169 @@ Imported import_bytes(std::string_view bytes, const std::string& name, const Imp
     return Importer(m, options).run();
   } catch (const ImportError& e) {
     throw ImportError(e.kind, name + ": " + e.what());
+  }
+}
+
+namespace {
+/// The ONNX element type a dtype is stored as (a quantized dtype: the integer type of its width and
+/// signedness); 0 for none.
+int elem_of(DType d) {
+  const DTypeInfo& info = dtype_info(d);
+  for (int t = 1; t <= onnx::TensorProto_DataType_DataType_MAX; ++t) {
+    const auto mine = dtype_of(t);
+    if (!mine) continue;
+    const DTypeInfo& m = dtype_info(*mine);
+    if (*mine == d || (info.kind == DTypeKind::quantized && m.kind == DTypeKind::integer && m.size == info.size &&
+                       m.is_signed == info.is_signed))
+      return t;
+  }
+  return 0;
+}
+
+/// Choice k of an attribute's comma-separated choices.
+std::string choice_text(std::string_view choices, std::size_t k) {
+  for (; k > 0 && choices.find(',') != std::string_view::npos; --k) choices.remove_prefix(choices.find(',') + 1);
+  return std::string(choices.substr(0, choices.find(',')));
+}
+
+/// A constant of g as a TensorProto of its storage type (raw little-endian data, as imported).
+void tensor_proto(const Graph& g, OpRef c, onnx::TensorProto& t) {
+  const OutputDef& d = g.output(c);
+  t.set_data_type(elem_of(d.dtype));
+  for (std::uint32_t k = 0; k < d.rank; ++k) t.add_dims(static_cast<std::int64_t>(d.dims[k]));
+  const auto bytes = g.payload(c);
+  t.set_raw_data(bytes.data(), bytes.size());
+}
+}  // namespace
+
+std::vector<int> tied_types(std::string_view op_name) {
+  if (!op_name.starts_with("onnx.")) return {};
+  const ops::onnx::OpSpec* spec = ops::onnx::find(op_name.substr(5));
+  const onnx::OpSchema* schema = spec ? onnx::OpSchemaRegistry::Schema(std::string(spec->type), 17, "") : nullptr;
+  if (!schema) return {};
+  const auto& formal = schema->inputs();
+  const std::size_t first = spec->attr_operands();
+  std::vector<int> tied(first + spec->inputs.size(), -1);
+  for (std::size_t j = 0; j < spec->inputs.size() && j < formal.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (formal[i].GetTypeStr() == formal[j].GetTypeStr()) {
+        tied[first + j] = static_cast<int>(first + i);
+        break;
+      }
+  return tied;
+}
+
+std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* error) {
+  using K = ops::onnx::AttrKind;
+  const std::string_view name = g.name(r);
+  if (!name.starts_with("onnx.")) return std::nullopt;
+  const ops::onnx::OpSpec* spec = ops::onnx::find(name.substr(5));
+  if (!spec || g.n_inputs(r) < spec->attr_operands()) return std::nullopt;
+  onnx::NodeProto n;
+  n.set_op_type(std::string(spec->type));
+  const auto values = [&](OpRef c) {
+    std::vector<double> v(g.output(c).element_count());
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = ev::get(g.output(c).dtype, g.payload(c).data(), i);
+    return v;
+  };
+  for (std::size_t k = 0; k < spec->attrs.size(); ++k) {
+    const ops::onnx::AttrSpec& a = spec->attrs[k];
+    const OpRef c = g.input(r, static_cast<std::uint32_t>(k));
+    if (!g.is_const(c)) return std::nullopt;
+    const std::vector<double> v = values(c);
+    if (v.empty()) continue;  // absent: ONNX's default
+    onnx::AttributeProto& p = *n.add_attribute();
+    p.set_name(std::string(a.name));
+    switch (a.kind) {
+      case K::integer: p.set_type(onnx::AttributeProto_AttributeType_INT), p.set_i(static_cast<std::int64_t>(v[0])); break;
+      case K::real: p.set_type(onnx::AttributeProto_AttributeType_FLOAT), p.set_f(static_cast<float>(v[0])); break;
+      case K::integers:
+        p.set_type(onnx::AttributeProto_AttributeType_INTS);
+        for (double x : v) p.add_ints(static_cast<std::int64_t>(x));
+        break;
+      case K::reals:
+        p.set_type(onnx::AttributeProto_AttributeType_FLOATS);
+        for (double x : v) p.add_floats(static_cast<float>(x));
+        break;
+      case K::choice:
+        p.set_type(onnx::AttributeProto_AttributeType_STRING), p.set_s(choice_text(a.choices, static_cast<std::size_t>(v[0])));
+        break;
+      case K::choices:
+        p.set_type(onnx::AttributeProto_AttributeType_STRINGS);
+        for (double x : v) p.add_strings(choice_text(a.choices, static_cast<std::size_t>(x)));
+        break;
+      case K::text: {
+        std::string text;
+        for (double x : v) text += static_cast<char>(static_cast<unsigned char>(x));
+        p.set_type(onnx::AttributeProto_AttributeType_STRING), p.set_s(text);
+        break;
+      }
+      case K::tensor: p.set_type(onnx::AttributeProto_AttributeType_TENSOR), tensor_proto(g, c, *p.mutable_t()); break;
+    }
+  }
+  std::size_t output = 0;
+  if (spec->multi_output()) {
+    const OpRef c = g.input(r, static_cast<std::uint32_t>(spec->attrs.size()));
+    if (!g.is_const(c) || g.output(c).element_count() != 1) return std::nullopt;
+    const double k = values(c)[0];
+    const bool any_number = spec->outputs.back().ends_with("...");
+    if (!(k >= 0) || k >= (any_number ? 256.0 : static_cast<double>(spec->outputs.size()))) {
+      if (error) *error = std::string(name) + " has no output " + std::to_string(k);
+      return std::nullopt;
+    }
+    output = static_cast<std::size_t>(k);
+  }
+  for (std::size_t k = 0; k <= output; ++k) n.add_output("out" + std::to_string(k));
+  // The inputs: an empty constant in an optional input's slot is an absent input.
+  std::vector<onnx::TypeProto> types(g.n_inputs(r));
+  std::map<std::string, onnx::TensorProto> data;
+  std::vector<const onnx::TypeProto*> in;
+  for (std::uint32_t k = static_cast<std::uint32_t>(spec->attr_operands()); k < g.n_inputs(r); ++k) {
+    const OpRef x = g.input(r, k);
+    const OutputDef& d = g.output(x);
+    const std::size_t slot = k - spec->attr_operands();
+    const bool optional = slot < spec->inputs.size() && spec->inputs[slot].optional;
+    if (optional && g.is_const(x) && d.element_count() == 0) {
+      n.add_input("");
+      in.push_back(nullptr);
+      continue;
+    }
+    const std::string input = "in" + std::to_string(k);
+    n.add_input(input);
+    auto& tt = *types[k].mutable_tensor_type();
+    tt.set_elem_type(elem_of(d.dtype));
+    tt.mutable_shape();  // (a scalar has a shape of no dims)
+    for (std::uint32_t j = 0; j < d.rank; ++j) tt.mutable_shape()->add_dim()->set_dim_value(static_cast<std::int64_t>(d.dims[j]));
+    if (g.is_const(x)) tensor_proto(g, x, data[input]);
+    in.push_back(&types[k]);
+  }
+  const auto rank_of = [&](int k) { return k < static_cast<int>(in.size()) && in[static_cast<std::size_t>(k)] ? types[spec->attr_operands() + static_cast<std::size_t>(k)].tensor_type().shape().dim_size() : -1; };
+  try {
+    check_node_before_inference(n, rank_of, std::string(name));
+  } catch (const ImportError& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+  NodeInference ctx(n, std::move(in), [&](const std::string& input) -> const onnx::TensorProto* {
+    const auto it = data.find(input);
+    return it == data.end() ? nullptr : &it->second;
+  });
+  try {
+    // Opset 17's version, or a later one when the op is given an input only that one reads
+    // (ReduceMean's axes from opset 18; the table's ops keep ONNX's input order across versions).
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), 17, "");
+    if (schema && n.input_size() > schema->max_input()) schema = onnx::OpSchemaRegistry::Schema(n.op_type(), std::numeric_limits<int>::max(), "");
+    if (!schema || n.input_size() > schema->max_input()) return std::nullopt;
+    schema->CheckInputOutputType(ctx);  // the element types its type constraints take (Mul: both of one type)
+    if (schema->has_type_and_shape_inference_function()) schema->GetTypeAndShapeInferenceFunction()(ctx);
+    else if (schema->HasFunction()) onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx);
+    else return std::nullopt;
+    const std::vector<onnx::TypeProto> out = ctx.take_outputs();
+    if (output >= out.size() || !out[output].has_tensor_type() || out[output].tensor_type().elem_type() == 0) return std::nullopt;
+    return def_of(out[output], std::string(name));
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -75,6 +76,19 @@ Imported import_file_bytes(std::string_view bytes, const std::string& path, cons
 
 /// Imports a serialized model held in memory; `name` stands for it in messages. Throws ImportError.
 Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options = {});
+
+/// ONNX's own type and shape inference (its schema's, at opset 17) of the imported op `r` of g (an
+/// `onnx.<OpType>` op: its attributes read back from its attribute operands, its inputs' element
+/// types and shapes, a quantized dtype as the integer type it is stored as, and the values of its
+/// constant inputs): the output definition the inference finds, or nullopt (not an imported op, no
+/// complete shape found, or the inference rejects the operands; `error` then says why, when given).
+/// What og-opt --verify declares for the imported ops it synthesizes.
+std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* error = nullptr);
+
+/// For an imported op (`onnx.<OpType>`, operands as imported: attributes first): per operand, the
+/// earlier operand whose element type ONNX's schema (opset 17) ties it to (an input of the same
+/// type variable: DequantizeLinear's zero point and its data), or -1. Empty for any other op.
+std::vector<int> tied_types(std::string_view op_name);
 
 /// A serialized TensorProto (ONNX test data) as a tensor of the imported element type; `name`
 /// receives the tensor's name (empty when it has none).

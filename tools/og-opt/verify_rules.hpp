@@ -14,10 +14,13 @@
 #include "result_check.hpp"
 #include "run.hpp"
 
+#include "onnx_import.hpp"
+
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/dsl/canonical.hpp>
 #include <optgrammar/dsl/flat.hpp>
+#include <optgrammar/engine/explain.hpp>
 #include <optgrammar/ops/builtin.hpp>
 #include <optgrammar/ops/definition_verify.hpp>
 
@@ -35,10 +38,12 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -78,6 +83,7 @@ struct Plan {
   /// Tags whose constraint reads CONSTVAL_*_VALID("t", 0): absent ONNX inputs are constants
   /// with no elements, which such a rule asks for.
   std::set<std::string> maybe_empty;
+  std::map<std::string, std::uint32_t> tags;  ///< each tag and LET of the match: its entry
   std::string unsupported;  ///< non-empty: beyond the synthesizer (what)
   std::string no_eval;      ///< non-empty: an op without reference semantics (which)
 };
@@ -119,6 +125,7 @@ class Planner {
     visit(t_.match);
     for (auto& e : p_.entries)
       if (e.leaf && const_tags_.count(e.name)) e.constant_only = true;
+    p_.tags = tags_;
   }
 
  private:
@@ -208,11 +215,162 @@ struct LeafDraw {
 };
 using Draw = std::vector<LeafDraw>;  // by plan entry (entries that are ops: unused)
 
+/// Makes one failing constraint term true by changing a leaf of the draw (Drawer::repair): the
+/// values of the term's operands come from the evaluators the rule's translation unit compiled
+/// (engine/explain_nodes.hpp) on the draw's graph.
+struct Solver {
+  const optgrammar::dsl::FlatCopy& f;
+  const std::vector<optgrammar::engine::NodeEval>& evals;
+  optgrammar::engine::ExecState& s;
+  const Plan& p;
+  Draw& d;
+
+  /// The value of node i: a constant as written, else what its evaluator computes.
+  std::optional<optgrammar::engine::NodeValue> value(std::uint32_t i) const {
+    const auto& n = f.nodes[i];
+    optgrammar::engine::NodeValue v;
+    switch (n.kind) {
+      case Kind::Int: v.set(static_cast<int>(n.value)); return v;
+      case Kind::Size: v.set(static_cast<std::size_t>(n.value)); return v;
+      case Kind::Float: v.set(static_cast<float>(n.real)); return v;
+      case Kind::DTypeConst: v.set(static_cast<DType>(n.value)); return v;
+      default: break;
+    }
+    if (i < f.constraint || i >= f.replacement || evals[i - f.constraint].eval == nullptr) return std::nullopt;
+    const bool failed = s.failed;
+    s.failed = false;
+    evals[i - f.constraint].eval(evals[i - f.constraint].node, s, v);
+    const bool ok = !s.failed;
+    s.failed = failed;
+    if (!ok) return std::nullopt;
+    return v;
+  }
+  std::optional<double> number(std::uint32_t i) const {
+    const auto v = value(i);
+    if (!v) return std::nullopt;
+    switch (v->type) {
+      case optgrammar::dsl::VType::Int: return v->i;
+      case optgrammar::dsl::VType::Size: return static_cast<double>(v->z);
+      case optgrammar::dsl::VType::Float: return v->f;
+      case optgrammar::dsl::VType::Bool: return v->b ? 1.0 : 0.0;
+      default: return std::nullopt;
+    }
+  }
+  /// The leaf the tag at node i (the first operand of a property) names; nullptr for an op or "*".
+  LeafDraw* leaf(std::uint32_t i) const {
+    const auto& n = f.nodes[i];
+    if (n.kind != Kind::Tag) return nullptr;
+    const auto t = p.tags.find(std::string(n.str.view()));
+    return t == p.tags.end() || !p.entries[t->second].leaf ? nullptr : &d[t->second];
+  }
+  std::uint32_t operand(std::uint32_t i, std::uint32_t k) const { return optgrammar::dsl::operand_at(f.nodes.data(), i, k); }
+
+  /// The most elements a leaf is given.
+  static constexpr std::size_t max_elements = 4096;
+  /// A leaf's shape changed: a constant gets as many values (its first repeated). False (the leaf
+  /// as it was) when it would hold more than max_elements.
+  static bool reshape(LeafDraw& l, const OutputDef& was) {
+    if (l.def.element_count() > max_elements) {
+      l.def = was;
+      return false;
+    }
+    if (l.constant) l.values.resize(l.def.element_count(), l.values.empty() ? 0.0 : l.values[0]);
+    return true;
+  }
+  /// A constant as a vector of `count` elements (its values kept, the first repeated).
+  static void resize(LeafDraw& l, std::size_t count) {
+    if (l.def.rank > 1 || (count == 1 && l.def.rank == 0)) return;
+    const OutputDef was = l.def;
+    l.def.rank = 1;
+    l.def.dims[0] = count;
+    reshape(l, was);
+  }
+
+  /// Sets what node `target` reads (a leaf's dim, rank, dtype, step size or zero offset, or a
+  /// constant's element) to the value of node `from`. False when it reads nothing settable.
+  bool set(std::uint32_t target, std::uint32_t from) const {
+    const auto& t = f.nodes[target];
+    if (t.n == 0) return false;
+    LeafDraw* l = leaf(operand(target, 0));
+    if (l == nullptr) return false;
+    if (t.kind == Kind::DTypeOf) {
+      const auto v = value(from);
+      if (!v || v->type != optgrammar::dsl::VType::DType || l->def.dtype == v->d) return false;
+      l->def.dtype = v->d;
+      if (l->constant && !optgrammar::is_floating(v->d))
+        for (double& x : l->values) x = std::round(x);
+      return true;
+    }
+    const auto v = number(from);
+    if (!v || !std::isfinite(*v)) return false;
+    switch (t.kind) {
+      case Kind::ConstvalInt:
+      case Kind::ConstvalFloat: {
+        const auto k = t.n == 2 ? number(operand(target, 1)) : std::optional<double>(0.0);
+        if (!l->constant || !k || *k < 0 || *k > 64) return false;
+        const auto at = static_cast<std::size_t>(*k);
+        if (at >= l->values.size()) resize(*l, at + 1);
+        if (at >= l->values.size()) return false;
+        l->values[at] = t.kind == Kind::ConstvalInt ? std::round(*v) : *v;
+        return true;
+      }
+      case Kind::DimOf: {
+        const auto k = t.n == 2 ? number(operand(target, 1)) : std::nullopt;
+        if (!k || *k < 0 || *k >= 6 || *v < 1 || *v > 64) return false;
+        const auto at = static_cast<std::uint32_t>(*k);
+        const OutputDef was = l->def;
+        while (l->def.rank <= at) l->def.dims[l->def.rank++] = 1;
+        l->def.dims[at] = static_cast<std::size_t>(*v);
+        return reshape(*l, was);
+      }
+      case Kind::RankOf: {
+        if (*v < 0 || *v > 6) return false;
+        const auto r = static_cast<std::uint32_t>(*v);
+        const OutputDef was = l->def;
+        while (l->def.rank < r) l->def.dims[l->def.rank++] = 2;
+        l->def.rank = r;
+        return reshape(*l, was);
+      }
+      case Kind::StepsizeOf:
+        if (!optgrammar::is_quantized(l->def.dtype) || *v <= 0) return false;
+        l->def.stepsize = static_cast<float>(*v);
+        return true;
+      case Kind::ZeroOffsetOf:
+        if (!optgrammar::is_quantized(l->def.dtype)) return false;
+        l->def.zero_offset = static_cast<std::int32_t>(*v);
+        return true;
+      default: return false;
+    }
+  }
+
+  /// Makes the failing term at node i true, if it is of a form solved here.
+  bool solve(std::uint32_t i) const {
+    const auto& n = f.nodes[i];
+    if ((n.kind == Kind::Eq || n.kind == Kind::Le || n.kind == Kind::Ge) && n.n == 2) {
+      const std::uint32_t a = operand(i, 0), b = operand(i, 1);
+      return set(a, b) || set(b, a);
+    }
+    const bool negated = n.kind == Kind::Not && n.n == 1;
+    const std::uint32_t valid = negated ? operand(i, 0) : i;
+    const auto& v = f.nodes[valid];
+    if ((v.kind == Kind::ConstvalIntValid || v.kind == Kind::ConstvalFloatValid) && v.n == 2) {
+      LeafDraw* l = leaf(operand(valid, 0));
+      const auto k = number(operand(valid, 1));
+      if (l == nullptr || !l->constant || !k || *k < 0 || *k > 64) return false;
+      const std::size_t before = l->values.size();
+      resize(*l, negated ? static_cast<std::size_t>(*k) : static_cast<std::size_t>(*k) + 1);
+      return l->values.size() != before;
+    }
+    return false;
+  }
+};
+
 /// Draws leaves for a plan: shapes around one base shape, dtypes the consumers' definitions
 /// take, constants from the rule's numbers, their neighbours and a small pool.
 class Drawer {
  public:
   Drawer(const Plan& p, std::uint64_t seed) : p_(p), rng_(seed) {
+    for (const PlanEntry& e : p.entries) tied_.push_back(e.leaf ? std::vector<int>() : optgrammar::onnx_import::tied_types(e.name));
     for (double v : p.numbers)
       for (double d : {0.0, -1.0, 1.0}) pool_.push_back(v + d);
     for (double v : {0.0, 1.0, -1.0, 2.0, 0.5, 3.0}) pool_.push_back(v);
@@ -287,8 +445,37 @@ class Drawer {
         for (const auto& [k, v] : h->second)
           if (k < l.values.size() && pick(4) != 0) l.values[k] = pick(8) == 0 ? v + (pick(2) ? 1.0 : -1.0) : v;
     }
+    // A leaf whose slot takes the dtype of another operand of its op (the definition's
+    // same_as_operand, ONNX's type variables of an imported op) gets that operand's, when it is a leaf.
+    for (std::size_t i = 0; i < p_.entries.size(); ++i) {
+      const PlanEntry& op = p_.entries[i];
+      const auto* def = op.leaf ? nullptr : optgrammar::ops::definitions().find(op.name);
+      for (std::size_t k = 0; def && k < op.operands.size(); ++k) {
+        const auto* spec = def->operand_spec(k);
+        std::size_t tie = spec && spec->rule == optgrammar::ops::TypeRule::same_as_operand ? spec->like : k;
+        if (tie == k && k < tied_[i].size() && tied_[i][k] >= 0) tie = static_cast<std::size_t>(tied_[i][k]);
+        if (tie >= op.operands.size() || tie == k || !p_.entries[op.operands[k]].leaf || !p_.entries[op.operands[tie]].leaf)
+          continue;
+        LeafDraw& l = d[op.operands[k]];
+        const LeafDraw& like = d[op.operands[tie]];
+        l.def.dtype = like.def.dtype;
+        l.def.zero_offset = like.def.zero_offset;
+        l.def.stepsize = like.def.stepsize;
+        if (!optgrammar::is_floating(l.def.dtype))
+          for (double& x : l.values) x = std::round(x);
+      }
+    }
     return d;
   }
+
+  /// Changes the draw towards the rule's constraint: the rule is explained on the draw's graph
+  /// (RuleInfo::explain, engine/explain.hpp) and the first failing term that compares a leaf's
+  /// property or a constant's element with a value (EQ, LE, GE; CONSTVAL_*_VALID and its NOT) is
+  /// made true by setting that property of the leaf, as often as it helps (at most 8 steps). A
+  /// change that makes the graph invalid is undone. Draws are repaired 3 times in 4: the rest stay
+  /// near misses.
+  /// False when the draw makes no valid graph (nothing changed).
+  bool repair(Draw& d, const optgrammar::RuleInfo& rule);
 
   /// Values for a constant leaf, one per element of its definition.
   void fill(LeafDraw& l) {
@@ -324,11 +511,54 @@ class Drawer {
   const Plan& p_;
   std::mt19937_64 rng_;
   std::vector<double> pool_;
+  std::vector<std::vector<int>> tied_;  ///< per entry: onnx_import::tied_types of its op
+  optgrammar::dsl::FlatCopy flat_;                      ///< repair: the rule's flat form
+  std::vector<optgrammar::engine::NodeEval> evals_;     ///< repair: its constraint's evaluators
 };
+
+/// ONNX's inference of an imported op (onnx_import::infer_output), remembered by the op's name,
+/// its operands' definitions and its constant operands' bytes: the repairs and the trials build
+/// the same ops again and again. Cleared for each rule.
+class OnnxInference {
+ public:
+  struct Result {
+    std::optional<OutputDef> def;
+    bool rejected = false;
+  };
+  const Result& operator()(const Graph& g, OpRef r) {
+    key_.assign(g.name(r));
+    for (std::uint32_t k = 0; k < g.n_inputs(r); ++k) {
+      const OpRef in = g.input(r, k);
+      const OutputDef& d = g.output(in);
+      key_ += fmt::format("|{}:{}", static_cast<int>(d.dtype), g.is_const(in) ? "c" : "i");
+      for (std::uint32_t j = 0; j < d.rank; ++j) key_ += fmt::format(",{}", d.dims[j]);
+      if (g.is_const(in)) {
+        const auto bytes = g.payload(in);
+        key_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      }
+    }
+    if (const auto it = memo_.find(key_); it != memo_.end()) return it->second;
+    Result res;
+    std::string error;
+    res.def = optgrammar::onnx_import::infer_output(g, r, &error);
+    res.rejected = !res.def && !error.empty();
+    return memo_.emplace(key_, std::move(res)).first->second;
+  }
+  void clear() { memo_.clear(); }
+
+ private:
+  std::string key_;
+  std::unordered_map<std::string, Result> memo_;
+};
+
+inline OnnxInference& onnx_inference() {
+  static OnnxInference memo;
+  return memo;
+}
 
 /// The graph of a draw: its leaves, the pattern ops with inferred output definitions, an Output
 /// of the root. False when the op definitions reject it.
-inline bool build(const Plan& p, const Draw& d, Graph& g) {
+inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr) {
   g = Graph();
   std::vector<OpRef> ref(p.entries.size());
   std::vector<optgrammar::ops::ValueView> buf;
@@ -336,6 +566,7 @@ inline bool build(const Plan& p, const Draw& d, Graph& g) {
     const PlanEntry& e = p.entries[i];
     if (e.leaf) {
       const LeafDraw& l = d[i];
+      if (l.def.unrepresentable() != nullptr || l.def.element_count() > (1u << 16)) return false;
       if (!l.constant) {
         ref[i] = g.add_input(l.def);
         continue;
@@ -368,10 +599,12 @@ inline bool build(const Plan& p, const Draw& d, Graph& g) {
           break;
         }
     const OpRef r = g.add_op(optgrammar::intern_op_name(e.name), std::span<const OpRef>(ins), guess);
-    if (def && def->infer && def->min_operands() <= ins.size() && ins.size() <= def->max_operands()) {
+    // The definition's inference: what it decides of the output, false when it rejects the operands.
+    const auto infer = [&] {
+      if (!def || !def->infer || ins.size() < def->min_operands() || ins.size() > def->max_operands()) return true;
       const optgrammar::ops::Inferred inf = def->infer(optgrammar::ops::op_view(g, r, buf));
       if (!inf.error.empty()) return false;
-      OutputDef out = guess;
+      OutputDef out = g.output(r);
       if (inf.shape) {
         out.rank = inf.def.rank;
         out.dims = inf.def.dims;
@@ -383,11 +616,72 @@ inline bool build(const Plan& p, const Draw& d, Graph& g) {
       }
       if (out.unrepresentable() != nullptr || out.element_count() > (1u << 16)) return false;
       g.set_output(r, out);
+      return true;
+    };
+    if (!infer()) return false;
+    // An imported op's output is the declared one, which ONNX's inference gives (after the
+    // definition's check of the operands, which that inference relies on); checked again with it.
+    if (def && def->infer_checks_only) {
+      const OnnxInference::Result& onnx = onnx_inference()(g, r);
+      if (auto inferred = onnx.def) {
+        // Quantized data stays quantized: ONNX sees it as the integers it is stored as.
+        if (optgrammar::is_quantized(guess.dtype) && !optgrammar::is_quantized(inferred->dtype) &&
+            optgrammar::dtype_info(inferred->dtype).kind == optgrammar::DTypeKind::integer &&
+            optgrammar::dtype_info(inferred->dtype).size == optgrammar::dtype_info(guess.dtype).size &&
+            optgrammar::dtype_info(inferred->dtype).is_signed == optgrammar::dtype_info(guess.dtype).is_signed) {
+          inferred->dtype = guess.dtype;
+          inferred->zero_offset = guess.zero_offset;
+          inferred->stepsize = guess.stepsize;
+        }
+        g.set_output(r, *inferred);
+      } else if (onnx.rejected) {
+        return false;
+      }
+      if (g.output(r).unrepresentable() != nullptr || g.output(r).element_count() > (1u << 16) || !infer()) return false;
     }
     ref[i] = r;
   }
   g.add_output(ref.back());
+  if (root) *root = ref.back();
   return optgrammar::verify(g).empty() && optgrammar::ops::verify_ops(g).empty();
+}
+
+inline bool Drawer::repair(Draw& d, const optgrammar::RuleInfo& rule) {
+  if (!rule.explain || !rule.flat || pick(4) == 0) return true;
+  if (flat_.nodes.empty()) {  // the rule's flat form and evaluators, once per rule
+    flat_ = rule.flat(rule.rule);
+    evals_.resize(flat_.replacement - flat_.constraint);
+    rule.explain.nodes(rule.rule, evals_.data());
+  }
+  const optgrammar::dsl::FlatCopy& f = flat_;
+  Graph g;
+  OpRef root;
+  Draw before;
+  for (int step = 0; step <= 8; ++step) {
+    if (!build(p_, d, g, &root)) {
+      if (step == 0) return false;
+      d = std::move(before);  // the last change made it invalid: undone
+      return true;
+    }
+    if (step == 8) return true;
+    OpRef slots[optgrammar::dsl::max_tags];
+    slots[0] = root;
+    optgrammar::engine::MatchState m{rule.names.data(), slots};
+    optgrammar::Explanation e;
+    optgrammar::engine::explain_detail::Walk walk(f, g, e);
+    if (!walk.op(f.match, root, OpRef{}, 0, m)) return true;
+    optgrammar::Split_Context none[1];
+    optgrammar::engine::ExecState s(g, m, root, none);
+    if (walk.term(f.constraint, s, evals_.data()) && !s.failed) return true;  // it holds
+    std::vector<std::uint32_t> failing;
+    for (const auto& finding : e.findings)
+      if (f.nodes[finding.node].kind != Kind::Or && f.nodes[finding.node].kind != Kind::And) failing.push_back(finding.node);
+    if (!e.findings.empty() && f.nodes[e.findings.front().node].kind == Kind::Or) std::shuffle(failing.begin(), failing.end(), rng_);
+    before = d;
+    Solver solver{f, evals_, s, p_, d};
+    if (std::none_of(failing.begin(), failing.end(), [&](std::uint32_t i) { return solver.solve(i); })) return true;
+  }
+  return true;
 }
 
 enum class Outcome { invalid, passed, mismatch, broke_definition, no_fixed_point, not_interpretable };
@@ -568,10 +862,12 @@ inline int verify_package(const LoadedRules& loaded, const Options& o) {
       v.detail = !plan.no_eval.empty() ? plan.no_eval : "beyond the synthesizer: " + plan.unsupported;
     } else {
       // Seeded by the canonical text: the same draws whatever the rule's file, line or compiler.
+      onnx_inference().clear();
       Drawer drawer(plan, o.seed ^ optgrammar::fnv1a(std::as_bytes(std::span(rule->canonical))));
       const std::size_t budget = std::max<std::size_t>(200, 40 * o.verify_n);
       for (std::size_t k = 0; k < budget && v.fired < o.verify_n && v.result.empty(); ++k) {
         Draw d = drawer.draw();
+        if (!drawer.repair(d, *rule)) continue;  // no valid graph
         Trial t = trial(plan, d, loaded.rules, *rule, o);
         if (t.outcome == Outcome::invalid) continue;
         ++v.graphs;

@@ -3,6 +3,10 @@
 // functions with their annotations, helper macros inside rules, compatibility names
 // (FROM_DEFAULT_PACKAGE, OPCONST, IS_SCALAR, TILE_HEIGHT, CHANNEL_SPLIT_SIZE, ...), quantized types,
 // AUTOSPLIT along the height (convolution) and the depth (elementwise), OP_ITER over inputs.
+// Its rules match the ops of this project (docs/ops.md), which are not all in the framework's form:
+// the default Conv2d is Conv2d(x, w) (stride 1, same padding, f32), where the framework's takes a
+// stride operand, and a Flatten is the Reshape(x) to rank 2 that examples/htp_lowering makes of
+// onnx.Flatten. The package's own pkg.Conv2d keeps the framework's form (in, filt, stride).
 // tests/replacement/op_package_test.cpp runs it on graphs; og-parse reads it in the cross-check.
 #include <optgrammar/core/declarations.hpp>
 #include <optgrammar/rules.hpp>
@@ -43,7 +47,7 @@ static QuickShape padded_depth(Replacement& rpx, OpRef x, int multiple) {
 // :::EXTERNAL_SHAPEFN::: { OpRef keep_or_flatten(Replacement&, OpDef const&); }
 static OpRef keep_or_flatten(Replacement& rpx, OpDef const&) {
   OpRef x = rpx.graph().input(rpx.root(), 0);
-  if (rpx.graph().output(x).rank == 2) return rpx.root();  // already flat: no change
+  if (rpx.graph().output(x).same_shape(rpx.graph().output(rpx.root()))) return rpx.root();  // already flat: no change
   return rpx.op("pkg.Flatten", {x});
 }
 
@@ -62,13 +66,13 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
     AND(PKG_IS_Q8("x"), PKG_SAME_Q("x", "*")),
     WITH_SAME_OUTPUT("*", Op("pkg.Relu", "x")))
 
-// Quantized convolutions with small filters become the package's (whose output is QUInt8); the
-// output keeps its encoding.
+// Convolutions with small filters become the package's, in the framework's form: its stride
+// operand is the shape [1, 1, 1, 1] (the default Conv2d's stride), its padding the same.
 DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
-    Op(FROM_DEFAULT_PACKAGE("Conv2d"), "in", "filt", "stride"),
-    AND(IS_QUINT8("in"), IS_QUANT_TYPE("*"), IS_QUINT8("*"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
+    Op(FROM_DEFAULT_PACKAGE("Conv2d"), "in", "filt"),
+    AND(IS_FLOAT32("in"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
         MESSAGE("conv to pkg.Conv2d, filter height", DIM_FILTHEIGHT("filt"))),
-    WITH_OUTPUT_TYPE(DType::QUInt8, ZERO_OFFSET_OF("*"), STEPSIZE_OF("*"), Op("pkg.Conv2d", "in", "filt", "stride")))
+    WITH_SAME_OUTPUT("*", Op("pkg.Conv2d", "in", "filt", gen_Shape(1, 1, 1, 1))))
 
 // x + 0 is x.
 DEF_PACKAGE_OPTIMIZATION(EARLY,
@@ -95,13 +99,14 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 3,
     AND(PKG_IS_Q8("x"), NE(REM(DIM_DEPTH("x"), MIN_CHANNEL_SPLIT_SIZE), 0), EQ(RANK_OF("x"), 4U)),
     Op("pkg.Relu.padded", WITH_SIZE(SHAPEFN_APPLY(padded_depth, "x", MIN_CHANNEL_SPLIT_SIZE), WITH_TYPE("x", Op("pkg.PadDepth", "x")))))
 
-// Flatten ops go through an external replacement (which may leave them alone).
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Flatten", "x"), OK, EXTERNAL_REPLACE(keep_or_flatten))
+// Flattens (reshapes to rank 2) go through an external replacement (which may leave them alone).
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Reshape", "x"), EQ(RANK_OF("*"), 2U), EXTERNAL_REPLACE(keep_or_flatten))
 
-// Tiling: convolutions by rows of TILE_HEIGHT, each part reading the rows its window needs.
+// Tiling: convolutions by rows of TILE_HEIGHT, each part reading the rows its window needs. With
+// same padding, a part of a taller filter would pad its own first and last rows: one-row filters.
 DEF_PACKAGE_OPTIMIZATION(TILING,
     Op("pkg.Conv2d", "in", "filt", "stride"),
-    AND(GT(TILE_HEIGHT, 0U), GT(DIM_HEIGHT("*"), TILE_HEIGHT)),
+    AND(GT(TILE_HEIGHT, 0U), GT(DIM_HEIGHT("*"), TILE_HEIGHT), EQ(DIM_FILTHEIGHT("filt"), 1U)),
     AUTOSPLIT(1, "I", TILE_HEIGHT,
               Op("pkg.Conv2d", TYPICAL_CONV_SLICE("in", "I", "stride", DIM_FILTHEIGHT("filt")), "filt", "stride")))
 

@@ -7,9 +7,14 @@
 // the default Conv2d is Conv2d(x, w) (stride 1, same padding, f32), where the framework's takes a
 // stride operand, and a Flatten is the Reshape(x) to rank 2 that examples/htp_lowering makes of
 // onnx.Flatten. The package's own pkg.Conv2d keeps the framework's form (in, filt, stride).
+// pkg.Conv2d and pkg.Flatten have reference implementations (docs/packages.md), so og-opt's
+// --check and --verify run the rules that make them.
 // tests/replacement/op_package_test.cpp runs it on graphs; og-parse reads it in the cross-check.
 #include <optgrammar/core/declarations.hpp>
+#include <optgrammar/ops/definition.hpp>
 #include <optgrammar/rules.hpp>
+
+#include <algorithm>
 
 using optgrammar::Constraint;
 using optgrammar::OpDef;
@@ -29,6 +34,71 @@ DEF_TENSOR_PROPERTIES(Op("pkg.Conv2d", "in", "filt", "stride"), Flat("*", "in"),
                       Crouton("in"))
 DEF_TENSOR_PROPERTIES(Op("pkg.Relu", "x"), Tcm("x", "*"), Crouton("x", "*"))
 DEF_PACKAGE_PARAM_ORDER("pkg.Conv2d", "stride", true, nullptr, "pad", false, nullptr)
+
+// Reference implementations. The rules make pkg.Conv2d with the stride [1, 1, 1, 1] only: then it
+// is the default Conv2d of its first two operands, whose definition (found when the op is run,
+// after the program's definitions are filled in) infers and computes it. Other strides are not
+// modelled: the inference rejects them. pkg.Flatten keeps its input's elements in their order.
+namespace ref {
+namespace ops = optgrammar::ops;
+
+const ops::OpDefinition* default_conv() { return ops::Definitions::instance().find("Conv2d"); }
+
+bool unit_stride(const ops::OpView& v) {
+  const optgrammar::OutputDef& s = *v.operands[2].def;
+  return s.rank == 4 && s.element_count() == 1;
+}
+
+ops::OpView first_two(const ops::OpView& v) { return {v.operands.first(2), v.declared}; }
+
+ops::Inferred conv_shape(const ops::OpView& v) {
+  const ops::OpDefinition* conv = default_conv();
+  if (unit_stride(v) && conv != nullptr && conv->infer != nullptr) return conv->infer(first_two(v));
+  ops::Inferred r;
+  r.error = "only the stride [1,1,1,1] is modelled, the stride is " + ops::infer::shape_string(*v.operands[2].def);
+  return r;
+}
+
+bool conv(const ops::OpView& v, std::span<std::byte> out, ops::Backend be) {
+  const ops::OpDefinition* c = default_conv();
+  return unit_stride(v) && c != nullptr && c->eval != nullptr && c->eval(first_two(v), out, be);
+}
+
+bool flatten(const ops::OpView& v, std::span<std::byte> out, ops::Backend) {
+  const ops::ValueView& x = v.operands[0];
+  if (!x.known || x.def->dtype != v.declared->dtype || x.data.size() != out.size()) return false;
+  std::copy(x.data.begin(), x.data.end(), out.begin());
+  return true;
+}
+
+ops::OperandSpec data(std::string_view name, std::string_view summary) {
+  return {name, ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::f32, summary};
+}
+
+[[maybe_unused]] const bool defined = [] {
+  ops::OpDefinition c;
+  c.name = "pkg.Conv2d";
+  c.summary = "The default Conv2d in the framework's form: a stride operand, its shape [1, sh, sw, 1].";
+  c.operands = {data("in", "input [N,H,W,Cin]"), data("filt", "filter [KH,KW,Cin,Cout]"),
+                {"stride", ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::any, "its shape: [1,1,1,1]", 0, true}};
+  c.result = {"out", ops::TypeRule::same_as_first, ops::dtypes::f32, "[N,H,W,Cout]"};
+  c.traits = ops::Trait::pure;
+  c.infer = &conv_shape;
+  c.eval = &conv;
+  c.kernel = "the default Conv2d's";
+  ops::Definitions::instance().add(std::move(c));
+  ops::OpDefinition f;
+  f.name = "pkg.Flatten";
+  f.summary = "Its input's elements in the declared (rank-2) shape.";
+  f.operands = {{"x", ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::any, "input"}};
+  f.result = {"out", ops::TypeRule::same_as_first, ops::dtypes::any, "x's elements"};
+  f.traits = ops::Trait::pure;
+  f.eval = &flatten;
+  f.kernel = "a copy";
+  ops::Definitions::instance().add(std::move(f));
+  return true;
+}();
+}  // namespace ref
 
 // :::EXTERNAL_SHAPEFN::: { bool small_filter(Constraint&, OpRef, int); }
 static bool small_filter(Constraint& c, OpRef filt, int max) {

@@ -1,12 +1,10 @@
 // Random semantic check of the example op package (examples/op_package/op_package.cpp).
 //
-// The package's own ops (pkg.Relu, pkg.PadDepth, pkg.Relu.padded, pkg.Flatten, pkg.Conv2d,
-// pkg.Concat, pkg.Requantize) have no definitions in the op library, whose Relu takes no quantized
-// types: this test gives them the meaning the rules assume. Relu of a quantized tensor is
-// max(q, zero offset) in the input's encoding; pkg.Relu is Relu; pkg.PadDepth pads the depth,
-// pkg.Relu.padded is Relu of the first channels; pkg.Flatten is Reshape. pkg.Conv2d(in, filt,
-// stride) is the library's Conv2d(in, filt) (stride 1, same padding) when its stride operand's
-// shape is [1, 1, 1, 1], the only stride the rules make. pkg.Requantize requantizes to its
+// The package defines pkg.Conv2d and pkg.Flatten itself; its other ops (pkg.Relu, pkg.PadDepth,
+// pkg.Relu.padded, pkg.Concat, pkg.Requantize) have no definitions, and the op library's Relu
+// takes no quantized types: this test gives them the meaning the rules assume. Relu of a quantized
+// tensor is max(q, zero offset) in the input's encoding; pkg.Relu is Relu; pkg.PadDepth pads the
+// depth, pkg.Relu.padded is Relu of the first channels. pkg.Requantize requantizes to its
 // output's encoding; Concat(axis, parts...) and pkg.Concat requantize each part to the output's
 // encoding, then join (the library's Concat). The graph options tile_height (1 to 4) and a depth
 // above 256 make the AUTOSPLIT rules fire.
@@ -94,14 +92,8 @@ bool requantize_op(const OpView& v, std::span<std::byte> out, ops::Backend) {
   return true;
 }
 
-/// The library's Conv2d and Concat evaluations (kept before the test replaces the definitions).
-ops::EvalFn library_conv = nullptr, library_concat = nullptr;
-
-/// pkg.Conv2d(in, filt, stride) with the stride [1, 1, 1, 1]: the library's Conv2d(in, filt).
-bool conv(const OpView& v, std::span<std::byte> out, ops::Backend be) {
-  if (v.operands.size() != 3 || v.operands[2].def->rank != 4 || v.operands[2].def->element_count() != 1) return false;
-  return library_conv(OpView{v.operands.first(2), v.declared}, out, be);
-}
+/// The library's Concat evaluation (kept before the test replaces the definition).
+ops::EvalFn library_concat = nullptr;
 
 /// Concat whose quantized parts may have other encodings than the output: each part requantized
 /// to the output's encoding, then the library's Concat.
@@ -135,12 +127,6 @@ void add_package_semantics() {
   r.eval = relu;
   t.add(r);
   t.add(renamed("Relu", "pkg.Relu"));
-  OpDefinition c = renamed("Conv2d", "pkg.Conv2d");
-  library_conv = c.eval;
-  c.operands.push_back({"stride", ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::any, "its shape: [1,1,1,1]", 0, false});
-  c.indexing = nullptr;
-  c.eval = conv;
-  t.add(c);
   OpDefinition cat = *ops::find_definition("Concat");
   library_concat = cat.eval;
   cat.infer = nullptr;  // the library's requires one encoding
@@ -156,7 +142,6 @@ void add_package_semantics() {
   rq.indexing = nullptr;
   rq.eval = requantize_op;
   t.add(rq);
-  t.add(renamed("Reshape", "pkg.Flatten"));
   OpDefinition pad = renamed("Relu", "pkg.PadDepth");
   pad.infer = nullptr;  // the output's depth is the shape function's
   pad.indexing = nullptr;

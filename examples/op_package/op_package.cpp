@@ -39,7 +39,8 @@ DEF_PACKAGE_PARAM_ORDER("pkg.Conv2d", "stride", true, nullptr, "pad", false, nul
 // is the default Conv2d of its first two operands, whose definition (found when the op is run,
 // after the program's definitions are filled in) infers and computes it. Other strides are not
 // modelled: the inference rejects them. pkg.Flatten keeps its input's elements in their order.
-namespace ref {
+// (Internal linkage: a package's exported symbols could bind to a program's of the same name.)
+namespace {
 namespace ops = optgrammar::ops;
 
 const ops::OpDefinition* default_conv() { return ops::Definitions::instance().find("Conv2d"); }
@@ -98,7 +99,7 @@ ops::OperandSpec data(std::string_view name, std::string_view summary) {
   ops::Definitions::instance().add(std::move(f));
   return true;
 }();
-}  // namespace ref
+}  // namespace
 
 // :::EXTERNAL_SHAPEFN::: { bool small_filter(Constraint&, OpRef, int); }
 static bool small_filter(Constraint& c, OpRef filt, int max) {

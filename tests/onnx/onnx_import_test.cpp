@@ -303,6 +303,51 @@ TEST_CASE("opset 6's broadcast attribute lines B up with A from axis on") {
   CHECK(values(out[0]) == std::vector<float>{10, 10, 10, 21, 21, 21});
 }
 
+TEST_CASE("an axis attribute outside its input's rank is refused before ONNX's inference; OneHot's counts in its output") {
+  auto m = model(13);
+  auto* g = m.mutable_graph();
+  typed(g->add_input(), "x", {2, 3});
+  auto* sm = g->add_node();
+  sm->set_op_type("Softmax");
+  sm->set_name("sm");
+  sm->add_input("x");
+  sm->add_output("y");
+  auto* axis = sm->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(onnx::AttributeProto_AttributeType_INT);
+  axis->set_i(5);
+  typed(g->add_output(), "y", {2, 3});
+  try {
+    oi::import_file(save(m, "softmax_axis_5"));
+    FAIL("no error");
+  } catch (const oi::ImportError& e) {
+    CHECK(e.kind == oi::ImportError::Kind::invalid);
+    CHECK_THAT(e.what(), Catch::Contains("attribute axis is 5, outside [-2, 2] for an input of rank 2"));
+  }
+  // OneHot of indices of rank 1 has an output of rank 2: axis -2 is its first dimension.
+  auto m2 = model(13);
+  auto* g2 = m2.mutable_graph();
+  typed(g2->add_input(), "i", {3});
+  float_constant(g2, "depth", {4});
+  float_constant(g2, "vals", {0, 1});
+  auto* oh = g2->add_node();
+  oh->set_op_type("OneHot");
+  oh->add_input("i");
+  oh->add_input("depth");
+  oh->add_input("vals");
+  oh->add_output("y");
+  auto* oh_axis = oh->add_attribute();
+  oh_axis->set_name("axis");
+  oh_axis->set_type(onnx::AttributeProto_AttributeType_INT);
+  oh_axis->set_i(-2);
+  typed(g2->add_output(), "y", {4, 3});
+  auto im = oi::import_file(save(m2, "onehot_axis_first"));
+  CHECK(optgrammar::ops::verify_ops(im.graph).empty());
+  auto out = optgrammar::engine::interpret(im.graph, {floats({0, 2, 3})});
+  REQUIRE(out.size() == 1);
+  CHECK(values(out[0]) == std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1});
+}
+
 TEST_CASE("every claimed op type has a definition with its attributes first, then its inputs") {
   for (const auto& s : optgrammar::ops::onnx::table()) {
     const auto* d = optgrammar::ops::find_definition(optgrammar::ops::onnx::op_name(s.type));

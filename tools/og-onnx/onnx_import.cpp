@@ -269,9 +269,11 @@ void check_node_before_inference(const onnx::NodeProto& n, const std::function<i
   const int r = rank(0);  // -1: not known
   // (ONNX ignores the axis of a per-tensor quantization, whatever the input's rank)
   const bool quantization = op == "QuantizeLinear" || op == "DequantizeLinear";
+  // (OneHot's axis counts in its output, of rank r + 1)
+  const int lowest = op == "OneHot" ? -r - 1 : -r;
   for (const auto& a : n.attribute())
-    if (a.name() == "axis" && a.type() == onnx::AttributeProto_AttributeType_INT && r >= 0 && !quantization && (a.i() < -r || a.i() > r))
-      fail(Kind::invalid, where + ": attribute axis is " + std::to_string(a.i()) + ", outside [-" + std::to_string(r) + ", " +
+    if (a.name() == "axis" && a.type() == onnx::AttributeProto_AttributeType_INT && r >= 0 && !quantization && (a.i() < lowest || a.i() > r))
+      fail(Kind::invalid, where + ": attribute axis is " + std::to_string(a.i()) + ", outside [" + std::to_string(lowest) + ", " +
                               std::to_string(r) + "] for an input of rank " + std::to_string(r));
   if (!conv_pool) return;
   if (r >= 0 && r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");

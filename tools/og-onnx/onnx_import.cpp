@@ -1261,6 +1261,11 @@ int elem_of(DType d) {
 }
 
 /// Choice k of an attribute's comma-separated choices.
+/// The number of choices in a comma-separated list of them.
+std::size_t choice_count(std::string_view choices) {
+  return static_cast<std::size_t>(std::count(choices.begin(), choices.end(), ',')) + 1;
+}
+
 std::string choice_text(std::string_view choices, std::size_t k) {
   for (; k > 0 && choices.find(',') != std::string_view::npos; --k) choices.remove_prefix(choices.find(',') + 1);
   return std::string(choices.substr(0, choices.find(',')));
@@ -1312,6 +1317,16 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     if (!g.is_const(c)) return std::nullopt;
     const std::vector<double> v = values(c);
     if (v.empty()) continue;  // absent: ONNX's default
+    // an integer or a choice's index that no int64 or no choice is: the operands are rejected
+    // (converting it would be undefined)
+    const bool indexed = a.kind == K::choice || a.kind == K::choices;
+    if (indexed || a.kind == K::integer || a.kind == K::integers)
+      for (double x : v)
+        if (!(x >= (indexed ? 0.0 : -0x1p63) && x < (indexed ? static_cast<double>(choice_count(a.choices)) : 0x1p63))) {
+          if (error) *error = std::string(name) + ": attribute " + std::string(a.name) + " holds " + std::to_string(x) +
+                              (indexed ? ", no index of its choices" : ", no 64-bit integer");
+          return std::nullopt;
+        }
     onnx::AttributeProto& p = *n.add_attribute();
     p.set_name(std::string(a.name));
     switch (a.kind) {

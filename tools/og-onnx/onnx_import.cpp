@@ -21,6 +21,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -178,6 +179,14 @@ std::string node_label(const onnx::NodeProto& n, int index) {
 /// `location`, a path relative to the model's folder, `offset` and `length` in bytes): their
 /// bytes are read into the tensor as raw data, so that shape inference and the import see an
 /// ordinary tensor. A location must stay inside the model's folder (no absolute path, no `..`).
+/// A tensor of def's dims held in `bytes` (stored at ONNX's width of `elem`, little-endian, as
+/// imported) as a TensorProto of element type `elem` with raw data.
+void fill_tensor_proto(const OutputDef& def, std::span<const std::byte> bytes, int elem, onnx::TensorProto& t) {
+  t.set_data_type(elem);
+  for (std::uint32_t k = 0; k < def.rank; ++k) t.add_dims(static_cast<std::int64_t>(def.dims[k]));
+  t.set_raw_data(bytes.data(), bytes.size());
+}
+
 class ExternalData {
  public:
   explicit ExternalData(std::filesystem::path dir) : dir_(std::move(dir)) {}
@@ -738,9 +747,7 @@ class Importer {
     const int elem = types_[name].tensor_type().elem_type();
     if (dtype_of(elem) != d.dtype) return nullptr;
     onnx::TensorProto& t = protos_[r.index];
-    t.set_data_type(elem);
-    for (std::uint32_t k = 0; k < d.rank; ++k) t.add_dims(static_cast<std::int64_t>(d.dims[k]));
-    t.set_raw_data(bytes.data(), bytes.size());
+    fill_tensor_proto(d, bytes, elem, t);
     return &t;
   }
 
@@ -1261,23 +1268,14 @@ int elem_of(DType d) {
 }
 
 /// Choice k of an attribute's comma-separated choices.
-/// The number of choices in a comma-separated list of them.
-std::size_t choice_count(std::string_view choices) {
-  return static_cast<std::size_t>(std::count(choices.begin(), choices.end(), ',')) + 1;
-}
-
 std::string choice_text(std::string_view choices, std::size_t k) {
   for (; k > 0 && choices.find(',') != std::string_view::npos; --k) choices.remove_prefix(choices.find(',') + 1);
   return std::string(choices.substr(0, choices.find(',')));
 }
 
-/// A constant of g as a TensorProto of its storage type (raw little-endian data, as imported).
+/// A constant of g as a TensorProto of its storage type.
 void tensor_proto(const Graph& g, OpRef c, onnx::TensorProto& t) {
-  const OutputDef& d = g.output(c);
-  t.set_data_type(elem_of(d.dtype));
-  for (std::uint32_t k = 0; k < d.rank; ++k) t.add_dims(static_cast<std::int64_t>(d.dims[k]));
-  const auto bytes = g.payload(c);
-  t.set_raw_data(bytes.data(), bytes.size());
+  fill_tensor_proto(g.output(c), g.payload(c), elem_of(g.output(c).dtype), t);
 }
 }  // namespace
 
@@ -1306,6 +1304,7 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
   if (!spec || g.n_inputs(r) < spec->attr_operands()) return std::nullopt;
   onnx::NodeProto n;
   n.set_op_type(std::string(spec->type));
+  const ops::OpDefinition* def = ops::find_definition(name);
   const auto values = [&](OpRef c) {
     std::vector<double> v(g.output(c).element_count());
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = ev::get(g.output(c).dtype, g.payload(c).data(), i);
@@ -1317,12 +1316,13 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     if (!g.is_const(c)) return std::nullopt;
     const std::vector<double> v = values(c);
     if (v.empty()) continue;  // absent: ONNX's default
-    // an integer or a choice's index that no int64 or no choice is: the operands are rejected
-    // (converting it would be undefined)
+    // an integer or a choice's index that no int64 or no choice is (the definition's count of
+    // choices): the operands are rejected (converting it would be undefined)
     const bool indexed = a.kind == K::choice || a.kind == K::choices;
+    const double choices = def && k < def->operands.size() ? def->operands[k].choices : 0;
     if (indexed || a.kind == K::integer || a.kind == K::integers)
       for (double x : v)
-        if (!(x >= (indexed ? 0.0 : -0x1p63) && x < (indexed ? static_cast<double>(choice_count(a.choices)) : 0x1p63))) {
+        if (!(x >= (indexed ? 0.0 : -0x1p63) && x < (indexed ? choices : 0x1p63))) {
           if (error) *error = std::string(name) + ": attribute " + std::string(a.name) + " holds " + std::to_string(x) +
                               (indexed ? ", no index of its choices" : ", no 64-bit integer");
           return std::nullopt;
@@ -1415,7 +1415,19 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     else return std::nullopt;
     const std::vector<onnx::TypeProto> out = ctx.take_outputs();
     if (output >= out.size() || !out[output].has_tensor_type() || out[output].tensor_type().elem_type() == 0) return std::nullopt;
-    return def_of(out[output], std::string(name));
+    std::optional<OutputDef> result = def_of(out[output], std::string(name));
+    // ONNX saw quantized data as the integers it is stored as: an output of that integer type is
+    // the first data input's quantized type, with its encoding, where the op's result may be it.
+    if (result && g.n_inputs(r) > spec->attr_operands()) {
+      const OutputDef& x = g.output(g.input(r, static_cast<std::uint32_t>(spec->attr_operands())));
+      const bool may_be = !def || def->result.rule != ops::TypeRule::in_set || def->result.types.contains(x.dtype);
+      if (is_quantized(x.dtype) && may_be && out[output].tensor_type().elem_type() == elem_of(x.dtype)) {
+        result->dtype = x.dtype;
+        result->zero_offset = x.zero_offset;
+        result->stepsize = x.stepsize;
+      }
+    }
+    return result;
   } catch (const std::exception& e) {
     if (error) *error = e.what();
     return std::nullopt;

@@ -82,6 +82,8 @@ Imported import_bytes(std::string_view bytes, const std::string& name, const Imp
 /// types and shapes, a quantized dtype as the integer type it is stored as, and the values of its
 /// constant inputs): the output definition the inference finds, or nullopt (not an imported op, no
 /// complete shape found, or the inference rejects the operands; `error` then says why, when given).
+/// An output of the integer type the first data input's quantized type is stored as is given that
+/// quantized type and its encoding, where the op's definition lets its result be of that type.
 /// What og-opt --verify declares for the imported ops it synthesizes.
 std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* error = nullptr);
 

@@ -531,6 +531,7 @@ class OnnxInference {
       const OpRef in = g.input(r, k);
       const OutputDef& d = g.output(in);
       key_ += fmt::format("|{}:{}", static_cast<int>(d.dtype), g.is_const(in) ? "c" : "i");
+      if (optgrammar::is_quantized(d.dtype)) key_ += fmt::format("q{}/{}", d.zero_offset, d.stepsize);  // (kept in the result)
       for (std::uint32_t j = 0; j < d.rank; ++j) key_ += fmt::format(",{}", d.dims[j]);
       if (g.is_const(in)) {
         const auto bytes = g.payload(in);
@@ -556,6 +557,9 @@ inline OnnxInference& onnx_inference() {
   return memo;
 }
 
+/// A value a synthesized graph may hold: representable, of at most 2^16 elements.
+inline bool storable(const OutputDef& d) { return d.unrepresentable() == nullptr && d.element_count() <= (1u << 16); }
+
 /// The graph of a draw: its leaves, the pattern ops with inferred output definitions, an Output
 /// of the root. False when the op definitions reject it.
 inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr) {
@@ -566,7 +570,7 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
     const PlanEntry& e = p.entries[i];
     if (e.leaf) {
       const LeafDraw& l = d[i];
-      if (l.def.unrepresentable() != nullptr || l.def.element_count() > (1u << 16)) return false;
+      if (!storable(l.def)) return false;
       if (!l.constant) {
         ref[i] = g.add_input(l.def);
         continue;
@@ -614,7 +618,7 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
         out.zero_offset = inf.def.zero_offset;
         out.stepsize = inf.def.stepsize;
       }
-      if (out.unrepresentable() != nullptr || out.element_count() > (1u << 16)) return false;
+      if (!storable(out)) return false;
       g.set_output(r, out);
       return true;
     };
@@ -623,21 +627,9 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
     // definition's check of the operands, which that inference relies on); checked again with it.
     if (def && def->infer_checks_only) {
       const OnnxInference::Result& onnx = onnx_inference()(g, r);
-      if (auto inferred = onnx.def) {
-        // Quantized data stays quantized: ONNX sees it as the integers it is stored as.
-        if (optgrammar::is_quantized(guess.dtype) && !optgrammar::is_quantized(inferred->dtype) &&
-            optgrammar::dtype_info(inferred->dtype).kind == optgrammar::DTypeKind::integer &&
-            optgrammar::dtype_info(inferred->dtype).size == optgrammar::dtype_info(guess.dtype).size &&
-            optgrammar::dtype_info(inferred->dtype).is_signed == optgrammar::dtype_info(guess.dtype).is_signed) {
-          inferred->dtype = guess.dtype;
-          inferred->zero_offset = guess.zero_offset;
-          inferred->stepsize = guess.stepsize;
-        }
-        g.set_output(r, *inferred);
-      } else if (onnx.rejected) {
-        return false;
-      }
-      if (g.output(r).unrepresentable() != nullptr || g.output(r).element_count() > (1u << 16) || !infer()) return false;
+      if (onnx.def) g.set_output(r, *onnx.def);
+      else if (onnx.rejected) return false;
+      if (!storable(g.output(r)) || !infer()) return false;
     }
     ref[i] = r;
   }

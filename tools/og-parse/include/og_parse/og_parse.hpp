@@ -238,7 +238,12 @@ class Session {
     std::string_view text;
     std::string owned;
     std::shared_ptr<const void> mapping;
-    std::vector<std::uint32_t> line_starts;
+    /// Where its lines start: made by the first look-up behind `counted_to` (a diagnostic's
+    /// column, a construct before one looked up already); until then, lines are counted forward.
+    mutable std::vector<std::uint32_t> line_starts;
+    /// The line breaks before offset `counted_to` are `counted_lines` (the constructs' lines are
+    /// looked up in the order of the text: each byte is counted once).
+    mutable std::uint32_t counted_to = 0, counted_lines = 0;
     std::string path;       ///< where its #include "..." are looked for from
     bool included = false;  ///< read for an #include, not given as a source
   };
@@ -274,8 +279,10 @@ class Session {
   std::optional<std::uint32_t> include_file(const std::string& path);
 
  private:
-  /// Adds `f`, its text given (`owned`, or a mapping and `text`): its line starts, its index.
+  /// Adds `f`, its text given (`owned`, or a mapping and `text`): its index.
   std::uint32_t add_file(File f);
+  /// `f.line_starts`, made when they are not yet.
+  const std::vector<std::uint32_t>& line_starts(const File& f) const;
   Options opts_;
   std::deque<File> files_;  // stable: scanners keep views of the texts while headers are added
   std::map<std::string, std::optional<std::uint32_t>, std::less<>> included_;

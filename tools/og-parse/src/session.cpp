@@ -150,9 +150,35 @@ std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   return {p, nodes.size()};
 }
 
+void* Session::ArenaBlocks::do_allocate(std::size_t bytes, std::size_t align) {
+  void* p = std::pmr::new_delete_resource()->allocate(bytes, align);
+  mapped = static_cast<char*>(p);
+  end = mapped + bytes;
+  return p;
+}
+
+void Session::ArenaBlocks::do_deallocate(void* p, std::size_t bytes, std::size_t align) {
+  std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+}
+
+void* Session::allocate(std::size_t bytes, std::size_t align) {
+  void* const p = arena_.allocate(bytes, align);
+  const char* const e = static_cast<const char*>(p) + bytes;
+  if (e > arena_blocks_.mapped && e <= arena_blocks_.end) {
+    // the pages of the next 64 KB (at most 16 pages more than the arena holds)
+    constexpr std::size_t step = std::size_t{1} << 16;
+    const auto page = static_cast<std::uintptr_t>(boost::interprocess::mapped_region::get_page_size());
+    const std::uintptr_t ahead = (reinterpret_cast<std::uintptr_t>(e) + step + page - 1) & ~(page - 1);
+    char* const to = std::min(arena_blocks_.end, reinterpret_cast<char*>(ahead));
+    prefault(arena_blocks_.mapped, static_cast<std::size_t>(to - arena_blocks_.mapped));
+    arena_blocks_.mapped = to;
+  }
+  return p;
+}
+
 std::string_view Session::intern(std::string_view s) {
   if (s.empty()) return {};
-  auto* p = static_cast<char*>(arena_.allocate(s.size(), 1));
+  auto* p = static_cast<char*>(allocate(s.size(), 1));
   std::memcpy(p, s.data(), s.size());
   return {p, s.size()};
 }

@@ -283,16 +283,23 @@ std::uint16_t read_term(std::string_view text, std::size_t pos, std::vector<Expa
   }
   return at;
 }
+/// The terms of each record's expansion text, its root first, read as the process starts (a
+/// name's expansion is looked up at each of its terms: no guard of a lazy initialization there).
+const std::vector<std::vector<ExpansionNode>> expansions = [] {
+  std::vector<std::vector<ExpansionNode>> v(n_records);
+  for (std::size_t i = 0; i < n_records; ++i)
+    if (!dsl::constructs[i].expansion.empty()) read_term(dsl::constructs[i].expansion, 0, v[i]);
+  return v;
+}();
 /// The terms of record `rec`'s expansion text, its root first.
-const std::vector<ExpansionNode>& expansion_of(std::uint16_t rec) {
-  static const std::vector<std::vector<ExpansionNode>> all = [] {
-    std::vector<std::vector<ExpansionNode>> v(n_records);
-    for (std::size_t i = 0; i < n_records; ++i)
-      if (!dsl::constructs[i].expansion.empty()) read_term(dsl::constructs[i].expansion, 0, v[i]);
-    return v;
-  }();
-  return all[rec];
-}
+const std::vector<ExpansionNode>& expansion_of(std::uint16_t rec) { return expansions[rec]; }
+/// For each record with an expansion text, its operands that are strings (bit k: operand k).
+const std::vector<unsigned long long> string_places = [] {
+  std::vector<unsigned long long> v(n_records);
+  for (std::size_t i = 0; i < n_records; ++i)
+    if (!dsl::constructs[i].expansion.empty()) v[i] = dsl::expansion_detail::string_operands(dsl::constructs[i].expansion);
+  return v;
+}();
 
 constexpr std::uint32_t max_expanded_nodes = 200000;
 
@@ -674,12 +681,6 @@ class Lowering {
   /// operands when their count and types fit its family's typing, else a Misapplied node.
   Value expand(std::uint16_t rec, std::span<const Value> args, dsl::Span at) {
     const dsl::Construct& r = dsl::constructs[rec];
-    static const std::vector<unsigned long long> string_places = [] {
-      std::vector<unsigned long long> v(n_records);
-      for (std::size_t i = 0; i < n_records; ++i)
-        if (!dsl::constructs[i].expansion.empty()) v[i] = dsl::expansion_detail::string_operands(dsl::constructs[i].expansion);
-      return v;
-    }();
     const unsigned long long strings = string_places[rec];
     for (std::size_t k = 1; k <= args.size(); ++k)
       if ((strings >> k & 1u) && !args[k - 1].is_string) string(args[k - 1], fmt::format("operand {} of '{}'", k, r.name));

@@ -79,25 +79,17 @@ bool macro_like(std::string_view name) noexcept {
 }
 
 /// The macros defined so far. A name is looked up for every identifier of a construct, so a quick
-/// test of its length and first character comes before the hash lookup (an #undef leaves both
-/// marks: a false positive only costs the lookup). find_exact() tests the two together: for the
-/// built-in macros, looked up for names the file's own tables do not hold.
+/// test of its first character and length together comes before the hash lookup (an #undef leaves
+/// the mark: a false positive only costs the lookup).
 class MacroTable {
  public:
   const Macro* find(std::string_view name) const {
-    if (name.empty() || ((lengths_ >> length_bit(name)) & 1) == 0 || !firsts_[static_cast<unsigned char>(name[0])])
-      return nullptr;
-    return lookup(name);
-  }
-  const Macro* find_exact(std::string_view name) const {
     if (name.empty() || ((lengths_by_first_[static_cast<unsigned char>(name[0])] >> length_bit(name)) & 1) == 0)
       return nullptr;
     return lookup(name);
   }
   void define(std::string_view name, Macro m) {
     if (name.empty()) return;
-    lengths_ |= std::uint64_t{1} << length_bit(name);
-    firsts_[static_cast<unsigned char>(name[0])] = true;
     lengths_by_first_[static_cast<unsigned char>(name[0])] |= std::uint64_t{1} << length_bit(name);
     map_[name] = std::move(m);
   }
@@ -111,8 +103,6 @@ class MacroTable {
     return it == map_.end() ? nullptr : &it->second;
   }
   std::unordered_map<std::string_view, Macro> map_;
-  std::uint64_t lengths_ = 0;
-  std::array<bool, 256> firsts_{};
   std::array<std::uint64_t, 256> lengths_by_first_{};  ///< by first character: bit n, a name of length n
 };
 
@@ -203,7 +193,7 @@ class Scanner {
   /// A macro of the file (or of the files it includes), else one og-parse knows in every source.
   const Macro* find_macro(std::string_view name) const {
     if (const Macro* m = macros_.find(name)) return m;
-    return st_.reading_builtins ? nullptr : builtin_macros().find_exact(name);
+    return st_.reading_builtins ? nullptr : builtin_macros().find(name);
   }
 
   std::size_t skip_quoted(std::size_t i, char q) const noexcept {

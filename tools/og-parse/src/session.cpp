@@ -9,6 +9,10 @@
 #include <new>
 #include <sstream>
 
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>
+#endif
+
 #include <boost/interprocess/file_mapping.hpp>
 #include <boost/interprocess/mapped_region.hpp>
 #include <fmt/format.h>
@@ -21,6 +25,17 @@ constexpr boost::interprocess::map_options_t populate = MAP_POPULATE;
 #else
 constexpr boost::interprocess::map_options_t populate = boost::interprocess::default_map_options;
 #endif
+
+/// Maps the whole pages of [p, p + n) at once, writable: one system call instead of a page fault
+/// as each is first written (where the system can; else they fault in as they are written).
+void prefault([[maybe_unused]] void* p, [[maybe_unused]] std::size_t n) {
+#ifdef MADV_POPULATE_WRITE
+  const auto page = static_cast<std::uintptr_t>(boost::interprocess::mapped_region::get_page_size());
+  const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1);
+  const std::uintptr_t e = (reinterpret_cast<std::uintptr_t>(p) + n) & ~(page - 1);
+  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);
+#endif
+}
 }  // namespace
 
 Session::Session(Options opts) : opts_(opts) {}
@@ -62,25 +77,41 @@ std::uint32_t Session::add_file(File f) {
   files_.push_back(std::move(f));
   File& added = files_.back();  // (a short text moves with its string: viewed only once in place)
   if (!added.mapping) added.text = added.owned;
-  const char* const b = added.text.data();
-  const char* const e = b + added.text.size();
-  // the lines counted first: the list is made once, not copied to fresh pages as it grows
-  added.line_starts.reserve(static_cast<std::size_t>(std::count(b, e, '\n')) + 1);
-  added.line_starts.push_back(0);
-  for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr;)
-    added.line_starts.push_back(static_cast<std::uint32_t>(++p - b));
   return static_cast<std::uint32_t>(files_.size() - 1);
 }
 
+const std::vector<std::uint32_t>& Session::line_starts(const File& f) const {
+  if (!f.line_starts.empty()) return f.line_starts;
+  const char* const b = f.text.data();
+  const char* const e = b + f.text.size();
+  // the lines counted first: the list is made once, not copied to fresh pages as it grows
+  f.line_starts.reserve(static_cast<std::size_t>(std::count(b, e, '\n')) + 1);
+  f.line_starts.push_back(0);
+  for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr;)
+    f.line_starts.push_back(static_cast<std::uint32_t>(++p - b));
+  return f.line_starts;
+}
+
 std::uint32_t Session::line_of(Loc loc) const {
-  const auto& ls = files_.at(loc.file).line_starts;
+  const File& f = files_.at(loc.file);
+  if (f.line_starts.empty() && loc.offset >= f.counted_to) {
+    // forward from the last look-up, without the list
+    const char* const b = f.text.data();
+    const char* const e = b + std::min<std::size_t>(loc.offset, f.text.size());
+    for (const char* p = b + f.counted_to; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr; ++p)
+      ++f.counted_lines;
+    f.counted_to = static_cast<std::uint32_t>(e - b);
+    return f.counted_lines + 1;
+  }
+  const auto& ls = line_starts(f);
   auto it = std::upper_bound(ls.begin(), ls.end(), loc.offset);
   return static_cast<std::uint32_t>(it - ls.begin());
 }
 
 std::uint32_t Session::col_of(Loc loc) const {
-  const auto& ls = files_.at(loc.file).line_starts;
-  return loc.offset - ls[line_of(loc) - 1] + 1;
+  const auto& ls = line_starts(files_.at(loc.file));
+  auto it = std::upper_bound(ls.begin(), ls.end(), loc.offset);
+  return loc.offset - *(it - 1) + 1;
 }
 
 void Session::diag(Loc loc, Severity sev, std::string msg) {
@@ -119,9 +150,35 @@ std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   return {p, nodes.size()};
 }
 
+void* Session::ArenaBlocks::do_allocate(std::size_t bytes, std::size_t align) {
+  void* p = std::pmr::new_delete_resource()->allocate(bytes, align);
+  mapped = static_cast<char*>(p);
+  end = mapped + bytes;
+  return p;
+}
+
+void Session::ArenaBlocks::do_deallocate(void* p, std::size_t bytes, std::size_t align) {
+  std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+}
+
+void* Session::allocate(std::size_t bytes, std::size_t align) {
+  void* const p = arena_.allocate(bytes, align);
+  const char* const e = static_cast<const char*>(p) + bytes;
+  if (e > arena_blocks_.mapped && e <= arena_blocks_.end) {
+    // the pages of the next 64 KB (at most 16 pages more than the arena holds)
+    constexpr std::size_t step = std::size_t{1} << 16;
+    const auto page = static_cast<std::uintptr_t>(boost::interprocess::mapped_region::get_page_size());
+    const std::uintptr_t ahead = (reinterpret_cast<std::uintptr_t>(e) + step + page - 1) & ~(page - 1);
+    char* const to = std::min(arena_blocks_.end, reinterpret_cast<char*>(ahead));
+    prefault(arena_blocks_.mapped, static_cast<std::size_t>(to - arena_blocks_.mapped));
+    arena_blocks_.mapped = to;
+  }
+  return p;
+}
+
 std::string_view Session::intern(std::string_view s) {
   if (s.empty()) return {};
-  auto* p = static_cast<char*>(arena_.allocate(s.size(), 1));
+  auto* p = static_cast<char*>(allocate(s.size(), 1));
   std::memcpy(p, s.data(), s.size());
   return {p, s.size()};
 }
@@ -222,6 +279,8 @@ bool Session::run_sources(std::uint32_t sources, bool stream) {
         ++named;
     }
     rules_.reserve(rules_.size() + named);
+    // (each record is written: its pages mapped at once)
+    prefault(rules_.data() + rules_.size(), (rules_.capacity() - rules_.size()) * sizeof(Rule));
     std::vector<detail::Item> items;
     std::vector<detail::Token> toks;
     for (std::uint32_t f = 0; f < sources; ++f) detail::scan_file(*this, f, items, toks, true);

@@ -238,7 +238,12 @@ class Session {
     std::string_view text;
     std::string owned;
     std::shared_ptr<const void> mapping;
-    std::vector<std::uint32_t> line_starts;
+    /// Where its lines start: made by the first look-up behind `counted_to` (a diagnostic's
+    /// column, a construct before one looked up already); until then, lines are counted forward.
+    mutable std::vector<std::uint32_t> line_starts;
+    /// The line breaks before offset `counted_to` are `counted_lines` (the constructs' lines are
+    /// looked up in the order of the text: each byte is counted once).
+    mutable std::uint32_t counted_to = 0, counted_lines = 0;
     std::string path;       ///< where its #include "..." are looked for from
     bool included = false;  ///< read for an #include, not given as a source
   };
@@ -250,7 +255,7 @@ class Session {
   /// Frees the nodes of the construct read before (what a rule keeps is in the session's arena).
   void begin_construct() { construct_arena_.release(); }
   /// `bytes` of memory that live as long as the session (in its arena).
-  void* allocate(std::size_t bytes, std::size_t align) { return arena_.allocate(bytes, align); }
+  void* allocate(std::size_t bytes, std::size_t align);
   /// A copy of `s` that lives as long as the session (in its arena).
   std::string_view intern(std::string_view s);
   const Options& options() const noexcept { return opts_; }
@@ -274,8 +279,10 @@ class Session {
   std::optional<std::uint32_t> include_file(const std::string& path);
 
  private:
-  /// Adds `f`, its text given (`owned`, or a mapping and `text`): its line starts, its index.
+  /// Adds `f`, its text given (`owned`, or a mapping and `text`): its index.
   std::uint32_t add_file(File f);
+  /// `f.line_starts`, made when they are not yet.
+  const std::vector<std::uint32_t>& line_starts(const File& f) const;
   Options opts_;
   std::deque<File> files_;  // stable: scanners keep views of the texts while headers are added
   std::map<std::string, std::optional<std::uint32_t>, std::less<>> included_;
@@ -309,7 +316,18 @@ class Session {
   bool run_sources(std::uint32_t sources, bool stream);
   /// Nodes, their operand lists and the texts of intern(): allocated here and released all at
   /// once with the session (nodes are never destroyed one by one: all they own is in the arena).
-  std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16};
+  /// Where the arena takes its blocks from (the heap): the last block, and how far allocate() has
+  /// mapped its pages, a step ahead of what the arena gives out (a system call per step instead of
+  /// a page fault per page).
+  struct ArenaBlocks final : std::pmr::memory_resource {
+    char* end = nullptr;     ///< the last block's end
+    char* mapped = nullptr;  ///< its pages before this one are mapped
+    void* do_allocate(std::size_t bytes, std::size_t align) override;
+    void do_deallocate(void* p, std::size_t bytes, std::size_t align) override;
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+  };
+  ArenaBlocks arena_blocks_;
+  std::pmr::monotonic_buffer_resource arena_{std::size_t{1} << 16, &arena_blocks_};
   /// The parsed trees of the construct being read, freed for the next one.
   std::pmr::monotonic_buffer_resource construct_arena_{std::size_t{1} << 16};
   std::uint64_t seq_ = 0;

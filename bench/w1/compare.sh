@@ -8,7 +8,11 @@
 #
 # Environment: W1_BENCH (our w1_bench binary; default build/gcc/bench/w1/w1_bench, built with
 # the gcc preset when missing), MLIR_RUN (the peer's run.sh; by default the W1 peer in the folder
-# beside the repository, as below; MLIR is left out when it is not there).
+# beside the repository, as below; MLIR is left out when it is not there), HUGE_PAGES (on or off,
+# default on: w1_bench's --huge-pages, the op and input records of our engines' graphs on
+# transparent huge pages or from operator new), MLIR_HUGE_PAGES (on or off, default off: on runs
+# the peer with GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc's huge pages for its large blocks).
+# The summary says both.
 #
 # The order of the engines changes every round (bench/common/round_order.sh): on a small VM the
 # process that runs right after MLIR (which frees 400 MB on exit) is sometimes slower, and each of
@@ -26,6 +30,11 @@ rounds="${2:-9}"
 w1="${W1_BENCH:-$repo/build/gcc/bench/w1/w1_bench}"
 mlir="${MLIR_RUN:-$repo/../shared/peers/mlir-w1/run.sh}"
 
+huge="${HUGE_PAGES:-on}"
+mlir_huge="${MLIR_HUGE_PAGES:-off}"
+case "$huge $mlir_huge" in on\ on | on\ off | off\ on | off\ off) ;; *) echo "compare.sh: HUGE_PAGES and MLIR_HUGE_PAGES are on or off" >&2; exit 2 ;; esac
+mlir_env=()
+[ "$mlir_huge" = on ] && mlir_env=(env GLIBC_TUNABLES=glibc.malloc.hugetlb=1)
 case "$blocks$rounds" in *[!0-9]*) echo "usage: compare.sh [BLOCKS] [ROUNDS] (positive integers)" >&2; exit 2 ;; esac
 command -v python3 >/dev/null || { echo "compare.sh: needs python3 for the summary (apt-get install python3)" >&2; exit 2; }
 
@@ -44,24 +53,28 @@ fi
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
 host_lines "[compare]" before
+echo "[compare] huge pages: ours $huge (w1_bench --huge-pages $huge), MLIR $mlir_huge$([ "$mlir_huge" = on ] && echo ' (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)')" >&2
 for ((r = 0; r < rounds; r++)); do
   for e in $(round_order "$r" mlir "${engines[@]}"); do
     case "$e" in
-      dsl) "$w1" "$blocks" 2>/dev/null | tail -n 1 ;;
-      dsl-in-place) "$w1" "$blocks" --in-place 2>/dev/null | tail -n 1 ;;
-      handwritten) "$w1" "$blocks" --engine handwritten 2>/dev/null | tail -n 1 ;;
-      handwritten-in-place) "$w1" "$blocks" --engine handwritten --in-place 2>/dev/null | tail -n 1 ;;
-      floor) "$w1" "$blocks" --engine floor 2>/dev/null | tail -n 1 ;;
-      mlir) "$mlir" "$blocks" 2>/dev/null | tail -n 1 ;;
+      dsl) "$w1" "$blocks" --huge-pages "$huge" 2>/dev/null | tail -n 1 ;;
+      dsl-in-place) "$w1" "$blocks" --in-place --huge-pages "$huge" 2>/dev/null | tail -n 1 ;;
+      handwritten) "$w1" "$blocks" --engine handwritten --huge-pages "$huge" 2>/dev/null | tail -n 1 ;;
+      handwritten-in-place) "$w1" "$blocks" --engine handwritten --in-place --huge-pages "$huge" 2>/dev/null | tail -n 1 ;;
+      floor) "$w1" "$blocks" --engine floor --huge-pages "$huge" 2>/dev/null | tail -n 1 ;;
+      mlir) "${mlir_env[@]}" "$mlir" "$blocks" 2>/dev/null | tail -n 1 ;;
     esac | tee -a "$out"
   done
 done
 
 host_lines "[compare]" after
 
-python3 - "$out" <<'EOF'
+python3 - "$out" "$huge" "$mlir_huge" <<'EOF'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+print(f"\nhuge pages: ours {sys.argv[2]}, MLIR {sys.argv[3]}", end="")
+refused = sum(r.get("huge_page_refusals", 0) for r in rows)
+print(f" (the kernel refused the advice for {refused} blocks)" if refused else "")
 for r in rows:  # build + rewrite first: what a user waits for (the peer prints the two parts)
     r.setdefault("total_seconds", r["build_seconds"] + r["rewrite_seconds"])
 med, fastest = {}, {}

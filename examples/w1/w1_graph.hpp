@@ -13,10 +13,11 @@ namespace w1 {
 
 inline constexpr std::size_t ops_per_block = 14;
 
-/// Builds the W1 graph with `blocks` blocks: 1 input + 14·B ops + 1 output.
-inline optgrammar::Graph build(std::size_t blocks) {
+/// Builds the W1 graph with `blocks` blocks: 1 input + 14·B ops + 1 output. Its op and input
+/// records come from `records` (Graph(std::pmr::memory_resource*); nullptr: operator new).
+inline optgrammar::Graph build(std::size_t blocks, std::pmr::memory_resource* records = nullptr) {
   using namespace optgrammar;
-  Graph g;
+  Graph g(records);
   g.reserve(ops_per_block * blocks + 2, 14 * blocks + 1);
   // Output definitions are interned once; ops are then made with their index.
   const std::uint32_t act = g.intern_output(OutputDef::make(DType::Float32, {1, 32, 32, 16}));

@@ -338,7 +338,7 @@ class NodeInference final : public onnx::InferenceContext {
 
 class Importer {
  public:
-  Importer(onnx::ModelProto& m, const ImportOptions& o) : model_(m), opt_(o) {}
+  Importer(onnx::ModelProto& m, const ImportOptions& o) : model_(m), opt_(o), g_(o.records) {}
 
   Imported run() {
     Imported out;

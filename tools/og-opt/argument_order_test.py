@@ -75,6 +75,7 @@ def main():
         "--input-shape": ("x=2,4", model, []),
         "--input-value": ("k=1.5", model, onnx_shape),
         "--blocks": ("2", text, []),  # applies to the demo graph only: an error with a graph
+        "--huge-pages": ("off", model, onnx_shape),
         "--output": (out + ".ogt", text, []),
         "--data": ("inline", text, []),
         "--data-inline-max": ("2", text, []),

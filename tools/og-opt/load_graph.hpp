@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "w1/w1_graph.hpp"
 #include "onnx_import.hpp"
+#include "huge_page_resource.hpp"
 
 #include <optgrammar/core/text_io.hpp>
 
@@ -62,6 +63,14 @@ inline bool readable_input(const std::string& path, const char* what) {
   return !why;
 }
 
+/// The resource of the graphs og-opt reads or builds with --huge-pages on (the default): their op
+/// and input records on transparent huge pages (huge_page_resource.hpp). It lives as long as the
+/// process, so it outlives every graph made from it and every copy of one.
+inline std::pmr::memory_resource* records_resource(const Options& o) {
+  static og_tools::HugePageResource huge;
+  return o.huge_pages == "on" ? &huge : nullptr;
+}
+
 struct InputGraph {
   optgrammar::Graph graph;
   std::string stem;            ///< the default outputs' name: the input's without its extension
@@ -93,7 +102,7 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
   const std::string& input = o.input;
   try {
     if (input.empty()) {
-      in.graph = w1::build(o.blocks);
+      in.graph = w1::build(o.blocks, records_resource(o));
       in.stem = "w1";
       in.description =
           fmt::format("none given, so og-opt runs its built-in demo graph: W1, a redundant conv chain of {} blocks", o.blocks);
@@ -118,6 +127,7 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
     const bool named_onnx = input.ends_with(".onnx");
     if (named_onnx || !looks_like_text(bytes)) {
       optgrammar::onnx_import::ImportOptions io;
+      io.records = records_resource(o);
       for (const auto& s : o.input_shapes)
         if (!io.add_input_shape(s))
           throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
@@ -150,7 +160,7 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
         return bad_arguments_status;
       }
       std::istringstream text(std::move(bytes));
-      in.graph = optgrammar::read_graph_text(text, name, &in.op_lines);
+      in.graph = optgrammar::read_graph_text(text, name, &in.op_lines, records_resource(o));
       in.description = name;
     }
     fmt::print(report, "graph: {}\n", in.description);

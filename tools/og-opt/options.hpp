@@ -60,6 +60,7 @@ struct Options {
   std::string input;  ///< the graph or model; empty: the built-in W1 demo graph
   std::string out_text, out_dot, trace_file, svg_file, report_file;
   std::size_t blocks = 4;
+  std::string huge_pages = "on";  ///< --huge-pages: the graph's records on huge pages (load_graph.hpp)
   bool verbose = false;       ///< the rules' canonical forms in the printed rule table
   bool list_rules = false, verify_each = false, no_fold = false, no_cse = false, cse_constants = false,
        verify_ops = false, no_verify = false, relaxed_precision = false, in_place = false, verify_splits = false;
@@ -148,6 +149,11 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
   app.add_option("--trace", o.trace_file, "Write one line per rewrite (rule, ops) to this file ('-' for stdout)");
   app.add_option("--rewrite-budget", o.budget, "Rewrites per op before a pass is declared cyclic")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
+      ->capture_default_str();
+  app.add_option("--huge-pages", o.huge_pages,
+                 "Map the graph's op and input records in 2 MB-aligned blocks advised to transparent huge pages "
+                 "(fewer page faults for a large graph); off: operator new")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   app.add_flag("--verify-each", o.verify_each, "Verify the graph after every rewrite");
   app.add_flag("--verify-splits", o.verify_splits,

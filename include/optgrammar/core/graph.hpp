@@ -9,6 +9,8 @@
 // move when they grow past their capacity, as any vector does: an OpRef stays good, a reference
 // to an op or use record does not (build with OPTGRAMMAR_CHECK_RECORD_MOVES to find one kept
 // across growth: appends then move the records, and ASan reports the stale read).
+// The two vectors take their memory from the graph's memory resource (Graph(memory_resource*)):
+// by default operator new, or a block of a program's choosing, such as huge pages.
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
@@ -26,10 +28,12 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory_resource>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -82,6 +86,38 @@ struct Use {
   std::uint32_t prev = no_index;
 };
 
+/// The allocator of a graph's op and input records: their memory comes from a
+/// std::pmr::memory_resource, the graph's (Graph(std::pmr::memory_resource*)), by default
+/// std::pmr::new_delete_resource(). The resource goes with the records: a graph moved, copied,
+/// assigned or swapped keeps the resource its records came from, so moving a graph moves the
+/// pointers to its records and never copies them into another resource.
+template <class T>
+struct RecordAllocator {
+  using value_type = T;
+  using propagate_on_container_copy_assignment = std::true_type;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
+
+  RecordAllocator() noexcept = default;
+  /// nullptr: the default, std::pmr::new_delete_resource().
+  explicit RecordAllocator(std::pmr::memory_resource* r) noexcept
+      : resource(r ? r : std::pmr::new_delete_resource()) {}
+  template <class U>
+  RecordAllocator(const RecordAllocator<U>& other) noexcept : resource(other.resource) {}
+
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(resource->allocate(n * sizeof(T), alignof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { resource->deallocate(p, n * sizeof(T), alignof(T)); }
+  template <class U>
+  friend bool operator==(const RecordAllocator& a, const RecordAllocator<U>& b) noexcept {
+    return a.resource == b.resource || a.resource->is_equal(*b.resource);
+  }
+
+  std::pmr::memory_resource* resource = std::pmr::new_delete_resource();
+};
+
 /// What an edit's caller knows at compile time of the input tree of the op it erases (or
 /// re-forms), so that the erasure of what dies with it is unrolled over that part:
 /// `KnownShape<I...>` is an op with exactly sizeof...(I) inputs, the k-th of them an op of the
@@ -103,7 +139,14 @@ class GraphError : public std::runtime_error {
 
 class Graph {
  public:
-  Graph() {
+  Graph() : Graph(nullptr) {}
+  /// A graph whose op and input records (the memory that grows with its ops: 48 bytes and more
+  /// an op) come from `records`, which must outlive the graph and every graph moved or copied
+  /// from it (RecordAllocator: the resource goes with the records). nullptr: operator new, as
+  /// Graph(). The rest (interned output definitions and constants, options) is the standard
+  /// library's. docs/embedding.md, "Where a graph's memory comes from".
+  explicit Graph(std::pmr::memory_resource* records)
+      : ops_(RecordAllocator<OpDef>(records)), uses_(RecordAllocator<Use>(records)) {
     outdefs_.reserve(16);
     split_histories_.emplace_back();  // index 0: no history
   }
@@ -121,6 +164,8 @@ class Graph {
   }
   /// Op slots that fit before the op records move.
   std::size_t op_capacity() const noexcept { return ops_.capacity(); }
+  /// Where the op and input records' memory comes from (Graph(std::pmr::memory_resource*)).
+  std::pmr::memory_resource* records_resource() const noexcept { return ops_.get_allocator().resource; }
 
   /// add_op("Conv2d", {x, w}, OutputDef::make(DType::Float32, {1, 32, 32, 16})).
   OpRef add_op(OpNameId name, std::span<const OpRef> inputs, const OutputDef& out) {
@@ -855,7 +900,7 @@ class Graph {
 #if defined(OPTGRAMMAR_CHECK_RECORD_MOVES)
     const std::size_t n = v.size();
     if (v.capacity() >= 2048 && n >= 4 && n % (std::bit_floor(n) / 4) != 0) return;
-    V moved;
+    V moved(v.get_allocator());  // (from the graph's resource, as the records it replaces)
     moved.reserve(std::max(v.capacity(), n + 1));
     moved.assign(v.begin(), v.end());
     v.swap(moved);
@@ -968,8 +1013,8 @@ class Graph {
     std::uint32_t id = 0;
   };
   std::array<RecentPayload, 64> recent_payloads_{};  // intern_payload's cache: 32 sets of two
-  std::vector<OpDef> ops_;
-  std::vector<Use> uses_;
+  std::vector<OpDef, RecordAllocator<OpDef>> ops_;
+  std::vector<Use, RecordAllocator<Use>> uses_;
   std::uint32_t hole_begin_ = 0, hole_end_ = 0;  // unused use records, reused first (free_run)
   std::size_t live_ = 0;
   std::size_t unread_ = 0;  // live ops that nothing reads and that are not kept (remove_dead's work)

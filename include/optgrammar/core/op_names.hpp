@@ -5,7 +5,6 @@
 #include <bit>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,7 +19,8 @@ using OpNameId = std::uint32_t;
 ///
 /// Thread-safe: any thread may intern, find and name at any time. A name already interned is
 /// found without a lock (an open-addressing table whose slots are published atomically, read
-/// through an atomic pointer); only a new name takes the lock, to add it. A grown table replaces
+/// through an atomic pointer); only a new name takes the lock (a flag, as adding is rare and short;
+/// <mutex> would cost every rule translation unit its parse), to add it. A grown table replaces
 /// the old one, which stays allocated (a reader may still be probing it) until the program ends.
 class OpNames {
  public:
@@ -89,9 +89,22 @@ class OpNames {
     const std::size_t k = segment_of(id);
     return segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)];
   }
+  /// Holds the flag for its scope: a thread that finds it set sleeps until it is cleared.
+  struct Lock {
+    std::atomic_flag& flag;
+    explicit Lock(std::atomic_flag& f) noexcept : flag(f) {
+      while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
+    }
+    ~Lock() {
+      flag.clear(std::memory_order_release);
+      flag.notify_one();
+    }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+  };
   /// A name not found without the lock: added under it (unless another thread just did).
   [[gnu::noinline]] OpNameId add(std::string_view s, std::uint64_t h) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    const Lock lock(adding_);
     Table* t = table_.load(std::memory_order_relaxed);
     if (const Entry* e = lookup(*t, s, h)) return e->id;
     const auto id = static_cast<OpNameId>(count_.load(std::memory_order_relaxed));
@@ -114,7 +127,7 @@ class OpNames {
   std::atomic<Table*> table_;                  // the current table
   std::atomic<std::size_t> count_{0};          // names interned; ids below it are in segments_
   std::vector<const Entry*> segments_[segments]; // each sized once, when its first id is added
-  std::mutex mutex_;                           // held while adding
+  std::atomic_flag adding_;                    // set while adding
   std::deque<Entry> entries_;                  // stable addresses
   std::deque<Table> tables_;                   // every table made, the current one last
 };

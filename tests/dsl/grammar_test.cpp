@@ -37,6 +37,19 @@ constexpr bool names_distinct() {
 }
 static_assert(names_distinct());
 
+// The words find the records of the names defined by expansion and of the named values by their
+// position in their lists (grammar_detail::expanded_record): each position is its name's record.
+constexpr bool expanded_positions_are_records() {
+  using namespace grammar_detail;
+#define OG_TEST_POSITION_(N, ...) if (expanded_record(expanded_##N) != record_index(#N)) return false;
+  OPTGRAMMAR_EXPANSION_RECORDS(OG_TEST_POSITION_)
+  OPTGRAMMAR_NAMED_VALUES(OG_TEST_POSITION_)
+#undef OG_TEST_POSITION_
+  return expanded_record(expanded_count) == std::size(constructs) ||
+         constructs[expanded_record(expanded_count)].expansion.empty();
+}
+static_assert(expanded_positions_are_records());
+
 static_assert(find_construct("SAME_SHAPE")->min_args == 2 && find_construct("SAME_SHAPE")->places == (in_constraint | in_replacement));
 static_assert(find_construct("WITH_SPLIT_HISTORY")->max_args == 3);
 static_assert(find_construct("AUTOSPLIT")->places == in_replacement);

@@ -11,6 +11,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 // A fusion of three ops (Op_C(Op_B(Op_A(x)), k) with k a constant) into one, and a rewrite that
 // makes two ops.
@@ -199,4 +200,18 @@ TEST_CASE("a rule made by hand records itself and its root's sources; one that r
     CHECK(g.made_by(own) == "own");
     CHECK(g.made_from(own) == std::vector<std::string_view>{"own"});
   }
+}
+
+TEST_CASE("the provenance table interns each name once, through its growth") {
+  optgrammar::Origins o;
+  CHECK(o.name_id("") == 0);
+  std::vector<std::uint32_t> ids;
+  for (int i = 0; i < 1000; ++i) ids.push_back(o.name_id("node_" + std::to_string(i)));
+  for (int i = 0; i < 1000; ++i) {
+    CHECK(ids[static_cast<std::size_t>(i)] == static_cast<std::uint32_t>(i + 1));  // dense, in order of first use
+    CHECK(o.name_id("node_" + std::to_string(i)) == ids[static_cast<std::size_t>(i)]);
+    CHECK(o.name(ids[static_cast<std::size_t>(i)]) == "node_" + std::to_string(i));
+  }
+  CHECK(o.name(0).empty());
+  CHECK(o.name(1001).empty());
 }

@@ -4,8 +4,6 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,8 +18,12 @@ using OpNameId = std::uint32_t;
 ///
 /// Thread-safe: any thread may intern, find and name at any time. A name already interned is
 /// found without a lock (an open-addressing table whose slots are published atomically, read
-/// through an atomic pointer); only a new name takes the lock, to add it. A grown table replaces
+/// through an atomic pointer); only a new name takes the lock (a flag, as adding is rare and short;
+/// <mutex> would cost every rule translation unit its parse), to add it. A grown table replaces
 /// the old one, which stays allocated (a reader may still be probing it) until the program ends.
+/// (Arrays of vectors sized once hold what the table allocates: no deque, no <memory> pointer,
+/// whose headers and instantiations cost every rule translation unit, docs/performance.md
+/// "Compile time".)
 class OpNames {
  public:
   static OpNames& instance() {
@@ -52,17 +54,20 @@ class OpNames {
     std::uint64_t hash;
     OpNameId id;
   };
-  /// Linear probing over a power-of-two number of slots, at most half full. (Vectors and deques
-  /// hold what the table allocates, not <memory>'s pointers: <memory> costs every rule translation
-  /// unit a parse of <ostream>, docs/performance.md "Rule translation units".)
+  /// Linear probing over a power-of-two number of slots, at most half full.
   struct Table {
-    std::size_t mask;
+    std::size_t mask = 0;
     std::vector<std::atomic<const Entry*>> slots;
-    explicit Table(std::size_t n) : mask(n - 1), slots(n) {}
+    void make(std::size_t n) {
+      mask = n - 1;
+      slots = std::vector<std::atomic<const Entry*>>(n);
+    }
   };
   /// The entries by id, in segments that never move: segment k holds ids
-  /// [64 (2^k - 1), 64 (2^(k+1) - 1)).
+  /// [64 (2^k - 1), 64 (2^(k+1) - 1)), 2^32 ids in all.
   static constexpr std::size_t first_segment = 64, segments = 26;
+  /// Table j has 256 2^j slots; at most half full, 26 tables hold 2^32 ids.
+  static constexpr std::size_t first_table = 256, max_tables = 26;
 
   /// FNV-1a: op names are short, so a byte loop inlined at the call beats a library call.
   static std::uint64_t hash(std::string_view s) noexcept {
@@ -87,23 +92,39 @@ class OpNames {
   }
   const Entry* entry(OpNameId id) const noexcept {
     const std::size_t k = segment_of(id);
-    return segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)];
+    return &segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)];
   }
+  /// Holds the flag for its scope: a thread that finds it set sleeps until it is cleared.
+  struct Lock {
+    std::atomic_flag& flag;
+    explicit Lock(std::atomic_flag& f) noexcept : flag(f) {
+      while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
+    }
+    ~Lock() {
+      flag.clear(std::memory_order_release);
+      flag.notify_one();
+    }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+  };
   /// A name not found without the lock: added under it (unless another thread just did).
   [[gnu::noinline]] OpNameId add(std::string_view s, std::uint64_t h) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    const Lock lock(adding_);
     Table* t = table_.load(std::memory_order_relaxed);
     if (const Entry* e = lookup(*t, s, h)) return e->id;
     const auto id = static_cast<OpNameId>(count_.load(std::memory_order_relaxed));
-    const Entry& e = entries_.emplace_back(Entry{std::string(s), h, id});
     const std::size_t k = segment_of(id);
     if (segments_[k].empty()) segments_[k].resize(first_segment << k);
-    segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)] = &e;
+    Entry& e = segments_[k][id - first_segment * ((std::size_t{1} << k) - 1)];
+    e.name = s;
+    e.hash = h;
+    e.id = id;
     // Counted before it can be found: whoever finds the id can name it.
     count_.store(id + 1, std::memory_order_release);
     if (2 * (std::size_t{id} + 1) > t->mask + 1) {
-      Table& bigger = tables_.emplace_back(2 * (t->mask + 1));
-      for (const Entry& o : entries_) place(bigger, &o);
+      Table& bigger = tables_[n_tables_++];
+      bigger.make(2 * (t->mask + 1));
+      for (OpNameId o = 0; o <= id; ++o) place(bigger, entry(o));
       table_.store(&bigger, std::memory_order_release);
     } else {
       place(*t, &e);
@@ -113,10 +134,10 @@ class OpNames {
 
   std::atomic<Table*> table_;                  // the current table
   std::atomic<std::size_t> count_{0};          // names interned; ids below it are in segments_
-  std::vector<const Entry*> segments_[segments]; // each sized once, when its first id is added
-  std::mutex mutex_;                           // held while adding
-  std::deque<Entry> entries_;                  // stable addresses
-  std::deque<Table> tables_;                   // every table made, the current one last
+  std::vector<Entry> segments_[segments];      // each sized once, when its first id is added
+  std::atomic_flag adding_;                    // set while adding
+  Table tables_[max_tables];                   // every table made, in order
+  std::size_t n_tables_ = 0;                   // tables made
 };
 
 inline OpNameId intern_op_name(std::string_view s) { return OpNames::instance().intern(s); }
@@ -136,7 +157,8 @@ static_assert(std::size(builtin) == shape + 1);
 }  // namespace op_names
 
 inline OpNames::OpNames() {
-  table_.store(&tables_.emplace_back(256), std::memory_order_relaxed);
+  tables_[n_tables_++].make(first_table);
+  table_.store(&tables_[0], std::memory_order_relaxed);
   for (std::string_view s : op_names::builtin) intern(s);
 }
 

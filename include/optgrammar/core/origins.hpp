@@ -14,7 +14,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace optgrammar {
@@ -34,10 +33,17 @@ class Origins {
   /// The id of a name (interned; "" is 0).
   std::uint32_t name_id(std::string_view s) {
     if (s.empty()) return 0;
-    if (auto it = ids_.find(std::string(s)); it != ids_.end()) return it->second;
+    if (slots_.empty()) slots_.assign(64, 0);
+    const std::size_t i = slot_of(s);
+    if (slots_[i] != 0) return slots_[i];
     names_.emplace_back(s);
     const auto id = static_cast<std::uint32_t>(names_.size());
-    ids_.emplace(std::string(s), id);
+    if (2 * names_.size() > slots_.size()) {  // at most half full: grow, and place every name again
+      slots_.assign(2 * slots_.size(), 0);
+      for (std::uint32_t k = 1; k <= id; ++k) slots_[slot_of(names_[k - 1])] = k;
+    } else {
+      slots_[i] = id;
+    }
     return id;
   }
   std::string_view name(std::uint32_t id) const {
@@ -85,11 +91,24 @@ class Origins {
 
  private:
   // Nothing is allocated until the first name or record: a graph that does not track origins
-  // carries three empty containers.
+  // carries four empty vectors.
   std::vector<std::string> names_;  ///< name id k is names_[k - 1]
   std::vector<Record> records_;
   std::vector<std::uint32_t> of_;
-  std::unordered_map<std::string, std::uint32_t> ids_;
+  /// The name ids by a hash of the name: linear probing over a power-of-two number of slots, 0
+  /// an empty slot. (A table of its own rather than an unordered_map of strings, whose
+  /// instantiation costs every translation unit that includes the graph.)
+  std::vector<std::uint32_t> slots_;
+
+  /// The slot that holds `s`'s id, or the empty slot where it goes (slots_ not empty).
+  std::size_t slot_of(std::string_view s) const noexcept {
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = static_cast<std::size_t>(h) & mask;
+    while (slots_[i] != 0 && names_[slots_[i] - 1] != s) i = (i + 1) & mask;
+    return i;
+  }
 };
 
 }  // namespace optgrammar

@@ -587,13 +587,19 @@ constexpr Construct regular(std::string_view name, Family f, unsigned char place
 /// (which must be the form's count for a family of regular form), and any number more if the
 /// text has `$k...` (k then one more than that count).
 constexpr Construct expansion(std::string_view name, Family f, unsigned char places, std::string_view text) {
+  // Read through a pointer, with no call per character: every translation unit counts the
+  // operands of every text, and a call of string_view's members costs the constant evaluator
+  // memory for each.
   unsigned char n = 0;
   std::size_t rest = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '$') continue;
-    const ExpansionTerm t = expansion_term(text, i);
-    if (t.form == ExpansionTerm::rest) rest = t.value;
-    else if (t.value > n) n = static_cast<unsigned char>(t.value);
+  const char* const p = text.data();
+  const std::size_t size = text.size();
+  for (std::size_t i = 0; i < size; ++i) {
+    if (p[i] != '$') continue;
+    std::size_t k = 0;
+    while (i + 1 < size && p[i + 1] >= '0' && p[i + 1] <= '9') k = k * 10 + static_cast<std::size_t>(p[++i] - '0');
+    if (i + 3 < size && p[i + 1] == '.' && p[i + 2] == '.' && p[i + 3] == '.') rest = k;
+    else if (k > n) n = static_cast<unsigned char>(k);
   }
   if (rest != 0 && rest != n + 1u) throw "`$k...` must follow the highest single operand";
   if (word_form(f) != WordForm::own && (rest != 0 || regular(name, f, places).min_args != n))
@@ -727,6 +733,31 @@ constexpr std::size_t record_index(std::string_view name) {
     if (constructs[i].name == name) return i;
   throw "no record of this name";  // not a constant: a compile error
 }
+
+namespace grammar_detail {
+/// The names defined by expansion, then the named values, by their position in
+/// OPTGRAMMAR_EXPANSION_RECORDS and OPTGRAMMAR_NAMED_VALUES: `constructs` holds their records in
+/// that order, one after another, so a word finds its record by position (expanded_record) rather
+/// than by name, which costs every translation unit a search per word.
+enum ExpandedPosition : std::size_t {
+#define OPTGRAMMAR_EXPANDED_POSITION_(N, FAM, PLACES, TEXT) expanded_##N,
+  OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANDED_POSITION_)
+#undef OPTGRAMMAR_EXPANDED_POSITION_
+#define OPTGRAMMAR_NAMED_POSITION_(N, TEXT) expanded_##N,
+  OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_POSITION_)
+#undef OPTGRAMMAR_NAMED_POSITION_
+  expanded_count
+};
+/// The index in `constructs` of the first name defined by expansion (the first record with a text).
+inline constexpr std::size_t expanded_first = [] {
+  std::size_t i = 0;
+  while (constructs[i].expansion.empty()) ++i;
+  return i;
+}();
+/// The index in `constructs` of the record at position p (tests/dsl/grammar_test.cpp checks each
+/// against record_index of its name).
+constexpr std::size_t expanded_record(ExpandedPosition p) noexcept { return expanded_first + p; }
+}  // namespace grammar_detail
 
 /// The rule flags DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS may name (joined with '|'): name, bit, and
 /// the graph option a rule with the flag waits for ("": the flag is accepted and changes nothing

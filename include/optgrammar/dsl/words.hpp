@@ -275,9 +275,9 @@ struct word_functions {
   // expand here.
 #define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                              \
   template <class... A>                                                             \
-    requires(expansion_detail::strings_fit<record_index(#N), A...>())               \
+    requires(expansion_detail::strings_fit<grammar_detail::expanded_record(grammar_detail::expanded_##N), A...>()) \
   static constexpr auto(N)(const A&... a) {                                         \
-    return expand_<record_index(#N)>(a...);                                        \
+    return expand_<grammar_detail::expanded_record(grammar_detail::expanded_##N)>(a...); \
   }
   OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_WORD_)
 #undef OPTGRAMMAR_EXPANSION_WORD_
@@ -530,7 +530,8 @@ struct word_functions {
 /// (dsl/grammar.hpp's OPTGRAMMAR_NAMED_VALUES) are built from their records' texts where a rule
 /// uses them (named_value_word), once the words they are made of are complete.
 struct words : word_functions {
-#define OPTGRAMMAR_NAMED_VALUE_WORD_(N, TEXT) static constexpr auto N = named_value_word<record_index(#N)>();
+#define OPTGRAMMAR_NAMED_VALUE_WORD_(N, TEXT) \
+  static constexpr auto N = named_value_word<grammar_detail::expanded_record(grammar_detail::expanded_##N)>();
   OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_WORD_)
 #undef OPTGRAMMAR_NAMED_VALUE_WORD_
 };

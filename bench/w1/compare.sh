@@ -10,9 +10,10 @@
 # the gcc preset when missing), MLIR_RUN (the peer's run.sh; by default the W1 peer in the folder
 # beside the repository, as below; MLIR is left out when it is not there), HUGE_PAGES (on or off,
 # default on: w1_bench's --huge-pages, the op and input records of our engines' graphs on
-# transparent huge pages or from operator new), MLIR_HUGE_PAGES (on or off, default off: on runs
-# the peer with GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc's huge pages for its large blocks).
-# The summary says both.
+# transparent huge pages or from operator new), MLIR_HUGE_PAGES (on or off, default HUGE_PAGES's
+# value, so that both sides run on the same kind of pages: on runs the peer with
+# GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc's huge pages for its large blocks). The summary
+# says both.
 #
 # The order of the engines changes every round (bench/common/round_order.sh): on a small VM the
 # process that runs right after MLIR (which frees 400 MB on exit) is sometimes slower, and each of
@@ -31,7 +32,7 @@ w1="${W1_BENCH:-$repo/build/gcc/bench/w1/w1_bench}"
 mlir="${MLIR_RUN:-$repo/../shared/peers/mlir-w1/run.sh}"
 
 huge="${HUGE_PAGES:-on}"
-mlir_huge="${MLIR_HUGE_PAGES:-off}"
+mlir_huge="${MLIR_HUGE_PAGES:-$huge}"
 case "$huge $mlir_huge" in on\ on | on\ off | off\ on | off\ off) ;; *) echo "compare.sh: HUGE_PAGES and MLIR_HUGE_PAGES are on or off" >&2; exit 2 ;; esac
 mlir_env=()
 [ "$mlir_huge" = on ] && mlir_env=(env GLIBC_TUNABLES=glibc.malloc.hugetlb=1)

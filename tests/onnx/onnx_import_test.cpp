@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,24 @@ void typed(onnx::ValueInfoProto* v, const std::string& name, std::vector<std::in
   auto* t = v->mutable_type()->mutable_tensor_type();
   t->set_elem_type(onnx::TensorProto_DataType_FLOAT);
   for (auto d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+}
+
+/// A node of `type` reading `inputs` and writing `outputs`.
+onnx::NodeProto* node(onnx::GraphProto* g, const std::string& type, std::initializer_list<std::string> inputs,
+                      std::initializer_list<std::string> outputs) {
+  auto* n = g->add_node();
+  n->set_op_type(type);
+  for (const auto& i : inputs) n->add_input(i);
+  for (const auto& o : outputs) n->add_output(o);
+  return n;
+}
+
+/// An integer attribute of `n`.
+void int_attribute(onnx::NodeProto* n, const std::string& name, std::int64_t value) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto_AttributeType_INT);
+  a->set_i(value);
 }
 
 /// A Constant node `name` = the 1-d float tensor `values`; returns its tensor.
@@ -307,15 +326,9 @@ TEST_CASE("an axis attribute outside its input's rank is refused before ONNX's i
   auto m = model(13);
   auto* g = m.mutable_graph();
   typed(g->add_input(), "x", {2, 3});
-  auto* sm = g->add_node();
-  sm->set_op_type("Softmax");
+  auto* sm = node(g, "Softmax", {"x"}, {"y"});
   sm->set_name("sm");
-  sm->add_input("x");
-  sm->add_output("y");
-  auto* axis = sm->add_attribute();
-  axis->set_name("axis");
-  axis->set_type(onnx::AttributeProto_AttributeType_INT);
-  axis->set_i(5);
+  int_attribute(sm, "axis", 5);
   typed(g->add_output(), "y", {2, 3});
   try {
     oi::import_file(save(m, "softmax_axis_5"));
@@ -330,16 +343,7 @@ TEST_CASE("an axis attribute outside its input's rank is refused before ONNX's i
   typed(g2->add_input(), "i", {3});
   float_constant(g2, "depth", {4});
   float_constant(g2, "vals", {0, 1});
-  auto* oh = g2->add_node();
-  oh->set_op_type("OneHot");
-  oh->add_input("i");
-  oh->add_input("depth");
-  oh->add_input("vals");
-  oh->add_output("y");
-  auto* oh_axis = oh->add_attribute();
-  oh_axis->set_name("axis");
-  oh_axis->set_type(onnx::AttributeProto_AttributeType_INT);
-  oh_axis->set_i(-2);
+  int_attribute(node(g2, "OneHot", {"i", "depth", "vals"}, {"y"}), "axis", -2);
   typed(g2->add_output(), "y", {4, 3});
   auto im = oi::import_file(save(m2, "onehot_axis_first"));
   CHECK(optgrammar::ops::verify_ops(im.graph).empty());
@@ -403,16 +407,8 @@ onnx::ModelProto external_model(const std::string& dir) {
   for (float f : {10.0f, 20.0f, 30.0f}) w->add_float_data(f);
   move_out(*w, dir, "weights.bin", true);
   move_out(*float_constant(g, "c", {2.0f, 3.0f, 4.0f}), dir, "weights.bin", false);
-  auto* add = g->add_node();
-  add->set_op_type("Add");
-  add->add_input("x");
-  add->add_input("w");
-  add->add_output("s");
-  auto* mul = g->add_node();
-  mul->set_op_type("Mul");
-  mul->add_input("s");
-  mul->add_input("c");
-  mul->add_output("y");
+  node(g, "Add", {"x", "w"}, {"s"});
+  node(g, "Mul", {"s", "c"}, {"y"});
   typed(g->add_output(), "y", {3});
   return m;
 }

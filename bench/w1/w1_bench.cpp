@@ -10,7 +10,8 @@
 // `--huge-pages on` (the default, as og-opt's) takes the graph's op and input records from
 // tools/common/huge_page_resource.hpp (2 MB-aligned blocks advised to transparent huge pages),
 // for every engine; `off` from operator new. The JSON line says which ("huge_pages") and whether
-// the kernel took the advice ("huge_page_blocks": blocks advised, "huge_page_refusals").
+// the kernel took the advice ("huge_page_blocks": blocks advised, "huge_page_refusals"; taken is
+// not backed: the build's minor faults say whether huge pages came).
 // The JSON line's total_seconds is the best run's build + rewrite (what a user waits for), beside
 // the spec's build_seconds and rewrite_seconds (each the best over the runs), and the minor page
 // faults of the last run's build and rewrite (getrusage; also on stderr). Exit 1: wrong result;

@@ -3,8 +3,8 @@
 // A block of at least `threshold` bytes (2 MB by default) is mapped with mmap, 2 MB-aligned, and
 // marked with madvise(MADV_HUGEPAGE), so that the kernel backs it with 2 MB pages where it can:
 // a graph's record arrays (Graph(std::pmr::memory_resource*)) then fault in once per 2 MB
-// instead of once per 4 KB. When the kernel refuses the advice (no transparent huge pages, or
-// their setting `never`) the block stays mapped with plain pages, and the refusal is counted.
+// instead of once per 4 KB. A kernel without transparent huge pages refuses the advice (counted);
+// one whose setting is `never` takes it and still gives plain pages (a build's faults tell).
 // Smaller blocks come from `small` (operator new by default). og-opt and w1_bench use it for the
 // graphs they build (`--huge-pages on|off`; docs/embedding.md, "Where a graph's memory comes
 // from").
@@ -25,6 +25,7 @@ class HugePageResource final : public std::pmr::memory_resource {
 
   /// What the resource did: blocks mapped, of them how many took the huge-page advice and how
   /// many the kernel refused it (plain pages), and the blocks passed to `small`.
+  /// (Advised is not backed: the setting `never` takes the advice and gives plain pages.)
   struct Stats {
     std::size_t mapped = 0, advised = 0, refused = 0, small = 0;
   };

@@ -93,8 +93,21 @@ std::string did_you_mean(std::string_view name) {
   return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best.front());
 }
 
-/// The node kind of a family that makes nodes (its `node(K)` column).
-Kind kind_of(Family f) { return dsl::expansion_detail::family_kind(f); }
+/// The node kind of each family that makes nodes (its `node(K)` column), by family, as the
+/// process starts (the words ask it at each node they make); Kind::Count_ for the others.
+constexpr std::size_t n_families = std::size(dsl::typing_detail::family_typings);
+constexpr auto family_kinds = [] {
+  std::array<Kind, n_families> t{};
+  t.fill(Kind::Count_);
+  for (std::size_t i = 0; i < std::size(dsl::kind_families); ++i)
+    t[static_cast<std::size_t>(dsl::kind_families[i])] = static_cast<Kind>(dsl::first_construct_kind + i);
+  return t;
+}();
+/// The node kind of a family that makes nodes (dsl/node.hpp's family_kind).
+Kind kind_of(Family f) {
+  const Kind k = family_kinds[static_cast<std::size_t>(f)];
+  return k != Kind::Count_ ? k : dsl::expansion_detail::family_kind(f);
+}
 
 // ---- external functions' signatures, read from their declarations -----------------------------
 /// A type as written, read: its last name (`optgrammar::OpRef` → `OpRef`), whether it is const, a

@@ -325,6 +325,30 @@ std::span<const T> all(const boost::container::small_vector<T, N>& v) {
 }
 Loc loc_of(dsl::Span s) { return Loc{s.file, s.offset}; }
 
+/// dsl/node.hpp's type_of, remembered: a node's type follows from its kind and its operands'
+/// types alone, and the words make the same few combinations again and again. A direct-mapped
+/// table of the combinations of up to five operands met so far; the others are typed each time.
+class TypeMemo {
+ public:
+  VType type_of(Kind k, const VType* a, std::size_t n) noexcept {
+    if (n > max_operands) return dsl::detail::type_of(k, a, n);
+    std::uint64_t key = static_cast<std::uint64_t>(k) | n << 8;
+    for (std::size_t i = 0; i < n; ++i) key |= static_cast<std::uint64_t>(a[i]) << (11 + 4 * i);
+    key |= std::uint64_t{1} << 40;  // (a slot never written holds 0)
+    std::uint64_t& slot = slots_[(key * 0x9E3779B97F4A7C15u) >> (64 - slot_bits)];
+    if ((slot >> 8) == key) return static_cast<VType>(slot & 0xff);
+    const VType t = dsl::detail::type_of(k, a, n);
+    slot = key << 8 | static_cast<std::uint64_t>(t);
+    return t;
+  }
+
+ private:
+  static constexpr std::size_t max_operands = 5;  // 4 bits a type: the key's 40 bits
+  static_assert(static_cast<std::size_t>(VType::Bad) < 16 && static_cast<std::size_t>(Kind::Count_) <= 256);
+  static constexpr int slot_bits = 9;
+  std::array<std::uint64_t, std::size_t{1} << slot_bits> slots_{};
+};
+
 /// A node the words made, with its operands' indices in a list of their own.
 struct Made {
   FlatNode f;
@@ -341,6 +365,7 @@ struct Buffers {
   std::vector<FlatNode> nodes;
   std::vector<dsl::Span> spans;
   std::vector<VType> scratch;
+  TypeMemo types;  ///< (kept from rule to rule too)
   void clear() {
     pool.clear();
     kids.clear();
@@ -354,7 +379,7 @@ struct Buffers {
 /// twice is shared), then laid out in flat form, where a shared operand is written at each use.
 class Lowering {
  public:
-  Lowering(Session& s, Buffers& b) : s_(s), sigs_(b.sigs), pool_(b.pool), kids_(b.kids) {}
+  Lowering(Session& s, Buffers& b) : s_(s), sigs_(b.sigs), pool_(b.pool), kids_(b.kids), types_(b.types) {}
 
   /// A value as the C++ front end's words take it: a node, or a string literal (which becomes an
   /// operand tag where a node is wanted, and is the string where the word takes one).
@@ -438,7 +463,7 @@ class Lowering {
         types = many.data();
       }
       for (std::size_t i = 0; i < kids.size(); ++i) types[i] = pool_[kids[i]].f.type;
-      f.type = dsl::detail::type_of(f.kind, types, kids.size());
+      f.type = types_.type_of(f.kind, types, kids.size());
     }
     if (f.kind == Kind::Select && kids.size() == 3) f.may_star = pool_[kids[1]].f.may_star || pool_[kids[2]].f.may_star;
     pool_.push_back(Made{f, at, static_cast<std::uint32_t>(kids_.size())});
@@ -842,6 +867,7 @@ class Lowering {
   std::vector<Signature>& sigs_;
   std::vector<Made>& pool_;
   std::vector<std::uint32_t>& kids_;
+  TypeMemo& types_;
   std::vector<std::pair<std::string_view, std::string_view>> escaped_;  ///< strings with escapes: value, as shown
 };
 

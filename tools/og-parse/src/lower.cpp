@@ -882,22 +882,35 @@ std::span<T> keep(Session& s, const std::vector<T>& v) {
 
 /// The hash of the part of `nodes` at `root` (Rule::LintFacts): what lint's structural equality
 /// compares, in order; a NaN equals a NaN there and 0.0 equals -0.0, so each hashes as one value.
-/// The texts (short: tags, op names) are mixed in eight bytes at a time, their length first.
+/// A node's kind, operand count and text length go in one word; its real only for a Float (the
+/// lowering leaves it 0 in the others); its text eight bytes at a time, the last eight (or, of a
+/// shorter text, its first and last four, or its first, middle and last character) read at once.
 std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) {
   std::uint64_t h = 0xcbf29ce484222325u;
   const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3u + (h >> 29); };
+  const auto load = [](const char* p, auto word) {
+    std::memcpy(&word, p, sizeof word);
+    return static_cast<std::uint64_t>(word);
+  };
   const FlatNode* const all_nodes = nodes.data();
   for (std::uint32_t i = root, end = all_nodes[root].end; i < end; ++i) {
     const FlatNode& n = all_nodes[i];
-    const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
-    mix(static_cast<std::uint64_t>(n.kind) << 32 | n.n);
+    const std::size_t len = n.str.len;
+    mix(static_cast<std::uint64_t>(n.kind) | static_cast<std::uint64_t>(n.n) << 8 | static_cast<std::uint64_t>(len) << 40);
     mix(static_cast<std::uint64_t>(n.value));
-    mix(std::bit_cast<std::uint64_t>(real));
-    mix(n.str.len);
-    for (std::size_t k = 0; k < n.str.len; k += 8) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, n.str.p + k, std::min<std::size_t>(8, n.str.len - k));
-      mix(w);
+    if (n.kind == Kind::Float) {
+      const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
+      mix(std::bit_cast<std::uint64_t>(real));
+    }
+    const char* p = n.str.p;
+    if (len >= 8) {
+      for (std::size_t k = 0; k + 8 < len; k += 8) mix(load(p + k, std::uint64_t{}));
+      mix(load(p + len - 8, std::uint64_t{}));
+    } else if (len >= 4) {
+      mix(load(p, std::uint32_t{}) | load(p + len - 4, std::uint32_t{}) << 32);
+    } else if (len > 0) {
+      mix(static_cast<unsigned char>(p[0]) | static_cast<std::uint64_t>(static_cast<unsigned char>(p[len / 2])) << 8 |
+          static_cast<std::uint64_t>(static_cast<unsigned char>(p[len - 1])) << 16);
     }
   }
   return h;

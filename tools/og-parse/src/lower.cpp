@@ -93,8 +93,8 @@ std::string did_you_mean(std::string_view name) {
   return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best.front());
 }
 
-/// The node kind of each family that makes nodes (its `node(K)` column), by family, as the
-/// process starts (the words ask it at each node they make); Kind::Count_ for the others.
+/// The node kind of each family that makes nodes (its `node(K)` column), by family, made at
+/// compile time (the words ask it at each node they make); Kind::Count_ for the others.
 constexpr std::size_t n_families = std::size(dsl::typing_detail::family_typings);
 constexpr auto family_kinds = [] {
   std::array<Kind, n_families> t{};
@@ -343,7 +343,8 @@ class TypeMemo {
   }
 
  private:
-  static constexpr std::size_t max_operands = 5;  // 4 bits a type: the key's 40 bits
+  // the key: the kind (8 bits), the count (3 bits), 4 bits a type, and a mark at bit 40
+  static constexpr std::size_t max_operands = 5;
   static_assert(static_cast<std::size_t>(VType::Bad) < 16 && static_cast<std::size_t>(Kind::Count_) <= 256);
   static constexpr int slot_bits = 9;
   std::array<std::uint64_t, std::size_t{1} << slot_bits> slots_{};
@@ -483,7 +484,8 @@ class Lowering {
   /// one; the checker names the character it finds.) Shown in messages as written, but for \" and
   /// \\, which C++ shows as the character (shown()).
   std::string_view literal(std::string_view text) {
-    if (text.find('\\') == std::string_view::npos) return text;
+    // (a loop, not find(): the texts are a few characters, shorter than a call of memchr)
+    if (std::none_of(text.begin(), text.end(), [](char c) { return c == '\\'; })) return text;
     std::string ignored;
     const std::string_view value = s_.intern(decode_escapes(text, ignored));
     std::string as_shown;
@@ -599,6 +601,9 @@ class Lowering {
   /// that none takes is the compiler's error; og-parse says it with the catalogue's words.
   void count(const dsl::Construct& r, std::size_t got, dsl::Span at) {
     if (got >= r.min_args && (r.max_args == dsl::any_count || got <= r.max_args)) return;
+    count_fault(r, got, at);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void count_fault(const dsl::Construct& r, std::size_t got, dsl::Span at) {
     if (r.max_args == dsl::any_count && r.min_args == 1 && got == 0) fail(at, catalogue(Fault::needs_operand, r.name));
     const bool plural = r.min_args != 1 || r.max_args != 1;
     if (r.max_args == dsl::any_count)

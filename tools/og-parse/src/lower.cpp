@@ -93,8 +93,21 @@ std::string did_you_mean(std::string_view name) {
   return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best.front());
 }
 
-/// The node kind of a family that makes nodes (its `node(K)` column).
-Kind kind_of(Family f) { return dsl::expansion_detail::family_kind(f); }
+/// The node kind of each family that makes nodes (its `node(K)` column), by family, made at
+/// compile time (the words ask it at each node they make); Kind::Count_ for the others.
+constexpr std::size_t n_families = std::size(dsl::typing_detail::family_typings);
+constexpr auto family_kinds = [] {
+  std::array<Kind, n_families> t{};
+  t.fill(Kind::Count_);
+  for (std::size_t i = 0; i < std::size(dsl::kind_families); ++i)
+    t[static_cast<std::size_t>(dsl::kind_families[i])] = static_cast<Kind>(dsl::first_construct_kind + i);
+  return t;
+}();
+/// The node kind of a family that makes nodes (dsl/node.hpp's family_kind).
+Kind kind_of(Family f) {
+  const Kind k = family_kinds[static_cast<std::size_t>(f)];
+  return k != Kind::Count_ ? k : dsl::expansion_detail::family_kind(f);
+}
 
 // ---- external functions' signatures, read from their declarations -----------------------------
 /// A type as written, read: its last name (`optgrammar::OpRef` → `OpRef`), whether it is const, a
@@ -312,6 +325,31 @@ std::span<const T> all(const boost::container::small_vector<T, N>& v) {
 }
 Loc loc_of(dsl::Span s) { return Loc{s.file, s.offset}; }
 
+/// dsl/node.hpp's type_of, remembered: a node's type follows from its kind and its operands'
+/// types alone, and the words make the same few combinations again and again. A direct-mapped
+/// table of the combinations of up to five operands met so far; the others are typed each time.
+class TypeMemo {
+ public:
+  VType type_of(Kind k, const VType* a, std::size_t n) noexcept {
+    if (n > max_operands) return dsl::detail::type_of(k, a, n);
+    std::uint64_t key = static_cast<std::uint64_t>(k) | n << 8;
+    for (std::size_t i = 0; i < n; ++i) key |= static_cast<std::uint64_t>(a[i]) << (11 + 4 * i);
+    key |= std::uint64_t{1} << 40;  // (a slot never written holds 0)
+    std::uint64_t& slot = slots_[(key * 0x9E3779B97F4A7C15u) >> (64 - slot_bits)];
+    if ((slot >> 8) == key) return static_cast<VType>(slot & 0xff);
+    const VType t = dsl::detail::type_of(k, a, n);
+    slot = key << 8 | static_cast<std::uint64_t>(t);
+    return t;
+  }
+
+ private:
+  // the key: the kind (8 bits), the count (3 bits), 4 bits a type, and a mark at bit 40
+  static constexpr std::size_t max_operands = 5;
+  static_assert(static_cast<std::size_t>(VType::Bad) < 16 && static_cast<std::size_t>(Kind::Count_) <= 256);
+  static constexpr int slot_bits = 9;
+  std::array<std::uint64_t, std::size_t{1} << slot_bits> slots_{};
+};
+
 /// A node the words made, with its operands' indices in a list of their own.
 struct Made {
   FlatNode f;
@@ -328,6 +366,7 @@ struct Buffers {
   std::vector<FlatNode> nodes;
   std::vector<dsl::Span> spans;
   std::vector<VType> scratch;
+  TypeMemo types;  ///< (kept from rule to rule too)
   void clear() {
     pool.clear();
     kids.clear();
@@ -341,7 +380,7 @@ struct Buffers {
 /// twice is shared), then laid out in flat form, where a shared operand is written at each use.
 class Lowering {
  public:
-  Lowering(Session& s, Buffers& b) : s_(s), sigs_(b.sigs), pool_(b.pool), kids_(b.kids) {}
+  Lowering(Session& s, Buffers& b) : s_(s), sigs_(b.sigs), pool_(b.pool), kids_(b.kids), types_(b.types) {}
 
   /// A value as the C++ front end's words take it: a node, or a string literal (which becomes an
   /// operand tag where a node is wanted, and is the string where the word takes one).
@@ -425,7 +464,7 @@ class Lowering {
         types = many.data();
       }
       for (std::size_t i = 0; i < kids.size(); ++i) types[i] = pool_[kids[i]].f.type;
-      f.type = dsl::detail::type_of(f.kind, types, kids.size());
+      f.type = types_.type_of(f.kind, types, kids.size());
     }
     if (f.kind == Kind::Select && kids.size() == 3) f.may_star = pool_[kids[1]].f.may_star || pool_[kids[2]].f.may_star;
     pool_.push_back(Made{f, at, static_cast<std::uint32_t>(kids_.size())});
@@ -445,7 +484,8 @@ class Lowering {
   /// one; the checker names the character it finds.) Shown in messages as written, but for \" and
   /// \\, which C++ shows as the character (shown()).
   std::string_view literal(std::string_view text) {
-    if (text.find('\\') == std::string_view::npos) return text;
+    // (a loop, not find(): the texts are a few characters, shorter than a call of memchr)
+    if (std::none_of(text.begin(), text.end(), [](char c) { return c == '\\'; })) return text;
     std::string ignored;
     const std::string_view value = s_.intern(decode_escapes(text, ignored));
     std::string as_shown;
@@ -561,6 +601,9 @@ class Lowering {
   /// that none takes is the compiler's error; og-parse says it with the catalogue's words.
   void count(const dsl::Construct& r, std::size_t got, dsl::Span at) {
     if (got >= r.min_args && (r.max_args == dsl::any_count || got <= r.max_args)) return;
+    count_fault(r, got, at);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void count_fault(const dsl::Construct& r, std::size_t got, dsl::Span at) {
     if (r.max_args == dsl::any_count && r.min_args == 1 && got == 0) fail(at, catalogue(Fault::needs_operand, r.name));
     const bool plural = r.min_args != 1 || r.max_args != 1;
     if (r.max_args == dsl::any_count)
@@ -829,6 +872,7 @@ class Lowering {
   std::vector<Signature>& sigs_;
   std::vector<Made>& pool_;
   std::vector<std::uint32_t>& kids_;
+  TypeMemo& types_;
   std::vector<std::pair<std::string_view, std::string_view>> escaped_;  ///< strings with escapes: value, as shown
 };
 
@@ -843,22 +887,35 @@ std::span<T> keep(Session& s, const std::vector<T>& v) {
 
 /// The hash of the part of `nodes` at `root` (Rule::LintFacts): what lint's structural equality
 /// compares, in order; a NaN equals a NaN there and 0.0 equals -0.0, so each hashes as one value.
-/// The texts (short: tags, op names) are mixed in eight bytes at a time, their length first.
+/// A node's kind, operand count and text length go in one word; its real only for a Float (the
+/// lowering leaves it 0 in the others); its text eight bytes at a time, the last eight (or, of a
+/// shorter text, its first and last four, or its first, middle and last character) read at once.
 std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) {
   std::uint64_t h = 0xcbf29ce484222325u;
   const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001b3u + (h >> 29); };
+  const auto load = [](const char* p, auto word) {
+    std::memcpy(&word, p, sizeof word);
+    return static_cast<std::uint64_t>(word);
+  };
   const FlatNode* const all_nodes = nodes.data();
   for (std::uint32_t i = root, end = all_nodes[root].end; i < end; ++i) {
     const FlatNode& n = all_nodes[i];
-    const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
-    mix(static_cast<std::uint64_t>(n.kind) << 32 | n.n);
+    const std::size_t len = n.str.len;
+    mix(static_cast<std::uint64_t>(n.kind) | static_cast<std::uint64_t>(n.n) << 8 | static_cast<std::uint64_t>(len) << 40);
     mix(static_cast<std::uint64_t>(n.value));
-    mix(std::bit_cast<std::uint64_t>(real));
-    mix(n.str.len);
-    for (std::size_t k = 0; k < n.str.len; k += 8) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, n.str.p + k, std::min<std::size_t>(8, n.str.len - k));
-      mix(w);
+    if (n.kind == Kind::Float) {
+      const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
+      mix(std::bit_cast<std::uint64_t>(real));
+    }
+    const char* p = n.str.p;
+    if (len >= 8) {
+      for (std::size_t k = 0; k + 8 < len; k += 8) mix(load(p + k, std::uint64_t{}));
+      mix(load(p + len - 8, std::uint64_t{}));
+    } else if (len >= 4) {
+      mix(load(p, std::uint32_t{}) | load(p + len - 4, std::uint32_t{}) << 32);
+    } else if (len > 0) {
+      mix(static_cast<unsigned char>(p[0]) | static_cast<std::uint64_t>(static_cast<unsigned char>(p[len / 2])) << 8 |
+          static_cast<std::uint64_t>(static_cast<unsigned char>(p[len - 1])) << 16);
     }
   }
   return h;

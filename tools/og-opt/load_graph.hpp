@@ -63,9 +63,10 @@ inline bool readable_input(const std::string& path, const char* what) {
   return !why;
 }
 
-/// The resource of the graphs og-opt reads or builds with --huge-pages on (the default): their op
-/// and input records on transparent huge pages (huge_page_resource.hpp). It lives as long as the
-/// process, so it outlives every graph made from it and every copy of one.
+/// The record resource of the graphs og-opt reads or builds: with --huge-pages on (the default)
+/// one that puts their op and input records on transparent huge pages (huge_page_resource.hpp),
+/// which lives as long as the process, so it outlives every graph made from it and every copy of
+/// one; with it off nullptr (operator new).
 inline optgrammar::RecordResource* huge_page_records(const Options& o) {
   static og_tools::HugePageResource huge;
   return o.huge_pages == "on" ? &huge : nullptr;

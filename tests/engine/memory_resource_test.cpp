@@ -76,7 +76,7 @@ std::string rewritten(std::size_t blocks, RecordResource* records) {
 
 }  // namespace
 
-TEST_CASE("a graph built with a memory resource takes its op and input records from it") {
+TEST_CASE("a graph built with a record resource takes its op and input records from it") {
   CountingResource counting;
   {
     Graph g = w1::build(40, &counting);

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   const optgrammar::RuleSet& rules = engine == "dsl" ? optgrammar::RuleSet::global() : hand;
   const bool floor = engine == "floor";
   og_tools::HugePageResource huge;
-  std::pmr::memory_resource* const records = huge_pages ? &huge : nullptr;
+  optgrammar::RecordResource* const records = huge_pages ? &huge : nullptr;
   const bench::Timed t = bench::timed_runs(
       repeat, floor, [&] { return w1::build(blocks, records); },
       [&](optgrammar::Graph& g, std::chrono::steady_clock::time_point& done) {

@@ -14,8 +14,8 @@ namespace w1 {
 inline constexpr std::size_t ops_per_block = 14;
 
 /// Builds the W1 graph with `blocks` blocks: 1 input + 14·B ops + 1 output. Its op and input
-/// records come from `records` (Graph(std::pmr::memory_resource*); nullptr: operator new).
-inline optgrammar::Graph build(std::size_t blocks, std::pmr::memory_resource* records = nullptr) {
+/// records come from `records` (Graph(RecordResource*); nullptr: operator new).
+inline optgrammar::Graph build(std::size_t blocks, optgrammar::RecordResource* records = nullptr) {
   using namespace optgrammar;
   Graph g(records);
   g.reserve(ops_per_block * blocks + 2, 14 * blocks + 1);

@@ -1,11 +1,12 @@
-// Where a graph's records come from (Graph(std::pmr::memory_resource*)): W1 built with a counting
-// resource takes its op and input records from it, keeps it through moves and copies, and
-// rewrites to the same graph as with the default; with og-opt's huge-page resource
-// (tools/common/huge_page_resource.hpp) too.
+// Where a graph's records come from (Graph(RecordResource*)): W1 built with a counting resource
+// takes its op and input records from it, keeps it through moves, copies and swaps, and rewrites
+// to the same graph as with the default; with og-opt's huge-page resource
+// (tools/common/huge_page_resource.hpp) and a std::pmr resource (core/pmr_records.hpp) too.
 #include "w1/w1_graph.hpp"
 #include "huge_page_resource.hpp"
 
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/pmr_records.hpp>
 #include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/driver.hpp>
 
@@ -29,28 +30,43 @@ constexpr bool moves_checked = true;
 constexpr bool moves_checked = false;
 #endif
 
-/// Passes every block to operator new and counts the blocks and bytes out.
-class CountingResource final : public std::pmr::memory_resource {
+/// Passes every block to the default record resource and counts the blocks and bytes out.
+class CountingResource final : public RecordResource {
  public:
   std::size_t allocations = 0, bytes = 0, outstanding = 0, outstanding_bytes = 0;
+
+  void* allocate(std::size_t n, std::size_t align) override {
+    ++allocations, ++outstanding;
+    bytes += n;
+    outstanding_bytes += n;
+    return new_delete_records()->allocate(n, align);
+  }
+  void deallocate(void* p, std::size_t n, std::size_t align) noexcept override {
+    --outstanding;
+    outstanding_bytes -= n;
+    new_delete_records()->deallocate(p, n, align);
+  }
+};
+
+/// The same count as a std::pmr::memory_resource, for PmrRecords.
+class CountingPmr final : public std::pmr::memory_resource {
+ public:
+  std::size_t allocations = 0, outstanding = 0;
 
  private:
   void* do_allocate(std::size_t n, std::size_t align) override {
     ++allocations, ++outstanding;
-    bytes += n;
-    outstanding_bytes += n;
     return std::pmr::new_delete_resource()->allocate(n, align);
   }
   void do_deallocate(void* p, std::size_t n, std::size_t align) override {
     --outstanding;
-    outstanding_bytes -= n;
     std::pmr::new_delete_resource()->deallocate(p, n, align);
   }
   bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
 };
 
 /// W1 of `blocks` blocks from `records`, rewritten to its fixed point, as text.
-std::string rewritten(std::size_t blocks, std::pmr::memory_resource* records) {
+std::string rewritten(std::size_t blocks, RecordResource* records) {
   Graph g = w1::build(blocks, records);
   run_rules(g, RuleSet::global());
   REQUIRE(w1::check(g, blocks).empty());
@@ -60,7 +76,7 @@ std::string rewritten(std::size_t blocks, std::pmr::memory_resource* records) {
 
 }  // namespace
 
-TEST_CASE("a graph built with a memory resource takes its op and input records from it") {
+TEST_CASE("a graph built with a record resource takes its op and input records from it") {
   CountingResource counting;
   {
     Graph g = w1::build(40, &counting);
@@ -82,10 +98,19 @@ TEST_CASE("a graph built with a memory resource takes its op and input records f
     CHECK(copy.records_resource() == &counting);
     CHECK(counting.outstanding == 4);
     Graph assigned;
-    CHECK(assigned.records_resource() == std::pmr::new_delete_resource());
+    CHECK(assigned.records_resource() == new_delete_records());
     assigned = copy;
     CHECK(assigned.records_resource() == &counting);
     CHECK(to_text(assigned) == to_text(moved));
+
+    // Swapped graphs swap their resources with their records.
+    Graph other;
+    other.add_input(OutputDef::make(DType::Float32, {4}));
+    std::swap(other, assigned);
+    CHECK(other.records_resource() == &counting);
+    CHECK(assigned.records_resource() == new_delete_records());
+    CHECK(to_text(other) == to_text(moved));
+    CHECK(counting.outstanding == 6);
   }
   CHECK(counting.outstanding == 0);
   CHECK(counting.outstanding_bytes == 0);
@@ -106,7 +131,7 @@ TEST_CASE("a graph's records grown past its reserve stay in its resource") {
   CHECK(counting.outstanding == 0);
 }
 
-TEST_CASE("W1 rewrites to the same graph from a counting resource, og-opt's huge pages and operator new") {
+TEST_CASE("W1 rewrites to the same graph from a counting resource, og-opt's huge pages, a pmr resource and operator new") {
   for (std::size_t blocks : {1, 7, 300}) {
     CAPTURE(blocks);
     const std::string plain = rewritten(blocks, nullptr);
@@ -114,6 +139,11 @@ TEST_CASE("W1 rewrites to the same graph from a counting resource, og-opt's huge
     CHECK(rewritten(blocks, &counting) == plain);
     CHECK(counting.allocations >= 2);
     CHECK(counting.outstanding == 0);
+    CountingPmr pmr;
+    PmrRecords from_pmr(&pmr);
+    CHECK(rewritten(blocks, &from_pmr) == plain);
+    CHECK(pmr.allocations >= 2);
+    CHECK(pmr.outstanding == 0);
     // A threshold of one byte: every record block is mapped, 2 MB-aligned, even at one block.
     og_tools::HugePageResource huge(1);
     {

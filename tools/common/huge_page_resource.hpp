@@ -1,8 +1,8 @@
-// A memory resource for the tools' graphs: large blocks on transparent huge pages.
+// A record resource for the tools' graphs: large blocks on transparent huge pages.
 //
 // A block of at least `threshold` bytes (2 MB by default) is mapped with mmap, 2 MB-aligned, and
 // marked with madvise(MADV_HUGEPAGE), so that the kernel backs it with 2 MB pages where it can:
-// a graph's record arrays (Graph(std::pmr::memory_resource*)) then fault in once per 2 MB
+// a graph's record arrays (Graph(optgrammar::RecordResource*)) then fault in once per 2 MB
 // instead of once per 4 KB. A kernel without transparent huge pages refuses the advice (counted);
 // one whose setting is `never` takes it and still gives plain pages (a build's faults tell).
 // Smaller blocks come from `small` (operator new by default). og-opt and w1_bench use it for the
@@ -10,16 +10,17 @@
 // from").
 #pragma once
 
+#include <optgrammar/core/graph.hpp>
+
 #include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <memory_resource>
 #include <new>
 
 namespace og_tools {
 
-class HugePageResource final : public std::pmr::memory_resource {
+class HugePageResource final : public optgrammar::RecordResource {
  public:
   static constexpr std::size_t huge_page = std::size_t{2} << 20;
 
@@ -31,18 +32,14 @@ class HugePageResource final : public std::pmr::memory_resource {
   };
 
   explicit HugePageResource(std::size_t threshold = huge_page,
-                            std::pmr::memory_resource* small = std::pmr::new_delete_resource()) noexcept
+                            optgrammar::RecordResource* small = optgrammar::new_delete_records()) noexcept
       : threshold_(threshold), small_(small) {}
   HugePageResource(const HugePageResource&) = delete;
   HugePageResource& operator=(const HugePageResource&) = delete;
 
   const Stats& stats() const noexcept { return stats_; }
 
- private:
-  static std::size_t round_up(std::size_t n) noexcept { return (n + huge_page - 1) & ~(huge_page - 1); }
-  bool mapped(std::size_t bytes, std::size_t align) const noexcept { return bytes >= threshold_ && align <= huge_page; }
-
-  void* do_allocate(std::size_t bytes, std::size_t align) override {
+  void* allocate(std::size_t bytes, std::size_t align) override {
     if (!mapped(bytes, align)) {
       ++stats_.small;
       return small_->allocate(bytes, align);
@@ -63,14 +60,17 @@ class HugePageResource final : public std::pmr::memory_resource {
     else ++stats_.refused;
     return block;
   }
-  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+  void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept override {
     if (!mapped(bytes, align)) return small_->deallocate(p, bytes, align);
     ::munmap(p, round_up(bytes));
   }
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+ private:
+  static std::size_t round_up(std::size_t n) noexcept { return (n + huge_page - 1) & ~(huge_page - 1); }
+  bool mapped(std::size_t bytes, std::size_t align) const noexcept { return bytes >= threshold_ && align <= huge_page; }
 
   std::size_t threshold_;
-  std::pmr::memory_resource* small_;
+  optgrammar::RecordResource* small_;
   Stats stats_;
 };
 

@@ -15,7 +15,6 @@
 
 #include <cstddef>
 #include <map>
-#include <memory_resource>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -58,9 +57,9 @@ struct ImportOptions {
   /// are relative to. import_file uses the model's folder when this is empty; import_bytes with
   /// it empty refuses such tensors.
   std::string external_data_dir;
-  /// Where the imported graph's op and input records come from (Graph(std::pmr::memory_resource*));
+  /// Where the imported graph's op and input records come from (Graph(RecordResource*));
   /// nullptr: operator new. It must outlive the graph.
-  std::pmr::memory_resource* records = nullptr;
+  RecordResource* records = nullptr;
 };
 
 struct Imported {

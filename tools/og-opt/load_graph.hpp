@@ -63,10 +63,11 @@ inline bool readable_input(const std::string& path, const char* what) {
   return !why;
 }
 
-/// The resource of the graphs og-opt reads or builds with --huge-pages on (the default): their op
-/// and input records on transparent huge pages (huge_page_resource.hpp). It lives as long as the
-/// process, so it outlives every graph made from it and every copy of one.
-inline std::pmr::memory_resource* records_resource(const Options& o) {
+/// The record resource of the graphs og-opt reads or builds: with --huge-pages on (the default)
+/// one that puts their op and input records on transparent huge pages (huge_page_resource.hpp),
+/// which lives as long as the process, so it outlives every graph made from it and every copy of
+/// one; with it off nullptr (operator new).
+inline optgrammar::RecordResource* huge_page_records(const Options& o) {
   static og_tools::HugePageResource huge;
   return o.huge_pages == "on" ? &huge : nullptr;
 }
@@ -102,7 +103,7 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
   const std::string& input = o.input;
   try {
     if (input.empty()) {
-      in.graph = w1::build(o.blocks, records_resource(o));
+      in.graph = w1::build(o.blocks, huge_page_records(o));
       in.stem = "w1";
       in.description =
           fmt::format("none given, so og-opt runs its built-in demo graph: W1, a redundant conv chain of {} blocks", o.blocks);
@@ -127,7 +128,7 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
     const bool named_onnx = input.ends_with(".onnx");
     if (named_onnx || !looks_like_text(bytes)) {
       optgrammar::onnx_import::ImportOptions io;
-      io.records = records_resource(o);
+      io.records = huge_page_records(o);
       for (const auto& s : o.input_shapes)
         if (!io.add_input_shape(s))
           throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
@@ -160,7 +161,7 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
         return bad_arguments_status;
       }
       std::istringstream text(std::move(bytes));
-      in.graph = optgrammar::read_graph_text(text, name, &in.op_lines, records_resource(o));
+      in.graph = optgrammar::read_graph_text(text, name, &in.op_lines, huge_page_records(o));
       in.description = name;
     }
     fmt::print(report, "graph: {}\n", in.description);

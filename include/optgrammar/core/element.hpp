@@ -3,8 +3,8 @@
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
+#include "optgrammar/core/float_math.hpp"
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -17,7 +17,7 @@ inline float half_to_float(std::uint16_t h) {
   const std::uint32_t exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
   float f;
   if (exp == 0) {
-    f = std::ldexp(static_cast<float>(man), -24);
+    f = fmath::ldexp(static_cast<float>(man), -24);
     return sign ? -f : f;
   }
   std::uint32_t bits;
@@ -36,8 +36,8 @@ inline std::uint16_t float_to_half(float f) {
   if (ax >= 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0u));
   if (ax >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504
   if (ax < 0x38800000u) {  // below the smallest normal half: a multiple of 2^-24
-    const float a = std::fabs(f) * 16777216.0f;  // exact scaling
-    const float r = std::nearbyint(a);            // current rounding mode: to nearest even
+    const float a = fmath::fabs(f) * 16777216.0f;  // exact scaling
+    const float r = fmath::nearbyint(a);            // current rounding mode: to nearest even
     return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(r));
   }
   std::uint32_t m = ax + 0xC8000000u;  // rebias the exponent (127 -> 15)
@@ -105,7 +105,7 @@ inline double element_value(DType t, const std::byte* p, std::size_t i) {
 /// A double as an int64 the way a float-to-integer conversion goes here: truncated toward zero,
 /// saturated to int64's range, NaN as 0.
 inline std::int64_t truncate_to_int64(double v) {
-  if (std::isnan(v)) return 0;
+  if (fmath::isnan(v)) return 0;
   if (v >= 9223372036854775807.0) return INT64_MAX;
   if (v <= -9223372036854775808.0) return INT64_MIN;
   return static_cast<std::int64_t>(v);

@@ -9,8 +9,9 @@
 // move when they grow past their capacity, as any vector does: an OpRef stays good, a reference
 // to an op or use record does not (build with OPTGRAMMAR_CHECK_RECORD_MOVES to find one kept
 // across growth: appends then move the records, and ASan reports the stale read).
-// The two vectors take their memory from the graph's memory resource (Graph(memory_resource*)):
-// by default operator new, or a block of a program's choosing, such as huge pages.
+// The two vectors take their memory from the graph's record resource (Graph(RecordResource*)):
+// by default operator new, or a block of a program's choosing, such as huge pages
+// (core/pmr_records.hpp adapts any std::pmr::memory_resource).
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
@@ -28,7 +29,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <memory_resource>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -86,11 +87,47 @@ struct Use {
   std::uint32_t prev = no_index;
 };
 
-/// The allocator of a graph's op and input records: their memory comes from a
-/// std::pmr::memory_resource, the graph's (Graph(std::pmr::memory_resource*)), by default
-/// std::pmr::new_delete_resource(). The resource goes with the records: a graph moved, copied,
-/// assigned or swapped keeps the resource its records came from, so moving a graph moves the
-/// pointers to its records and never copies them into another resource.
+/// Where a graph's op and input records take their memory: a program's own arena, huge pages,
+/// a counting resource in a test. allocate(bytes, align) returns a block of at least `bytes`
+/// bytes aligned to `align` (a power of two) or throws; deallocate gets back the block with the
+/// same `bytes` and `align`. core/pmr_records.hpp adapts a std::pmr::memory_resource to it.
+class RecordResource {
+ public:
+  virtual void* allocate(std::size_t bytes, std::size_t align) = 0;
+  virtual void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept = 0;
+
+ protected:
+  RecordResource() = default;
+  RecordResource(const RecordResource&) = default;
+  RecordResource& operator=(const RecordResource&) = default;
+  ~RecordResource() = default;
+};
+
+/// The default record resource: operator new and delete (the aligned forms past
+/// __STDCPP_DEFAULT_NEW_ALIGNMENT__). One object for the whole program.
+class NewDeleteRecords final : public RecordResource {
+ public:
+  void* allocate(std::size_t bytes, std::size_t align) override {
+    if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator new(bytes, std::align_val_t(align));
+    return ::operator new(bytes);
+  }
+  void deallocate(void* p, std::size_t, std::size_t align) noexcept override {
+    if (align > __STDCPP_DEFAULT_NEW_ALIGNMENT__) return ::operator delete(p, std::align_val_t(align));
+    ::operator delete(p);
+  }
+};
+
+/// The program's one NewDeleteRecords: what Graph() and Graph(nullptr) take their records from.
+inline RecordResource* new_delete_records() noexcept {
+  static NewDeleteRecords resource;
+  return &resource;
+}
+
+/// The allocator of a graph's op and input records: their memory comes from a RecordResource,
+/// the graph's (Graph(RecordResource*)), by default new_delete_records(). The resource goes with
+/// the records: a graph moved, copied, assigned or swapped keeps the resource its records came
+/// from, so moving a graph moves the pointers to its records and never copies them into another
+/// resource.
 template <class T>
 struct RecordAllocator {
   using value_type = T;
@@ -99,9 +136,8 @@ struct RecordAllocator {
   using propagate_on_container_swap = std::true_type;
 
   RecordAllocator() noexcept = default;
-  /// nullptr: the default, std::pmr::new_delete_resource().
-  explicit RecordAllocator(std::pmr::memory_resource* r) noexcept
-      : resource(r ? r : std::pmr::new_delete_resource()) {}
+  /// nullptr: the default, new_delete_records().
+  explicit RecordAllocator(RecordResource* r) noexcept : resource(r ? r : new_delete_records()) {}
   template <class U>
   RecordAllocator(const RecordAllocator<U>& other) noexcept : resource(other.resource) {}
 
@@ -110,12 +146,13 @@ struct RecordAllocator {
     return static_cast<T*>(resource->allocate(n * sizeof(T), alignof(T)));
   }
   void deallocate(T* p, std::size_t n) noexcept { resource->deallocate(p, n * sizeof(T), alignof(T)); }
+  /// Equal when they share the resource: one frees what the other allocated.
   template <class U>
   friend bool operator==(const RecordAllocator& a, const RecordAllocator<U>& b) noexcept {
-    return a.resource == b.resource || a.resource->is_equal(*b.resource);
+    return a.resource == b.resource;
   }
 
-  std::pmr::memory_resource* resource = std::pmr::new_delete_resource();
+  RecordResource* resource = new_delete_records();
 };
 
 /// What an edit's caller knows at compile time of the input tree of the op it erases (or
@@ -145,7 +182,7 @@ class Graph {
   /// from it (RecordAllocator: the resource goes with the records). nullptr: operator new, as
   /// Graph(). The rest (interned output definitions and constants, options) is the standard
   /// library's. docs/embedding.md, "Where a graph's memory comes from".
-  explicit Graph(std::pmr::memory_resource* records)
+  explicit Graph(RecordResource* records)
       : ops_(RecordAllocator<OpDef>(records)), uses_(RecordAllocator<Use>(records)) {
     outdefs_.reserve(16);
     split_histories_.emplace_back();  // index 0: no history
@@ -164,8 +201,8 @@ class Graph {
   }
   /// Op slots that fit before the op records move.
   std::size_t op_capacity() const noexcept { return ops_.capacity(); }
-  /// Where the op and input records' memory comes from (Graph(std::pmr::memory_resource*)).
-  std::pmr::memory_resource* records_resource() const noexcept { return ops_.get_allocator().resource; }
+  /// Where the op and input records' memory comes from (Graph(RecordResource*)).
+  RecordResource* records_resource() const noexcept { return ops_.get_allocator().resource; }
 
   /// add_op("Conv2d", {x, w}, OutputDef::make(DType::Float32, {1, 32, 32, 16})).
   OpRef add_op(OpNameId name, std::span<const OpRef> inputs, const OutputDef& out) {

@@ -1,6 +1,8 @@
 // Process-wide interning of op names, so that matching compares integers, never strings.
 #pragma once
 
+#include "optgrammar/core/name_hash.hpp"
+
 #include <atomic>
 #include <bit>
 #include <cstdint>
@@ -31,12 +33,12 @@ class OpNames {
     return table;
   }
   OpNameId intern(std::string_view s) {
-    const std::uint64_t h = hash(s);
+    const std::uint64_t h = name_hash(s);
     if (const Entry* e = lookup(*table_.load(std::memory_order_acquire), s, h)) return e->id;
     return add(s, h);
   }
   std::optional<OpNameId> find(std::string_view s) const {
-    if (const Entry* e = lookup(*table_.load(std::memory_order_acquire), s, hash(s))) return e->id;
+    if (const Entry* e = lookup(*table_.load(std::memory_order_acquire), s, name_hash(s))) return e->id;
     return std::nullopt;
   }
   std::string_view name(OpNameId id) const {
@@ -69,12 +71,6 @@ class OpNames {
   /// Table j has 256 2^j slots; at most half full, 26 tables hold 2^32 ids.
   static constexpr std::size_t first_table = 256, max_tables = 26;
 
-  /// FNV-1a: op names are short, so a byte loop inlined at the call beats a library call.
-  static std::uint64_t hash(std::string_view s) noexcept {
-    std::uint64_t h = 14695981039346656037ull;
-    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return h;
-  }
   static const Entry* lookup(const Table& t, std::string_view s, std::uint64_t h) noexcept {
     for (std::size_t i = h & t.mask;; i = (i + 1) & t.mask) {
       const Entry* e = t.slots[i].load(std::memory_order_acquire);

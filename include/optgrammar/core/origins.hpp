@@ -9,6 +9,8 @@
 // rewritten, and one that does pays one record per rewrite (docs/engine.md, "Provenance").
 #pragma once
 
+#include "optgrammar/core/name_hash.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -102,8 +104,7 @@ class Origins {
 
   /// The slot that holds `s`'s id, or the empty slot where it goes (slots_ not empty).
   std::size_t slot_of(std::string_view s) const noexcept {
-    std::uint64_t h = 14695981039346656037ull;  // FNV-1a
-    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    const std::uint64_t h = name_hash(s);
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = static_cast<std::size_t>(h) & mask;
     while (slots_[i] != 0 && names_[slots_[i] - 1] != s) i = (i + 1) & mask;

@@ -18,7 +18,6 @@
 #include <fstream>
 #include <istream>
 #include <limits>
-#include <memory_resource>
 #include <ostream>
 #include <span>
 #include <sstream>
@@ -396,9 +395,9 @@ struct SideData {
 /// address space until written, the lines being only a bound), then to parse it.
 /// When `op_lines` is given, it receives the line defining each op (by op index), so that
 /// problems found later can point at "file:line:1". The graph's op and input records come from
-/// `records` (Graph(std::pmr::memory_resource*); nullptr: operator new).
+/// `records` (Graph(RecordResource*); nullptr: operator new).
 inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>",
-                             std::vector<int>* op_lines = nullptr, std::pmr::memory_resource* records = nullptr) {
+                             std::vector<int>* op_lines = nullptr, RecordResource* records = nullptr) {
   using text_detail::Cursor;
   Graph g(records);
   if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve(lines, refs);
@@ -641,7 +640,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
 }
 
 inline Graph from_text(std::string_view text, std::string_view file = "<input>",
-                       std::vector<int>* op_lines = nullptr, std::pmr::memory_resource* records = nullptr) {
+                       std::vector<int>* op_lines = nullptr, RecordResource* records = nullptr) {
   std::istringstream is{std::string(text)};
   return read_graph_text(is, file, op_lines, records);
 }

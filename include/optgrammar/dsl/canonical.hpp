@@ -3,10 +3,10 @@
 #pragma once
 
 #include "optgrammar/core/dtype.hpp"
+#include "optgrammar/core/float_math.hpp"
 #include "optgrammar/dsl/flat.hpp"
 #include "optgrammar/dsl/node.hpp"
 
-#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -16,7 +16,7 @@ namespace optgrammar::dsl {
 /// A float constant: the value rounded to float, %.9g, ".0" when that has no '.', 'e' or 'n', then
 /// 'f'; INF and NEG_INF by name.
 inline void print_float(std::string& out, double v) {
-  if (std::isinf(v)) {
+  if (fmath::isinf(v)) {
     out += v > 0 ? "INF" : "NEG_INF";
     return;
   }

@@ -272,15 +272,40 @@ constexpr bool expansion_name_char(char c) {
 }
 constexpr bool expansion_digit(char c) { return c >= '0' && c <= '9'; }
 
+/// An operand of an expansion text, `$k` or `$k...`: its number k (0 when no digit follows the
+/// `$`), whether `...` follows, and where its text ends.
+struct ExpansionOperand {
+  std::size_t k = 0;
+  bool rest = false;
+  std::size_t end = 0;
+};
+/// The operand whose `$` is p[i] in the text of `size` characters at `p`. Read through a
+/// pointer, with no call per character: expansion() counts the operands of every text in every
+/// translation unit, and a call of string_view's members costs the constant evaluator memory for
+/// each.
+constexpr ExpansionOperand expansion_operand(const char* p, std::size_t size, std::size_t i) {
+  ExpansionOperand r;
+  std::size_t k = i + 1;
+  for (; k < size && p[k] >= '0' && p[k] <= '9'; ++k) r.k = r.k * 10 + static_cast<std::size_t>(p[k] - '0');
+  r.rest = k + 2 < size && p[k] == '.' && p[k + 1] == '.' && p[k + 2] == '.';
+  r.end = k;
+  return r;
+}
+
 /// The term of text `t` that starts at `i` (a name's record is looked up only for a call).
 constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   ExpansionTerm r;
-  if (t[i] == '$' || expansion_digit(t[i])) {
-    r.form = t[i] == '$' ? ExpansionTerm::operand : ExpansionTerm::integer;
-    std::size_t k = t[i] == '$' ? i + 1 : i;
+  if (t[i] == '$') {
+    const ExpansionOperand o = expansion_operand(t.data(), t.size(), i);
+    r.form = o.rest ? ExpansionTerm::rest : ExpansionTerm::operand;
+    r.value = o.k;
+    return r;
+  }
+  if (expansion_digit(t[i])) {
+    r.form = ExpansionTerm::integer;
+    std::size_t k = i;
     for (; k < t.size() && expansion_digit(t[k]); ++k) r.value = r.value * 10 + static_cast<std::size_t>(t[k] - '0');
-    if (r.form == ExpansionTerm::operand && t.substr(k, 3) == "...") r.form = ExpansionTerm::rest;
-    if (r.form == ExpansionTerm::integer && k < t.size() && t[k] == '.') {
+    if (k < t.size() && t[k] == '.') {
       r.form = ExpansionTerm::floating;
       r.real = static_cast<double>(r.value);
       for (double scale = 0.1; ++k < t.size() && expansion_digit(t[k]); scale /= 10) r.real += scale * (t[k] - '0');
@@ -587,19 +612,16 @@ constexpr Construct regular(std::string_view name, Family f, unsigned char place
 /// (which must be the form's count for a family of regular form), and any number more if the
 /// text has `$k...` (k then one more than that count).
 constexpr Construct expansion(std::string_view name, Family f, unsigned char places, std::string_view text) {
-  // Read through a pointer, with no call per character: every translation unit counts the
-  // operands of every text, and a call of string_view's members costs the constant evaluator
-  // memory for each.
   unsigned char n = 0;
   std::size_t rest = 0;
   const char* const p = text.data();
   const std::size_t size = text.size();
   for (std::size_t i = 0; i < size; ++i) {
     if (p[i] != '$') continue;
-    std::size_t k = 0;
-    while (i + 1 < size && p[i + 1] >= '0' && p[i + 1] <= '9') k = k * 10 + static_cast<std::size_t>(p[++i] - '0');
-    if (i + 3 < size && p[i + 1] == '.' && p[i + 2] == '.' && p[i + 3] == '.') rest = k;
-    else if (k > n) n = static_cast<unsigned char>(k);
+    const ExpansionOperand o = expansion_operand(p, size, i);
+    if (o.rest) rest = o.k;
+    else if (o.k > n) n = static_cast<unsigned char>(o.k);
+    i = o.end - 1;
   }
   if (rest != 0 && rest != n + 1u) throw "`$k...` must follow the highest single operand";
   if (word_form(f) != WordForm::own && (rest != 0 || regular(name, f, places).min_args != n))

@@ -3,10 +3,10 @@
 #pragma once
 
 #include "optgrammar/core/element.hpp"
+#include "optgrammar/core/float_math.hpp"
 #include "optgrammar/core/graph.hpp"
 
 #include <climits>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -44,7 +44,7 @@ inline bool constval_int(const Graph& g, OpRef r, long long i, int& out) {
   }
   double v;
   if (!const_element(g, r, i, true, v)) return false;
-  if (!(v >= INT_MIN && v <= INT_MAX) || v != std::floor(v)) return false;
+  if (!(v >= INT_MIN && v <= INT_MAX) || v != fmath::floor(v)) return false;
   out = static_cast<int>(v);
   return true;
 }

@@ -4,6 +4,7 @@
 
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/declarations.hpp"
+#include "optgrammar/core/float_math.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/const_read.hpp"
 #include "optgrammar/engine/exec_state.hpp"
@@ -15,7 +16,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -89,9 +89,9 @@ inline T arith(Kind k, T a, T b, ExecState& s) {
       case Kind::Sub: return a - b;
       case Kind::Mul: return a * b;
       case Kind::Div: return a / b;
-      case Kind::Rem: return std::fmod(a, b);
+      case Kind::Rem: return fmath::fmod(a, b);
       case Kind::Mod: {
-        T r = std::fmod(a, b);
+        T r = fmath::fmod(a, b);
         return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
       }
       default: return 0;
@@ -269,7 +269,7 @@ inline auto eval_operator(const N& n, ExecState& s) {
       }
       return v < 0 ? -v : v;
     } else if constexpr (std::is_same_v<T, float>) {
-      return std::fabs(v);
+      return fmath::fabs(v);
     } else {
       return v;
     }

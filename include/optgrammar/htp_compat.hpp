@@ -20,6 +20,7 @@
 
 #include <cassert>  // package kernels and shape functions use assert without including it
 #include <charconv>
+#include <cmath>  // and their math functions (expf, std::sqrt, ...), which rules.hpp does not bring
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>

@@ -1,7 +1,8 @@
 // An op-package source written exactly as packages of the original framework are: the SDK's
 // include names, the per-file brackets, template implementations registered without
 // parentheses, a flagged fp16 rule, the short rule macros DEF_OPT and DEF_OPTIM, tensor properties, an external shape function with
-// API_EXPORT, the framework's logging in kernels and cost functions, a constructor hook. Compiled twice by tests/compat/CMakeLists.txt: as is, and with PREPARE_DISABLED.
+// API_EXPORT, the framework's logging in kernels and cost functions, C and C++ math functions without <cmath> (the
+// framework's headers bring it), a constructor hook. Compiled twice by tests/compat/CMakeLists.txt: as is, and with PREPARE_DISABLED.
 #include "HTP/core/constraints.h"
 #include "HTP/core/op_package_feature_support.h"
 #include "HTP/core/op_register_ext.h"
@@ -31,7 +32,7 @@ DEF_PACKAGE_OP(compatClipImpl<true>, "CompatClip")
 
 // :::EXTERNAL_SHAPEFN::: { float compatCost(const Op*); }
 static float compatCost(const Op* op) {
-  const float cost = op ? 2.0f : 1.0f;
+  const float cost = op ? std::fabs(-2.0f) : expf(0.0f);  // 2 or 1
   logmsg(2, "compatCost: cost=%f", static_cast<double>(cost));
   return cost;
 }

@@ -67,9 +67,22 @@ inline bool readable_input(const std::string& path, const char* what) {
 /// one that puts their op and input records on transparent huge pages (huge_page_resource.hpp),
 /// which lives as long as the process, so it outlives every graph made from it and every copy of
 /// one; with it off nullptr (operator new).
-inline optgrammar::RecordResource* huge_page_records(const Options& o) {
+inline og_tools::HugePageResource& huge_page_resource() {
   static og_tools::HugePageResource huge;
-  return o.huge_pages == "on" ? &huge : nullptr;
+  return huge;
+}
+inline optgrammar::RecordResource* huge_page_records(const Options& o) {
+  return o.huge_pages == "on" ? &huge_page_resource() : nullptr;
+}
+
+/// What the graphs' records took (the report's "records:" line with --verbose): with
+/// --huge-pages on the blocks mapped for them and what the kernel said to the advice.
+inline std::string records_line(const Options& o) {
+  if (o.huge_pages != "on") return "records: huge pages off: operator new";
+  const auto& st = huge_page_resource().stats();
+  return fmt::format("records: huge pages on: {} block(s) mapped ({} advised to huge pages, {} refused), {} smaller "
+                     "block(s) from operator new",
+                     st.mapped, st.advised, st.refused, st.small);
 }
 
 struct InputGraph {

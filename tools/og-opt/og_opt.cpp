@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
                    out.has_report ? &instances : nullptr, result, nullptr, pass_end))
     return 3;
   og_opt::Report summary = og_opt::summarize(o, in.stem, printed, result, ops_before, og_opt::op_counts(g));
+  if (o.verbose) summary.facts.push_back(og_opt::records_line(o));
   og_opt::print_summary(report, summary, printed.size(), o.verbose);
   if (why_not) fmt::print(report, "\n{}", explainer.text());
   if (!explainer.misses().rows.empty()) summary.appendix.push_back(explainer.misses());

@@ -186,7 +186,8 @@ inline std::optional<int> parse_command_line(int argc, char** argv, Options& o) 
   app.add_option("--seed", o.seed, "Seed of --verify's draws")->needs(verify)->capture_default_str();
   app.add_flag("--list-rules", o.list_rules, "Print the package's rules in rule order (canonical form) and exit");
   app.add_flag("-v,--verbose", o.verbose,
-               "Print each rule's canonical form in the rule table (by default a short pattern: match -> replacement)");
+               "Print each rule's canonical form in the rule table (by default a short pattern: match -> replacement), "
+               "the op counts by type and the graph records' memory (records:)");
   auto* package = app.add_option("--package", o.package_paths,
                  "Load this op package (a shared library built with optgrammar_add_op_package) and run its rules "
                  "instead of the built-in ones (repeatable)")

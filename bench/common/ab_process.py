@@ -16,22 +16,15 @@ Exit status 1 when a run of either exits other than 0.
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import time
 
 
 def host_line(when):
-    model = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), model)
-    except OSError:
-        pass
-    with open("/proc/loadavg") as f:
-        load = " ".join(f.read().split()[:3])
-    if when == "before":
-        print(f"[ab] cpu model: {model}", file=sys.stderr)
-    print(f"[ab] load average {when}: {load} ({os.cpu_count()} cores)", file=sys.stderr)
+    """bench/common/host.sh's host lines (CPU model, load), as the other benchmark scripts print them."""
+    host_sh = os.path.join(os.path.dirname(os.path.abspath(__file__)), "host.sh")
+    subprocess.run(["bash", "-c", 'source "$0" && host_lines "[ab]" "$1"', host_sh, when], check=False)
 
 
 def main():
@@ -49,21 +42,22 @@ def main():
             p.error(f"{exe} is no executable file")
     devnull = os.open(os.devnull, os.O_WRONLY)
     quiet = [(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)]
-    times = {o.a: [], o.b: []}
+    times = ([], [])  # by position: A and B may be the same file
     failed = 0
     host_line("before")
     for i in range(o.runs):
-        for exe in (o.a, o.b) if i % 2 == 0 else (o.b, o.a):
+        for k in (0, 1) if i % 2 == 0 else (1, 0):
+            exe = (o.a, o.b)[k]
             t0 = time.perf_counter()
             pid = os.posix_spawn(exe, [exe, *o.args], os.environ, file_actions=quiet)
             _, status, usage = os.wait4(pid, 0)
             wall = time.perf_counter() - t0
             failed += os.waitstatus_to_exitcode(status) != 0
-            times[exe].append((wall, usage.ru_utime + usage.ru_stime))
+            times[k].append((wall, usage.ru_utime + usage.ru_stime))
     host_line("after")
-    for name, exe in (("A", o.a), ("B", o.b)):
-        wall = sorted(t[0] for t in times[exe])
-        cpu = statistics.median(t[1] for t in times[exe])
+    for k, (name, exe) in enumerate((("A", o.a), ("B", o.b))):
+        wall = sorted(t[0] for t in times[k])
+        cpu = statistics.median(t[1] for t in times[k])
         med = statistics.median(wall)
         rate = f", {o.bytes / med / 1e6:.1f} MB/s at the median" if o.bytes else ""
         print(f"{name} {exe}: wall median {med * 1e3:.1f} ms (fastest {wall[0] * 1e3:.1f}, first quartile "

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages optgrammar's build, tests, tools and benchmarks need.
 # Idempotent: does nothing when everything is present. Run as root (or with sudo available).
 set -euo pipefail
-pkgs=(cmake ninja-build g++-12 clang-14 lld-14 libc++-14-dev llvm-14 libclang-rt-14-dev
+pkgs=(cmake ninja-build g++-12 clang-14 clang-format-14 lld-14 libc++-14-dev llvm-14 libclang-rt-14-dev
       libboost-dev catch2 libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
       qemu-user-static time libonnx-dev libprotobuf-dev libonnx-testdata
       python3  # the W2 rule generator (bench/w2)

@@ -4,8 +4,8 @@
 // output. An ImportError is the expected answer to a bad model; any other exception is a finding.
 #include "onnx_import.hpp"
 
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/interpret.hpp>
 #include <optgrammar/ops/definition_verify.hpp>
 

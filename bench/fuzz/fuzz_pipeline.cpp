@@ -1,10 +1,10 @@
 // libFuzzer target: og-opt's pipeline on a text graph: read, verify (structure; the op
-// definitions are checked but, as with --no-verify, do not stop it), interpret, rewrite with the shipped packages (W1 and the example op package,
-// compiled into this target) with folding and CSE, verify the result, interpret it, write text
-// and DOT. Only a read or verification error may stop it; any other exception is a finding.
+// definitions are checked but, as with --no-verify, do not stop it), interpret, rewrite with the shipped packages (W1
+// and the example op package, compiled into this target) with folding and CSE, verify the result, interpret it, write
+// text and DOT. Only a read or verification error may stop it; any other exception is a finding.
 #include <optgrammar/core/dot.hpp>
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>

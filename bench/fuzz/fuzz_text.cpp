@@ -1,8 +1,8 @@
 // libFuzzer target: the graph text reader on arbitrary bytes. Whatever it accepts must write
 // back and read again to the same text; verification and DOT must not fail on it.
 #include <optgrammar/core/dot.hpp>
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 
 #include <cstddef>
 #include <cstdint>

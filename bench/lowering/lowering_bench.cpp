@@ -11,8 +11,8 @@
 //   fold     the constant folder (in every pass), CSE (between passes)
 //   write    the result as graph text (in memory)
 // and the rewrite time per op of the imported graph.
-#include "common/host.hpp"
 #include "common/args.hpp"
+#include "common/host.hpp"
 #include "onnx_import.hpp"
 
 #include <optgrammar/core/text_io.hpp>
@@ -32,7 +32,9 @@
 
 namespace {
 using clock_type = std::chrono::steady_clock;
-double ms_since(clock_type::time_point t0) { return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count(); }
+double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
 
 struct Counts {
   std::size_t ops = 0, non_const = 0, onnx = 0;
@@ -73,14 +75,17 @@ int main(int argc, char** argv) {
       const std::string o = argv[++i];
       const auto eq = o.find('=');
       std::size_t v = 0;
-      if (eq == std::string::npos || !bench::parse_count("lowering_bench", "--option", o.substr(eq + 1).c_str(), SIZE_MAX, v)) return 2;
+      if (eq == std::string::npos ||
+          !bench::parse_count("lowering_bench", "--option", o.substr(eq + 1).c_str(), SIZE_MAX, v))
+        return 2;
       options.emplace_back(o.substr(0, eq), v);
     } else {
       models.push_back(a);
     }
   }
   if (models.empty()) {
-    std::fprintf(stderr, "usage: lowering_bench [--runs R] [--input-shape NAME=D0,...] [--option NAME=V] MODEL.onnx...\n");
+    std::fprintf(stderr,
+                 "usage: lowering_bench [--runs R] [--input-shape NAME=D0,...] [--option NAME=V] MODEL.onnx...\n");
     return 2;
   }
   const auto package = optgrammar::RuleSet::global().select([](const optgrammar::RuleInfo& r) {
@@ -153,12 +158,16 @@ int main(int argc, char** argv) {
     std::vector<double> tot;
     for (const auto& p : all) tot.push_back(p.total());
     std::sort(tot.begin(), tot.end());
-    std::printf("%s: %zu ONNX nodes; ops %zu -> %zu (not constants %zu -> %zu); onnx.* left: %zu", m.c_str(), nodes, before.ops,
-                after.ops, before.non_const, after.non_const, after.onnx);
+    std::printf("%s: %zu ONNX nodes; ops %zu -> %zu (not constants %zu -> %zu); onnx.* left: %zu", m.c_str(), nodes,
+                before.ops, after.ops, before.non_const, after.non_const, after.onnx);
     for (const auto& [n, k] : left) std::printf(" %s x%zu", n.c_str(), k);
     std::printf("\n  median (min) over %zu runs, ms:", runs);
-    for (auto [name, f] : {std::pair{"import", &Phases::import}, {"shapes", &Phases::shapes}, {"rewrite", &Phases::rewrite},
-                           {"fold", &Phases::fold}, {"cse", &Phases::cse}, {"write", &Phases::write}}) {
+    for (auto [name, f] : {std::pair{"import", &Phases::import},
+                           {"shapes", &Phases::shapes},
+                           {"rewrite", &Phases::rewrite},
+                           {"fold", &Phases::fold},
+                           {"cse", &Phases::cse},
+                           {"write", &Phases::write}}) {
       const auto [med, mn] = median(f);
       std::printf(" %s %.2f (%.2f)", name, med, mn);
     }

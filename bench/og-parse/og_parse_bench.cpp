@@ -31,29 +31,43 @@ std::string generate(int rules) {
     switch (i % 5) {
       case 0:
         s += "DEF_PACKAGE_OPTIMIZATION(EARLY + " + std::to_string(i % 7) + ",\n    Op(\"" + op +
-             "\", \"In\", LET(\"w\", Op(\"$Const\"))),  // fold weights\n    AND(IS_QUINT8(\"In\"), EQ(DIM_OF(\"w\", 3), " + n +
-             "), SAME_SHAPE(\"In\", \"*\")),\n    Op(\"" + op + ".opt\", \"In\", \"w\"))\n\n";
+             "\", \"In\", LET(\"w\", Op(\"$Const\"))),  // fold weights\n    AND(IS_QUINT8(\"In\"), EQ(DIM_OF(\"w\", "
+             "3), " +
+             n + "), SAME_SHAPE(\"In\", \"*\")),\n    Op(\"" + op + ".opt\", \"In\", \"w\"))\n\n";
         break;
       case 1:
         s += "DEF_PACKAGE_OPTIMIZATION(TILING,\n    Op(\"" + op +
-             "\", \"Act\", \"W\", \"S\"),\n    AND(GT(DIM_DEPTH(\"*\"), CHANNEL_SPLIT_SIZE), IS_BIG(\"Act\"), NE(DIM_WIDTH(\"Act\"), " + n + ")),\n"
-             "    AUTOSPLIT(3, \"I\", CHANNEL_SPLIT_SIZE, Op(\"" + op + "\", TYPICAL_SLICE(\"Act\", \"I\"), \"W\", \"S\")))\n\n";
+             "\", \"Act\", \"W\", \"S\"),\n    AND(GT(DIM_DEPTH(\"*\"), CHANNEL_SPLIT_SIZE), IS_BIG(\"Act\"), "
+             "NE(DIM_WIDTH(\"Act\"), " +
+             n +
+             ")),\n"
+             "    AUTOSPLIT(3, \"I\", CHANNEL_SPLIT_SIZE, Op(\"" +
+             op + "\", TYPICAL_SLICE(\"Act\", \"I\"), \"W\", \"S\")))\n\n";
         break;
       case 2:
         s += "/* requantize */\nDEF_PACKAGE_OPTIMIZATION(LATE + 10,\n    Op(\"" + op +
              "\", \"In\", \"W\", \"S\"),\n    OR(LT(DIV(STEPSIZE_OF(\"In\"), STEPSIZE_OF(\"*\")), 0.00390625f), "
-             "GT(MUL(RANK_OF(\"W\"), 2u), " + n + "u)),\n    Op(FROM_DEFAULT_PACKAGE(\"Requantize\"), WITH_SIZE(gen_ShapeOf(\"*\"), "
-             "WITH_TYPE(\"In\", Op(\"" + op + "\", \"In\", \"W\", \"S\")))))\n\n";
+             "GT(MUL(RANK_OF(\"W\"), 2u), " +
+             n +
+             "u)),\n    Op(FROM_DEFAULT_PACKAGE(\"Requantize\"), WITH_SIZE(gen_ShapeOf(\"*\"), "
+             "WITH_TYPE(\"In\", Op(\"" +
+             op + "\", \"In\", \"W\", \"S\")))))\n\n";
         break;
       case 3:
         s += "DEF_PACKAGE_OPTIMIZATION(HARD_OPS, Op(\"" + op +
-             "\", \"x\", \"y\"), AND(NOT(SAME_OP(\"x\", \"y\")), LT(RANK_OF(\"x\"), " + n + ")),\n    SELECT(EQ(DTYPE_OF(\"x\"), DType::Float32), "
-             "WITH_OUTPUT_TYPE(DType::QUInt8, 0, 1.0f, Op(\"" + op + "_q\", \"x\", \"y\")), "
-             "Op(\"" + op + "_f\", SHAPEFN_APPLY(pad_shape, \"x\", " + n + "), \"y\")))\n\n";
+             "\", \"x\", \"y\"), AND(NOT(SAME_OP(\"x\", \"y\")), LT(RANK_OF(\"x\"), " + n +
+             ")),\n    SELECT(EQ(DTYPE_OF(\"x\"), DType::Float32), "
+             "WITH_OUTPUT_TYPE(DType::QUInt8, 0, 1.0f, Op(\"" +
+             op +
+             "_q\", \"x\", \"y\")), "
+             "Op(\"" +
+             op + "_f\", SHAPEFN_APPLY(pad_shape, \"x\", " + n + "), \"y\")))\n\n";
         break;
       default:
-        s += "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"" + op + "\", OpVarIn(\"Concat\", \"a\")), "
-             "EXTERNAL_CONSTRAINT(can_fold, \"a\", " + n + ", 1.5f), gen_ConstArr_vals_i32(1, 2, " + n + "))\n\n";
+        s += "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"" + op +
+             "\", OpVarIn(\"Concat\", \"a\")), "
+             "EXTERNAL_CONSTRAINT(can_fold, \"a\", " +
+             n + ", 1.5f), gen_ConstArr_vals_i32(1, 2, " + n + "))\n\n";
     }
   }
   return s;

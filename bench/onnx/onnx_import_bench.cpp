@@ -4,8 +4,8 @@
 // --lower, each run also applies the lowering package (examples/htp_lowering) with constant
 // folding and CSE, as `og-opt --rules htp_lowering` does, and the time is import plus lowering;
 // the op counts are then those after lowering.
-#include "common/host.hpp"
 #include "common/args.hpp"
+#include "common/host.hpp"
 #include "onnx_import.hpp"
 
 #include <optgrammar/engine/cse.hpp>
@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
     }
     std::sort(ms.begin(), ms.end());
     std::printf("%s: %zu nodes, %zu graph ops (%zu not constants), %s median %.2f ms, min %.2f ms over %zu runs\n",
-                m.c_str(), nodes, ops, non_const, lower ? "import+lowering" : "import", ms[ms.size() / 2], ms.front(), runs);
+                m.c_str(), nodes, ops, non_const, lower ? "import+lowering" : "import", ms[ms.size() / 2], ms.front(),
+                runs);
   }
   bench::print_host("onnx_import_bench", false);
   return 0;

@@ -123,8 +123,10 @@ int main(int argc, char** argv) {
         if (problem.empty()) problem = problems[k];
       }
     };
-    if (r % 2 == 0) sequential(), parallel();
-    else parallel(), sequential();
+    if (r % 2 == 0)
+      sequential(), parallel();
+    else
+      parallel(), sequential();
     seq.push_back(seq_s);
     par.push_back(par_s);
     seq_user.push_back(seq_cpu.user);
@@ -147,17 +149,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double s = median(seq), p = median(par);
-  std::printf("{\"blocks\": %zu, \"graphs\": %zu, \"threads\": %zu, \"rounds\": %zu, \"sequential_seconds\": %.6f, "
-              "\"parallel_seconds\": %.6f, \"ratio\": %.3f, \"graphs_per_second_1_thread\": %.3f, "
-              "\"graphs_per_second_%zu_threads\": %.3f, \"sequential_cpu_user_sys\": [%.3f, %.3f], "
-              "\"parallel_cpu_user_sys\": [%.3f, %.3f], \"sequential_minor_faults\": %.0f, "
-              "\"parallel_minor_faults\": %.0f, \"sequential_waits\": %.0f, \"parallel_waits\": %.0f, "
-              "\"cpu\": \"%s\", \"cores\": %u, \"sched_autogroup\": \"%s\", "
-              "\"load_before\": \"%s\", \"load_after\": \"%s\"}\n",
-              blocks, threads, threads, rounds, s, p, p / s, static_cast<double>(threads) / s, threads,
-              static_cast<double>(threads) / p, median(seq_user), median(seq_sys), median(par_user), median(par_sys),
-              median(seq_faults), median(par_faults), median(seq_waits), median(par_waits),
-              bench::cpu_model().c_str(), std::thread::hardware_concurrency(), bench::sched_autogroup().c_str(),
-              load_before.c_str(), bench::load_average().c_str());
+  std::printf(
+      "{\"blocks\": %zu, \"graphs\": %zu, \"threads\": %zu, \"rounds\": %zu, \"sequential_seconds\": %.6f, "
+      "\"parallel_seconds\": %.6f, \"ratio\": %.3f, \"graphs_per_second_1_thread\": %.3f, "
+      "\"graphs_per_second_%zu_threads\": %.3f, \"sequential_cpu_user_sys\": [%.3f, %.3f], "
+      "\"parallel_cpu_user_sys\": [%.3f, %.3f], \"sequential_minor_faults\": %.0f, "
+      "\"parallel_minor_faults\": %.0f, \"sequential_waits\": %.0f, \"parallel_waits\": %.0f, "
+      "\"cpu\": \"%s\", \"cores\": %u, \"sched_autogroup\": \"%s\", "
+      "\"load_before\": \"%s\", \"load_after\": \"%s\"}\n",
+      blocks, threads, threads, rounds, s, p, p / s, static_cast<double>(threads) / s, threads,
+      static_cast<double>(threads) / p, median(seq_user), median(seq_sys), median(par_user), median(par_sys),
+      median(seq_faults), median(par_faults), median(seq_waits), median(par_waits), bench::cpu_model().c_str(),
+      std::thread::hardware_concurrency(), bench::sched_autogroup().c_str(), load_before.c_str(),
+      bench::load_average().c_str());
   return 0;
 }

@@ -8,8 +8,8 @@
 #include "scale_graphs.hpp"
 
 #include <optgrammar/core/dot.hpp>
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   const std::string path = argv[1];
   const bool wide = path.rfind("wide_", 0) == 0;
   const std::size_t n = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : (wide ? 65535 : 1'000'000);
-  Graph g = path == "fold" ? scale::neg_chain_of_const(n)
+  Graph g = path == "fold"  ? scale::neg_chain_of_const(n)
             : path == "cse" ? scale::twin_neg_chains(n)
             : wide          ? scale::wide_concat(n)
                             : scale::relu_chain(n);
@@ -52,10 +52,14 @@ int main(int argc, char** argv) {
   const double build_mb = peak_mb();
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t check = 0;  // a result of the path, printed so that nothing is optimized away
-  if (path == "write") check = to_text(g).size();
-  else if (path == "read" || path == "wide_read") check = from_text(text).live_count();
-  else if (path == "verify" || path == "wide_verify") check = verify(g).size() + 1;
-  else if (path == "verify_ops") check = ops::verify_ops(g).size() + 1;
+  if (path == "write")
+    check = to_text(g).size();
+  else if (path == "read" || path == "wide_read")
+    check = from_text(text).live_count();
+  else if (path == "verify" || path == "wide_verify")
+    check = verify(g).size() + 1;
+  else if (path == "verify_ops")
+    check = ops::verify_ops(g).size() + 1;
   else if (path == "dot") {
     std::ostringstream os;
     write_dot(os, g);

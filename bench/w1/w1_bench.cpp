@@ -16,12 +16,12 @@
 // the spec's build_seconds and rewrite_seconds (each the best over the runs), and the minor page
 // faults of the last run's build and rewrite (getrusage; also on stderr). Exit 1: wrong result;
 // 2: bad arguments.
-#include "common/host.hpp"
 #include "common/args.hpp"
+#include "common/host.hpp"
 #include "common/timed_runs.hpp"
+#include "huge_page_resource.hpp"
 #include "w1/w1_graph.hpp"
 #include "w1/w1_handwritten.hpp"
-#include "huge_page_resource.hpp"
 
 #include <optgrammar/engine/driver.hpp>
 
@@ -42,17 +42,21 @@ int main(int argc, char** argv) {
   bool huge_pages = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--engine" && i + 1 < argc) engine = argv[++i];
+    if (a == "--engine" && i + 1 < argc)
+      engine = argv[++i];
     else if (a == "--repeat" && i + 1 < argc) {
       if (!bench::parse_count("w1_bench", "--repeat", argv[++i], bench::most_repeats, repeat)) return 2;
-    }
-    else if (a == "--in-place") opt.rewrite_in_place = true;
-    else if (a == "--huge-pages" && i + 1 < argc && (std::strcmp(argv[i + 1], "on") == 0 || std::strcmp(argv[i + 1], "off") == 0))
+    } else if (a == "--in-place")
+      opt.rewrite_in_place = true;
+    else if (a == "--huge-pages" && i + 1 < argc &&
+             (std::strcmp(argv[i + 1], "on") == 0 || std::strcmp(argv[i + 1], "off") == 0))
       huge_pages = std::strcmp(argv[++i], "on") == 0;
     else if (!a.empty() && a[0] != '-') {
       if (!bench::parse_count("w1_bench", "BLOCKS", a, bench::most_blocks, blocks)) return 2;
     } else {
-      std::fprintf(stderr, "usage: w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N] [--in-place] [--huge-pages on|off]\n");
+      std::fprintf(stderr,
+                   "usage: w1_bench [BLOCKS] [--engine dsl|handwritten|floor] [--repeat N] [--in-place] [--huge-pages "
+                   "on|off]\n");
       return 2;
     }
   }
@@ -77,13 +81,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   bench::report_faults("w1_bench", t, floor);
-  std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
-              "\"total_seconds\": %.6f, \"build_seconds\": %.6f, "
-              "\"rewrite_seconds\": %.6f, %s, \"peak_rss_kb\": %ld, \"huge_pages\": \"%s\", "
-              "\"huge_page_blocks\": %zu, \"huge_page_refusals\": %zu}\n",
-              bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, t.before,
-              t.after, t.best_total, t.best_build, t.best_rewrite, bench::faults_json(t).c_str(),
-              bench::peak_rss_kb(), huge_pages ? "on" : "off", huge.stats().advised, huge.stats().refused);
+  std::printf(
+      "{\"engine\": \"%s\", \"blocks\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
+      "\"total_seconds\": %.6f, \"build_seconds\": %.6f, "
+      "\"rewrite_seconds\": %.6f, %s, \"peak_rss_kb\": %ld, \"huge_pages\": \"%s\", "
+      "\"huge_page_blocks\": %zu, \"huge_page_refusals\": %zu}\n",
+      bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, t.before, t.after, t.best_total, t.best_build,
+      t.best_rewrite, bench::faults_json(t).c_str(), bench::peak_rss_kb(), huge_pages ? "on" : "off",
+      huge.stats().advised, huge.stats().refused);
   bench::print_host("w1_bench", false);
   return 0;
 }

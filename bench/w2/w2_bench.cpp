@@ -10,8 +10,8 @@
 // read-only pass over the same graph instead (common/floor.hpp). `--in-place` lets a rewrite put
 // its one new op in its root's slot (DriverOptions::rewrite_in_place). Exit 1: wrong result; 2: bad
 // arguments.
-#include "common/host.hpp"
 #include "common/args.hpp"
+#include "common/host.hpp"
 #include "common/timed_runs.hpp"
 #include "w2/w2_graph.hpp"
 #include "w2/w2_package.hpp"
@@ -36,17 +36,20 @@ int main(int argc, char** argv) {
   std::size_t repeat = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--engine" && i + 1 < argc) engine = argv[++i];
+    if (a == "--engine" && i + 1 < argc)
+      engine = argv[++i];
     else if (a == "--repeat" && i + 1 < argc) {
       if (!bench::parse_count("w2_bench", "--repeat", argv[++i], bench::most_repeats, repeat)) return 2;
-    }
-    else if (a == "--in-place") opt.rewrite_in_place = true;
+    } else if (a == "--in-place")
+      opt.rewrite_in_place = true;
     else if (!a.empty() && a[0] != '-' && positional < 2) {
-      if (!bench::parse_count("w2_bench", positional == 0 ? "BLOCKS" : "RULES", a, bench::most_blocks, sizes[positional]))
+      if (!bench::parse_count("w2_bench", positional == 0 ? "BLOCKS" : "RULES", a, bench::most_blocks,
+                              sizes[positional]))
         return 2;
       ++positional;
     } else {
-      std::fprintf(stderr, "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]\n");
+      std::fprintf(stderr,
+                   "usage: w2_bench [BLOCKS] [RULES] [--engine dsl|handwritten|floor] [--repeat N] [--in-place]\n");
       return 2;
     }
   }
@@ -56,8 +59,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (n_rules < 2 || n_rules > W2_MAX_RULES) {
-    std::fprintf(stderr, "w2_bench: RULES must be between 2 and %d (the rules built into this binary)\n",
-                 W2_MAX_RULES);
+    std::fprintf(stderr, "w2_bench: RULES must be between 2 and %d (the rules built into this binary)\n", W2_MAX_RULES);
     return 2;
   }
   std::deque<w2::handwritten::Decoy> decoys;
@@ -87,11 +89,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   bench::report_faults("w2_bench", t, floor);
-  std::printf("{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
-              "\"total_seconds\": %.6f, \"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, %s, "
-              "\"peak_rss_kb\": %ld}\n",
-              bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, n_rules, t.before, t.after,
-              t.best_total, t.best_build, t.best_rewrite, bench::faults_json(t).c_str(), bench::peak_rss_kb());
+  std::printf(
+      "{\"engine\": \"%s\", \"blocks\": %zu, \"rules\": %zu, \"ops_before\": %zu, \"ops_after\": %zu, "
+      "\"total_seconds\": %.6f, \"build_seconds\": %.6f, \"rewrite_seconds\": %.6f, %s, "
+      "\"peak_rss_kb\": %ld}\n",
+      bench::engine_name(engine, opt.rewrite_in_place).c_str(), blocks, n_rules, t.before, t.after, t.best_total,
+      t.best_build, t.best_rewrite, bench::faults_json(t).c_str(), bench::peak_rss_kb());
   bench::print_host("w2_bench", false);
   return 0;
 }

@@ -20,8 +20,10 @@ struct Names {
   std::array<optgrammar::OpNameId, 16> u{};
   optgrammar::OpNameId scale, bottom, top, fused;
   Names()
-      : scale(optgrammar::intern_op_name("Scale")), bottom(optgrammar::intern_op_name("Bottom")),
-        top(optgrammar::intern_op_name("Top")), fused(optgrammar::intern_op_name("Fused")) {
+      : scale(optgrammar::intern_op_name("Scale")),
+        bottom(optgrammar::intern_op_name("Bottom")),
+        top(optgrammar::intern_op_name("Top")),
+        fused(optgrammar::intern_op_name("Fused")) {
     static constexpr const char* spelled[16] = {"U0", "U1", "U2",  "U3",  "U4",  "U5",  "U6",  "U7",
                                                 "U8", "U9", "U10", "U11", "U12", "U13", "U14", "U15"};
     for (std::size_t k = 0; k < 16; ++k) u[k] = optgrammar::intern_op_name(spelled[k]);

@@ -32,8 +32,7 @@ inline std::string guards_differ(const optgrammar::RuleSet& hand, const optgramm
   for (std::size_t k = 0; k < hand.size(); ++k) {
     const optgrammar::RuleInfo& h = *hand.rules()[k];
     const optgrammar::RuleInfo& d = *dsl.rules()[k];
-    bool same = h.root == d.root && h.guards.size() == d.guards.size() &&
-                h.term_guards.size() == d.term_guards.size();
+    bool same = h.root == d.root && h.guards.size() == d.guards.size() && h.term_guards.size() == d.term_guards.size();
     for (std::size_t i = 0; same && i < h.guards.size(); ++i)
       same = h.guards[i].slot == d.guards[i].slot && h.guards[i].name == d.guards[i].name;
     for (std::size_t i = 0; same && i < h.term_guards.size(); ++i) {

@@ -44,22 +44,23 @@ og::Graph to_graph(const std::vector<Node>& ir) {
   for (const Node& n : ir) {
     std::vector<og::OpRef> in;
     for (int a : n.args) in.push_back(ref.at(static_cast<std::size_t>(a)));
-    if (n.op == "input") ref.push_back(g.add_input(f32(n.shape)));
-    else if (n.op == "const") ref.push_back(g.add_const(f32(n.shape), std::span<const float>(n.values)));
-    else if (n.op == "output") ref.push_back(g.add_output(in.at(0)));
-    else ref.push_back(g.add_op(og::intern_op_name(names.at(n.op)), std::span<const og::OpRef>(in), f32(n.shape)));
+    if (n.op == "input")
+      ref.push_back(g.add_input(f32(n.shape)));
+    else if (n.op == "const")
+      ref.push_back(g.add_const(f32(n.shape), std::span<const float>(n.values)));
+    else if (n.op == "output")
+      ref.push_back(g.add_output(in.at(0)));
+    else
+      ref.push_back(g.add_op(og::intern_op_name(names.at(n.op)), std::span<const og::OpRef>(in), f32(n.shape)));
   }
   return g;
 }
 
 int main() {
   // x -> relu -> relu -> add(., 0) -> output
-  const std::vector<Node> ir = {{"input", {}, {1, 4, 4, 8}, {}},
-                                {"relu", {0}, {1, 4, 4, 8}, {}},
-                                {"relu", {1}, {1, 4, 4, 8}, {}},
-                                {"const", {}, {1, 1, 1, 1}, {0.0f}},
-                                {"add", {2, 3}, {1, 4, 4, 8}, {}},
-                                {"output", {4}, {1, 4, 4, 8}, {}}};
+  const std::vector<Node> ir = {{"input", {}, {1, 4, 4, 8}, {}},   {"relu", {0}, {1, 4, 4, 8}, {}},
+                                {"relu", {1}, {1, 4, 4, 8}, {}},   {"const", {}, {1, 1, 1, 1}, {0.0f}},
+                                {"add", {2, 3}, {1, 4, 4, 8}, {}}, {"output", {4}, {1, 4, 4, 8}, {}}};
   og::Graph g = to_graph(ir);
   g.set_option("relaxed_precision_flag", false);  // options the rules read (docs/engine.md)
 

@@ -80,8 +80,10 @@ ops::OperandSpec data(std::string_view name, std::string_view summary) {
   ops::OpDefinition c;
   c.name = "pkg.Conv2d";
   c.summary = "The default Conv2d in the framework's form: a stride operand, its shape [1, sh, sw, 1].";
-  c.operands = {data("in", "input [N,H,W,Cin]"), data("filt", "filter [KH,KW,Cin,Cout]"),
-                {"stride", ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::any, "its shape: [1,1,1,1]", 0, true}};
+  c.operands = {
+      data("in", "input [N,H,W,Cin]"),
+      data("filt", "filter [KH,KW,Cin,Cout]"),
+      {"stride", ops::Arity::single, ops::TypeRule::in_set, ops::dtypes::any, "its shape: [1,1,1,1]", 0, true}};
   c.result = {"out", ops::TypeRule::same_as_first, ops::dtypes::f32, "[N,H,W,Cout]"};
   c.traits = ops::Trait::pure;
   c.infer = &conv_shape;
@@ -103,7 +105,8 @@ ops::OperandSpec data(std::string_view name, std::string_view summary) {
 
 // :::EXTERNAL_SHAPEFN::: { bool small_filter(Constraint&, OpRef, int); }
 static bool small_filter(Constraint& c, OpRef filt, int max) {
-  return c.output(filt).dim(0) <= static_cast<std::size_t>(max) && c.output(filt).dim(1) <= static_cast<std::size_t>(max);
+  return c.output(filt).dim(0) <= static_cast<std::size_t>(max) &&
+         c.output(filt).dim(1) <= static_cast<std::size_t>(max);
 }
 // :::EXTERNAL_SHAPEFN::: { QuickShape padded_depth(Replacement&, OpRef, int); }
 static QuickShape padded_depth(Replacement& rpx, OpRef x, int multiple) {
@@ -126,63 +129,54 @@ static OpRef keep_or_flatten(Replacement& rpx, OpDef const&) {
 #define PKG_SAME_Q(X, Y) AND(EQ(DTYPE_OF(X), DTYPE_OF(Y)), SAME_QUANT(X, Y))
 
 // Relu(Relu(x)) is Relu(x).
-DEF_PACKAGE_OPTIMIZATION(EARLY,
-    Op(FROM_DEFAULT_PACKAGE("Relu"), LET("inner", Op(FROM_DEFAULT_PACKAGE("Relu"), "x"))),
-    OK,
-    "inner")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op(FROM_DEFAULT_PACKAGE("Relu"), LET("inner", Op(FROM_DEFAULT_PACKAGE("Relu"), "x"))),
+                         OK, "inner")
 
 // Quantized Relu becomes the package's Relu.
-DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
-    Op(FROM_DEFAULT_PACKAGE("Relu"), "x"),
-    AND(PKG_IS_Q8("x"), PKG_SAME_Q("x", "*")),
-    WITH_SAME_OUTPUT("*", Op("pkg.Relu", "x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(FROM_DEFAULT_PACKAGE("Relu"), "x"), AND(PKG_IS_Q8("x"), PKG_SAME_Q("x", "*")),
+                         WITH_SAME_OUTPUT("*", Op("pkg.Relu", "x")))
 
 // Convolutions with small filters become the package's, in the framework's form: its stride
 // operand is the shape [1, 1, 1, 1] (the default Conv2d's stride), its padding the same.
-DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
-    Op(FROM_DEFAULT_PACKAGE("Conv2d"), "in", "filt"),
-    AND(IS_FLOAT32("in"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
-        MESSAGE("conv to pkg.Conv2d, filter height", DIM_FILTHEIGHT("filt"))),
-    WITH_SAME_OUTPUT("*", Op("pkg.Conv2d", "in", "filt", gen_Shape(1, 1, 1, 1))))
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(FROM_DEFAULT_PACKAGE("Conv2d"), "in", "filt"),
+                         AND(IS_FLOAT32("in"), EXTERNAL_CONSTRAINT(small_filter, "filt", 5),
+                             MESSAGE("conv to pkg.Conv2d, filter height", DIM_FILTHEIGHT("filt"))),
+                         WITH_SAME_OUTPUT("*", Op("pkg.Conv2d", "in", "filt", gen_Shape(1, 1, 1, 1))))
 
 // x + 0 is x.
-DEF_PACKAGE_OPTIMIZATION(EARLY,
-    Op(FROM_DEFAULT_PACKAGE("Add"), "x", OPCONST("c")),
-    AND(IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 0.0f), SAME_SHAPE("x", "*")),
-    "x")
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op(FROM_DEFAULT_PACKAGE("Add"), "x", OPCONST("c")),
+                         AND(IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 0.0f), SAME_SHAPE("x", "*")), "x")
 
 // x * 1 is x, when precision may be relaxed (and the one-element c broadcasts to no larger shape).
-DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag,
-    Op(FROM_DEFAULT_PACKAGE("Mul"), "x", OPCONST("c")),
-    AND(IS_FLOAT32("x"), IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 1.0f), SAME_SHAPE("x", "*")),
-    "x")
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag, Op(FROM_DEFAULT_PACKAGE("Mul"), "x", OPCONST("c")),
+                                    AND(IS_FLOAT32("x"), IS_SCALAR("c"), EQ(CONSTVAL_FLOAT("c", 0), 1.0f),
+                                        SAME_SHAPE("x", "*")),
+                                    "x")
 
 // Quantized concatenations requantize every input to the output's encoding (OP_ITER).
-DEF_PACKAGE_OPTIMIZATION(EARLY + 2,
-    OpVarIn(FROM_DEFAULT_PACKAGE("Concat"), "axis", "a"),
-    AND(IS_QUINT8("*"), NOT(PKG_SAME_Q("a", "*"))),
+DEF_PACKAGE_OPTIMIZATION(
+    EARLY + 2, OpVarIn(FROM_DEFAULT_PACKAGE("Concat"), "axis", "a"), AND(IS_QUINT8("*"), NOT(PKG_SAME_Q("a", "*"))),
     OP_ITER(Op("pkg.Concat", "axis"), "J", 1, INPUTS_OF("*"),
             WITH_TYPE("*", WITH_SIZE(ITER_INPUT_OF("*", "J"), Op("pkg.Requantize", ITER_INPUT_OF("*", "J"))))))
 
 // Pad the depth of a quantized package Relu's input to a multiple of 32 (shape function).
-DEF_PACKAGE_OPTIMIZATION(EARLY + 3,
-    Op("pkg.Relu", "x"),
-    AND(PKG_IS_Q8("x"), NE(REM(DIM_DEPTH("x"), MIN_CHANNEL_SPLIT_SIZE), 0), EQ(RANK_OF("x"), 4U)),
-    Op("pkg.Relu.padded", WITH_SIZE(SHAPEFN_APPLY(padded_depth, "x", MIN_CHANNEL_SPLIT_SIZE), WITH_TYPE("x", Op("pkg.PadDepth", "x")))))
+DEF_PACKAGE_OPTIMIZATION(EARLY + 3, Op("pkg.Relu", "x"),
+                         AND(PKG_IS_Q8("x"), NE(REM(DIM_DEPTH("x"), MIN_CHANNEL_SPLIT_SIZE), 0), EQ(RANK_OF("x"), 4U)),
+                         Op("pkg.Relu.padded", WITH_SIZE(SHAPEFN_APPLY(padded_depth, "x", MIN_CHANNEL_SPLIT_SIZE),
+                                                         WITH_TYPE("x", Op("pkg.PadDepth", "x")))))
 
 // Flattens (reshapes to rank 2) go through an external replacement (which may leave them alone).
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Reshape", "x"), EQ(RANK_OF("*"), 2U), EXTERNAL_REPLACE(keep_or_flatten))
 
 // Tiling: convolutions by rows of TILE_HEIGHT, each part reading the rows its window needs. With
 // same padding, a part of a taller filter would pad its own first and last rows: one-row filters.
-DEF_PACKAGE_OPTIMIZATION(TILING,
-    Op("pkg.Conv2d", "in", "filt", "stride"),
-    AND(GT(TILE_HEIGHT, 0U), GT(DIM_HEIGHT("*"), TILE_HEIGHT), EQ(DIM_FILTHEIGHT("filt"), 1U)),
-    AUTOSPLIT(1, "I", TILE_HEIGHT,
-              Op("pkg.Conv2d", TYPICAL_CONV_SLICE("in", "I", "stride", DIM_FILTHEIGHT("filt")), "filt", "stride")))
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("pkg.Conv2d", "in", "filt", "stride"),
+                         AND(GT(TILE_HEIGHT, 0U), GT(DIM_HEIGHT("*"), TILE_HEIGHT), EQ(DIM_FILTHEIGHT("filt"), 1U)),
+                         AUTOSPLIT(1, "I", TILE_HEIGHT,
+                                   Op("pkg.Conv2d", TYPICAL_CONV_SLICE("in", "I", "stride", DIM_FILTHEIGHT("filt")),
+                                      "filt", "stride")))
 
 // Tiling: elementwise ops by CHANNEL_SPLIT_SIZE channels.
-DEF_PACKAGE_OPTIMIZATION(TILING,
-    Op("pkg.Relu", "x"),
-    GT(DIM_DEPTH("*"), CHANNEL_SPLIT_SIZE),
-    AUTOSPLIT(3, "I", CHANNEL_SPLIT_SIZE, WITH_SPLIT_HISTORY("*", 3, Op("pkg.Relu", TYPICAL_SLICE("x", "I")))))
+DEF_PACKAGE_OPTIMIZATION(TILING, Op("pkg.Relu", "x"), GT(DIM_DEPTH("*"), CHANNEL_SPLIT_SIZE),
+                         AUTOSPLIT(3, "I", CHANNEL_SPLIT_SIZE,
+                                   WITH_SPLIT_HISTORY("*", 3, Op("pkg.Relu", TYPICAL_SLICE("x", "I")))))

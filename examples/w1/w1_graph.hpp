@@ -78,7 +78,8 @@ inline std::string check(const optgrammar::Graph& g, std::size_t blocks) {
     float w1, b1;
     std::memcpy(&w1, g.payload(wi).data() + 4, 4);
     std::memcpy(&b1, g.payload(bi).data() + 4, 4);
-    if (w1 != static_cast<float>((n + 1) % 7) * 0.125f || b1 != 0.5f) return "block " + std::to_string(n) + " has wrong constants";
+    if (w1 != static_cast<float>((n + 1) % 7) * 0.125f || b1 != 0.5f)
+      return "block " + std::to_string(n) + " has wrong constants";
     h = g.input(h, 0);
   }
   if (g.name_id(h) != op_names::input) return "the chain does not start at the input";

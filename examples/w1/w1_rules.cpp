@@ -19,8 +19,10 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Mul", "x", LET("c", Op("$Const"))),
 // R4: Transpose(Transpose(x, p), q) → x when p∘q is the identity: p[q[d]] == d for d < 4.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", Op("Transpose", "x", LET("p", Op("$Const"))), LET("q", Op("$Const"))),
                          AND(NOT(CONSTVAL_INT_VALID("p", 4)), NOT(CONSTVAL_INT_VALID("q", 4)),
-                             EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 0)), 0), EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 1)), 1),
-                             EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 2)), 2), EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 3)), 3)),
+                             EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 0)), 0),
+                             EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 1)), 1),
+                             EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 2)), 2),
+                             EQ(CONSTVAL_INT("p", CONSTVAL_INT("q", 3)), 3)),
                          "x")
 
 // R5: Relu(BiasAdd(Conv2d(x, w), b)) → ConvBiasRelu(x, w, b).

@@ -14,9 +14,9 @@
 // properties vanish while its op registrations (DEF_PACKAGE_OP...) and parameter orders stay.
 #pragma once
 
+#include "optgrammar/htp_compat_macros.hpp"  // DEF_AUTOSPLIT, ...: the macros og-parse knows too
 #include "optgrammar/package/tensor_properties.hpp"
 #include "optgrammar/rules.hpp"
-#include "optgrammar/htp_compat_macros.hpp"  // DEF_AUTOSPLIT, ...: the macros og-parse knows too
 
 #include <cassert>  // package kernels and shape functions use assert without including it
 #include <charconv>
@@ -48,10 +48,8 @@
 /// A source file's brackets. Registrations here happen at static initialization, so they mark
 /// nothing; each expands to a declaration with its own `;` (packages write them with and without
 /// one after).
-#define BEGIN_PKG_OP_DEFINITION(NAME) \
-  [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_begin_, NAME);
-#define END_PKG_OP_DEFINITION(NAME) \
-  [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_end_, NAME);
+#define BEGIN_PKG_OP_DEFINITION(NAME) [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_begin_, NAME);
+#define END_PKG_OP_DEFINITION(NAME) [[maybe_unused]] extern const int OPTGRAMMAR_CAT(optgrammar_pkg_end_, NAME);
 
 // The package's interface file (the one with the package's entry points). The framework registers
 // a package's ops, rules and parameter orders when its core calls the package's init function;
@@ -74,10 +72,10 @@
 #define END_PKG_OPS_OPTS_LIST() static_assert(true, "END_PKG_OPS_OPTS_LIST");
 // Names of axis parameters and of per-channel quantized ops: recorded (compat::package_lists()),
 // not used by the rewriter.
-#define LIST_PACKAGE_AXIS_PARAMS(...)                                                            \
+#define LIST_PACKAGE_AXIS_PARAMS(...)                                                                      \
   [[maybe_unused]] static const ::optgrammar::compat::ListedNames OPTGRAMMAR_CAT(og_listed_, __COUNTER__){ \
       ::optgrammar::compat::package_lists().axis_params, __VA_ARGS__};
-#define LIST_PACKAGE_PER_CHANNEL_QUANTIZED_OPS(...)                                              \
+#define LIST_PACKAGE_PER_CHANNEL_QUANTIZED_OPS(...)                                                        \
   [[maybe_unused]] static const ::optgrammar::compat::ListedNames OPTGRAMMAR_CAT(og_listed_, __COUNTER__){ \
       ::optgrammar::compat::package_lists().per_channel_quantized_ops, __VA_ARGS__};
 // Inside the package's init function (statements):
@@ -160,7 +158,8 @@ inline void log_message(int level, const char* file, int line, const char* forma
 // sources and some packages write them). Under PREPARE_DISABLED they expand to nothing, as the
 // macros they stand for do.
 #ifndef DEF_OPT
-#define DEF_OPT(PRIORITY, MATCH, CONSTRAINT, REPLACEMENT) DEF_PACKAGE_OPTIMIZATION(PRIORITY, MATCH, CONSTRAINT, REPLACEMENT)
+#define DEF_OPT(PRIORITY, MATCH, CONSTRAINT, REPLACEMENT) \
+  DEF_PACKAGE_OPTIMIZATION(PRIORITY, MATCH, CONSTRAINT, REPLACEMENT)
 #endif
 #ifndef DEF_OPTIM
 #define DEF_OPTIM(PRIORITY, FLAGS, MATCH, CONSTRAINT, REPLACEMENT) \

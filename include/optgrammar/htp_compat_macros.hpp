@@ -13,13 +13,13 @@
 // An AUTOSPLIT rule: the root's dimension DIM is split into parts of CHUNK under split tag TAG,
 // each part built by REPLACEMENT, when the dimension is larger than CHUNK and CONSTRAINT holds.
 #ifndef DEF_AUTOSPLIT
-#define DEF_AUTOSPLIT(PRIORITY, MATCH, CONSTRAINT, DIM, TAG, CHUNK, REPLACEMENT)                               \
-  DEF_PACKAGE_OPTIMIZATION(PRIORITY, MATCH, AND(GT(DIM_OF("*", DIM), CHUNK), CONSTRAINT),                   \
+#define DEF_AUTOSPLIT(PRIORITY, MATCH, CONSTRAINT, DIM, TAG, CHUNK, REPLACEMENT)          \
+  DEF_PACKAGE_OPTIMIZATION(PRIORITY, MATCH, AND(GT(DIM_OF("*", DIM), CHUNK), CONSTRAINT), \
                            AUTOSPLIT(DIM, TAG, CHUNK, REPLACEMENT))
 #endif
 // The same with rule flags.
 #ifndef DEF_AUTOSPLITIM
-#define DEF_AUTOSPLITIM(PRIORITY, FLAGS, MATCH, CONSTRAINT, DIM, TAG, CHUNK, REPLACEMENT)                      \
+#define DEF_AUTOSPLITIM(PRIORITY, FLAGS, MATCH, CONSTRAINT, DIM, TAG, CHUNK, REPLACEMENT)                   \
   DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(PRIORITY, FLAGS, MATCH, AND(GT(DIM_OF("*", DIM), CHUNK), CONSTRAINT), \
                                       AUTOSPLIT(DIM, TAG, CHUNK, REPLACEMENT))
 #endif
@@ -31,19 +31,19 @@
 // An op named OPNAME, with any inputs, split on DIM into parts of CHUNK: its first ARITY inputs
 // are sliced as the output is (TYPICAL_SLICE), the others passed whole.
 #ifndef DEF_AUTOSPLIT_TYPICAL
-#define DEF_AUTOSPLIT_TYPICAL(PRIORITY, OPNAME, ARITY, DIM, CHUNK)                                             \
-  DEF_PACKAGE_OPTIMIZATION(PRIORITY, OpVarIn(OPNAME), GT(DIM_OF("*", DIM), CHUNK),                           \
-                           AUTOSPLIT(DIM, "I", CHUNK,                                                        \
-                                     OP_ITER(Op(OPNAME), "J", 0, INPUTS_OF("*"),                              \
-                                             SELECT(GE(SPLIT_START("J"), ARITY), ITER_INPUT_OF("*", "J"),    \
+#define DEF_AUTOSPLIT_TYPICAL(PRIORITY, OPNAME, ARITY, DIM, CHUNK)                                        \
+  DEF_PACKAGE_OPTIMIZATION(PRIORITY, OpVarIn(OPNAME), GT(DIM_OF("*", DIM), CHUNK),                        \
+                           AUTOSPLIT(DIM, "I", CHUNK,                                                     \
+                                     OP_ITER(Op(OPNAME), "J", 0, INPUTS_OF("*"),                          \
+                                             SELECT(GE(SPLIT_START("J"), ARITY), ITER_INPUT_OF("*", "J"), \
                                                     TYPICAL_SLICE(ITER_INPUT_OF("*", "J"), "I")))))
 #endif
 // A binary op OPNAME of three float32 tensors computed in float16 under relaxed precision: its
 // inputs cast to float16, its result cast back.
 #ifndef CONVERT_BINARY_OP_TO_FP16
-#define CONVERT_BINARY_OP_TO_FP16(OPNAME, A, B)                                                                \
-  DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH + 130, relaxed_precision_flag, Op(OPNAME, A, B),          \
-                                      IS_BINARY_FP32(A, B, "*"),                                             \
+#define CONVERT_BINARY_OP_TO_FP16(OPNAME, A, B)                                                      \
+  DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH + 130, relaxed_precision_flag, Op(OPNAME, A, B), \
+                                      IS_BINARY_FP32(A, B, "*"),                                     \
                                       MAKE_OP_FP16_AND_INSERT_CAST(Op(OPNAME, CAST_TO_FP16(A), CAST_TO_FP16(B))))
 #endif
 // The framework's rules of its own ops (which register elsewhere there): here package rules.

@@ -15,7 +15,8 @@ using namespace optgrammar;
 namespace {
 std::size_t package_rules() {
   std::size_t n = 0;
-  for (const RuleInfo* r : RuleSet::global().rules()) n += r->file.find("package_style.cpp") != std::string::npos ? 1 : 0;
+  for (const RuleInfo* r : RuleSet::global().rules())
+    n += r->file.find("package_style.cpp") != std::string::npos ? 1 : 0;
   return n;
 }
 std::size_t registrations(std::string_view op) {
@@ -107,9 +108,9 @@ TEST_CASE("a framework-style package source: its rules run") {
   const OpRef o1 = g.add_output(r);
   const OpRef o2 = g.add_output(g.add_op("CompatClip", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
   const OpRef o3 = g.add_output(g.add_op("CompatShape", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
-  const OpRef o4 = g.add_output(g.add_op(
-      "CompatNeg", {g.add_op("CompatNeg", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},
-      OutputDef::make(DType::Float32, {1, 2, 2, 4})));
+  const OpRef o4 =
+      g.add_output(g.add_op("CompatNeg", {g.add_op("CompatNeg", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4}))},
+                            OutputDef::make(DType::Float32, {1, 2, 2, 4})));
   const OpRef o5 = g.add_output(g.add_op("CompatSq", {x}, OutputDef::make(DType::Float32, {1, 2, 2, 4})));
   g.set_option("relaxed_precision_flag", true);
   run_rules(g, RuleSet::global());
@@ -165,13 +166,15 @@ static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("lo", "lo"))").fa
 static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("a"))").fault == dsl::Fault::outputs_name);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("*"))").fault == dsl::Fault::outputs_name);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs())").fault == dsl::Fault::outputs_empty);
-static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("lo"), Outputs("hi"))").fault == dsl::Fault::outputs_place);
+static_assert(check_tensor_properties(R"(Op("G", "a"), Outputs("lo"), Outputs("hi"))").fault ==
+              dsl::Fault::outputs_place);
 static_assert(check_tensor_properties(R"(Op("G", "a") Flat("a"))").fault == dsl::Fault::properties_form);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Flat(a))").fault == dsl::Fault::properties_form);
 static_assert(check_tensor_properties(R"(Op("G", "a b"), Flat("a b"))").fault == dsl::Fault::properties_form);
 static_assert(check_tensor_properties(R"(Op("G", "a"), Flat(""))").fault == dsl::Fault::properties_form);
 // The first fault in source order, as og-parse reports it.
-static_assert(check_tensor_properties(R"(Op("G", "a"), Flat("x"), Outputs("lo"))").fault == dsl::Fault::properties_unknown_name);
+static_assert(check_tensor_properties(R"(Op("G", "a"), Flat("x"), Outputs("lo"))").fault ==
+              dsl::Fault::properties_unknown_name);
 
 // package_interface.cpp compiling is the check of its declarations and REGISTER_PACKAGE_*
 // statements; what they record is checked here.
@@ -197,6 +200,6 @@ TEST_CASE("the framework's logging: file:line, the level's word, the formatted t
   for (int c; (c = std::fgetc(f)) != EOF;) text += static_cast<char>(c);
   std::fclose(f);
   REQUIRE(compat::log_level() == 1);  // OPTGRAMMAR_LOG_LEVEL is not set for the tests
-  CHECK(text == std::string(__FILE__) + ":" + std::to_string(error_line) + ": error: bad count of 3\n" + __FILE__ + ":" +
-                    std::to_string(error_line + 2) + ": warning: late\n");
+  CHECK(text == std::string(__FILE__) + ":" + std::to_string(error_line) + ": error: bad count of 3\n" + __FILE__ +
+                    ":" + std::to_string(error_line + 2) + ": warning: late\n");
 }

@@ -47,8 +47,8 @@ DEF_TILE_PROPERTIES(Op("SurfTile", "x"), Flat("*", "x"))
 
 // ---- rules made of other rule macros ------------------------------------------------------------
 // SurfTile: widths over 4 split into parts of 4.
-DEF_AUTOSPLIT(TILING, Op("SurfTile", "x"), SHOULD_TILE(IS_FLOAT32("x"), GT(DIM_WIDTH("x"), MIN_WIDTH_OF("x"))), 2,
-              "I", 4, Op("SurfTile", TYPICAL_SLICE("x", "I")))
+DEF_AUTOSPLIT(TILING, Op("SurfTile", "x"), SHOULD_TILE(IS_FLOAT32("x"), GT(DIM_WIDTH("x"), MIN_WIDTH_OF("x"))), 2, "I",
+              4, Op("SurfTile", TYPICAL_SLICE("x", "I")))
 // SurfAdd: heights over 2 split into parts of 2, its first two inputs sliced, the third whole.
 DEF_AUTOSPLIT_TYPICAL(TILING + 1, "SurfAdd", 2, 1, 2)
 // SurfOrd: depths over 8 split in parts of 8, flagged as the framework flags ordered tilings.

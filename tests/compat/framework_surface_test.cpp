@@ -142,8 +142,8 @@ TEST_CASE("framework surface: IS_OP and PRODUCER_FOR read the op's name and its 
   run_rules(g, RuleSet::global());
   CHECK(verify(g).empty());
   CHECK(g.name(g.input(g.input(sink, 0), 0)) == "SurfWrapped");  // of a SurfSrc, read by a SurfSink
-  CHECK(g.name(g.input(unfed, 0)) == "SurfWrap");                 // read by no SurfSink
-  CHECK(g.name(g.input(g.input(other, 0), 0)) == "SurfWrap");     // not of a SurfSrc
+  CHECK(g.name(g.input(unfed, 0)) == "SurfWrap");                // read by no SurfSink
+  CHECK(g.name(g.input(g.input(other, 0), 0)) == "SurfWrap");    // not of a SurfSrc
   CHECK(g.name(g.input(peek_src, 0)) == "SurfPeek");
   CHECK(g.name(g.input(peek_in, 0)) == "SurfPeeked");
 }
@@ -180,9 +180,9 @@ TEST_CASE("framework surface: SHOULD_AUTOTHREAD compares DATA_SIZE with the opti
     CHECK(verify(g).empty());
     return parts_of(g, out).size();
   };
-  CHECK(run({1, 8, 16, 16}, true) == 2);    // 8,192 bytes, over 1 KiB: two threads
-  CHECK(run({1, 8, 4, 4}, true) == 0);      // 512 bytes
-  CHECK(run({1, 8, 16, 16}, false) == 0);   // autothreading off
+  CHECK(run({1, 8, 16, 16}, true) == 2);   // 8,192 bytes, over 1 KiB: two threads
+  CHECK(run({1, 8, 4, 4}, true) == 0);     // 512 bytes
+  CHECK(run({1, 8, 16, 16}, false) == 0);  // autothreading off
 }
 
 TEST_CASE("framework surface: the conditional messages are their conditions") {

@@ -1,8 +1,9 @@
 // An op-package source written exactly as packages of the original framework are: the SDK's
 // include names, the per-file brackets, template implementations registered without
-// parentheses, a flagged fp16 rule, the short rule macros DEF_OPT and DEF_OPTIM, tensor properties, an external shape function with
-// API_EXPORT, the framework's logging in kernels and cost functions, C and C++ math functions without <cmath> (the
-// framework's headers bring it), a constructor hook. Compiled twice by tests/compat/CMakeLists.txt: as is, and with PREPARE_DISABLED.
+// parentheses, a flagged fp16 rule, the short rule macros DEF_OPT and DEF_OPTIM, tensor properties, an external shape
+// function with API_EXPORT, the framework's logging in kernels and cost functions, C and C++ math functions without
+// <cmath> (the framework's headers bring it), a constructor hook. Compiled twice by tests/compat/CMakeLists.txt: as is,
+// and with PREPARE_DISABLED.
 #include "HTP/core/constraints.h"
 #include "HTP/core/op_package_feature_support.h"
 #include "HTP/core/op_register_ext.h"
@@ -72,7 +73,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("CompatRelu", LET("r", Op("CompatRelu", "x"))
 DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY + 1, relaxed_precision_flag, Op("CompatClip", "x"), IS_FLOAT32("*"),
                                     MAKE_OP_FP16_AND_INSERT_CAST(Op("CompatClip", CAST_TO_FP16("x"))))
 
-DEF_PACKAGE_OPTIMIZATION(EARLY + 2, Op("CompatShape", "x"), OK, Op("CompatShaped", "x", SHAPEFN_APPLY(compat_same, "x")))
+DEF_PACKAGE_OPTIMIZATION(EARLY + 2, Op("CompatShape", "x"), OK,
+                         Op("CompatShaped", "x", SHAPEFN_APPLY(compat_same, "x")))
 
 // The framework's short names of the two rule macros.
 DEF_OPT(EARLY + 3, Op("CompatNeg", Op("CompatNeg", "x")), OK, "x")

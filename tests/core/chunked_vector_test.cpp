@@ -92,7 +92,7 @@ TEST_CASE("ChunkedVector: copies and moves", "[core][storage]") {
   CHECK(m.size() == 27);
   CHECK(m[3].b == 0);
   CHECK(&m[20] == moved);  // a move takes the blocks
-  CHECK(c.empty());  // a moved-from vector is empty and can be used again
+  CHECK(c.empty());        // a moved-from vector is empty and can be used again
   CHECK(c.capacity() == 0);
   fill(c, 9);
   CHECK(holds(c, 9));

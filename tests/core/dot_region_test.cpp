@@ -76,17 +76,19 @@ TEST_CASE("region picture of a large graph: the changed ops, their context, not 
   write_dot(os, c.g, "after", view);
   const std::string dot = os.str();
   CHECK(has_node(dot, added.index));
-  CHECK(has_node(dot, old.index + 1));             // the Neg
-  CHECK(has_node(dot, old.index + 2));             // the Add
-  CHECK(has_node(dot, old.index - 1));             // the producer: the previous Add
-  CHECK(has_node(dot, c.relu[201].index));         // a consumer of the Add
-  CHECK_FALSE(has_node(dot, old.index));           // dead
-  CHECK_FALSE(has_node(dot, c.relu[100].index));   // far away
-  CHECK_FALSE(has_node(dot, 0));                   // the input
+  CHECK(has_node(dot, old.index + 1));            // the Neg
+  CHECK(has_node(dot, old.index + 2));            // the Add
+  CHECK(has_node(dot, old.index - 1));            // the producer: the previous Add
+  CHECK(has_node(dot, c.relu[201].index));        // a consumer of the Add
+  CHECK_FALSE(has_node(dot, old.index));          // dead
+  CHECK_FALSE(has_node(dot, c.relu[100].index));  // far away
+  CHECK_FALSE(has_node(dot, 0));                  // the input
   CHECK(dot.find("label=\"changed region: 5 of 1202 ops\"") != std::string::npos);
   // The boundary: the previous Add's two inputs, the next Relu's two readers (its Neg and Add).
-  CHECK(dot.find("  i" + std::to_string(old.index - 1) + " [label=\"… 2 more inputs\", style=dashed") != std::string::npos);
-  CHECK(dot.find("  c" + std::to_string(c.relu[201].index) + " [label=\"… 2 more consumers\", style=dashed") != std::string::npos);
+  CHECK(dot.find("  i" + std::to_string(old.index - 1) + " [label=\"… 2 more inputs\", style=dashed") !=
+        std::string::npos);
+  CHECK(dot.find("  c" + std::to_string(c.relu[201].index) + " [label=\"… 2 more consumers\", style=dashed") !=
+        std::string::npos);
   CHECK(dot.find("more consumer") == dot.rfind("more consumer"));  // the only op with readers left out
 
   SECTION("the before picture shows the removed Relu with its neighbours") {

@@ -1,8 +1,8 @@
 #include <optgrammar/core/dot.hpp>
 #include <optgrammar/core/graph.hpp>
+#include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/core/registry.hpp>
 #include <optgrammar/core/text_io.hpp>
-#include <optgrammar/core/graph_verify.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -64,7 +64,9 @@ void require_same_ops(const Graph& a, const Graph& b, bool same_use_order) {
 
 int impl_plain(int a) { return a; }
 template <class T>
-int impl_template(T a) { return static_cast<int>(a); }
+int impl_template(T a) {
+  return static_cast<int>(a);
+}
 }  // namespace
 
 DEF_PACKAGE_OP(impl_plain, "TestPlainOp")
@@ -220,7 +222,7 @@ TEST_CASE("output definitions and constant payloads are interned") {
   auto a = g.add_const(f32({1, 1, 1, 2}), {1.0f, 2.0f});
   auto b = g.add_const(f32({1, 1, 1, 2}), {1.0f, 2.0f});
   auto c = g.add_const(f32({1, 1, 1, 2}), {1.0f, 3.0f});
-  CHECK(a != b);  // distinct ops ...
+  CHECK(a != b);                                    // distinct ops ...
   CHECK(g.payload_index(a) == g.payload_index(b));  // ... sharing one payload
   CHECK(g.payload_index(a) != g.payload_index(c));
   CHECK(g.distinct_outputs() == 1);
@@ -254,12 +256,12 @@ TEST_CASE("rollback also undoes edits to ops that existed at the checkpoint") {
   std::string before = to_text(s.g);
   auto cp = s.g.checkpoint();
   auto n = s.g.add_op("Neg", {s.x}, f32({1, 4, 4, 2}));
-  s.g.set_input(s.r, 0, n);                           // rewire an existing op
-  s.g.set_output(s.c, f32({1, 2, 2, 8}));             // change an existing output definition
+  s.g.set_input(s.r, 0, n);                // rewire an existing op
+  s.g.set_output(s.c, f32({1, 2, 2, 8}));  // change an existing output definition
   s.g.set_op_id(s.w, 4242);
   s.g.set_split_history(s.c, {3, 1});
-  s.g.replace_all_uses(s.r, s.c);                     // the graph output now reads the conv
-  s.g.erase_if_dead(s.r);                             // and the relu is erased
+  s.g.replace_all_uses(s.r, s.c);  // the graph output now reads the conv
+  s.g.erase_if_dead(s.r);          // and the relu is erased
   CHECK_FALSE(s.g.alive(s.r));
   s.g.rollback(cp);
   CHECK(s.g.alive(s.r));
@@ -338,7 +340,9 @@ TEST_CASE("graph text from other editors: CR LF line ends and a UTF-8 byte order
     from_text("\xEF\xBB\xBF%0 = Input() : f128[1]\n", "bom.ogt");
     FAIL("no error");
   } catch (const TextError& e) {
-    CHECK(std::string(e.what()) == "bom.ogt:1:16: error: unknown dtype 'f128' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32 f64 bf16 i8 u8 i16 u16 i64 u32 u64 bool)");
+    CHECK(std::string(e.what()) ==
+          "bom.ogt:1:16: error: unknown dtype 'f128' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32 f64 bf16 i8 u8 i16 u16 i64 "
+          "u32 u64 bool)");
   }
   CHECK_THROWS_AS(from_text(text + "\xEF\xBB\xBF\n"), TextError);
 }
@@ -386,17 +390,21 @@ TEST_CASE("bad graph text gives file:line:col errors") {
   CHECK(error_of("%0 = Input() : f32[1]\n%1 = Relu(%7) : f32[1]\n") ==
         "bad.ogt:2:11: error: input %7 is not defined before this line");
   CHECK(error_of("%0 = Input() : f128[1]\n") ==
-        "bad.ogt:1:16: error: unknown dtype 'f128' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32 f64 bf16 i8 u8 i16 u16 i64 u32 u64 bool)");
+        "bad.ogt:1:16: error: unknown dtype 'f128' (f32 f16 qu8 qi8 qu16 qi16 qi32 i32 f64 bf16 i8 u8 i16 u16 i64 u32 "
+        "u64 bool)");
   CHECK(error_of("%0 = $Const() : f32[2] data=[1]\n") ==
         "bad.ogt:1:1: error: constant %0 has 1 elements, its shape needs 2");
-  CHECK(error_of("%0 = $Const() : qu8[1] data=[300]\n") ==
-        "bad.ogt:1:30: error: element 300 out of range for qu8");
-  CHECK(error_of("Input()\n") == "bad.ogt:1:1: error: expected '%' to start an op definition '%N = Name(...)', found 'I'");
-  CHECK(error_of("%0 = Input() : f32[1\n") == "bad.ogt:1:21: error: expected ']' to close the shape, found end of line");
-  CHECK(error_of("option x double 1\n") == "bad.ogt:1:10: error: unknown option type 'double' (int, uint, float, bool, string)");
+  CHECK(error_of("%0 = $Const() : qu8[1] data=[300]\n") == "bad.ogt:1:30: error: element 300 out of range for qu8");
+  CHECK(error_of("Input()\n") ==
+        "bad.ogt:1:1: error: expected '%' to start an op definition '%N = Name(...)', found 'I'");
+  CHECK(error_of("%0 = Input() : f32[1\n") ==
+        "bad.ogt:1:21: error: expected ']' to close the shape, found end of line");
+  CHECK(error_of("option x double 1\n") ==
+        "bad.ogt:1:10: error: unknown option type 'double' (int, uint, float, bool, string)");
   CHECK(error_of("%0 = Input() : f32[1]\n%0 = Input() : f32[1]\n") == "bad.ogt:2:1: error: op %0 is defined twice");
   // A float too large for f32 is an error, not a silent infinity.
-  CHECK(error_of("%0 = $Const() : f32[2] data=[1, 1e39]\n") == "bad.ogt:1:33: error: '1e39' is out of range for a float element");
+  CHECK(error_of("%0 = $Const() : f32[2] data=[1, 1e39]\n") ==
+        "bad.ogt:1:33: error: '1e39' is out of range for a float element");
   CHECK(error_of("option x float 1e999\n") == "bad.ogt:1:16: error: '1e999' is out of range for a float value");
 }
 
@@ -413,7 +421,8 @@ TEST_CASE("graph text rejects what it cannot represent, at the line and column")
   // with no data.
   CHECK(error_of("%0 = $Const() : f32[4294967296,4294967296] data=[]\n") ==
         "big.ogt:1:21: error: dimension 4294967296 exceeds 2147483647");
-  CHECK(error_of("%0 = Input() : f32[1, 2147483648]\n") == "big.ogt:1:23: error: dimension 2147483648 exceeds 2147483647");
+  CHECK(error_of("%0 = Input() : f32[1, 2147483648]\n") ==
+        "big.ogt:1:23: error: dimension 2147483648 exceeds 2147483647");
   CHECK(error_of("%0 = Input() : f32[1, 2147483647]\n") == "no error");
   // Dims within the limit whose byte size passes 2^48; a zero dim does not hide the others.
   CHECK(error_of("%0 = Input() : f32[65536,65536,65536]\n") ==
@@ -424,19 +433,22 @@ TEST_CASE("graph text rejects what it cannot represent, at the line and column")
   CHECK(error_of("%0 = Input() : f32[1,1,1,1,1,1,1,1,1]\n") == "big.ogt:1:36: error: more than 8 dimensions");
   CHECK(error_of("%0 = Input() : f32[18446744073709551616]\n") ==
         "big.ogt:1:20: error: expected a dimension, found '18446744073709551616'");
-  CHECK(error_of("%0 = Input() : f32[1] id=4294967296\n") == "big.ogt:1:26: error: op id 4294967296 does not fit in 32 bits");
+  CHECK(error_of("%0 = Input() : f32[1] id=4294967296\n") ==
+        "big.ogt:1:26: error: op id 4294967296 does not fit in 32 bits");
   CHECK(error_of("%0 = Input() : f32[1] id=4294967295\n") == "no error");
   // 65535 inputs fit the record; the 65536th is an error at its column.
   std::string wide = "%0 = Input() : f32[1]\n%1 = Concat(%0";
   for (int i = 1; i < 65535; ++i) wide += ",%0";
   CHECK(error_of(wide + ") : f32[65535]\n") == "no error");
-  CHECK(error_of(wide + ",%0) : f32[65536]\n") == "big.ogt:2:" + std::to_string(13 + 2 + 3 * 65534 + 1) + ": error: an op may have at most 65535 inputs");
+  CHECK(error_of(wide + ",%0) : f32[65536]\n") ==
+        "big.ogt:2:" + std::to_string(13 + 2 + 3 * 65534 + 1) + ": error: an op may have at most 65535 inputs");
 }
 
 TEST_CASE("the reader gives each op line, and verify the op of each problem") {
   std::vector<int> lines;
-  Graph g = from_text("# comment\n%0 = Input() : qu8[1]{zero=300,step=1}\n\n%1 = Output(%0, %0) : qu8[1]{zero=300,step=1}\n",
-                      "u.ogt", &lines);
+  Graph g =
+      from_text("# comment\n%0 = Input() : qu8[1]{zero=300,step=1}\n\n%1 = Output(%0, %0) : qu8[1]{zero=300,step=1}\n",
+                "u.ogt", &lines);
   REQUIRE(lines.size() == 2);
   CHECK(lines[0] == 2);
   CHECK(lines[1] == 4);
@@ -460,10 +472,10 @@ TEST_CASE("the reader gives each op line, and verify the op of each problem") {
 
 TEST_CASE("text format keeps the extreme floats: the largest, infinities, NaN") {
   Graph g;
-  g.add_output(g.add_const(OutputDef::make(DType::Float32, {5}),
-                           {std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
-                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                            std::numeric_limits<float>::denorm_min()}));
+  g.add_output(g.add_const(
+      OutputDef::make(DType::Float32, {5}),
+      {std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(), std::numeric_limits<float>::infinity(),
+       -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min()}));
   const std::string t1 = to_text(g);
   Graph back = from_text(t1);
   CHECK(to_text(back) == t1);
@@ -497,7 +509,8 @@ TEST_CASE("text format keeps every element of the plain types: 64-bit extremes, 
   Graph back = from_text(t1);
   CHECK(to_text(back) == t1);
   // An element out of its type's range is refused at its column.
-  CHECK_THROWS_WITH(from_text("%0 = $Const() : bool[1] data=[2]\n"), Catch::Contains("element 2 out of range for bool"));
+  CHECK_THROWS_WITH(from_text("%0 = $Const() : bool[1] data=[2]\n"),
+                    Catch::Contains("element 2 out of range for bool"));
 }
 
 TEST_CASE("DOT output has a node per op and an edge per input") {
@@ -704,8 +717,8 @@ TEST_CASE("reform is refused where it would break topological order, a checkpoin
   const OpNameId neg = intern_op_name("Neg");
   const OpRef x[] = {s.x}, self[] = {s.r}, after[] = {s.out};
   CHECK(s.g.can_reform(s.r, neg, x));
-  CHECK_FALSE(s.g.can_reform(s.r, neg, self));   // r cannot read itself
-  CHECK_FALSE(s.g.can_reform(s.r, neg, after));  // an input after r
+  CHECK_FALSE(s.g.can_reform(s.r, neg, self));            // r cannot read itself
+  CHECK_FALSE(s.g.can_reform(s.r, neg, after));           // an input after r
   CHECK_FALSE(s.g.can_reform(s.r, op_names::output, x));  // a graph output is never made in place
   CHECK_FALSE(s.g.can_reform(s.out, neg, x));             // nor a graph output turned into an op
   auto cp = s.g.checkpoint();
@@ -849,14 +862,17 @@ void check_shaped_edits(std::uint64_t seed) {
     g.add_const(f32({1, 1, 1, 1}), {1.0f});
     for (int i = 0, n = static_cast<int>(rnd(8)); i < n; ++i) {
       std::vector<OpRef> in;
-      for (std::uint64_t k = 0, m = 1 + rnd(3); k < m; ++k) in.push_back(OpRef{static_cast<std::uint32_t>(rnd(g.size()))});
+      for (std::uint64_t k = 0, m = 1 + rnd(3); k < m; ++k)
+        in.push_back(OpRef{static_cast<std::uint32_t>(rnd(g.size()))});
       g.add_op(intern_op_name("Op"), std::span<const OpRef>(in), t);
     }
     if (rnd(2)) g.remove_dead();  // free records (the hole the edit's free runs extend or not)
     const OpRef root = shaped_root<Shape>(g, rnd);
     for (std::uint64_t k = 0, m = rnd(3); k < m; ++k) {
-      if (rnd(3) == 0) g.add_output(root);
-      else g.add_op("Reader", {root}, t);
+      if (rnd(3) == 0)
+        g.add_output(root);
+      else
+        g.add_op("Reader", {root}, t);
     }
     INFO("seed " << seed << " round " << round);
     auto earlier_live = [&] {

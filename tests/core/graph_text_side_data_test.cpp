@@ -25,7 +25,8 @@ Graph sample() {
   const std::int32_t p[4] = {0, 3, 1, 2};
   g.add_const(OutputDef::make(DType::Int32, {4}), std::span(reinterpret_cast<const std::byte*>(p), sizeof p));
   std::vector<std::uint16_t> h(40, 0x3c00);
-  g.add_const(OutputDef::make(DType::Float16, {40}), std::span(reinterpret_cast<const std::byte*>(h.data()), h.size() * 2));
+  g.add_const(OutputDef::make(DType::Float16, {40}),
+              std::span(reinterpret_cast<const std::byte*>(h.data()), h.size() * 2));
   g.add_output(g.add_op("Add", {x, c}, OutputDef::make(DType::Float32, {1000})));
   return g;
 }
@@ -81,13 +82,14 @@ TEST_CASE("side data: a side file that is not the one written with the text is r
     data.seekp(10);
     data.put('\x7f');
     data.close();
-    CHECK_THROWS_WITH(read(f.path("g.ogt")), Catch::Matches(".*g\\.ogt:2:1: error: the side data file .*g\\.ogt\\.bin is "
-                                                            "not the one this text was written with \\(its checksum differs\\)"));
+    CHECK_THROWS_WITH(read(f.path("g.ogt")),
+                      Catch::Matches(".*g\\.ogt:2:1: error: the side data file .*g\\.ogt\\.bin is "
+                                     "not the one this text was written with \\(its checksum differs\\)"));
   }
   SECTION("cut short") {
     std::filesystem::resize_file(f.path("g.ogt.bin"), 100);
-    CHECK_THROWS_WITH(read(f.path("g.ogt")),
-                      Catch::Contains(":2:1: error: the side data file") && Catch::Contains("has 100 bytes, not the 4080"));
+    CHECK_THROWS_WITH(read(f.path("g.ogt")), Catch::Contains(":2:1: error: the side data file") &&
+                                                 Catch::Contains("has 100 bytes, not the 4080"));
   }
   SECTION("missing") {
     std::filesystem::remove(f.path("g.ogt.bin"));
@@ -100,9 +102,11 @@ TEST_CASE("side data: offsets past the file and data=@ without a data_file line 
   const std::string text = write_beside(sample(), f, "g.ogt");
   std::string past = text;
   past.replace(past.find("data=@4000"), 10, "data=@4050");
-  CHECK_THROWS_WITH(from_text(past, f.path("g.ogt")),
-                    Catch::Contains("error: constant %3's 80 bytes at 4050 run past the end of the side data file (4080 bytes)"));
+  CHECK_THROWS_WITH(
+      from_text(past, f.path("g.ogt")),
+      Catch::Contains("error: constant %3's 80 bytes at 4050 run past the end of the side data file (4080 bytes)"));
   std::string none = text;
   none.erase(none.find("data_file"), none.find('\n', none.find("data_file")) + 1 - none.find("data_file"));
-  CHECK_THROWS_WITH(from_text(none, f.path("g.ogt")), Catch::Contains("error: data=@... needs a data_file line before it"));
+  CHECK_THROWS_WITH(from_text(none, f.path("g.ogt")),
+                    Catch::Contains("error: data=@... needs a data_file line before it"));
 }

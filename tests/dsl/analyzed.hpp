@@ -6,16 +6,16 @@
 
 #include <string_view>
 
-#define OG_ANALYZED_(NAME, PASS, FLAGS_TEXT, MATCH, CST, REPL)                                  \
-  struct NAME : ::optgrammar::dsl::words {                                                      \
-    static constexpr std::string_view pass_text() { return #PASS; }                             \
-    static constexpr std::string_view text() { return #MATCH " " #CST " " #REPL; }              \
-    static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }         \
-    static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }      \
-    static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }    \
-    static constexpr std::string_view file() { return "t.cpp"; }                                \
-    static constexpr int line = 1;                                                              \
-    static constexpr const char* flags = FLAGS_TEXT;                                            \
+#define OG_ANALYZED_(NAME, PASS, FLAGS_TEXT, MATCH, CST, REPL)                               \
+  struct NAME : ::optgrammar::dsl::words {                                                   \
+    static constexpr std::string_view pass_text() { return #PASS; }                          \
+    static constexpr std::string_view text() { return #MATCH " " #CST " " #REPL; }           \
+    static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }      \
+    static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }   \
+    static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); } \
+    static constexpr std::string_view file() { return "t.cpp"; }                             \
+    static constexpr int line = 1;                                                           \
+    static constexpr const char* flags = FLAGS_TEXT;                                         \
   };
 
 #define OG_ANALYZED(NAME, PASS, MATCH, CST, REPL) OG_ANALYZED_(NAME, PASS, "", MATCH, CST, REPL)

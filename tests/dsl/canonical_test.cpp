@@ -17,7 +17,9 @@ std::string canonical(std::string_view flags = "") {
 
 OG_ANALYZED(relu, EARLY + 1, Op("Relu", LET("r", Op("Relu", "x"))), OK, "r")
 OG_ANALYZED(leaves, LATE - 2, Op("A", "x"), AND(EQ(DIM_OF("x", 0x10), 12u), LT(FLOAT(RANK_OF("x")), 1.f), NOT(false)),
-            Op("B", "x" "y"))
+            Op("B",
+               "x"
+               "y"))
 OG_ANALYZED(floats, EARLY, Op("A", "x"), GT(CONSTVAL_FLOAT("x", 0), -1.331e-2), "x")
 OG_ANALYZED(dtype, EARLY, Op("A", "x"), EQ(DTYPE_OF("x"), DType::QUInt8), "x")
 OG_ANALYZED(expanded, EARLY, Op("A", "x", "y"), SAME_SHAPE("x", "y"), "x")

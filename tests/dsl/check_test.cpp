@@ -33,7 +33,8 @@ constexpr Analysis after_string(Str s) {
   return a;
 }
 static_assert(after_string(Str("Relu")).ok);
-static_assert(after_string(Str("")).fault == Fault::empty_string && after_string(Str("")).text() == "empty string as op name");
+static_assert(after_string(Str("")).fault == Fault::empty_string &&
+              after_string(Str("")).text() == "empty string as op name");
 static_assert(after_string(Str("a b")).fault == Fault::bad_string &&
               after_string(Str("a b")).text() == "op name \"a b\" contains a space");
 static_assert(after_string(Str("a\tb")).text().ends_with("contains an unprintable character"));
@@ -48,7 +49,8 @@ static_assert(after_pass("EARLY").ok && after_pass("EARLY + 3").ok && after_pass
 static_assert(after_pass("EARLY + 3u").fault == Fault::pass_offset_form);
 static_assert(after_pass("EARLY + 010").fault == Fault::pass_offset_octal);
 static_assert(after_pass("EARLY + 1234567").fault == Fault::pass_offset_too_large);
-static_assert(after_pass("EARLY * 2").fault == Fault::pass_spec_form && after_pass("+ 1").fault == Fault::pass_spec_form);
+static_assert(after_pass("EARLY * 2").fault == Fault::pass_spec_form &&
+              after_pass("+ 1").fault == Fault::pass_spec_form);
 
 // Parentheses that open no call: a C-style cast (named with its type) or a grouping.
 constexpr Analysis after_parens(std::string_view t) {
@@ -69,7 +71,8 @@ static_assert(detail::find_octal("GT(x, 010)", "a/b.cpp", 3).view() ==
 static_assert(detail::find_octal("GT(x, 07) 0x10 0.5 \"010\"", "b.cpp", 3).len == 0);
 
 // Which constructs keep a string, and which are modifiers.
-static_assert(detail::keeps(Kind::OptionInt, OperandKind::option_name) && detail::keeps(Kind::SplitStart, OperandKind::split_tag));
+static_assert(detail::keeps(Kind::OptionInt, OperandKind::option_name) &&
+              detail::keeps(Kind::SplitStart, OperandKind::split_tag));
 static_assert(!detail::keeps(Kind::DimOf, OperandKind::option_name));
 static_assert(detail::is_modifier(Kind::WithSize) && !detail::is_modifier(Kind::Op));
 }  // namespace

@@ -34,7 +34,8 @@ inline std::string substituted(std::string_view text, const std::vector<std::str
 
 /// `text` with every call of another name defined by expansion (one record's text may use
 /// another's name: ESTIMATE_SIZE uses ESTIMATE_TENSOR_SIZE) and every named value
-/// (TCM_MAXTENSOR_SIZE) replaced by that record's text, until none is left: the text both front ends print. Strings in quotes are passed over.
+/// (TCM_MAXTENSOR_SIZE) replaced by that record's text, until none is left: the text both front ends print. Strings in
+/// quotes are passed over.
 inline std::string fully_expanded(std::string text) {
   using optgrammar::dsl::expansion_name_char;
   for (std::size_t i = 0; i < text.size();) {

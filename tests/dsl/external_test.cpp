@@ -11,11 +11,11 @@
 namespace {
 using namespace optgrammar;
 using dsl::accepts;
-using dsl::returns_of;
-using dsl::Returns;
-using dsl::signature_of;
 using dsl::param_kind;
 using dsl::ParamKind;
+using dsl::Returns;
+using dsl::returns_of;
+using dsl::signature_of;
 using dsl::VType;
 
 static_assert(param_kind<OpRef>() == ParamKind::OpRef && param_kind<const OpRef&>() == ParamKind::OpRef);
@@ -37,7 +37,8 @@ static_assert(!accepts(ParamKind::OpRef, VType::Int) && !accepts(ParamKind::Othe
 
 // The framework parameters are kinds of their own, exactly as the engine passes them.
 static_assert(param_kind<Constraint&>() == ParamKind::Constraint && param_kind<Constraint>() == ParamKind::Other);
-static_assert(param_kind<Replacement&>() == ParamKind::Replacement && param_kind<const Replacement&>() == ParamKind::Other);
+static_assert(param_kind<Replacement&>() == ParamKind::Replacement &&
+              param_kind<const Replacement&>() == ParamKind::Other);
 static_assert(param_kind<const Split_Context&>() == ParamKind::SplitContext &&
               param_kind<Split_Context&>() == ParamKind::Other);
 static_assert(!accepts(ParamKind::Replacement, VType::OpRef) && !accepts(ParamKind::SplitContext, VType::Int));
@@ -52,14 +53,15 @@ static_assert(returns_of<OpRef (*)(Replacement&, OpRef) noexcept>() == Returns::
 static_assert(returns_of<DType (*)(Constraint&, OpRef)>() == Returns::Other);
 static_assert(returns_of<int>() == Returns::not_a_function);
 // A rule sees a shape function's result as a shape construction, a constraint's as its scalar.
-static_assert(dsl::result_vtype(Returns::QuickShape) == VType::Shape && dsl::result_vtype(Returns::OpRef) == VType::Shape);
+static_assert(dsl::result_vtype(Returns::QuickShape) == VType::Shape &&
+              dsl::result_vtype(Returns::OpRef) == VType::Shape);
 static_assert(dsl::result_vtype(Returns::Size) == VType::Size && dsl::result_vtype(Returns::Other) == VType::Text);
 
 // A signature: the result and each parameter's kind, in order.
 constexpr dsl::Signature split_fn = signature_of<QuickShape (*)(Replacement&, Split_Context const&, OpRef, int)>();
-static_assert(split_fn.result == Returns::QuickShape && split_fn.n_params == 4 && split_fn.params[0] == ParamKind::Replacement &&
-              split_fn.params[1] == ParamKind::SplitContext && split_fn.params[2] == ParamKind::OpRef &&
-              split_fn.params[3] == ParamKind::Integral);
+static_assert(split_fn.result == Returns::QuickShape && split_fn.n_params == 4 &&
+              split_fn.params[0] == ParamKind::Replacement && split_fn.params[1] == ParamKind::SplitContext &&
+              split_fn.params[2] == ParamKind::OpRef && split_fn.params[3] == ParamKind::Integral);
 
 OpRef int_const(Graph& g, std::initializer_list<std::int32_t> v) {
   const std::array<std::int32_t, 4> data{v.size() > 0 ? v.begin()[0] : 0, v.size() > 1 ? v.begin()[1] : 0,

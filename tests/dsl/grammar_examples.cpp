@@ -3,8 +3,8 @@
 // og_grammar_doc_gen; this file is compiled as ordinary rules, and the test below checks that
 // every rule of a block was registered (so every quoted example passed the C++ front end's
 // checker). The test dsl.examples_og_parse runs og-parse on this file: no error, no warning.
-#include <optgrammar/rules.hpp>
 #include <optgrammar/engine/driver.hpp>
+#include <optgrammar/rules.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -27,8 +27,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Transpose", "x", "perm"),
 
 // example: constants
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Add", "x", OPCONST("c")),
-                         AND(CONSTVAL_INT_VALID("c", 0), EQ(CONSTVAL_INT("c", 0), 0), GT(RANK_OF("x"), 0U)),
-                         "x")
+                         AND(CONSTVAL_INT_VALID("c", 0), EQ(CONSTVAL_INT("c", 0), 0), GT(RANK_OF("x"), 0U)), "x")
 
 // example: options
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Conv2d", "x", "w"),
@@ -112,8 +111,8 @@ std::vector<Block> blocks() {
 TEST_CASE("every example rule of the grammar reference is registered") {
   const std::vector<Block> bs = blocks();
   REQUIRE(bs.size() >= 11);
-  const RuleSet mine =
-      RuleSet::global().select([](const RuleInfo& r) { return r.file.find("grammar_examples.cpp") != std::string::npos; });
+  const RuleSet mine = RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("grammar_examples.cpp") != std::string::npos; });
   std::size_t want = 0;
   for (const Block& b : bs) {
     INFO("example block on " << b.topic << ".md, lines " << b.first << "-" << b.last);

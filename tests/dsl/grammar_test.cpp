@@ -41,7 +41,8 @@ static_assert(names_distinct());
 // position in their lists (grammar_detail::expanded_record): each position is its name's record.
 constexpr bool expanded_positions_are_records() {
   using namespace grammar_detail;
-#define OG_TEST_POSITION_(N, ...) if (expanded_record(expanded_##N) != record_index(#N)) return false;
+#define OG_TEST_POSITION_(N, ...) \
+  if (expanded_record(expanded_##N) != record_index(#N)) return false;
   OPTGRAMMAR_EXPANSION_RECORDS(OG_TEST_POSITION_)
   OPTGRAMMAR_NAMED_VALUES(OG_TEST_POSITION_)
 #undef OG_TEST_POSITION_
@@ -50,7 +51,8 @@ constexpr bool expanded_positions_are_records() {
 }
 static_assert(expanded_positions_are_records());
 
-static_assert(find_construct("SAME_SHAPE")->min_args == 2 && find_construct("SAME_SHAPE")->places == (in_constraint | in_replacement));
+static_assert(find_construct("SAME_SHAPE")->min_args == 2 &&
+              find_construct("SAME_SHAPE")->places == (in_constraint | in_replacement));
 static_assert(find_construct("WITH_SPLIT_HISTORY")->max_args == 3);
 static_assert(find_construct("AUTOSPLIT")->places == in_replacement);
 static_assert(find_construct("LET")->places == in_match);
@@ -81,9 +83,9 @@ TEST_CASE("the construct records cover every name the C++ front end builds") {
 // record with an expansion needs a sample, so a new one cannot be forgotten here.
 struct Sample {
   std::string_view name;
-  std::string built;               ///< the canonical text of the C++ front end's tree
-  std::vector<std::string> args;   ///< the operands' canonical texts
-  bool typed = false;              ///< the tree types (its node is not ill-typed)
+  std::string built;              ///< the canonical text of the C++ front end's tree
+  std::vector<std::string> args;  ///< the operands' canonical texts
+  bool typed = false;             ///< the tree types (its node is not ill-typed)
 };
 
 template <class T>

@@ -68,10 +68,12 @@ OG_ANALYZED(unbound, EARLY, Op("Relu", "x"), EQ(RANK_OF("y"), 4), "x")
 static_assert(says<unbound>(Fault::tag_not_bound, "tag \"y\" is used in the constraint but never bound by the match"));
 static_assert(info<unbound>().subject.view() == "y");
 OG_ANALYZED(c_cast, EARLY, Op("Relu", "x"), GT(DIM_OF("x", (int)3), 1), "x")
-static_assert(says<c_cast>(Fault::c_style_cast, "C-style cast '(int)' is not allowed in a rule; write a functional "
-                                                "cast int(...) or INT(...)/UINT(...)/FLOAT(...)"));
+static_assert(says<c_cast>(Fault::c_style_cast,
+                           "C-style cast '(int)' is not allowed in a rule; write a functional "
+                           "cast int(...) or INT(...)/UINT(...)/FLOAT(...)"));
 OG_ANALYZED(c_cast_two_words, EARLY, Op("Relu", "x"), GT(DIM_OF("x", (unsigned int)3), 1), "x")
-static_assert(info<c_cast_two_words>().fault == Fault::c_style_cast && info<c_cast_two_words>().subject.view() == "unsigned int");
+static_assert(info<c_cast_two_words>().fault == Fault::c_style_cast &&
+              info<c_cast_two_words>().subject.view() == "unsigned int");
 OG_ANALYZED(grouping, EARLY, Op("Relu", "x"), GT((RANK_OF("x")), 1), "x")
 static_assert(info<grouping>().fault == Fault::stray_parenthesis);
 OG_ANALYZED(pass_number, 3050, Op("Relu", "x"), OK, "x")

@@ -34,7 +34,8 @@ static_assert(pass_of_text(" LATE -  2 ").known && pass_of_text(" LATE -  2 ").p
 static_assert(pass_of_text("EARLY + 1").name == std::string_view("EARLY"));
 static_assert(!pass_of_text("SOON").known, "an unknown name");
 static_assert(!pass_of_text("3050").known, "a number without a name");
-static_assert(!pass_of_text("EARLY +").known && !pass_of_text("EARLY 1").known, "an offset without its sign, or a sign without it");
+static_assert(!pass_of_text("EARLY +").known && !pass_of_text("EARLY 1").known,
+              "an offset without its sign, or a sign without it");
 static_assert(!pass_of_text("EARLY + 1 + 1").known && !pass_of_text("EARLY + x").known);
 static_assert(!pass_of_text("EARLY + 1234567890").known, "at most nine digits");
 }  // namespace

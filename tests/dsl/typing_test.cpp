@@ -11,7 +11,9 @@
 namespace {
 using namespace optgrammar::dsl;
 
-constexpr TypeVerdict verdict(Family f, std::initializer_list<VType> a) { return type_operands(typing_of(f), a.begin(), a.size()); }
+constexpr TypeVerdict verdict(Family f, std::initializer_list<VType> a) {
+  return type_operands(typing_of(f), a.begin(), a.size());
+}
 static_assert(verdict(Family::LCM, {VType::Int, VType::Size}).type == VType::Size);  // common: size over int
 static_assert(verdict(Family::LCM, {VType::Int, VType::Int}).type == VType::Int);
 static_assert(verdict(Family::ADD, {VType::Int, VType::Float, VType::Size}).type == VType::Float);
@@ -38,7 +40,8 @@ static_assert(verdict(Family::OPTION_UINT, {}).type == VType::Size);  // the opt
 static_assert(verdict(Family::SPLIT_START, {VType::Text}).type == VType::Bad);
 static_assert(!typing_of(Family::SELECT).regular() && !typing_of(Family::WITH_SIZE).regular());
 // The C++ front end's typing of a regular kind is the column's.
-static_assert(detail::type_of(Kind::Lcm, std::initializer_list<VType>{VType::Size, VType::Int}.begin(), 2) == VType::Size);
+static_assert(detail::type_of(Kind::Lcm, std::initializer_list<VType>{VType::Size, VType::Int}.begin(), 2) ==
+              VType::Size);
 
 TEST_CASE("the typing column types the constraint families") {
   int regular = 0;

@@ -57,7 +57,8 @@ static_assert(expansion_detail::string_operands(constructs[record_index("SAME_SH
 static_assert(std::is_same_v<decltype(W::IS_FLOAT16("x")),
                              Node<Kind::Eq, Node<Kind::DTypeOf, Node<Kind::Tag>>, Node<Kind::DTypeConst>>>);
 static_assert(boost::hana::at_c<1>(W::IS_FLOAT16("x").kids).leaf.i == static_cast<long long>(DType::Float16));
-static_assert(boost::hana::at_c<0>(boost::hana::at_c<0>(W::IS_FLOAT16("t").kids).kids).leaf.str == std::string_view("t"));
+static_assert(boost::hana::at_c<0>(boost::hana::at_c<0>(W::IS_FLOAT16("t").kids).kids).leaf.str ==
+              std::string_view("t"));
 static_assert(std::is_same_v<decltype(W::DIM_WIDTH("x")), Node<Kind::DimOf, Node<Kind::Tag>, Node<Kind::Int>>>);
 static_assert(boost::hana::at_c<1>(W::DIM_WIDTH("x").kids).leaf.i == 2);
 static_assert(decltype(W::SAME_SHAPE("x", "y"))::kind == Kind::And && decltype(W::SAME_SHAPE("x", "y"))::arity == 4);
@@ -71,7 +72,8 @@ static_assert(boost::hana::at_c<0>(W::OPCONST("c").kids).leaf.str == std::string
 static_assert(W::FROM_DEFAULT_PACKAGE("Add") == std::string_view("Add"));
 using Typical = decltype(W::TYPICAL_SLICE("x", "I"));
 // (the top node of OPCONST's, a *_SLICE name's or OpMultiOut's expansion keeps the name written)
-static_assert(Typical::kind == Kind::WithSize && W::TYPICAL_SLICE("x", "I").leaf.record == static_cast<int>(record_index("TYPICAL_SLICE")) + 1);
+static_assert(Typical::kind == Kind::WithSize &&
+              W::TYPICAL_SLICE("x", "I").leaf.record == static_cast<int>(record_index("TYPICAL_SLICE")) + 1);
 static_assert(W::OPCONST("c").leaf.record == static_cast<int>(record_index("OPCONST")) + 1);
 static_assert(W::OpMultiOut(2, 1, "S").leaf.record == static_cast<int>(record_index("OpMultiOut")) + 1);
 static_assert(W::Op("S").leaf.record == 0 && W::LET("c", W::Op("S")).leaf.record == 0);
@@ -81,11 +83,14 @@ static_assert(boost::hana::at_c<0>(boost::hana::at_c<0>(W::TYPICAL_SLICE("x", "I
               &optgrammar::simple_split_size);
 using Multi = decltype(W::OpMultiOut(2, 1, "Split", "a", "b", "c"));
 static_assert(Multi::kind == Kind::Op && Multi::arity == 2);
-static_assert(boost::mp11::mp_at_c<boost::mp11::mp_front<Multi::children>::children, 1>::arity == 3);  // Op("Split", a, b, c)
+static_assert(boost::mp11::mp_at_c<boost::mp11::mp_front<Multi::children>::children, 1>::arity ==
+              3);  // Op("Split", a, b, c)
 static_assert(decltype(W::OpMultiOut(2, 1, "Split"))::kind == Kind::Op);
 // A string literal where the expansion takes a string, or the word is not a candidate at all.
 template <class... A>
-constexpr bool typical_slice_of = requires(const A&... a) { W::TYPICAL_SLICE(a...); };
+constexpr bool typical_slice_of = requires(const A&... a) {
+  W::TYPICAL_SLICE(a...);
+};
 static_assert(typical_slice_of<char[2], char[2]> && !typical_slice_of<char[2], int>);
 static_assert(decltype(W::TYPICAL_SLICE("x"))::kind == Kind::Misapplied);  // the count: analysis words it
 

@@ -14,35 +14,39 @@ PROBE(size_mix, AND(GT(DIM_WIDTH("*"), 32), EQ(ADD(DIM_OF("*", 0), 1U), 2U), GT(
 PROBE(div_zero_fails, EQ(DIV(1, SUB(RANK_OF("*"), RANK_OF("*"))), 0))
 PROBE(casts, AND(EQ(INT(2.9f), 2), EQ(UINT(3), 3U), EQ(FLOAT(3), 3.0f), EQ(INT(DType::QUInt8), 2),
                  EQ(DTYPE(2), DType::QUInt8), EQ(INT(true), 1)))
-PROBE(pow2_roundup, AND(IS_POW2(64), NOT(IS_POW2(48)), NOT(IS_POW2(0)), EQ(ROUNDUP(33, 32), 64), EQ(ROUNDUP(64, 32), 64)))
+PROBE(pow2_roundup,
+      AND(IS_POW2(64), NOT(IS_POW2(48)), NOT(IS_POW2(0)), EQ(ROUNDUP(33, 32), 64), EQ(ROUNDUP(64, 32), 64)))
 PROBE(lcm, AND(EQ(LCM(4, 6), 12), EQ(LCM(-4, 6), 12), EQ(LCM(0, 5), 0), EQ(LCM(DIM_OF("x", 1), 48U), 192U),
-                EQ(LCM(DIM_DEPTH("x"), 24), 48U)))
+               EQ(LCM(DIM_DEPTH("x"), 24), 48U)))
 PROBE(lcm_overflow_fails, EQ(LCM(65536, 65537), 0))
 PROBE(logic, AND(OR(false, true), XOR(true, false, false), NOT(XOR(true, true)), NOT(AND(true, false)), OK))
-PROBE(select_value, AND(EQ(SELECT(GT(RANK_OF("*"), 3), 10, 20), 10), EQ(SELECT(false, DType::Int32, DType::QInt8), DType::QInt8)))
-PROBE(float_arith, AND(EQ(MUL(2, 3.5f), 7.0f), EQ(REM(-7.5f, 2), -1.5f), EQ(MOD(-7.5f, 2), 0.5f), EQ(DIV(1, 4.0f), 0.25f),
-                       EQ(ADD(1U, 0.5f), 1.5f), LT(SUB(1, 1.5f), 0)))
+PROBE(select_value,
+      AND(EQ(SELECT(GT(RANK_OF("*"), 3), 10, 20), 10), EQ(SELECT(false, DType::Int32, DType::QInt8), DType::QInt8)))
+PROBE(float_arith, AND(EQ(MUL(2, 3.5f), 7.0f), EQ(REM(-7.5f, 2), -1.5f), EQ(MOD(-7.5f, 2), 0.5f),
+                       EQ(DIV(1, 4.0f), 0.25f), EQ(ADD(1U, 0.5f), 1.5f), LT(SUB(1, 1.5f), 0)))
 PROBE(floats, AND(LT(NEG_INF, -1.0e30f), GT(INF, 1.0e30f), EQ(1.5f, 1.5), LE(0.5f, 0.5f), GE(2, 1.5f)))
 // Properties of the input x: f32[1,64,48,16].
-PROBE(properties, AND(EQ(RANK_OF("x"), 4U), EQ(DIM_OF("x", 1), 64U), EQ(DIM_OF("x", 7), 0U), EQ(DIM_OF("x", 9), 0U),
-                      EQ(ELEMENTSIZE_OF("x"), 4U), EQ(INPUTS_OF("*"), 1U), EQ(OUTPUTS_OF("x"), 1U), IS_FLOAT32("x"),
-                      IS_FLOAT("x"), NOT(IS_QUINT8("x")), EQ(DIM_BATCHES("x"), 1U), EQ(DIM_HEIGHT("x"), 64U),
-                      EQ(DIM_DEPTH("x"), 16U), EQ(DIM_NFILTS("x"), 16U), SAME_SHAPE("x", "*"), SAME_ENCODING("x", "*"),
-                      EQ(STEPSIZE_OF("x"), 1.0f), EQ(ZERO_OFFSET_OF("x"), 0), SAME_OP(INPUT_OF("*", 0), "x"),
-                      NOT(SAME_OP("x", "*"))))
+PROBE(properties,
+      AND(EQ(RANK_OF("x"), 4U), EQ(DIM_OF("x", 1), 64U), EQ(DIM_OF("x", 7), 0U), EQ(DIM_OF("x", 9), 0U),
+          EQ(ELEMENTSIZE_OF("x"), 4U), EQ(INPUTS_OF("*"), 1U), EQ(OUTPUTS_OF("x"), 1U), IS_FLOAT32("x"), IS_FLOAT("x"),
+          NOT(IS_QUINT8("x")), EQ(DIM_BATCHES("x"), 1U), EQ(DIM_HEIGHT("x"), 64U), EQ(DIM_DEPTH("x"), 16U),
+          EQ(DIM_NFILTS("x"), 16U), SAME_SHAPE("x", "*"), SAME_ENCODING("x", "*"), EQ(STEPSIZE_OF("x"), 1.0f),
+          EQ(ZERO_OFFSET_OF("x"), 0), SAME_OP(INPUT_OF("*", 0), "x"), NOT(SAME_OP("x", "*"))))
 PROBE(input_of_out_of_range_fails, EQ(RANK_OF(INPUT_OF("*", 3)), 4U))
 // Options: tile_height uint 8, ratio float 0.5, flag bool true, name string "abc", empty string "".
-PROBE(options, AND(EQ(OPTION_UINT("tile_height"), 8U), EQ(OPTION_INT("tile_height"), 8), EQ(OPTION_FLOAT("ratio"), 0.5f),
-                   OPTION_BOOL("flag"), EQ(OPTION_INT("flag"), 1), EQ(OPTION_INT("name"), 1), EQ(OPTION_INT("empty"), 0),
-                   NOT(OPTION_BOOL("missing")), EQ(OPTION_INT("missing"), 0), OPTION_BOOL("tile_height"),
-                   EQ(TILE_HEIGHT, 8U)))
+PROBE(options,
+      AND(EQ(OPTION_UINT("tile_height"), 8U), EQ(OPTION_INT("tile_height"), 8), EQ(OPTION_FLOAT("ratio"), 0.5f),
+          OPTION_BOOL("flag"), EQ(OPTION_INT("flag"), 1), EQ(OPTION_INT("name"), 1), EQ(OPTION_INT("empty"), 0),
+          NOT(OPTION_BOOL("missing")), EQ(OPTION_INT("missing"), 0), OPTION_BOOL("tile_height"), EQ(TILE_HEIGHT, 8U)))
 
 // Constants: Add(x, c) with c = f32 {0.25, -3.0, 2.5e9}.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_const", "x", LET("c", Op("$Const"))),
-                         AND(EQ(CONSTVAL_FLOAT("c", 0), 0.25f), EQ(CONSTVAL_INT("c", 1), -3), CONSTVAL_INT_VALID("c", 1),
-                             NOT(CONSTVAL_INT_VALID("c", 0)), NOT(CONSTVAL_INT_VALID("c", 2)), EQ(CONSTVAL_INT("c", 0), SUB(-2147483647, 1)),
-                             CONSTVAL_FLOAT_VALID("c", 2), NOT(CONSTVAL_FLOAT_VALID("c", 3)), NE(CONSTVAL_FLOAT("c", 3), CONSTVAL_FLOAT("c", 3)),
-                             NOT(CONSTVAL_FLOAT_VALID("x", 0)), EQ(CONSTVAL_INT("x", 0), SUB(-2147483647, 1))),
+                         AND(EQ(CONSTVAL_FLOAT("c", 0), 0.25f), EQ(CONSTVAL_INT("c", 1), -3),
+                             CONSTVAL_INT_VALID("c", 1), NOT(CONSTVAL_INT_VALID("c", 0)),
+                             NOT(CONSTVAL_INT_VALID("c", 2)), EQ(CONSTVAL_INT("c", 0), SUB(-2147483647, 1)),
+                             CONSTVAL_FLOAT_VALID("c", 2), NOT(CONSTVAL_FLOAT_VALID("c", 3)),
+                             NE(CONSTVAL_FLOAT("c", 3), CONSTVAL_FLOAT("c", 3)), NOT(CONSTVAL_FLOAT_VALID("x", 0)),
+                             EQ(CONSTVAL_INT("x", 0), SUB(-2147483647, 1))),
                          Op("Yes", "x"))
 // Repeated tags: both operands the same node.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_same", "a", "a"), OK, Op("Yes", "a"))
@@ -64,8 +68,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_cmp_same_shape", "a", "b"),
                              NE(ELEMENTSIZE_OF("a"), ELEMENTSIZE_OF("b"))),
                          Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_cmp_other_shape", "a", "b"),
-                         AND(NOT(SAME_SHAPE("a", "b")), GT(DIM_OF("a", 3), DIM_OF("b", 3)), EQ(DIM_OF("a", 2), DIM_OF("b", 2)),
-                             EQ(RANK_OF("a"), RANK_OF("b"))),
+                         AND(NOT(SAME_SHAPE("a", "b")), GT(DIM_OF("a", 3), DIM_OF("b", 3)),
+                             EQ(DIM_OF("a", 2), DIM_OF("b", 2)), EQ(RANK_OF("a"), RANK_OF("b"))),
                          Op("Yes", "a"))
 
 namespace {
@@ -92,13 +96,19 @@ TEST_CASE("division by zero makes the constraint fail") { CHECK_FALSE(Base().fir
 TEST_CASE("casts INT UINT FLOAT DTYPE") { CHECK(Base().fires("P_casts")); }
 TEST_CASE("IS_POW2 and ROUNDUP") { CHECK(Base().fires("P_pow2_roundup")); }
 TEST_CASE("LCM of the magnitudes, in the operands' common type") { CHECK(Base().fires("P_lcm")); }
-TEST_CASE("an LCM its type cannot hold makes the constraint fail") { CHECK_FALSE(Base().fires("P_lcm_overflow_fails")); }
+TEST_CASE("an LCM its type cannot hold makes the constraint fail") {
+  CHECK_FALSE(Base().fires("P_lcm_overflow_fails"));
+}
 TEST_CASE("AND OR XOR NOT") { CHECK(Base().fires("P_logic")); }
 TEST_CASE("SELECT of values and dtypes") { CHECK(Base().fires("P_select_value")); }
-TEST_CASE("float arithmetic: REM and MOD by fmod, int and size promote to float") { CHECK(Base().fires("P_float_arith")); }
+TEST_CASE("float arithmetic: REM and MOD by fmod, int and size promote to float") {
+  CHECK(Base().fires("P_float_arith"));
+}
 TEST_CASE("float constants INF NEG_INF") { CHECK(Base().fires("P_floats")); }
 TEST_CASE("properties, cst_macros, SAME_*, DIM_OF past the rank is 0") { CHECK(Base().fires("P_properties")); }
-TEST_CASE("INPUT_OF past the inputs makes the constraint fail") { CHECK_FALSE(Base().fires("P_input_of_out_of_range_fails")); }
+TEST_CASE("INPUT_OF past the inputs makes the constraint fail") {
+  CHECK_FALSE(Base().fires("P_input_of_out_of_range_fails"));
+}
 TEST_CASE("options are read with the spec's conversions") { CHECK(Base().fires("P_options")); }
 TEST_CASE("a constraint that is the constant false never fires") { CHECK_FALSE(Base().fires("P_false_never_fires")); }
 
@@ -108,7 +118,8 @@ TEST_CASE("CONSTVAL_* and their failure values") {
   OpRef c = b.g.add_const(OutputDef::make(DType::Float32, {1, 1, 1, 3}), std::span<const float>(vals, 3));
   OpRef p = b.g.add_op("P_const", {b.x, c}, b.g.output(b.x));
   b.g.add_output(p);
-  RuleSet set = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
+  RuleSet set = RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
   run_rules(b.g, set);
   bool yes = false;
   for (auto r : b.g.live_ops()) yes |= b.g.name(r) == "Yes";
@@ -121,7 +132,8 @@ TEST_CASE("repeated tags, OpVarIn and the match wildcard") {
   auto run = [&](OpRef root) {
     Graph g = b.g;
     g.add_output(root);
-    RuleSet set = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
+    RuleSet set = RuleSet::global().select(
+        [](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
     run_rules(g, set);
     for (auto r : g.live_ops())
       if (g.name(r) == "Yes") return true;
@@ -138,13 +150,14 @@ TEST_CASE("repeated tags, OpVarIn and the match wildcard") {
 
 TEST_CASE("comparing one property of two operands: same definition, same shape, other shape") {
   Base b;
-  OpRef same = b.g.add_input(b.g.output(b.x));                                            // same definition
-  OpRef q8 = b.g.add_input(OutputDef::make(DType::QUInt8, {1, 64, 48, 16}, 3, 0.5f));     // same shape only
-  OpRef narrow = b.g.add_input(OutputDef::make(DType::Float32, {1, 64, 48, 8}));          // other shape
+  OpRef same = b.g.add_input(b.g.output(b.x));                                         // same definition
+  OpRef q8 = b.g.add_input(OutputDef::make(DType::QUInt8, {1, 64, 48, 16}, 3, 0.5f));  // same shape only
+  OpRef narrow = b.g.add_input(OutputDef::make(DType::Float32, {1, 64, 48, 8}));       // other shape
   auto run = [&](const char* op, OpRef a, OpRef c) {
     Graph g = b.g;
     g.add_output(g.add_op(op, {a, c}, g.output(a)));
-    RuleSet set = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
+    RuleSet set = RuleSet::global().select(
+        [](const RuleInfo& r) { return r.file.find("constraint_test.cpp") != std::string::npos; });
     run_rules(g, set);
     for (auto r : g.live_ops())
       if (g.name(r) == "Yes") return true;

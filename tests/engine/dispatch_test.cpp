@@ -18,7 +18,8 @@
 // that look at slot 1 only or at no inner op at all, some with constraints that fail.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_B", "x"), "y"), EQ(DIM_OF("x", 3), 999), "x")
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", LET("c", Op("$Const"))), EQ(DIM_OF("x", 3), 5), Op("X_K", "x"))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", LET("b", Op("X_B", "x")), "y"), EQ(DIM_OF("y", 3), 4), Op("X_FromB", "b", "y"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", LET("b", Op("X_B", "x")), "y"), EQ(DIM_OF("y", 3), 4),
+                         Op("X_FromB", "b", "y"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", "y"), EQ(DIM_OF("x", 3), 7), Op("X_Seven", "x", "y"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_C", "x"), "y"), OK, Op("X_FromC", "x", "y"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", OpVarIn("X_D", "x"), "y"), OK, Op("X_FromD", "x", "y"))
@@ -26,8 +27,8 @@ DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY, relaxed_precision_flag, Op("X_Root", 
                                     Op("X_FromE", "x", "y"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x"), OK, Op("X_One", "x"))
 // A dimension guard under a LET, as a conjunct of AND.
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", LET("o", Op("X_Other", "z"))), AND(GT(DIM_OF("x", 3), 4), EQ(DIM_OF("z", 2), 2U)),
-                         Op("X_Dim", "x", "o"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", "x", LET("o", Op("X_Other", "z"))),
+                         AND(GT(DIM_OF("x", 3), 4), EQ(DIM_OF("z", 2), 2U)), Op("X_Dim", "x", "o"))
 // The products are rewritten again in a second step (new ops are dispatched too).
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_Root", Op("X_FromC", "x", "y"), "z"), OK, Op("X_CC", "x", "y", "z"))
 // The dimension term of rules 1 and 3 (path 0, dimension 3) once more, with rule 1's value; and
@@ -57,13 +58,15 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"),
                          AND(IS_FLOAT32("x"), EQ(RANK_OF("x"), 2), GT(DIM_OF("x", 0), 0), EQ(DIM_OF("x", 1), 2)),
                          Op("W_F2Rank2", "x"))
 // Two guards of one term that cannot both hold: in no value's list.
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), AND(EQ(DIM_OF("x", 1), 2), EQ(DIM_OF("x", 1), 3)), Op("W_Never", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("W_Root", "x"), AND(EQ(DIM_OF("x", 1), 2), EQ(DIM_OF("x", 1), 3)),
+                         Op("W_Never", "x"))
 
 namespace {
 using namespace optgrammar;
 
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("dispatch_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("dispatch_test.cpp") != std::string::npos; });
 }
 /// The same rules without their guards: every rule of the root's name is tried in rule order
 /// (the reference behaviour).
@@ -112,8 +115,8 @@ Graph sample(unsigned seed) {
     const unsigned pick = (seed >> 16) % 6, depth = 4 + (seed >> 20) % 4, form = (seed >> 24) % 3;
     const auto def = OutputDef::make(DType::Float32, {1, 2, 2, std::size_t{depth}});
     OpRef in = g.add_op(inner[pick], {h}, def);
-    OpRef second = form == 0 ? g.add_const(OutputDef::make(DType::Float32, {1, 1, 1, 1}), {1.0f})
-                             : g.add_op("X_Other", {h}, def);
+    OpRef second =
+        form == 0 ? g.add_const(OutputDef::make(DType::Float32, {1, 1, 1, 1}), {1.0f}) : g.add_op("X_Other", {h}, def);
     h = form == 2 ? g.add_op("X_Root", {in}, def) : g.add_op("X_Root", {in, second}, def);
   }
   g.add_output(h);
@@ -154,8 +157,10 @@ TEST_CASE("input guards are read from the rule's structure") {
       CHECK(d.active);
       os << "path";
       for (std::uint32_t i = 0; i < d.depth; ++i) os << " " << d.path[i];
-      if (d.of == TermGuard::Of::dim) os << " dim " << d.dim;
-      else os << (d.of == TermGuard::Of::rank ? " rank" : " dtype");
+      if (d.of == TermGuard::Of::dim)
+        os << " dim " << d.dim;
+      else
+        os << (d.of == TermGuard::Of::rank ? " rank" : " dtype");
       os << " = " << d.value;
     }
     return os.str();
@@ -306,14 +311,15 @@ TEST_CASE("random term guards: each op is handed exactly the rules whose guards 
     g.add_output(g.add_op(intern_op_name("V_Root"), {g.add_input(def)}, def));
   }
   const PassDispatch& pass = set.dispatch()[0];
-  CHECK(pass.term_decisions() > 30);                            // split by several terms in turn
-  CHECK(pass.stored_candidates() > pass.split_budget());        // and the budget was reached:
-  CHECK(pass.stored_candidates() < 2 * pass.split_budget());    // 9,203 entries; 34,191 without it
+  CHECK(pass.term_decisions() > 30);                          // split by several terms in turn
+  CHECK(pass.stored_candidates() > pass.split_budget());      // and the budget was reached:
+  CHECK(pass.stored_candidates() < 2 * pass.split_budget());  // 9,203 entries; 34,191 without it
   std::vector<std::pair<std::uint32_t, int>> expected;
   for (OpRef op : g.live_ops())
     if (g.name(op) == "V_Root")
       for (const RuleInfo* r : set.rules())
-        if (std::all_of(r->term_guards.begin(), r->term_guards.end(), [&](const TermGuard& t) { return t.admits(g, op); }))
+        if (std::all_of(r->term_guards.begin(), r->term_guards.end(),
+                        [&](const TermGuard& t) { return t.admits(g, op); }))
           expected.emplace_back(op.index, r->line);
   calls.clear();
   const RunReport rep = run_rules(g, set);
@@ -380,7 +386,8 @@ TEST_CASE("rules guarding one dimension are picked by its value read once") {
     const PassDispatch::Candidates c = pass.candidates(g, root, g.name_id(root));
     std::string s;
     for (std::size_t k = 0; k < c.size; ++k)
-      s += c.rules[k].rule->canonical.substr(c.rules[k].rule->canonical.rfind("Op(\"Y_")) + (c.rules[k].guard ? " guarded;" : ";");
+      s += c.rules[k].rule->canonical.substr(c.rules[k].rule->canonical.rfind("Op(\"Y_")) +
+           (c.rules[k].guard ? " guarded;" : ";");
     return s;
   };
   CHECK(made_by(roots[0]) == "Op(\"Y_Three\",\"x\"));");

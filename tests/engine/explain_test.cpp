@@ -15,8 +15,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_count", Op("X_inner", "a", "b")), OK, Op("
 DEF_PACKAGE_OPTIMIZATION(EARLY, OpVarIn("X_varin", "a", "b", "c"), OK, Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_twice", "a", "a"), OK, Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_let", LET("l", Op("X_inner", "a")), "l"), OK, Op("Yes", "a"))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_dims", "a"),
-                         AND(EQ(RANK_OF("a"), 4), EQ(DIM_OF("a", 1), 32), IS_FLOAT32("a")), Op("Yes", "a"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_dims", "a"), AND(EQ(RANK_OF("a"), 4), EQ(DIM_OF("a", 1), 32), IS_FLOAT32("a")),
+                         Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_dtype", "a"), AND(EQ(RANK_OF("a"), 4), EQ(DTYPE_OF("a"), DType::QUInt8)),
                          Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("X_const", "a", LET("c", Op("$Const"))), GT(CONSTVAL_FLOAT("c", 1), 0.0f),

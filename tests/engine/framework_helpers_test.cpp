@@ -34,22 +34,25 @@
 // ELEMWISE_TILE_SIZE: 8*roundup(192,8)*roundup(min(256,16),32); three of them stay under 460800.
 // MAX_CHANNEL_SIZE: roundup(max(1, 230400/(roundup(64,8)*roundup(192,8))), 32) = roundup(18, 32).
 // MIN_WIDTH_OF: 2 for 4-byte elements; SUBS: a difference that stops at 0.
-HELPER_PROBE(sizes, AND(EQ(FLAT_TENSOR_SIZE("x"), 196608U), EQ(ESTIMATE_TENSOR_SIZE("x"), 393216U),
-                        EQ(ELEMWISE_TILE_SIZE("x"), 49152U), NOT(ELEMWISE_TOOBIG("x", "x", "*")),
-                        EQ(MAX_CHANNEL_SIZE("x"), 32U), EQ(TCM_MAXTENSOR_SIZE, 460800U),
-                        EQ(TCM_MAXTENSOR_HALF_SIZE, 230400U), EQ(MIN_WIDTH, 8), EQ(MIN_WIDTH_OF("x"), 2),
-                        EQ(TILE_HEIGHT, 8U), EQ(CHANNEL_SPLIT_SIZE, 256), EQ(MIN_CHANNEL_SPLIT_SIZE, 32),
-                        EQ(SUBS(7, 3), 4), EQ(SUBS(3, 7), 0)))
+HELPER_PROBE(sizes,
+             AND(EQ(FLAT_TENSOR_SIZE("x"), 196608U), EQ(ESTIMATE_TENSOR_SIZE("x"), 393216U),
+                 EQ(ELEMWISE_TILE_SIZE("x"), 49152U), NOT(ELEMWISE_TOOBIG("x", "x", "*")),
+                 EQ(MAX_CHANNEL_SIZE("x"), 32U), EQ(TCM_MAXTENSOR_SIZE, 460800U), EQ(TCM_MAXTENSOR_HALF_SIZE, 230400U),
+                 EQ(MIN_WIDTH, 8), EQ(MIN_WIDTH_OF("x"), 2), EQ(TILE_HEIGHT, 8U), EQ(CHANNEL_SPLIT_SIZE, 256),
+                 EQ(MIN_CHANNEL_SPLIT_SIZE, 32), EQ(SUBS(7, 3), 4), EQ(SUBS(3, 7), 0)))
 // The tiling size below three element-wise tiles: too big.
 HELPER_PROBE(toobig, ELEMWISE_TOOBIG("x", "x", "*"))
 // Shape tests of x, which is no scalar and not 1x1x1xd.
-HELPER_PROBE(not_scalar, AND(IS_NOT_SCALAR("x"), NOT(IS_SCALAR("x")), NOT(IS_SHAPE_1x1x1xd("x")),
-                             NOT(IS_SHAPE_1x1x1x1xc("x")), IS_BINARY_FP32("x", "x", "*"), NOT(IS_BINARY_FP16("x", "x", "*"))))
+HELPER_PROBE(not_scalar,
+             AND(IS_NOT_SCALAR("x"), NOT(IS_SCALAR("x")), NOT(IS_SHAPE_1x1x1xd("x")), NOT(IS_SHAPE_1x1x1x1xc("x")),
+                 IS_BINARY_FP32("x", "x", "*"), NOT(IS_BINARY_FP16("x", "x", "*"))))
 
 // Two operands: their shape and quantization tests.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_shape1", "a"), AND(IS_SHAPE_1x1x1xd("a"), IS_NOT_SCALAR("a")), Op("Yes", "a"))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_scalar", "a"), AND(IS_SHAPE_1x1x1xd("a"), IS_SCALAR("a"), NOT(IS_NOT_SCALAR("a"))), Op("Yes", "a"))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_shape1_5d", "a"), AND(IS_SHAPE_1x1x1x1xc("a"), NOT(IS_SHAPE_1x1x1xd("a"))), Op("Yes", "a"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_scalar", "a"),
+                         AND(IS_SHAPE_1x1x1xd("a"), IS_SCALAR("a"), NOT(IS_NOT_SCALAR("a"))), Op("Yes", "a"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_shape1_5d", "a"), AND(IS_SHAPE_1x1x1x1xc("a"), NOT(IS_SHAPE_1x1x1xd("a"))),
+                         Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_1hd_h1d", "a", "b"), IS_1HD_H1D("a", "b"), Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_same_quant", "a", "b"), SAME_QUANT("a", "b"), Op("Yes", "a"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_same_dtype_quant", "a", "b"), SAME_DTYPE_QUANT("a", "b"), Op("Yes", "a"))
@@ -97,12 +100,8 @@ struct Base {
       if (r.name(o) == "Yes") return o;
     return {};
   }
-  bool fires(const char* op, OpRef a) {
-    return yes(run(g.add_op(op, {a}, g.output(a)))).valid();
-  }
-  bool fires(const char* op, OpRef a, OpRef b) {
-    return yes(run(g.add_op(op, {a, b}, g.output(a)))).valid();
-  }
+  bool fires(const char* op, OpRef a) { return yes(run(g.add_op(op, {a}, g.output(a)))).valid(); }
+  bool fires(const char* op, OpRef a, OpRef b) { return yes(run(g.add_op(op, {a, b}, g.output(a)))).valid(); }
 };
 }  // namespace
 
@@ -135,7 +134,9 @@ TEST_CASE("framework helpers: shape tests") {
 
 TEST_CASE("framework helpers: SAME_QUANT holds for equal quantization or two floats of one type") {
   Base b;
-  auto in = [&](DType t, std::int32_t zero, float step) { return b.g.add_input(OutputDef::make(t, {1, 4, 4, 8}, zero, step)); };
+  auto in = [&](DType t, std::int32_t zero, float step) {
+    return b.g.add_input(OutputDef::make(t, {1, 4, 4, 8}, zero, step));
+  };
   const OpRef q = in(DType::QUInt8, 3, 0.5f);
   CHECK(b.fires("H_same_quant", q, in(DType::QUInt8, 3, 0.5f)));
   CHECK_FALSE(b.fires("H_same_quant", q, in(DType::QUInt8, 4, 0.5f)));

@@ -12,8 +12,8 @@
 using namespace optgrammar;
 
 TEST_CASE("a rule in a header included by two translation units is registered once") {
-  RuleSet set = RuleSet::global().select(
-      [](const RuleInfo& r) { return r.file.find("header_rule.hpp") != std::string::npos; });
+  RuleSet set =
+      RuleSet::global().select([](const RuleInfo& r) { return r.file.find("header_rule.hpp") != std::string::npos; });
   REQUIRE(set.size() == 1);
   const RuleInfo& r = *set.rules()[0];
   CHECK(r.name.rfind("header_rule.hpp:", 0) == 0);
@@ -76,8 +76,8 @@ TEST_CASE("add_once sees rules that add() put in, also after the set moved") {
 TEST_CASE("add_once: one header reached under two path spellings is one rule") {
   RuleSet set;
   CHECK(set.add_once(rule_at("/src/pkg/include/rules/a.hpp", 7)));
-  for (const char* spelling : {"include/rules/a.hpp", "/src/pkg/src/../include/rules/a.hpp",
-                               "../include/rules/./a.hpp", "a.hpp"})
+  for (const char* spelling :
+       {"include/rules/a.hpp", "/src/pkg/src/../include/rules/a.hpp", "../include/rules/./a.hpp", "a.hpp"})
     CHECK_FALSE(set.add_once(rule_at(spelling, 7)));
   CHECK(set.size() == 1);
   REQUIRE(set.rules().size() == 1);

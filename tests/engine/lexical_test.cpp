@@ -9,14 +9,14 @@
 
 // An op name and a tag longer than any fixed buffer, written as adjacent string constants that
 // C++ concatenates (as the grammar says they must be).
-DEF_PACKAGE_OPTIMIZATION(EARLY - 2,
-                         Op("L_Outer_op_with_a_long_name_that_goes_on_and_on_"
-                            "past_one_hundred_characters_to_test_that_nothing_is_cut",
-                            LET("a_tag_of_more_than_sixty_four_characters_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-                                Op("L_Inner", "x"))),
-                         AND(EQ(RANK_OF("a_tag_of_more_than_sixty_four_characters_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), 4),
-                             EQ(ADD(-2147483648, 2147483647), -1)),
-                         "x")
+DEF_PACKAGE_OPTIMIZATION(
+    EARLY - 2,
+    Op("L_Outer_op_with_a_long_name_that_goes_on_and_on_"
+       "past_one_hundred_characters_to_test_that_nothing_is_cut",
+       LET("a_tag_of_more_than_sixty_four_characters_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Op("L_Inner", "x"))),
+    AND(EQ(RANK_OF("a_tag_of_more_than_sixty_four_characters_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), 4),
+        EQ(ADD(-2147483648, 2147483647), -1)),
+    "x")
 
 // WITH_SIZE takes its size from a SELECT of an existing opref and a shape construction (neither
 // is an Op construction, which is all the spec forbids there).
@@ -26,7 +26,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("L_Size", "x", "y"), OK,
 namespace {
 using namespace optgrammar;
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("lexical_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("lexical_test.cpp") != std::string::npos; });
 }
 const std::string long_name =
     "L_Outer_op_with_a_long_name_that_goes_on_and_on_past_one_hundred_characters_to_test_that_nothing_is_cut";

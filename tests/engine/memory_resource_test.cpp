@@ -2,8 +2,8 @@
 // takes its op and input records from it, keeps it through moves, copies and swaps, and rewrites
 // to the same graph as with the default; with og-opt's huge-page resource
 // (tools/common/huge_page_resource.hpp) and a std::pmr resource (core/pmr_records.hpp) too.
-#include "w1/w1_graph.hpp"
 #include "huge_page_resource.hpp"
+#include "w1/w1_graph.hpp"
 
 #include <optgrammar/core/graph_verify.hpp>
 #include <optgrammar/core/pmr_records.hpp>
@@ -131,7 +131,8 @@ TEST_CASE("a graph's records grown past its reserve stay in its resource") {
   CHECK(counting.outstanding == 0);
 }
 
-TEST_CASE("W1 rewrites to the same graph from a counting resource, og-opt's huge pages, a pmr resource and operator new") {
+TEST_CASE(
+    "W1 rewrites to the same graph from a counting resource, og-opt's huge pages, a pmr resource and operator new") {
   for (std::size_t blocks : {1, 7, 300}) {
     CAPTURE(blocks);
     const std::string plain = rewritten(blocks, nullptr);

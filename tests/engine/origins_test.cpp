@@ -21,7 +21,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("Or_Two", "x"), OK, Op("Or_Outer", WITH_SIZE(
 namespace {
 using namespace optgrammar;
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("origins_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("origins_test.cpp") != std::string::npos; });
 }
 OutputDef f32() { return OutputDef::make(DType::Float32, {1, 2, 2, 4}); }
 

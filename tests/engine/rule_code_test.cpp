@@ -10,10 +10,10 @@
 #include <vector>
 
 // One shape, two rules: other op names and other constants.
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_A", "x", LET("c", Op("$Const"))), AND(EQ(DIM_OF("x", 3), 3), EQ(CONSTVAL_INT("c", 0), 7)),
-                         Op("RC_ThreeSeven", "x"))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_B", "x", LET("c", Op("$Const"))), AND(EQ(DIM_OF("x", 3), 5), EQ(CONSTVAL_INT("c", 0), 9)),
-                         Op("RC_FiveNine", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_A", "x", LET("c", Op("$Const"))),
+                         AND(EQ(DIM_OF("x", 3), 3), EQ(CONSTVAL_INT("c", 0), 7)), Op("RC_ThreeSeven", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_B", "x", LET("c", Op("$Const"))),
+                         AND(EQ(DIM_OF("x", 3), 5), EQ(CONSTVAL_INT("c", 0), 9)), Op("RC_FiveNine", "x"))
 // One shape and layout, two tag patterns: input 0 is input 2, or input 1 is input 2.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_C", "x", "y", "x"), OK, Op("RC_SameFirst", "y"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_D", "x", "y", "y"), OK, Op("RC_SameSecond", "x"))
@@ -21,8 +21,8 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_D", "x", "y", "y"), OK, Op("RC_SameSecond
 #undef OPTGRAMMAR_SPECIALIZE_RULES
 #define OPTGRAMMAR_SPECIALIZE_RULES 1
 // RC_A's shape again, with its own function.
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_E", "x", LET("c", Op("$Const"))), AND(EQ(DIM_OF("x", 3), 4), EQ(CONSTVAL_INT("c", 0), 8)),
-                         Op("RC_FourEight", "x"))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("RC_E", "x", LET("c", Op("$Const"))),
+                         AND(EQ(DIM_OF("x", 3), 4), EQ(CONSTVAL_INT("c", 0), 8)), Op("RC_FourEight", "x"))
 #undef OPTGRAMMAR_SPECIALIZE_RULES
 #define OPTGRAMMAR_SPECIALIZE_RULES 0
 
@@ -30,7 +30,8 @@ namespace {
 using namespace optgrammar;
 
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("rule_code_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("rule_code_test.cpp") != std::string::npos; });
 }
 const RuleInfo& rule_rooted(const RuleSet& set, std::string_view root) {
   for (const RuleInfo* r : set.rules())

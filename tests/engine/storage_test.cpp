@@ -9,8 +9,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <initializer_list>
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -85,7 +85,7 @@ TEST_CASE("rewriting W1 in place puts each ConvBiasRelu in its Relu's slot: no o
       REQUIRE(w1::check(g, blocks).empty());
       CHECK(rep.rewrites == 5 * blocks);
       CHECK(verify(g).empty());
-      CHECK(g.size() == slots);  // nothing appended
+      CHECK(g.size() == slots);               // nothing appended
       CHECK(g.use_records() == records + 3);  // the first fusion's records; the rest reuse
       REQUIRE(first_relus.size() == blocks);
       for (OpRef r : first_relus) CHECK(g.name(r) == "ConvBiasRelu");

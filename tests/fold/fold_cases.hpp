@@ -28,7 +28,9 @@ struct Rng {
   }
   uint32_t u32() { return static_cast<uint32_t>(next() >> 32); }
   /// Uniform in [lo, hi] (hi - lo < 2^32).
-  int64_t range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1)); }
+  int64_t range(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+  }
   bool chance(unsigned one_in) { return u32() % one_in == 0; }
 };
 
@@ -40,19 +42,27 @@ struct Sink {
   ~Sink() = default;  // never deleted through the base (no operator delete on Hexagon)
 };
 
-template <class T> constexpr const char* type_name() {
-  if constexpr (fold::is_same_v<T, float>) return "f32";
-  else if constexpr (fold::is_same_v<T, int32_t>) return "i32";
-  else if constexpr (fold::is_same_v<T, uint8_t>) return "u8";
-  else if constexpr (fold::is_same_v<T, int8_t>) return "i8";
-  else if constexpr (fold::is_same_v<T, uint16_t>) return "u16";
-  else return "i16";
+template <class T>
+constexpr const char* type_name() {
+  if constexpr (fold::is_same_v<T, float>)
+    return "f32";
+  else if constexpr (fold::is_same_v<T, int32_t>)
+    return "i32";
+  else if constexpr (fold::is_same_v<T, uint8_t>)
+    return "u8";
+  else if constexpr (fold::is_same_v<T, int8_t>)
+    return "i8";
+  else if constexpr (fold::is_same_v<T, uint16_t>)
+    return "u16";
+  else
+    return "i16";
 }
 
 inline constexpr size_t max_len = 1100;
 inline constexpr size_t max_offset = 3;
 // Lengths around 1/2/4-vector chunks (32/64/128 lanes) and the portable block (64).
-inline constexpr size_t lengths[] = {0, 1, 2, 3, 7, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 513, 1031};
+inline constexpr size_t lengths[] = {0,  1,   2,   3,   7,   31,  32,  33,  63,  64,
+                                     65, 127, 128, 129, 255, 256, 257, 511, 513, 1031};
 
 /// Scratch: two inputs, the backend's output and the reference's output, each with room for
 /// an unaligned start. Static so the Hexagon programs need no allocator.
@@ -69,15 +79,16 @@ inline float bits_to_float(uint32_t u) { return __builtin_bit_cast(float, u); }
 inline uint32_t float_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
 
 /// A random value of T, often an edge value. `zp` is an extra interesting value (a zero point).
-template <class T> T random_value(Rng& r, int64_t zp = 0) {
+template <class T>
+T random_value(Rng& r, int64_t zp = 0) {
   if constexpr (fold::is_float_v<T>) {
     switch (r.range(0, 15)) {
-      case 0: return bits_to_float(0x7FC00000u);                 // NaN
+      case 0: return bits_to_float(0x7FC00000u);                                             // NaN
       case 1: return r.chance(2) ? bits_to_float(0x7F800000u) : bits_to_float(0xFF800000u);  // +-inf
       case 2: return r.chance(2) ? 0.0f : -0.0f;
       case 3: return static_cast<float>(r.range(-300, 300)) + 0.5f;  // a tie under step 1
       case 4: return static_cast<float>(r.range(-70000, 70000)) * 0.25f;
-      case 5: return bits_to_float(r.u32());                     // any bits
+      case 5: return bits_to_float(r.u32());  // any bits
       case 6: return static_cast<float>(r.range(-2147483647 - 1, 2147483647)) * (r.chance(2) ? 1.0f : 2.0f);
       default: return static_cast<float>(static_cast<int32_t>(r.u32())) * 1.0e-7f;  // about +-215
     }
@@ -86,7 +97,10 @@ template <class T> T random_value(Rng& r, int64_t zp = 0) {
     switch (r.range(0, 11)) {
       case 0: return static_cast<T>(lo);
       case 1: return static_cast<T>(hi);
-      case 2: { const int64_t v = r.range(-1, 1); return static_cast<T>(v < lo ? 0 : v); }
+      case 2: {
+        const int64_t v = r.range(-1, 1);
+        return static_cast<T>(v < lo ? 0 : v);
+      }
       case 3: return static_cast<T>(zp < lo ? lo : zp > hi ? hi : zp);
       case 4: return static_cast<T>(lo + r.range(0, 2));
       case 5: return static_cast<T>(hi - r.range(0, 2));
@@ -95,22 +109,27 @@ template <class T> T random_value(Rng& r, int64_t zp = 0) {
   }
 }
 
-template <class T> void fill(T* p, size_t n, Rng& r, int64_t zp = 0) {
+template <class T>
+void fill(T* p, size_t n, Rng& r, int64_t zp = 0) {
   for (size_t i = 0; i < n; ++i) p[i] = random_value<T>(r, zp);
 }
 
 /// Values within `spread` of the zero point zp (in T's range): the products of a quantized
 /// kernel stay small, so its results do not saturate and its rounding ties show.
-template <class T> void fill_near(T* p, size_t n, Rng& r, int64_t zp, int64_t spread) {
+template <class T>
+void fill_near(T* p, size_t n, Rng& r, int64_t zp, int64_t spread) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = zp + r.range(-spread, spread);
-    p[i] = static_cast<T>(v < fold::int_range<T>::lo ? fold::int_range<T>::lo : v > fold::int_range<T>::hi ? fold::int_range<T>::hi : v);
+    p[i] = static_cast<T>(v < fold::int_range<T>::lo   ? fold::int_range<T>::lo
+                          : v > fold::int_range<T>::hi ? fold::int_range<T>::hi
+                                                       : v);
   }
 }
 
 /// Operands of a binary quantized kernel: random and edge values, or (one time in two) values
 /// near the zero points.
-template <class Q> void fill_operands(Q* x, Q* y, size_t n, Rng& r, int64_t x_zp, int64_t y_zp) {
+template <class Q>
+void fill_operands(Q* x, Q* y, size_t n, Rng& r, int64_t x_zp, int64_t y_zp) {
   if (r.chance(2)) {
     fill(x, n, r, x_zp);
     fill(y, n, r, y_zp);
@@ -120,17 +139,24 @@ template <class Q> void fill_operands(Q* x, Q* y, size_t n, Rng& r, int64_t x_zp
   }
 }
 
-template <class T> bool same_bits(T a, T b) {
-  if constexpr (fold::is_float_v<T>) return (a != a && b != b) || float_bits(a) == float_bits(b);
-  else return a == b;
+template <class T>
+bool same_bits(T a, T b) {
+  if constexpr (fold::is_float_v<T>)
+    return (a != a && b != b) || float_bits(a) == float_bits(b);
+  else
+    return a == b;
 }
-template <class T> int64_t as_i64(T v) {
-  if constexpr (fold::is_float_v<T>) return static_cast<int64_t>(float_bits(v));
-  else return static_cast<int64_t>(v);
+template <class T>
+int64_t as_i64(T v) {
+  if constexpr (fold::is_float_v<T>)
+    return static_cast<int64_t>(float_bits(v));
+  else
+    return static_cast<int64_t>(v);
 }
 
 /// Compares n outputs; reports the first difference.
-template <class T> void compare(Sink& sink, const char* kernel, const T* got, const T* want, size_t n) {
+template <class T>
+void compare(Sink& sink, const char* kernel, const T* got, const T* want, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (!same_bits(got[i], want[i])) {
       sink.check(kernel, type_name<T>(), false, static_cast<int64_t>(i), as_i64(got[i]), as_i64(want[i]));
@@ -140,20 +166,26 @@ template <class T> void compare(Sink& sink, const char* kernel, const T* got, co
 }
 
 /// Runs body(n, offset, rng) over every length, with a varying unaligned offset.
-template <class Body> void for_lengths(uint64_t seed, Body&& body) {
+template <class Body>
+void for_lengths(uint64_t seed, Body&& body) {
   Rng r{seed};
   size_t k = 0;
   for (size_t n : lengths) body(n, (k++) % (max_offset + 1), r);
 }
 
-template <class T> T* at(unsigned char* base, size_t off) { return reinterpret_cast<T*>(base) + off; }
+template <class T>
+T* at(unsigned char* base, size_t off) {
+  return reinterpret_cast<T*>(base) + off;
+}
 
 // ---- the checks ----------------------------------------------------------------------------
 
-template <class B, BinOp op, class T> void check_binary(Sink& sink, const char* name) {
+template <class B, BinOp op, class T>
+void check_binary(Sink& sink, const char* name) {
   for_lengths(1000 + unsigned(op) * 7 + sizeof(T), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
-    T *x = at<T>(b.in0, off), *y = at<T>(b.in1, (off * 3) % (max_offset + 1)), *g = at<T>(b.got, off), *w = at<T>(b.want, off);
+    T *x = at<T>(b.in0, off), *y = at<T>(b.in1, (off * 3) % (max_offset + 1)), *g = at<T>(b.got, off),
+      *w = at<T>(b.want, off);
     fill(x, n, r);
     fill(y, n, r);
     B::template binary<op>(x, y, g, n);
@@ -162,7 +194,8 @@ template <class B, BinOp op, class T> void check_binary(Sink& sink, const char* 
   });
 }
 
-template <class B, UnOp op, class T> void check_unary(Sink& sink, const char* name) {
+template <class B, UnOp op, class T>
+void check_unary(Sink& sink, const char* name) {
   for_lengths(2000 + unsigned(op) * 7 + sizeof(T), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     T *x = at<T>(b.in0, off), *g = at<T>(b.got, (off + 1) % (max_offset + 1)), *w = at<T>(b.want, off);
@@ -173,15 +206,23 @@ template <class B, UnOp op, class T> void check_unary(Sink& sink, const char* na
   });
 }
 
-template <class B, class T> void check_clamp(Sink& sink) {
+template <class B, class T>
+void check_clamp(Sink& sink) {
   for_lengths(3000 + sizeof(T), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     T *x = at<T>(b.in0, off), *g = at<T>(b.got, off), *w = at<T>(b.want, off);
     fill(x, n, r);
     T lo = random_value<T>(r), hi = random_value<T>(r);
-    if (!(lo <= hi)) { const T t = lo; lo = hi; hi = t; }
+    if (!(lo <= hi)) {
+      const T t = lo;
+      lo = hi;
+      hi = t;
+    }
     if constexpr (fold::is_float_v<T>) {
-      if (lo != lo || hi != hi) { lo = 0.0f; hi = 6.0f; }  // Relu6-style bounds instead of NaN
+      if (lo != lo || hi != hi) {
+        lo = 0.0f;
+        hi = 6.0f;
+      }  // Relu6-style bounds instead of NaN
     }
     B::clamp(x, g, n, lo, hi);
     fold::reference::clamp(x, w, n, lo, hi);
@@ -189,7 +230,8 @@ template <class B, class T> void check_clamp(Sink& sink) {
   });
 }
 
-template <class B, class To, class From> void check_cast(Sink& sink) {
+template <class B, class To, class From>
+void check_cast(Sink& sink) {
   for_lengths(4000 + sizeof(To) * 10 + sizeof(From), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     From* x = at<From>(b.in0, off);
@@ -201,12 +243,14 @@ template <class B, class To, class From> void check_cast(Sink& sink) {
   });
 }
 
-template <class Q> int32_t random_zp(Rng& r) {
+template <class Q>
+int32_t random_zp(Rng& r) {
   return static_cast<int32_t>(r.chance(4) ? (fold::int_range<Q>::lo < 0 ? 0 : (fold::int_range<Q>::hi + 1) / 2)
                                           : r.range(fold::int_range<Q>::lo, fold::int_range<Q>::hi));
 }
 
-template <class B, class Q> void check_quantize(Sink& sink) {
+template <class B, class Q>
+void check_quantize(Sink& sink) {
   for_lengths(5000 + sizeof(Q), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     float* x = at<float>(b.in0, off);
@@ -222,7 +266,8 @@ template <class B, class Q> void check_quantize(Sink& sink) {
   });
 }
 
-template <class B, class Q> void check_dequantize(Sink& sink) {
+template <class B, class Q>
+void check_dequantize(Sink& sink) {
   for_lengths(6000 + sizeof(Q), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     const int32_t zp = fold::is_quant_storage_v<Q> ? random_zp<Q>(r) : 0;
@@ -236,16 +281,30 @@ template <class B, class Q> void check_dequantize(Sink& sink) {
   });
 }
 
-template <class B, class Out, class In> void check_requantize(Sink& sink) {
+template <class B, class Out, class In>
+void check_requantize(Sink& sink) {
   for_lengths(7000 + sizeof(Out) * 10 + sizeof(In), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     fold::RequantParams p{};
-    p.in_zero_point = fold::is_same_v<In, int32_t> ? (r.chance(2) ? 0 : static_cast<int32_t>(r.u32())) : random_zp<In>(r);
+    p.in_zero_point =
+        fold::is_same_v<In, int32_t> ? (r.chance(2) ? 0 : static_cast<int32_t>(r.u32())) : random_zp<In>(r);
     switch (r.range(0, 3)) {
-      case 0: p.multiplier = static_cast<int32_t>(r.range(int64_t{1} << 30, (int64_t{1} << 31) - 1)); p.shift = static_cast<int>(r.range(30, 62)); break;
-      case 1: p.multiplier = static_cast<int32_t>(r.u32()); p.shift = static_cast<int>(r.range(0, 62)); break;
-      case 2: p.multiplier = static_cast<int32_t>(r.range(1, 64)); p.shift = static_cast<int>(r.range(1, 8)); break;  // many ties
-      default: p.multiplier = static_cast<int32_t>(r.range(-70000, 70000)); p.shift = static_cast<int>(r.range(0, 40)); break;
+      case 0:
+        p.multiplier = static_cast<int32_t>(r.range(int64_t{1} << 30, (int64_t{1} << 31) - 1));
+        p.shift = static_cast<int>(r.range(30, 62));
+        break;
+      case 1:
+        p.multiplier = static_cast<int32_t>(r.u32());
+        p.shift = static_cast<int>(r.range(0, 62));
+        break;
+      case 2:
+        p.multiplier = static_cast<int32_t>(r.range(1, 64));
+        p.shift = static_cast<int>(r.range(1, 8));
+        break;  // many ties
+      default:
+        p.multiplier = static_cast<int32_t>(r.range(-70000, 70000));
+        p.shift = static_cast<int>(r.range(0, 40));
+        break;
     }
     p.out_zero_point = random_zp<Out>(r);
     In* x = at<In>(b.in0, off);
@@ -257,7 +316,8 @@ template <class B, class Out, class In> void check_requantize(Sink& sink) {
   });
 }
 
-template <class B, class Q> void check_qadd(Sink& sink) {
+template <class B, class Q>
+void check_qadd(Sink& sink) {
   for_lengths(8000 + sizeof(Q), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     fold::QAddParams p{random_zp<Q>(r), random_zp<Q>(r), random_zp<Q>(r), 0, 0, 0};
@@ -279,7 +339,8 @@ template <class B, class Q> void check_qadd(Sink& sink) {
   });
 }
 
-template <class B, class Q> void check_qmul(Sink& sink) {
+template <class B, class Q>
+void check_qmul(Sink& sink) {
   for_lengths(9000 + sizeof(Q), [&](size_t n, size_t off, Rng& r) {
     Buffers& b = buffers();
     fold::QMulParams p{random_zp<Q>(r), random_zp<Q>(r), random_zp<Q>(r), 0, 0};
@@ -301,7 +362,8 @@ template <class B, class Q> void check_qmul(Sink& sink) {
 }
 
 /// Broadcasting through Backend vs an element-by-element reference computed from indices.
-template <class B, class T> void check_broadcast(Sink& sink) {
+template <class B, class T>
+void check_broadcast(Sink& sink) {
   Rng r{10000 + sizeof(T)};
   for (int round = 0; round < 60; ++round) {
     fold::Shape sa, sb;
@@ -351,7 +413,8 @@ template <class B, class T> void check_broadcast(Sink& sink) {
 }
 
 /// Transpose vs an input-order walk that scatters to the permuted position; Reshape is a copy.
-template <class T> void check_transpose(Sink& sink) {
+template <class T>
+void check_transpose(Sink& sink) {
   Rng r{11000 + sizeof(T)};
   for (int round = 0; round < 40; ++round) {
     fold::Shape s;
@@ -360,7 +423,9 @@ template <class T> void check_transpose(Sink& sink) {
     int perm[4] = {0, 1, 2, 3};
     for (int i = s.rank - 1; i > 0; --i) {  // Fisher-Yates
       const int j = static_cast<int>(r.range(0, i));
-      const int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+      const int t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
     }
     Buffers& b = buffers();
     T *x = at<T>(b.in0, 0), *g = at<T>(b.got, 0), *w = at<T>(b.want, 0);
@@ -371,7 +436,10 @@ template <class T> void check_transpose(Sink& sink) {
     int64_t out_strides[4] = {0, 0, 0, 0};
     {
       int64_t step = 1;
-      for (int i = so.rank - 1; i >= 0; --i) { out_strides[i] = step; step *= so.dims[i]; }
+      for (int i = so.rank - 1; i >= 0; --i) {
+        out_strides[i] = step;
+        step *= so.dims[i];
+      }
     }
     int64_t idx[4] = {0, 0, 0, 0};
     for (int64_t k = 0; k < n; ++k) {
@@ -402,7 +470,8 @@ template <class T> void check_transpose(Sink& sink) {
 
 // ---- groups (one per test case / program section) -----------------------------------------
 
-template <class B, class T> void check_elementwise(Sink& s) {
+template <class B, class T>
+void check_elementwise(Sink& s) {
   check_binary<B, BinOp::add, T>(s, "add");
   check_binary<B, BinOp::sub, T>(s, "sub");
   check_binary<B, BinOp::mul, T>(s, "mul");
@@ -414,7 +483,8 @@ template <class B, class T> void check_elementwise(Sink& s) {
   check_clamp<B, T>(s);
 }
 
-template <class B> void check_all_elementwise(Sink& s) {
+template <class B>
+void check_all_elementwise(Sink& s) {
   check_elementwise<B, float>(s);
   check_elementwise<B, int32_t>(s);
   check_elementwise<B, uint8_t>(s);
@@ -423,7 +493,8 @@ template <class B> void check_all_elementwise(Sink& s) {
   check_elementwise<B, int16_t>(s);
 }
 
-template <class B, class From> void check_casts_from(Sink& s) {
+template <class B, class From>
+void check_casts_from(Sink& s) {
   check_cast<B, float, From>(s);
   check_cast<B, int32_t, From>(s);
   check_cast<B, uint8_t, From>(s);
@@ -432,7 +503,8 @@ template <class B, class From> void check_casts_from(Sink& s) {
   check_cast<B, int16_t, From>(s);
 }
 
-template <class B> void check_all_casts(Sink& s) {
+template <class B>
+void check_all_casts(Sink& s) {
   check_casts_from<B, float>(s);
   check_casts_from<B, int32_t>(s);
   check_casts_from<B, uint8_t>(s);
@@ -441,7 +513,8 @@ template <class B> void check_all_casts(Sink& s) {
   check_casts_from<B, int16_t>(s);
 }
 
-template <class B, class Q> void check_quant_type(Sink& s) {
+template <class B, class Q>
+void check_quant_type(Sink& s) {
   check_quantize<B, Q>(s);
   check_dequantize<B, Q>(s);
   check_qadd<B, Q>(s);
@@ -453,7 +526,8 @@ template <class B, class Q> void check_quant_type(Sink& s) {
   check_requantize<B, Q, int16_t>(s);
 }
 
-template <class B> void check_all_quantized(Sink& s) {
+template <class B>
+void check_all_quantized(Sink& s) {
   check_quant_type<B, uint8_t>(s);
   check_quant_type<B, int8_t>(s);
   check_quant_type<B, uint16_t>(s);
@@ -461,7 +535,8 @@ template <class B> void check_all_quantized(Sink& s) {
   check_dequantize<B, int32_t>(s);
 }
 
-template <class B> void check_all_layout(Sink& s) {
+template <class B>
+void check_all_layout(Sink& s) {
   check_broadcast<B, float>(s);
   check_broadcast<B, uint8_t>(s);
   check_broadcast<B, int32_t>(s);

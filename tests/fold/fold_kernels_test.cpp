@@ -26,7 +26,8 @@ struct CatchSink final : fold_test::Sink {
   }
 };
 
-template <class F> void run(F&& group) {
+template <class F>
+void run(F&& group) {
   CatchSink sink;
   group(sink);
   CHECK(sink.checks > 100);  // something was actually compared
@@ -41,13 +42,14 @@ using P = fold::portable::backend;
 static_assert(fold::round_shift(5, 1) == 3 && fold::round_shift(-5, 1) == -3);
 static_assert(fold::round_shift(-6, 2) == -2 && fold::round_shift(6, 2) == 2 && fold::round_shift(-5, 2) == -1);
 static_assert(fold::round_shift(7, 0) == 7);
-static_assert(fold::scalar::round_half_even_small(2.5f) == 2.0f && fold::scalar::round_half_even_small(-2.5f) == -2.0f &&
-              fold::scalar::round_half_even_small(3.5f) == 4.0f);
+static_assert(fold::scalar::round_half_even_small(2.5f) == 2.0f &&
+              fold::scalar::round_half_even_small(-2.5f) == -2.0f && fold::scalar::round_half_even_small(3.5f) == 4.0f);
 static_assert(fold::scalar::cast<uint8_t>(300) == 255 && fold::scalar::cast<int8_t>(-1000) == -128);
 static_assert(fold::scalar::cast<int32_t>(-2.9f) == -2 && fold::scalar::cast<uint8_t>(-0.5f) == 0);
 static_assert(fold::scalar::binary<fold::BinOp::add>(uint8_t{250}, uint8_t{10}) == 4);
 static_assert(fold::scalar::unary<fold::UnOp::abs>(int8_t{-128}) == -128);
-static_assert(fold::to_fixed_point(0.75, 32767, 31).multiplier == 24576 && fold::to_fixed_point(0.75, 32767, 31).shift == 15);
+static_assert(fold::to_fixed_point(0.75, 32767, 31).multiplier == 24576 &&
+              fold::to_fixed_point(0.75, 32767, 31).shift == 15);
 
 TEST_CASE("portable elementwise kernels match the reference", "[fold]") {
   run([](fold_test::Sink& s) { fold_test::check_all_elementwise<P>(s); });
@@ -121,7 +123,9 @@ TEST_CASE("fixed-point parameters approximate the real scales", "[fold]") {
     const auto mul16 = fold::make_qmul_params<int16_t>(qa, qb, qo);
     CHECK(std::abs(int64_t{mul16.multiplier}) <= (int64_t{1} << 29));
     const double rm = double(qa.step) * double(qb.step) / double(qo.step);
-    if (rm < double(1 << 29)) CHECK(std::abs(std::ldexp(double(mul16.multiplier), -mul16.shift) - rm) <= rm * 1e-8 + std::ldexp(1.0, -mul16.shift));
+    if (rm < double(1 << 29))
+      CHECK(std::abs(std::ldexp(double(mul16.multiplier), -mul16.shift) - rm) <=
+            rm * 1e-8 + std::ldexp(1.0, -mul16.shift));
 
     const auto rq = fold::make_requant_params(qa, qo);
     CHECK(std::abs(std::ldexp(double(rq.multiplier), -rq.shift) - ra) <= ra * 1e-9);

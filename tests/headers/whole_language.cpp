@@ -13,4 +13,5 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("WL_Add", "a", "b"), OK,
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("WL_Concat", "x", "y"), OK,
                          OP_ITER(Op("WL_Cat", "x"), "J", 0, 2, ITER_INPUT_OF("*", "J")))
 DEF_PACKAGE_OPTIMIZATION(LATE + 1, Op("WL_Pad", "x"), OK,
-                         SELECT(GT(DIM_WIDTH("x"), 64), AUTOSPLIT(2, "K", 16, Op("WL_Pad", TYPICAL_SLICE("x", "K"))), "x"))
+                         SELECT(GT(DIM_WIDTH("x"), 64), AUTOSPLIT(2, "K", 16, Op("WL_Pad", TYPICAL_SLICE("x", "K"))),
+                                "x"))

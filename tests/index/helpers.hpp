@@ -40,7 +40,10 @@ void for_each_in_box(Box const& box, F&& f) {
     while (true) {
       if (k == 0) return;
       --k;
-      if (p[k] < box[k].hi) { ++p[k]; break; }
+      if (p[k] < box[k].hi) {
+        ++p[k];
+        break;
+      }
       p[k] = box[k].lo;
     }
   }

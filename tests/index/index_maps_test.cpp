@@ -79,8 +79,9 @@ d0 mod 2 in [0, 0]
   CHECK(m.ranges[0] == Interval{0, 3});
   REQUIRE(m.constraints.size() == 1);
   CHECK(to_string(m.constraints[0].expr) == "d0 mod 2");
-  CHECK(m.to_string() == "(d0, d1)[s0] -> (d0 + d1 floordiv 16, d1 mod 16, s0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 14]\n"
-                         "s0 in [0, 3]\nd0 mod 2 in [0, 0]\n");
+  CHECK(m.to_string() ==
+        "(d0, d1)[s0] -> (d0 + d1 floordiv 16, d1 mod 16, s0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 14]\n"
+        "s0 in [0, 3]\nd0 mod 2 in [0, 0]\n");
 }
 
 TEST_CASE("parser: names, implicit products, case and one-line domains", "[index][parser]") {
@@ -107,19 +108,23 @@ TEST_CASE("parser: errors name the place and the problem", "[index][parser]") {
   };
   CHECK_THAT(message("(d0) -> (d0 floordiv d0) domain: d0 in [0, 3]"),
              Catch::Contains("line 1, column 22: floordiv needs a positive constant divisor, found 'd0)'"));
-  CHECK_THAT(message("(d0) -> (d0 mod 0) domain: d0 in [0, 3]"), Catch::Contains("mod needs a positive constant divisor"));
-  CHECK_THAT(message("(d0, d1) -> (d0 * d1) domain: d0 in [0, 3] d1 in [0, 3]"), Catch::Contains("a product needs a constant operand"));
+  CHECK_THAT(message("(d0) -> (d0 mod 0) domain: d0 in [0, 3]"),
+             Catch::Contains("mod needs a positive constant divisor"));
+  CHECK_THAT(message("(d0, d1) -> (d0 * d1) domain: d0 in [0, 3] d1 in [0, 3]"),
+             Catch::Contains("a product needs a constant operand"));
   CHECK_THAT(message("(d0) -> (d1) domain: d0 in [0, 3]"), Catch::Contains("unknown variable 'd1'"));
   CHECK_THAT(message("(d0, d1) -> (d0)\ndomain:\nd0 in [0, 3]\n"), Catch::Contains("no bounds for 'd1'"));
-  CHECK_THAT(message("(d0) -> (d0)\ndomain:\nd0 in [0, 3]\nd0 in [1, 2]"), Catch::Contains("line 4, column 1: a second bound for 'd0'"));
+  CHECK_THAT(message("(d0) -> (d0)\ndomain:\nd0 in [0, 3]\nd0 in [1, 2]"),
+             Catch::Contains("line 4, column 1: a second bound for 'd0'"));
   CHECK_THAT(message("(d0) -> (d0 domain: d0 in [0, 3]"), Catch::Contains("expected ')'"));
   CHECK_THAT(message("(d0) (d0)"), Catch::Contains("expected '->'"));
   CHECK_THAT(message("(d0) -> (d0) domain: d0 on [0, 3]"), Catch::Contains("expected 'in'"));
   CHECK_THAT(message("(d0) -> (d0) domain: d0 in [0 3]"), Catch::Contains("expected ','"));
   CHECK_THAT(message("(d0, d0) -> (d0) domain: d0 in [0, 3]"), Catch::Contains("declared twice"));
   // the seed's runtime variables are not part of this library
-  CHECK_THAT(message("(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 0]\ns0 in [0, 1]\nhlo: of1 = s32[] parameter(1)\n(d0) -> ()"),
-             Catch::Contains("runtime variables (hlo: ...) are not supported"));
+  CHECK_THAT(
+      message("(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 0]\ns0 in [0, 1]\nhlo: of1 = s32[] parameter(1)\n(d0) -> ()"),
+      Catch::Contains("runtime variables (hlo: ...) are not supported"));
   CHECK_THROWS_AS(parse_affine_expr("d0 +", 1), ParseError);
   CHECK_THROWS_AS(parse_affine_expr("d0 d0", 1), ParseError);
 }
@@ -143,7 +148,8 @@ TEST_CASE("parser: print/parse round trip on random expressions", "[index][parse
 
 TEST_CASE("parser: map round trip", "[index][parser]") {
   IndexingMap m = parse_indexing_map(
-      "(d0, d1)[s0, s1] -> (d0 * 2 + s0, d1 - s1 floordiv 3) domain: d0 in [0, 4] d1 in [2, 9] s0 in [0, 1] s1 in [0, 5] "
+      "(d0, d1)[s0, s1] -> (d0 * 2 + s0, d1 - s1 floordiv 3) domain: d0 in [0, 4] d1 in [2, 9] s0 in [0, 1] s1 in [0, "
+      "5] "
       "(d0 + s1) mod 3 in [0, 1]");
   CHECK(parse_indexing_map(m.to_string()).to_string() == m.to_string());
 }
@@ -154,7 +160,8 @@ TEST_CASE("seed: (d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16) with d in [0, 6] x
   CHECK(simplified("(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16) domain: d0 in [0, 6] d1 in [0, 14]") ==
         canonical("(d0, d1) -> (d0, d1) domain: d0 in [0, 6] d1 in [0, 14]"));
   // and with the domain of the issue's example
-  CHECK(to_string(simplify(parse_indexing_map("(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16) domain: d0 in [0, 9] d1 in [0, 14]"))
+  CHECK(to_string(simplify(parse_indexing_map(
+                               "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16) domain: d0 in [0, 9] d1 in [0, 14]"))
                       .results[1]) == "d1");
 }
 
@@ -167,15 +174,18 @@ TEST_CASE("seed: digits of 100d0 + 10d1 + d2 with d_i in [0, 9]", "[index][seed]
 }
 
 TEST_CASE("seed: (16d0 + 4d1 + d2) floordiv 8 and mod 8 with d_i in [0, 9]", "[index][seed][simplify]") {
-  std::string in = "(d0, d1, d2) -> ((16d0 + 4d1 + d2) floordiv 8, (16d0 + 4d1 + d2) mod 8) domain: d0 in [0, 9] d1 in [0, 9] d2 in [0, 9]";
+  std::string in =
+      "(d0, d1, d2) -> ((16d0 + 4d1 + d2) floordiv 8, (16d0 + 4d1 + d2) mod 8) domain: d0 in [0, 9] d1 in [0, 9] d2 in "
+      "[0, 9]";
   IndexingMap s = simplify_checked(parse_indexing_map(in));
-  CHECK(s.to_string() ==
-        canonical("(d0, d1, d2) -> (2d0 + (4d1 + d2) floordiv 8, (4d1 + d2) mod 8) domain: d0 in [0, 9] d1 in [0, 9] d2 in [0, 9]"));
+  CHECK(s.to_string() == canonical("(d0, d1, d2) -> (2d0 + (4d1 + d2) floordiv 8, (4d1 + d2) mod 8) domain: d0 in [0, "
+                                   "9] d1 in [0, 9] d2 in [0, 9]"));
   CHECK(to_string(s.results[0]) == "d0 * 2 + (d1 * 4 + d2) floordiv 8");
 }
 
 TEST_CASE("seed: -(-11d0 - d1 + 109) floordiv 11 + 9 with d in [0, 9] x [0, 10]", "[index][seed][simplify]") {
-  IndexingMap s = simplify_checked(parse_indexing_map("(d0, d1) -> (-(-11d0 - d1 + 109) floordiv 11 + 9) domain: d0 in [0, 9] d1 in [0, 10]"));
+  IndexingMap s = simplify_checked(
+      parse_indexing_map("(d0, d1) -> (-(-11d0 - d1 + 109) floordiv 11 + 9) domain: d0 in [0, 9] d1 in [0, 10]"));
   CHECK(s.to_string() == canonical("(d0, d1) -> (d0) domain: d0 in [0, 9] d1 in [0, 10]"));
 }
 
@@ -190,10 +200,12 @@ TEST_CASE("seed: reshape [10,10,10] -> [50,20] -> [10,10,10] composes to the ide
 
 TEST_CASE("seed: constraint simplification", "[index][seed][simplify]") {
   // always satisfied: d0 + s0 in [0, 20] with d0 in [0, 5], s0 in [1, 3]
-  IndexingMap a = simplify_checked(parse_indexing_map("(d0)[s0] -> (d0 + s0) domain: d0 in [0, 5] s0 in [1, 3] d0 + s0 in [0, 20]"));
+  IndexingMap a = simplify_checked(
+      parse_indexing_map("(d0)[s0] -> (d0 + s0) domain: d0 in [0, 5] s0 in [1, 3] d0 + s0 in [0, 20]"));
   CHECK(a.constraints.empty());
   // lower <= e floordiv c <= upper  ->  bounds on e
-  IndexingMap b = simplify_checked(parse_indexing_map("(d0, d1) -> (d0) domain: d0 in [0, 15] d1 in [0, 15] (d0 + d1) floordiv 4 in [1, 2]"));
+  IndexingMap b = simplify_checked(
+      parse_indexing_map("(d0, d1) -> (d0) domain: d0 in [0, 15] d1 in [0, 15] (d0 + d1) floordiv 4 in [1, 2]"));
   REQUIRE(b.constraints.size() == 1);
   CHECK(to_string(b.constraints[0].expr) == "d0 + d1");
   CHECK(b.constraints[0].range == Interval{4, 11});
@@ -246,8 +258,14 @@ TEST_CASE("simplify: exact on random expressions and domains", "[index][simplify
     IndexingMap m;
     auto lo = [&] { return std::uniform_int_distribution<int>(-6, 6)(rng); };
     auto len = [&] { return std::uniform_int_distribution<int>(0, 9)(rng); };
-    for (int i = 0; i < 2; ++i) { auto l = lo(); m.dims.push_back({l, l + len()}); }
-    { auto l = lo(); m.ranges.push_back({l, l + len()}); }
+    for (int i = 0; i < 2; ++i) {
+      auto l = lo();
+      m.dims.push_back({l, l + len()});
+    }
+    {
+      auto l = lo();
+      m.ranges.push_back({l, l + len()});
+    }
     m.results = {random_expr(rng, 2, 1, 4), random_expr(rng, 2, 1, 3)};
     if (n % 3 == 0) m.constraints.push_back({random_expr(rng, 2, 1, 2), {-3, 5}});
     IndexingMap s = simplify(m);
@@ -265,16 +283,19 @@ TEST_CASE("simplify: exact on random expressions and domains", "[index][simplify
 }
 
 TEST_CASE("simplify: unused range variables are removed", "[index][simplify]") {
-  IndexingMap m = parse_indexing_map("(d0)[s0, s1, s2] -> (d0 + s2 * 0 + s1, s1 + 1) domain: d0 in [0, 3] s0 in [0, 4] s1 in [0, 5] s2 in [0, 6]");
+  IndexingMap m = parse_indexing_map(
+      "(d0)[s0, s1, s2] -> (d0 + s2 * 0 + s1, s1 + 1) domain: d0 in [0, 3] s0 in [0, 4] s1 in [0, 5] s2 in [0, 6]");
   IndexingMap s = simplify_checked(m);
   CHECK(s.to_string() == "(d0)[s0] -> (d0 + s0, s0 + 1)\ndomain:\nd0 in [0, 3]\ns0 in [0, 5]\n");
   // a range variable used only by a constraint stays
-  IndexingMap c = simplify_checked(parse_indexing_map("(d0)[s0] -> (d0) domain: d0 in [0, 3] s0 in [0, 5] d0 + s0 in [2, 2]"));
+  IndexingMap c =
+      simplify_checked(parse_indexing_map("(d0)[s0] -> (d0) domain: d0 in [0, 3] s0 in [0, 5] d0 + s0 in [2, 2]"));
   CHECK(c.num_ranges() == 1);
 }
 
 TEST_CASE("simplify: interval evaluation over the domain", "[index][simplify]") {
-  IndexingMap m = parse_indexing_map("(d0, d1)[s0] -> (d0 * 4 + s0 - d1, d1 mod 8, (d0 - d0) + 5) domain: d0 in [1, 3] d1 in [0, 5] s0 in [0, 3]");
+  IndexingMap m = parse_indexing_map(
+      "(d0, d1)[s0] -> (d0 * 4 + s0 - d1, d1 mod 8, (d0 - d0) + 5) domain: d0 in [1, 3] d1 in [0, 5] s0 in [0, 3]");
   Box r = result_ranges(m);
   CHECK(r[0] == Interval{-1, 15});
   CHECK(r[1] == Interval{0, 5});
@@ -286,8 +307,8 @@ TEST_CASE("simplify: interval evaluation over the domain", "[index][simplify]") 
 
 TEST_CASE("compose: merges domains and range variables", "[index][compose]") {
   // reduce over dim 1 of [4, 6] after a slice of rows 1..6 step 2 of a [4, 12] tensor... as maps:
-  IndexingMap reduce = reduce_map({4, 6}, {1});                            // (d0)[s0] -> (d0, s0)
-  IndexingMap slice = slice_map({4, 12}, {0, 1}, {4, 12}, {1, 2});           // (d0, d1) -> (d0, d1 * 2 + 1)
+  IndexingMap reduce = reduce_map({4, 6}, {1});                     // (d0)[s0] -> (d0, s0)
+  IndexingMap slice = slice_map({4, 12}, {0, 1}, {4, 12}, {1, 2});  // (d0, d1) -> (d0, d1 * 2 + 1)
   IndexingMap fused = compose(reduce, slice);
   CHECK(fused.to_string() == "(d0)[s0] -> (d0, s0 * 2 + 1)\ndomain:\nd0 in [0, 3]\ns0 in [0, 5]\n");
   CHECK(same_relation(fused, compose(reduce, slice, false)));
@@ -295,7 +316,7 @@ TEST_CASE("compose: merges domains and range variables", "[index][compose]") {
   IndexingMap r2 = compose(reduce_map({4, 6}, {1}), reduce_map({4, 6, 5}, {2}));
   CHECK(r2.to_string() == "(d0)[s0, s1] -> (d0, s0, s1)\ndomain:\nd0 in [0, 3]\ns0 in [0, 5]\ns1 in [0, 4]\n");
   // the second map's domain becomes constraints on the first one's results
-  IndexingMap pad = pad_map({4}, {{PadDim{2, 2, 0}}});                       // (d0) -> (d0 - 2), d0 in [2, 5]
+  IndexingMap pad = pad_map({4}, {{PadDim{2, 2, 0}}});  // (d0) -> (d0 - 2), d0 in [2, 5]
   IndexingMap fused_pad = compose(IndexingMap::identity({8}), pad);
   CHECK(fused_pad.dims[0] == Interval{2, 5});
   CHECK_THROWS_AS(compose(IndexingMap::identity({2, 2}), IndexingMap::identity({2})), std::invalid_argument);
@@ -322,15 +343,18 @@ d2 mod 2 in [0, 0])");
   CHECK(compose(collapse, collapse_in_out).to_string() == IndexingMap::identity({32}).to_string());
   CHECK(compose(collapse_in_out, collapse).to_string() == IndexingMap::identity({4, 8}).to_string());
   // general reshapes of the seed, both directions
-  IndexingMap g1 = parse_indexing_map("(d0, d1) -> (d0 floordiv 2, d1 floordiv 4 + (d0 mod 2) * 2, d1 mod 4) domain: d0 in [0, 3] d1 in [0, 7]");
+  IndexingMap g1 = parse_indexing_map(
+      "(d0, d1) -> (d0 floordiv 2, d1 floordiv 4 + (d0 mod 2) * 2, d1 mod 4) domain: d0 in [0, 3] d1 in [0, 7]");
   CHECK(compose(reshape_map({4, 8}, {2, 4, 4}), g1).to_string() == IndexingMap::identity({2, 4, 4}).to_string());
   CHECK(compose(g1, reshape_map({4, 8}, {2, 4, 4})).to_string() == IndexingMap::identity({4, 8}).to_string());
-  IndexingMap g2 = parse_indexing_map("(d0, d1, d2) -> (d0 * 8 + d1, d2 floordiv 4, d2 mod 4) domain: d0 in [0, 3] d1 in [0, 7] d2 in [0, 11]");
+  IndexingMap g2 = parse_indexing_map(
+      "(d0, d1, d2) -> (d0 * 8 + d1, d2 floordiv 4, d2 mod 4) domain: d0 in [0, 3] d1 in [0, 7] d2 in [0, 11]");
   CHECK(compose(reshape_map({4, 8, 12}, {32, 3, 4}), g2).to_string() == IndexingMap::identity({32, 3, 4}).to_string());
   CHECK(compose(g2, reshape_map({4, 8, 12}, {32, 3, 4})).to_string() == IndexingMap::identity({4, 8, 12}).to_string());
   // concat operand 2 and its input->output map
   auto cm = concat_maps({{2, 5, 7}, {2, 11, 7}, {2, 17, 7}}, 1);
-  IndexingMap c2_in_out = parse_indexing_map("(d0, d1, d2) -> (d0, d1 + 5, d2) domain: d0 in [0, 1] d1 in [0, 10] d2 in [0, 6]");
+  IndexingMap c2_in_out =
+      parse_indexing_map("(d0, d1, d2) -> (d0, d1 + 5, d2) domain: d0 in [0, 1] d1 in [0, 10] d2 in [0, 6]");
   CHECK(compose(c2_in_out, cm[1]).to_string() == IndexingMap::identity({2, 11, 7}).to_string());
   // transpose and reverse
   IndexingMap t_in_out = parse_indexing_map(
@@ -339,14 +363,15 @@ d2 mod 2 in [0, 0])");
         IndexingMap::identity({3, 6, 128, 12288}).to_string());
   IndexingMap rev = reverse_map({1, 17, 9, 9}, {1, 2});
   // d0 in [0, 0] is the constant 0 after simplification
-  CHECK(compose(rev, rev).to_string() == "(d0, d1, d2, d3) -> (0, d1, d2, d3)\ndomain:\nd0 in [0, 0]\nd1 in [0, 16]\nd2 in [0, 8]\nd3 in [0, 8]\n");
+  CHECK(compose(rev, rev).to_string() ==
+        "(d0, d1, d2, d3) -> (0, d1, d2, d3)\ndomain:\nd0 in [0, 0]\nd1 in [0, 16]\nd2 in [0, 8]\nd3 in [0, 8]\n");
 }
 
 TEST_CASE("compose: reshape followed by its inverse, many shapes", "[index][compose]") {
   std::vector<std::pair<Shape, Shape>> cases{
-      {{4, 8}, {32}},         {{4, 8}, {2, 4, 4}},      {{4, 8, 12}, {32, 3, 4}}, {{10, 10, 10}, {50, 20}},
-      {{6, 4}, {3, 8}},       {{2, 3, 4}, {4, 3, 2}},   {{12}, {2, 2, 3}},        {{1, 6, 1}, {3, 2}},
-      {{5, 6}, {6, 5}},       {{2, 2, 2, 2}, {4, 4}},   {{3, 4, 5}, {60}},        {{8, 9}, {4, 2, 3, 3}},
+      {{4, 8}, {32}},   {{4, 8}, {2, 4, 4}},    {{4, 8, 12}, {32, 3, 4}}, {{10, 10, 10}, {50, 20}},
+      {{6, 4}, {3, 8}}, {{2, 3, 4}, {4, 3, 2}}, {{12}, {2, 2, 3}},        {{1, 6, 1}, {3, 2}},
+      {{5, 6}, {6, 5}}, {{2, 2, 2, 2}, {4, 4}}, {{3, 4, 5}, {60}},        {{8, 9}, {4, 2, 3, 3}},
   };
   for (auto const& [a, b] : cases) {
     INFO(a.size() << " -> " << b.size());
@@ -377,7 +402,8 @@ TEST_CASE("seed: fusion examples", "[index][seed][compose]") {
 
 TEST_CASE("compose: chains of reshapes back to the start shape", "[index][compose]") {
   // a long chain through several factorizations of 120 composes to the identity
-  std::vector<Shape> chain{{2, 3, 4, 5}, {6, 20}, {120}, {4, 30}, {8, 15}, {2, 3, 4, 5}, {5, 4, 3, 2}, {10, 12}, {2, 3, 4, 5}};
+  std::vector<Shape> chain{{2, 3, 4, 5}, {6, 20},      {120},    {4, 30},     {8, 15},
+                           {2, 3, 4, 5}, {5, 4, 3, 2}, {10, 12}, {2, 3, 4, 5}};
   IndexingMap m = IndexingMap::identity(chain.back());
   for (std::size_t i = chain.size() - 1; i > 0; --i) m = compose(m, reshape_map(chain[i - 1], chain[i]));
   CHECK(m.to_string() == IndexingMap::identity({2, 3, 4, 5}).to_string());
@@ -392,7 +418,10 @@ TEST_CASE("compose: chains of reshapes back to the start shape", "[index][compos
     std::int64_t cur = 1;
     for (auto x : p) {
       cur *= x;
-      if (std::uniform_int_distribution<int>(0, 1)(rng)) { s.push_back(cur); cur = 1; }
+      if (std::uniform_int_distribution<int>(0, 1)(rng)) {
+        s.push_back(cur);
+        cur = 1;
+      }
     }
     if (cur > 1 || s.empty()) s.push_back(cur);
     return s;

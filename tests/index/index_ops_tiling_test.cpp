@@ -43,30 +43,35 @@ std::int64_t linear(Point const& p, Shape const& s) {
 // ---- per-op maps against the seed -----------------------------------------------------------
 
 TEST_CASE("seed: elementwise", "[index][seed][ops]") {
-  CHECK(elementwise_map({10, 20}).to_string() == seed_map("(d0, d1) -> (d0, d1)\ndomain:\nd0 in [0, 9]\nd1 in [0, 19]"));
+  CHECK(elementwise_map({10, 20}).to_string() ==
+        seed_map("(d0, d1) -> (d0, d1)\ndomain:\nd0 in [0, 9]\nd1 in [0, 19]"));
 }
 
 TEST_CASE("seed: broadcast f32[20] -> f32[10, 20, 30], dimensions={1}", "[index][seed][ops]") {
   CHECK(broadcast_map({20}, {10, 20, 30}, {1}).to_string() ==
         seed_map("(d0, d1, d2) -> (d1)\ndomain:\nd0 in [0, 9]\nd1 in [0, 19]\nd2 in [0, 29]"));
   // the seed's input->output map: each input element reaches a 10x1x30 slab
-  IndexingMap in_out = parse_indexing_map("(d0)[s0, s1] -> (s0, d0, s1)\ndomain:\nd0 in [0, 19]\ns0 in [0, 9]\ns1 in [0, 29]");
+  IndexingMap in_out =
+      parse_indexing_map("(d0)[s0, s1] -> (s0, d0, s1)\ndomain:\nd0 in [0, 19]\ns0 in [0, 9]\ns1 in [0, 29]");
   IndexingMap round = compose(in_out, broadcast_map({20}, {10, 20, 30}, {1}));
   CHECK(round.to_string() == seed_map("(d0) -> (d0) domain: d0 in [0, 19]"));
 }
 
 TEST_CASE("seed: transpose dimensions={0, 2, 3, 1}", "[index][seed][ops]") {
   CHECK(transpose_map({3, 12288, 6, 128}, {0, 2, 3, 1}).to_string() ==
-        seed_map("(d0, d1, d2, d3) -> (d0, d3, d1, d2)\ndomain:\nd0 in [0, 2]\nd1 in [0, 5]\nd2 in [0, 127]\nd3 in [0, 12287]"));
+        seed_map("(d0, d1, d2, d3) -> (d0, d3, d1, d2)\ndomain:\nd0 in [0, 2]\nd1 in [0, 5]\nd2 in [0, 127]\nd3 in [0, "
+                 "12287]"));
 }
 
 TEST_CASE("seed: reverse dimensions={1, 2}", "[index][seed][ops]") {
   CHECK(reverse_map({1, 17, 9, 9}, {1, 2}).to_string() ==
-        seed_map("(d0, d1, d2, d3) -> (d0, -d1 + 16, -d2 + 8, d3)\ndomain:\nd0 in [0, 0]\nd1 in [0, 16]\nd2 in [0, 8]\nd3 in [0, 8]"));
+        seed_map("(d0, d1, d2, d3) -> (d0, -d1 + 16, -d2 + 8, d3)\ndomain:\nd0 in [0, 0]\nd1 in [0, 16]\nd2 in [0, "
+                 "8]\nd3 in [0, 8]"));
 }
 
 TEST_CASE("seed: reduce f32[256,10] dimensions={0}", "[index][seed][ops]") {
-  CHECK(reduce_map({256, 10}, {0}).to_string() == seed_map("(d0)[s0] -> (s0, d0)\ndomain:\nd0 in [0, 9]\ns0 in [0, 255]"));
+  CHECK(reduce_map({256, 10}, {0}).to_string() ==
+        seed_map("(d0)[s0] -> (s0, d0)\ndomain:\nd0 in [0, 9]\ns0 in [0, 255]"));
   CHECK(scalar_operand_map({10}).to_string() == seed_map("(d0) -> ()\ndomain:\nd0 in [0, 9]"));
   // the intro's reduction 2x4x8x16 -> 4x8: (d0, d1) -> (r0, d0, d1, r1)
   CHECK(reduce_map({2, 4, 8, 16}, {0, 3}).to_string() ==
@@ -80,40 +85,51 @@ TEST_CASE("seed: slice {[5:10:1], [3:20:7], [0:50:2]}", "[index][seed][ops]") {
 
 TEST_CASE("seed: reshapes", "[index][seed][ops]") {
   CHECK(reshape_map({4, 8}, {32}).to_string() == seed_map("(d0) -> (d0 floordiv 8, d0 mod 8)\ndomain:\nd0 in [0, 31]"));
-  CHECK(reshape_map({32}, {4, 8}).to_string() == seed_map("(d0, d1) -> (d0 * 8 + d1)\ndomain:\nd0 in [0, 3]\nd1 in [0, 7]"));
+  CHECK(reshape_map({32}, {4, 8}).to_string() ==
+        seed_map("(d0, d1) -> (d0 * 8 + d1)\ndomain:\nd0 in [0, 3]\nd1 in [0, 7]"));
   CHECK(reshape_map({4, 8}, {2, 4, 4}).to_string() ==
-        seed_map("(d0, d1, d2) -> (d0 * 2 + d1 floordiv 2, d2 + (d1 mod 2) * 4)\ndomain:\nd0 in [0, 1]\nd1 in [0, 3]\nd2 in [0, 3]"));
+        seed_map("(d0, d1, d2) -> (d0 * 2 + d1 floordiv 2, d2 + (d1 mod 2) * 4)\ndomain:\nd0 in [0, 1]\nd1 in [0, "
+                 "3]\nd2 in [0, 3]"));
   CHECK(reshape_map({4, 8, 12}, {32, 3, 4}).to_string() ==
-        seed_map("(d0, d1, d2) -> (d0 floordiv 8, d0 mod 8, d1 * 4 + d2)\ndomain:\nd0 in [0, 31]\nd1 in [0, 2]\nd2 in [0, 3]"));
+        seed_map("(d0, d1, d2) -> (d0 floordiv 8, d0 mod 8, d1 * 4 + d2)\ndomain:\nd0 in [0, 31]\nd1 in [0, 2]\nd2 in "
+                 "[0, 3]"));
 }
 
 TEST_CASE("seed: concatenate dimensions={1}", "[index][seed][ops]") {
   auto m = concat_maps({{2, 5, 7}, {2, 11, 7}, {2, 17, 7}}, 1);
   REQUIRE(m.size() == 3);
-  CHECK(m[0].to_string() == seed_map("(d0, d1, d2) -> (d0, d1, d2)\ndomain:\nd0 in [0, 1]\nd1 in [0, 4]\nd2 in [0, 6]"));
-  CHECK(m[1].to_string() == seed_map("(d0, d1, d2) -> (d0, d1 - 5, d2)\ndomain:\nd0 in [0, 1]\nd1 in [5, 15]\nd2 in [0, 6]"));
-  CHECK(m[2].to_string() == seed_map("(d0, d1, d2) -> (d0, d1 - 16, d2)\ndomain:\nd0 in [0, 1]\nd1 in [16, 32]\nd2 in [0, 6]"));
+  CHECK(m[0].to_string() ==
+        seed_map("(d0, d1, d2) -> (d0, d1, d2)\ndomain:\nd0 in [0, 1]\nd1 in [0, 4]\nd2 in [0, 6]"));
+  CHECK(m[1].to_string() ==
+        seed_map("(d0, d1, d2) -> (d0, d1 - 5, d2)\ndomain:\nd0 in [0, 1]\nd1 in [5, 15]\nd2 in [0, 6]"));
+  CHECK(m[2].to_string() ==
+        seed_map("(d0, d1, d2) -> (d0, d1 - 16, d2)\ndomain:\nd0 in [0, 1]\nd1 in [16, 32]\nd2 in [0, 6]"));
   CHECK(concat_shape({{2, 5, 7}, {2, 11, 7}, {2, 17, 7}}, 1) == Shape{2, 33, 7});
 }
 
 TEST_CASE("seed: dot", "[index][seed][ops]") {
   CHECK(dot_map({4, 128, 256}, {4, 256, 64}, {0}, {0}, {2}, {1}, true).to_string() ==
-        seed_map("(d0, d1, d2)[s0] -> (d0, d1, s0)\ndomain:\nd0 in [0, 3]\nd1 in [0, 127]\nd2 in [0, 63]\ns0 in [0, 255]"));
+        seed_map(
+            "(d0, d1, d2)[s0] -> (d0, d1, s0)\ndomain:\nd0 in [0, 3]\nd1 in [0, 127]\nd2 in [0, 63]\ns0 in [0, 255]"));
   CHECK(dot_map({4, 128, 256}, {4, 256, 64}, {0}, {0}, {2}, {1}, false).to_string() ==
-        seed_map("(d0, d1, d2)[s0] -> (d0, s0, d2)\ndomain:\nd0 in [0, 3]\nd1 in [0, 127]\nd2 in [0, 63]\ns0 in [0, 255]"));
+        seed_map(
+            "(d0, d1, d2)[s0] -> (d0, s0, d2)\ndomain:\nd0 in [0, 3]\nd1 in [0, 127]\nd2 in [0, 63]\ns0 in [0, 255]"));
 }
 
 TEST_CASE("seed: pad 1_4_1x4_8_0", "[index][seed][ops]") {
   IndexingMap m = pad_map({4, 4}, {{1, 4, 1}, {4, 8, 0}});
-  CHECK(m.to_string() ==
-        seed_map("(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4)\ndomain:\nd0 in [1, 7]\nd1 in [4, 7]\n(d0 - 1) mod 2 in [0, 0]"));
+  CHECK(
+      m.to_string() ==
+      seed_map(
+          "(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4)\ndomain:\nd0 in [1, 7]\nd1 in [4, 7]\n(d0 - 1) mod 2 in [0, 0]"));
   CHECK(pad_shape({4, 4}, {{1, 4, 1}, {4, 8, 0}}) == Shape{12, 16});
   CHECK(scalar_operand_map({12, 16}).to_string() == seed_map("(d0, d1) -> ()\ndomain:\nd0 in [0, 11]\nd1 in [0, 15]"));
 }
 
 TEST_CASE("seed: reduce-window as composition of window and pad-free indexing", "[index][seed][ops]") {
   // the seed's map typed in: (d0, d1)[s0] -> (d0, d1 + s0); window 1x512 over [1024, 514]
-  IndexingMap m = parse_indexing_map("(d0, d1)[s0] -> (d0, d1 + s0) domain: d0 in [0, 1023] d1 in [0, 2] s0 in [0, 511]");
+  IndexingMap m =
+      parse_indexing_map("(d0, d1)[s0] -> (d0, d1 + s0) domain: d0 in [0, 1023] d1 in [0, 2] s0 in [0, 511]");
   CHECK(result_ranges(m) == Box{{0, 1023}, {0, 513}});
 }
 
@@ -134,8 +150,12 @@ TEST_CASE("ops: transpose, broadcast, reverse, slice by brute force", "[index][o
   check_total_map(broadcast_map({3, 1}, {2, 3, 5}, {1, 2}), {2, 3, 5}, [](Point const& o) { return Point{o[1], 0}; });
   check_total_map(numpy_broadcast_map({4}, {3, 4}), {3, 4}, [](Point const& o) { return Point{o[1]}; });
   check_total_map(reverse_map({3, 5}, {1}), {3, 5}, [](Point const& o) { return Point{o[0], 4 - o[1]}; });
-  check_total_map(slice_map({9, 10}, {1, 2}, {8, 9}, {3, 2}), {3, 4}, [](Point const& o) { return Point{1 + 3 * o[0], 2 + 2 * o[1]}; });
-  check_total_map(slice_map_sizes({64, 32}, {16, 0}, {16, 32}), {16, 32}, [](Point const& o) { return Point{16 + o[0], o[1]}; });
+  check_total_map(slice_map({9, 10}, {1, 2}, {8, 9}, {3, 2}), {3, 4}, [](Point const& o) {
+    return Point{1 + 3 * o[0], 2 + 2 * o[1]};
+  });
+  check_total_map(slice_map_sizes({64, 32}, {16, 0}, {16, 32}), {16, 32}, [](Point const& o) {
+    return Point{16 + o[0], o[1]};
+  });
   CHECK_THROWS_AS(transpose_map(in, {0, 0, 1}), std::invalid_argument);
   CHECK_THROWS_AS(slice_map({4}, {2}, {5}, {1}), std::invalid_argument);
   CHECK_THROWS_AS(broadcast_map({3}, {4}, {0}), std::invalid_argument);
@@ -143,9 +163,11 @@ TEST_CASE("ops: transpose, broadcast, reverse, slice by brute force", "[index][o
 
 TEST_CASE("ops: reshape by brute force on many shape pairs", "[index][ops]") {
   std::vector<std::pair<Shape, Shape>> cases{
-      {{4, 8}, {32}},     {{32}, {4, 8}},        {{4, 8}, {2, 4, 4}},    {{4, 8, 12}, {32, 3, 4}}, {{6, 4}, {4, 6}},
-      {{6, 4}, {3, 8}},   {{2, 3, 4}, {4, 3, 2}}, {{1, 6, 1}, {3, 2}},   {{5, 7}, {7, 5}},         {{2, 2, 2, 2}, {4, 4}},
-      {{12, 5}, {3, 20}}, {{9, 4}, {6, 6}},       {{3, 4, 5}, {5, 4, 3}}, {{8}, {8}},              {{10, 10, 10}, {50, 20}},
+      {{4, 8}, {32}},           {{32}, {4, 8}},      {{4, 8}, {2, 4, 4}},
+      {{4, 8, 12}, {32, 3, 4}}, {{6, 4}, {4, 6}},    {{6, 4}, {3, 8}},
+      {{2, 3, 4}, {4, 3, 2}},   {{1, 6, 1}, {3, 2}}, {{5, 7}, {7, 5}},
+      {{2, 2, 2, 2}, {4, 4}},   {{12, 5}, {3, 20}},  {{9, 4}, {6, 6}},
+      {{3, 4, 5}, {5, 4, 3}},   {{8}, {8}},          {{10, 10, 10}, {50, 20}},
   };
   for (auto const& ab : cases) {
     Shape const& a = ab.first;
@@ -393,8 +415,10 @@ TEST_CASE("tiling: AUTOSPLIT over reshape, concat, reduce, pad and slice", "[ind
     for (auto const& p : s.parts)
       for (std::size_t k = 0; k < c.inputs.size(); ++k) {
         auto want = brute_input_box(c.inputs[k].map, part_tile(c.output, c.dim, p.start, p.size));
-        if (want) CHECK(to_string(p.input_slices[k]) == to_string(*want));
-        else CHECK(p.input_slices[k][0].empty());
+        if (want)
+          CHECK(to_string(p.input_slices[k]) == to_string(*want));
+        else
+          CHECK(p.input_slices[k][0].empty());
       }
     // shrinking any non-empty slice is caught
     for (std::size_t pi = 0; pi < s.parts.size(); ++pi)

@@ -52,7 +52,9 @@ TEST_CASE("HTML: the same cells, everything escaped, no script, every element cl
   CHECK(has(h, "<title>og-opt report: a&lt;b&gt;&amp;c</title>"));
   CHECK(has(h, "<li>note with | and &lt;tag&gt;</li>"));
   CHECK(has(h, "<h2>Rules</h2>"));
-  CHECK(has(h, "<tr><td>r.cpp:1</td><td class=\"num\">2</td><td><code>Op(&quot;Relu&quot;,&quot;x&quot;)|1</code></td></tr>"));
+  CHECK(has(
+      h,
+      "<tr><td>r.cpp:1</td><td class=\"num\">2</td><td><code>Op(&quot;Relu&quot;,&quot;x&quot;)|1</code></td></tr>"));
   CHECK(has(h, "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"));
   CHECK_FALSE(has(h, "<script"));
   // Tags balance: as many <tr>, <td>, <table> opened as closed.
@@ -75,15 +77,20 @@ TEST_CASE("pictures: linked in Markdown, inline in HTML without the XML prolog, 
   const auto svg = (dir / "p.svg").string();
   {
     std::ofstream f(svg);
-    f << "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x\">\n<svg width=\"1pt\"><g/></svg>\n";
+    f << "<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x\">\n<svg "
+         "width=\"1pt\"><g/></svg>\n";
   }
   auto r = sample();
-  r.picture_sections.push_back({"Pictures", "", {{"After (whole graph: 1 ops)", "p.svg", svg, ""},
-                                                  {"Before", "missing.svg", (dir / "missing.svg").string(), ""}}});
+  r.picture_sections.push_back({"Pictures",
+                                "",
+                                {{"After (whole graph: 1 ops)", "p.svg", svg, ""},
+                                 {"Before", "missing.svg", (dir / "missing.svg").string(), ""}}});
   const auto m = md(r);
   CHECK(has(m, "\n## Pictures\n\nAfter (whole graph: 1 ops):\n\n![After (whole graph: 1 ops)](p.svg)\n"));
   const auto h = html(r);
-  CHECK(has(h, "<figcaption>After (whole graph: 1 ops) (<a href=\"p.svg\">p.svg</a>)</figcaption>\n<svg width=\"1pt\"><g/></svg>\n</figure>"));
+  CHECK(has(h,
+            "<figcaption>After (whole graph: 1 ops) (<a href=\"p.svg\">p.svg</a>)</figcaption>\n<svg "
+            "width=\"1pt\"><g/></svg>\n</figure>"));
   CHECK_FALSE(has(h, "<?xml"));
   CHECK_FALSE(has(h, "<!DOCTYPE svg"));
   CHECK(has(h, "<a href=\"missing.svg\">missing.svg</a>)</figcaption>\n</figure>"));
@@ -108,8 +115,10 @@ TEST_CASE("a shortened cell: its full text on demand in HTML, listed after the t
   auto r = sample();
   r.tables[0].code_full = {"Op(\"Relu\",LET(\"r\",Op(\"Relu\",\"x\")))", "x & y & z"};
   const auto h = html(r);
-  CHECK(has(h, "<td><details><summary><code>Op(&quot;Relu&quot;,&quot;x&quot;)|1</code></summary><code>Op(&quot;Relu&quot;,"
-               "LET(&quot;r&quot;,Op(&quot;Relu&quot;,&quot;x&quot;)))</code></details></td>"));
+  CHECK(
+      has(h,
+          "<td><details><summary><code>Op(&quot;Relu&quot;,&quot;x&quot;)|1</code></summary><code>Op(&quot;Relu&quot;,"
+          "LET(&quot;r&quot;,Op(&quot;Relu&quot;,&quot;x&quot;)))</code></details></td>"));
   CHECK(has(h, "<summary><code>x &amp; y</code></summary><code>x &amp; y &amp; z</code>"));
   const auto m = md(r);
   CHECK(has(m, "\ncanonical form in full:\n\n- r.cpp:1: `Op(\"Relu\",LET(\"r\",Op(\"Relu\",\"x\")))`\n"));
@@ -117,9 +126,12 @@ TEST_CASE("a shortened cell: its full text on demand in HTML, listed after the t
 
 TEST_CASE("a picture given as SVG text is embedded; a section has its heading and note") {
   auto r = sample();
-  r.picture_sections.push_back({"One instance of each rule", "first firing", {{"r.cpp:1", "", "", "<?xml?>\n<svg><g/></svg>\n"}}});
+  r.picture_sections.push_back(
+      {"One instance of each rule", "first firing", {{"r.cpp:1", "", "", "<?xml?>\n<svg><g/></svg>\n"}}});
   const auto h = html(r);
-  CHECK(has(h, "<h2>One instance of each rule</h2>\n<p>first firing</p>\n<figure>\n<figcaption>r.cpp:1</figcaption>\n<svg><g/></svg>\n</figure>"));
+  CHECK(has(h,
+            "<h2>One instance of each rule</h2>\n<p>first "
+            "firing</p>\n<figure>\n<figcaption>r.cpp:1</figcaption>\n<svg><g/></svg>\n</figure>"));
   CHECK(has(md(r), "\n## One instance of each rule\n\nfirst firing\n\nr.cpp:1\n"));
 }
 
@@ -130,7 +142,8 @@ TEST_CASE("short pattern: match -> replacement, Op and LET left out, cut to the 
   CHECK(short_pattern(R"(DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(EARLY,relaxed_precision_flag,Op("A",Op("$Const")),)"
                       R"(EQ(DTYPE_OF("*"),DType::Float32),Op("B","x",WITH_SIZE("x",Op("C",1U,"y,z"))))))") ==
         "A($Const) -> B(x,WITH_SIZE(x,C(1U,y,z)))");
-  const std::string deep = R"(DEF_PACKAGE_OPTIMIZATION(EARLY,Op("Div",Op("Mul","x",Op("Clip",Op("Add","x","three"),"lo","hi")),"six"),true,Op("HardSwish","x")))";
+  const std::string deep =
+      R"(DEF_PACKAGE_OPTIMIZATION(EARLY,Op("Div",Op("Mul","x",Op("Clip",Op("Add","x","three"),"lo","hi")),"six"),true,Op("HardSwish","x")))";
   CHECK(short_pattern(deep) == "Div(Mul(x,Clip(Add(x,three),lo,hi)),six) -> HardSwish(x)");
   CHECK(short_pattern(deep, 40) == "Div(Mul(x,Clip(…)),six) -> HardSwish(x)");
   CHECK(short_pattern(deep, 20) == "Div(…) -> HardSwish…");

@@ -59,7 +59,8 @@ Result run(const fs::path& p, const std::string& text) {
     r.diagnostics.push_back(f.substr(f.find(':') + 1));
   }
   for (const auto& rule : s.rules())
-    if (rule.valid) r.canonical += p.filename().string() + ":" + std::to_string(rule.line) + ": " + s.canonical(rule) + "\n";
+    if (rule.valid)
+      r.canonical += p.filename().string() + ":" + std::to_string(rule.line) + ": " + s.canonical(rule) + "\n";
   r.errors = s.error_count();
   return r;
 }

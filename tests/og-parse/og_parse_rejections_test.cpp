@@ -1,7 +1,7 @@
 // og-parse on the annotated bad rules of tests/dsl/rejections.inc (the file the C++ front end's
 // static_assert tables read): every OG_REJECT entry, as the DEF_PACKAGE_OPTIMIZATION (or, for its
-// other forms, the declaration) it stands for, gets exactly one diagnostic, on its line, whose text is the one written beside it; every
-// OG_ACCEPT twin gets none.
+// other forms, the declaration) it stands for, gets exactly one diagnostic, on its line, whose text is the one written
+// beside it; every OG_ACCEPT twin gets none.
 #include "../dsl/rejection_forms.hpp"
 
 #include <og_parse/og_parse.hpp>

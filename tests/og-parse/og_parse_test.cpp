@@ -99,7 +99,8 @@ TEST_CASE("bool and dtype constants, functional casts", "[canonical]") {
 TEST_CASE("adjacent strings concatenate, also across comments and macro expansions", "[canonical]") {
   auto p = parse(
       "#define SUFFIX \".opt\"\n"
-      "DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(\"Re\" /* c */ \"lu\", \"x\"), OK, Op(\"Relu\" SUFFIX, Operand(\"x\")))\n");
+      "DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(\"Re\" /* c */ \"lu\", \"x\"), OK, Op(\"Relu\" SUFFIX, "
+      "Operand(\"x\")))\n");
   REQUIRE(p.canonical.size() == 1);
   CHECK(p.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(\"Relu\",\"x\"),true,Op(\"Relu.opt\",\"x\"))");
 }
@@ -119,7 +120,8 @@ TEST_CASE("pass specs: names, offsets and priorities", "[pass]") {
   CHECK(r[2].pass.priority == 21048);
   CHECK(p.canonical[2].rfind("DEF_PACKAGE_OPTIMIZATION(LATE-2,", 0) == 0);
   REQUIRE(p.diags.size() == 1);
-  CHECK(p.diags[0] == "t.cpp:3:30: warning: 'LATE - 2' is outside the grammar (a pass spec is NAME or NAME + N); accepted");
+  CHECK(p.diags[0] ==
+        "t.cpp:3:30: warning: 'LATE - 2' is outside the grammar (a pass spec is NAME or NAME + N); accepted");
 }
 
 TEST_CASE("JSON: every rule with file, line, pass and typed trees, and the declarations", "[json]") {
@@ -182,8 +184,9 @@ TEST_CASE("JSON: every rule with file, line, pass and typed trees, and the decla
 }
 
 TEST_CASE("tensor properties of a multi-output op: Outputs(...) names its outputs", "[decl]") {
-  auto ok = parse("DEF_TENSOR_PROPERTIES(Op(\"Gen\", \"a\", \"b\"), Outputs(\"lo\", \"hi\"), Flat(\"lo\", \"a\"), "
-                  "MainMemory(\"hi\"))\n");
+  auto ok = parse(
+      "DEF_TENSOR_PROPERTIES(Op(\"Gen\", \"a\", \"b\"), Outputs(\"lo\", \"hi\"), Flat(\"lo\", \"a\"), "
+      "MainMemory(\"hi\"))\n");
   CHECK(ok.diags.empty());
   REQUIRE(ok.s->tensor_properties().size() == 1);
   const auto& tp = ok.s->tensor_properties()[0];
@@ -199,7 +202,8 @@ TEST_CASE("tensor properties of a multi-output op: Outputs(...) names its output
       "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Outputs())\n"
       "DEF_TENSOR_PROPERTIES(Op(\"G\", \"a\"), Outputs(\"lo\"), Flat(\"hi\"))\n");
   REQUIRE(bad.diags.size() == 5);
-  CHECK(bad.diags[0] == "t.cpp:1:48: error: Outputs(...) names the op's outputs right after Op(...), before any tensor property");
+  CHECK(bad.diags[0] ==
+        "t.cpp:1:48: error: Outputs(...) names the op's outputs right after Op(...), before any tensor property");
   CHECK(bad.diags[1].find("t.cpp:2:51: error: \"a\" cannot name an output") == 0);
   CHECK(bad.diags[2].find("t.cpp:3:51: error: \"lo\" cannot name an output") == 0);
   CHECK(bad.diags[3] == "t.cpp:4:37: error: Outputs(...) names at least one output");
@@ -215,8 +219,11 @@ TEST_CASE("declaration errors", "[decl]") {
   REQUIRE(p.diags.size() == 4);
   CHECK(p.diags[0] == "t.cpp:1:43: error: unknown cost 'CHEAP' (the costs are FREE, FAST, SNAIL, GLACIAL)");
   CHECK(p.diags[1] ==
-        "t.cpp:2:49: error: unknown flag 'FAST_PLEASE' (the flags are IS_CONST, INHIBIT_CONST_PROP, RESOURCE_HVX, RESOURCE_HMX)");
-  CHECK(p.diags[2] == "t.cpp:3:43: error: \"out\" is neither an operand of Op(\"A\", ...), an output named by Outputs(...), nor \"*\"");
+        "t.cpp:2:49: error: unknown flag 'FAST_PLEASE' (the flags are IS_CONST, INHIBIT_CONST_PROP, RESOURCE_HVX, "
+        "RESOURCE_HMX)");
+  CHECK(
+      p.diags[2] ==
+      "t.cpp:3:43: error: \"out\" is neither an operand of Op(\"A\", ...), an output named by Outputs(...), nor \"*\"");
   CHECK(p.diags[3] == "t.cpp:4:35: error: expected true or false (is \"p\" mandatory?), found 'maybe'");
   CHECK(p.s->ops().empty());
 }
@@ -244,17 +251,19 @@ TEST_CASE("a function's own declaration checks its uses as an annotation would",
       "[[maybe_unused]] static inline bool deep_enough(Constraint &c, OpRef const &x, int depth,\n"
       "                                                float is_float_scale = 1.0f);\n"
       "}\n";
-  auto p = parse(fns +
-                 "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32, 1.5f), "
-                 "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2, 3)))\n"
-                 "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A2\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32), "
-                 "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2)))\n"
-                 "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A3\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32, 2.0f), "
-                 "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2)))\n");
+  auto p =
+      parse(fns +
+            "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32, 1.5f), "
+            "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2, 3)))\n"
+            "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A2\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32), "
+            "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2)))\n"
+            "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A3\", \"x\"), EXTERNAL_CONSTRAINT(deep_enough, \"x\", 32, 2.0f), "
+            "Op(\"B\", SHAPEFN_APPLY(half_size, \"x\", 2)))\n");
   REQUIRE(p.diags.size() == 2);
-  CHECK(p.diags[0] ==
-        "t.cpp:7:104: error: SHAPEFN_APPLY(half_size, ...) passes 3 arguments but half_size takes 2 after its framework "
-        "parameters");
+  CHECK(
+      p.diags[0] ==
+      "t.cpp:7:104: error: SHAPEFN_APPLY(half_size, ...) passes 3 arguments but half_size takes 2 after its framework "
+      "parameters");
   CHECK(p.diags[1] ==
         "t.cpp:8:48: error: EXTERNAL_CONSTRAINT(deep_enough, ...) passes 2 arguments but deep_enough takes 3 after its "
         "framework parameters");
@@ -276,12 +285,14 @@ TEST_CASE("a function's own declaration checks its uses as an annotation would",
   // A header og-parse finds gives its declarations too (a package's helpers live there).
   const auto dir = std::filesystem::temp_directory_path() / ("og_parse_decl_" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "helpers.h") << "#pragma once\nstatic OpRef split_size(Replacement &rpx, OpRef const &x, int n);\n";
+  std::ofstream(dir / "helpers.h")
+      << "#pragma once\nstatic OpRef split_size(Replacement &rpx, OpRef const &x, int n);\n";
   og_parse::Session hs;
-  hs.add_source("rules.cpp",
-                "#include \"helpers.h\"\n"
-                "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(split_size, \"x\", 2, 3)))\n",
-                (dir / "rules.cpp").string());
+  hs.add_source(
+      "rules.cpp",
+      "#include \"helpers.h\"\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, Op(\"B\", SHAPEFN_APPLY(split_size, \"x\", 2, 3)))\n",
+      (dir / "rules.cpp").string());
   hs.run();
   std::filesystem::remove_all(dir);
   REQUIRE(hs.diagnostics().size() == 1);
@@ -327,8 +338,9 @@ TEST_CASE("a function annotated or declared after the rules that name it checks 
   for (std::size_t i = 0; i < expected.size(); ++i)
     CHECK(before.diags[i].substr(before.diags[i].find(": error")) == expected[i].substr(expected[i].find(": error")));
   // a second declaration, after the rule, that disagrees: the function is overloaded, unchecked
-  const auto overloaded = parse("bool late_fn(Constraint &c, OpRef const &a, int b);\n" + rules.substr(0, rules.find('\n') + 1) +
-                                "bool late_fn(Constraint &c, OpRef const &a);\n");
+  const auto overloaded =
+      parse("bool late_fn(Constraint &c, OpRef const &a, int b);\n" + rules.substr(0, rules.find('\n') + 1) +
+            "bool late_fn(Constraint &c, OpRef const &a);\n");
   CHECK(overloaded.diags.empty());
 }
 
@@ -383,7 +395,9 @@ TEST_CASE("options: no lint, strict", "[options]") {
 }
 
 TEST_CASE("a match's bare \"*\" is an anonymous wildcard, elsewhere it names the root", "[match]") {
-  auto p = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"*\", \"*\"), GT(RANK_OF(\"*\"), 1), Op(\"B\", INPUT_OF(\"*\", 1)))\n");
+  auto p = parse(
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"*\", \"*\"), GT(RANK_OF(\"*\"), 1), Op(\"B\", INPUT_OF(\"*\", "
+      "1)))\n");
   REQUIRE(p.canonical.size() == 1);
   CHECK(p.diags.empty());
   const auto& r = p.s->rules()[0];
@@ -414,7 +428,8 @@ TEST_CASE("hostile input never crashes or hangs", "[robustness]") {
     // R1 doubles 20 times: each use stops at the per-construct bound, and after enough uses the
     // file's own bound stops every later one at once.
     std::string t;
-    for (int i = 1; i <= 20; ++i) t += "#define R" + std::to_string(i) + " R" + std::to_string(i + 1) + " R" + std::to_string(i + 1) + "\n";
+    for (int i = 1; i <= 20; ++i)
+      t += "#define R" + std::to_string(i) + " R" + std::to_string(i + 1) + " R" + std::to_string(i + 1) + "\n";
     t += "#define R21 x x\n";
     const int uses = 200;
     for (int i = 0; i < uses; ++i) t += "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(R1, 0), \"x\")\n";
@@ -513,9 +528,11 @@ TEST_CASE("nested expansions that share operands are bounded", "[robustness]") {
 }
 
 TEST_CASE("CRLF line ends and a UTF-8 byte order mark", "[lexical]") {
-  auto p = parse("\xEF\xBB\xBF" "DEF_PACKAGE_OPTIMIZATION(EARLY,\r\n  Op(\"A\", \"x\"),\r\n  OK, Op(\"B\", \"x\"))\r\n"
-                 "#define M(a) \\\r\n  Op(\"C\", a)\r\n"
-                 "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"A\", \"x\"), OK, M(\"x\"))\r\n");
+  auto p = parse(
+      "\xEF\xBB\xBF"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY,\r\n  Op(\"A\", \"x\"),\r\n  OK, Op(\"B\", \"x\"))\r\n"
+      "#define M(a) \\\r\n  Op(\"C\", a)\r\n"
+      "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"A\", \"x\"), OK, M(\"x\"))\r\n");
   CHECK(p.diags.empty());
   REQUIRE(p.canonical.size() == 2);
   CHECK(p.canonical[1] == "DEF_PACKAGE_OPTIMIZATION(LATE,Op(\"A\",\"x\"),true,Op(\"C\",\"x\"))");
@@ -530,9 +547,10 @@ TEST_CASE("the compatibility names expand as the grammar's records say", "[canon
   for (const auto& r : optgrammar::dsl::constructs) {
     if (r.expansion.empty() || !optgrammar::dsl::typing_of(r.family).regular()) continue;
     const bool ints = r.family == optgrammar::dsl::Family::CEILDIV;
-    const bool scalar = ints || r.family == optgrammar::dsl::Family::DIM_N || r.family == optgrammar::dsl::Family::SHAPE_SIZE;
-    const std::vector<std::string> args = ints ? std::vector<std::string>{"7", "2"}
-                                               : std::vector<std::string>{"\"x\"", "\"*\"", "\"x\""};
+    const bool scalar =
+        ints || r.family == optgrammar::dsl::Family::DIM_N || r.family == optgrammar::dsl::Family::SHAPE_SIZE;
+    const std::vector<std::string> args =
+        ints ? std::vector<std::string>{"7", "2"} : std::vector<std::string>{"\"x\"", "\"*\"", "\"x\""};
     std::string use = std::string(r.name) + "(";
     for (std::size_t k = 0; k < r.min_args; ++k) use += (k ? "," : "") + args[k];
     use += ")";
@@ -640,8 +658,9 @@ TEST_CASE("registrations as the framework's older headers take them: a variable 
   // front end words it (which cannot spell what was written).
   auto rule = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"Neg\", Op(op_name_relu, \"x\")), OK, \"x\")\n");
   REQUIRE(rule.diags.size() == 1);
-  CHECK(rule.diags[0] == "t.cpp:1:43: error: Op's first operand must be the op name as a string constant (\"Relu\"), not "
-                         "a C++ variable or expression");
+  CHECK(rule.diags[0] ==
+        "t.cpp:1:43: error: Op's first operand must be the op name as a string constant (\"Relu\"), not "
+        "a C++ variable or expression");
   const nlohmann::json j = p.s->to_json();
   // DEF_PACKAGE_OP's cost and flags: the framework's defaults, as the C++ registry records them.
   CHECK(j["ops"][0]["cost"] == "GLACIAL");
@@ -659,7 +678,8 @@ TEST_CASE("unknown names: an error where only framework headers were not found, 
       "#include \"QnnOpPackage.h\"\n"
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"Relu\", \"x\"), IS_FLAOT16(\"x\"), Op(\"Relu.fp16\", \"x\"))\n"
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), GT(DIM_HEIGHT(\"x\"), TILE_HIEGHT), Op(\"B\", \"x\"))\n"
-      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, AUTOTHREAD_HXV(1, \"I\", Op(\"B\", TYPICAL_SLICE(\"x\", \"I\"))))\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), OK, AUTOTHREAD_HXV(1, \"I\", Op(\"B\", TYPICAL_SLICE(\"x\", "
+      "\"I\"))))\n"
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), IS_NOTHING_LIKE_IT(\"x\"), Op(\"B\", \"x\"))\n");
   REQUIRE(fw.diags.size() == 4);
   CHECK(fw.diags[0] == "t.cpp:3:50: error: unknown function 'IS_FLAOT16' (did you mean 'IS_FLOAT16'?)");
@@ -675,9 +695,10 @@ TEST_CASE("unknown names: an error where only framework headers were not found, 
       "DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op(\"C\", \"x\"), GT(DIM_WIDTH(\"x\"), TILE_F(1)), Op(\"D\", \"x\"))\n"
       "DEF_PACKAGE_OPTIMIZATION(LATE, Op(\"E\", \"x\"), OK, \"x\")\n");
   REQUIRE(own.diags.size() == 2);
-  CHECK(own.diags[0] == "t.cpp:3:66: warning: rule not checked: 'TILE_N' is neither a construct of the rule language nor a "
-                        "macro og-parse could read (it may come from \"my_constants.h\", which og-parse did not find; give "
-                        "its folder with -I)");
+  CHECK(own.diags[0] ==
+        "t.cpp:3:66: warning: rule not checked: 'TILE_N' is neither a construct of the rule language nor a "
+        "macro og-parse could read (it may come from \"my_constants.h\", which og-parse did not find; give "
+        "its folder with -I)");
   CHECK(own.diags[1].find("t.cpp:4:70: warning: rule not checked: 'TILE_F' is neither") == 0);
   CHECK(own.canonical.size() == 1);  // the third rule, whose words are all the language's
 }
@@ -697,13 +718,16 @@ TEST_CASE("parameter orders as the SDK's generated sources write them: the op na
   CHECK(po[0].params[0].name == "X_VAL");
   CHECK(po[0].params[0].mandatory);
   REQUIRE(p.diags.size() == 4);
-  CHECK(p.diags[0] == "t.cpp:1:25: warning: the op name is the variable 'sg_opNameReluX', not a string constant: og-parse "
-                      "cannot tell which op these parameters belong to");
+  CHECK(p.diags[0] ==
+        "t.cpp:1:25: warning: the op name is the variable 'sg_opNameReluX', not a string constant: og-parse "
+        "cannot tell which op these parameters belong to");
   // An op name alone: the framework's macro wants a triple at least, and so do both front ends.
-  CHECK(p.diags[1] == "t.cpp:2:31: error: DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of "
-                      "(\"param\", mandatory, default)");
-  CHECK(p.diags[3] == "t.cpp:3:53: error: DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of "
-                      "(\"param\", mandatory, default)");
+  CHECK(p.diags[1] ==
+        "t.cpp:2:31: error: DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of "
+        "(\"param\", mandatory, default)");
+  CHECK(p.diags[3] ==
+        "t.cpp:3:53: error: DEF_PACKAGE_PARAM_ORDER takes the op name, then one or more triples of "
+        "(\"param\", mandatory, default)");
   CHECK(p.s->to_json()["param_orders"][0]["op_variable"] == "sg_opNameReluX");
 }
 
@@ -716,7 +740,8 @@ TEST_CASE("DEF_OPT and DEF_OPTIM, the framework's short names of the rule macros
       "DEF_OPT(EARLY, Op(\"C\", \"x\"), IS_FLOAT32(\"y\"), \"x\")\n");
   REQUIRE(p.canonical.size() == 2);
   CHECK(p.canonical[0] == "DEF_PACKAGE_OPTIMIZATION(EARLY+1,Op(\"A\",\"x\"),EQ(DTYPE_OF(\"x\"),DType::Float32),\"x\")");
-  CHECK(p.canonical[1].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"B\",\"x\"),", 0) == 0);
+  CHECK(p.canonical[1].rfind(
+            "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"B\",\"x\"),", 0) == 0);
   // a fault in a DEF_OPT rule is reported as in any rule
   REQUIRE(p.diags.size() == 1);
   CHECK(p.diags[0].find("t.cpp:4:") == 0);
@@ -735,7 +760,8 @@ TEST_CASE("the framework's rule macros made of others, known without a #define",
   // include/optgrammar/htp_compat_macros.hpp, built into og-parse: the rules print as the
   // long macros they stand for.
   auto p = parse(
-      "DEF_AUTOSPLIT(TILING, Op(\"T\", \"x\"), IS_FLOAT32(\"x\"), 2, \"I\", 4, Op(\"T\", TYPICAL_SLICE(\"x\", \"I\")))\n"
+      "DEF_AUTOSPLIT(TILING, Op(\"T\", \"x\"), IS_FLOAT32(\"x\"), 2, \"I\", 4, Op(\"T\", TYPICAL_SLICE(\"x\", "
+      "\"I\")))\n"
       "DEF_AUTOSPLIT_ORDERED(TILING + 1, Op(\"U\", \"x\"), OK, 1, \"I\", 8, Op(\"U\", TYPICAL_SLICE(\"x\", \"I\")))\n"
       "DEF_AUTOSPLIT_TYPICAL(TILING + 2, \"V\", 2, 1, 16)\n"
       "CONVERT_BINARY_OP_TO_FP16(\"Mul\", \"a\", \"b\")\n"
@@ -749,11 +775,15 @@ TEST_CASE("the framework's rule macros made of others, known without a #define",
   CHECK(p.canonical[0].rfind("DEF_PACKAGE_OPTIMIZATION(TILING,Op(\"T\",\"x\"),AND(GT(DIM_OF(\"*\",2),4),"
                              "EQ(DTYPE_OF(\"x\"),DType::Float32)),AUTOSPLIT(2,\"I\",4,Op(\"T\",",
                              0) == 0);
-  CHECK(p.canonical[1].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(TILING+1,ordered_autosplit_flag,Op(\"U\",\"x\"),", 0) == 0);
-  CHECK(p.canonical[2].rfind("DEF_PACKAGE_OPTIMIZATION(TILING+2,OpVarIn(\"V\"),GT(DIM_OF(\"*\",1),16),AUTOSPLIT(1,\"I\",16,"
-                             "OP_ITER(Op(\"V\"),\"J\",0,INPUTS_OF(\"*\"),SELECT(GE(SPLIT_START(\"J\"),2),ITER_INPUT_OF(\"*\",\"J\"),",
+  CHECK(p.canonical[1].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(TILING+1,ordered_autosplit_flag,Op(\"U\",\"x\"),",
                              0) == 0);
-  CHECK(p.canonical[3].rfind("DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"Mul\",\"a\",\"b\"),", 0) == 0);
+  CHECK(p.canonical[2].rfind(
+            "DEF_PACKAGE_OPTIMIZATION(TILING+2,OpVarIn(\"V\"),GT(DIM_OF(\"*\",1),16),AUTOSPLIT(1,\"I\",16,"
+            "OP_ITER(Op(\"V\"),\"J\",0,INPUTS_OF(\"*\"),SELECT(GE(SPLIT_START(\"J\"),2),ITER_INPUT_OF(\"*\",\"J\"),",
+            0) == 0);
+  CHECK(p.canonical[3].rfind(
+            "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(CLEANUP_GRAPH+130,relaxed_precision_flag,Op(\"Mul\",\"a\",\"b\"),",
+            0) == 0);
   CHECK(p.canonical[4] == "DEF_PACKAGE_OPTIMIZATION(EARLY,Op(\"W\",\"x\"),true,\"x\")");
   REQUIRE(p.s->ops().size() == 1);
   CHECK(p.s->ops()[0].op == "Relu");
@@ -769,8 +799,9 @@ TEST_CASE("IS_OP, PRODUCER_FOR and DATA_SIZE: an existing opref, then an op name
   CHECK(constraint_of("AND(IS_OP(\"x\", \"Relu\"), PRODUCER_FOR(INPUT_OF(\"*\", 0), \"Add\"))") ==
         "AND(IS_OP(\"x\",\"Relu\"),PRODUCER_FOR(INPUT_OF(\"*\",0),\"Add\"))");
   CHECK(constraint_of("GT(DATA_SIZE(\"x\"), 64)") == "GT(DATA_SIZE(\"x\"),64)");
-  auto bad = parse("DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), IS_OP(1, \"Relu\"), \"x\")\n"
-                   "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"B\", \"x\"), PRODUCER_FOR(\"x\", \"\"), \"x\")\n");
+  auto bad = parse(
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"A\", \"x\"), IS_OP(1, \"Relu\"), \"x\")\n"
+      "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"B\", \"x\"), PRODUCER_FOR(\"x\", \"\"), \"x\")\n");
   REQUIRE(bad.diags.size() == 2);
   CHECK(bad.diags[0].find("IS_OP's operand 1 must be an operand tag or opref, not int") != std::string::npos);
   CHECK(bad.diags[1].find("op name") != std::string::npos);
@@ -801,13 +832,15 @@ TEST_CASE("registrations as the framework writes them: template-ids without pare
       "DEF_TENSOR_PROPERTIES(Op(\"Cat2\", \"axis\"), Flat(\"...\"))\n");
   REQUIRE(bad.diags.size() == 2);
   CHECK(bad.diags[0].find("t.cpp:1:22: error: the template-id 'impl<T...' has a ','") == 0);
-  CHECK(bad.diags[1].find("t.cpp:2:40: error: \"...\" (this operand and all later ones) must be the last operand") == 0);
+  CHECK(bad.diags[1].find("t.cpp:2:40: error: \"...\" (this operand and all later ones) must be the last operand") ==
+        0);
   // A property may name "..." when the Op has none (the inputs no other property singles out).
   REQUIRE(bad.s->tensor_properties().size() == 1);
   CHECK(bad.s->tensor_properties()[0].op == "Cat2");
 }
 
-TEST_CASE("rules that cannot match: an op nothing knows, an operand count the definition does not allow", "[op_check]") {
+TEST_CASE("rules that cannot match: an op nothing knows, an operand count the definition does not allow",
+          "[op_check]") {
   const std::string text =
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"onnx.relu\", \"x\"), OK, \"x\")\n"
       "DEF_PACKAGE_OPTIMIZATION(EARLY, Op(\"onnx.Conv\", \"x\", \"*\", \"*\"), OK, \"x\")\n"
@@ -822,14 +855,17 @@ TEST_CASE("rules that cannot match: an op nothing knows, an operand count the de
   o.check_ops = true;
   const auto p = parse(text, o);
   REQUIRE(p.diags.size() == 3);
-  CHECK(p.diags[0] ==
-        "t.cpp:1:33: warning: the match names op \"onnx.relu\", which no op definition, package op or rule's replacement "
-        "knows (did you mean \"onnx.Relu\"?)");
+  CHECK(
+      p.diags[0] ==
+      "t.cpp:1:33: warning: the match names op \"onnx.relu\", which no op definition, package op or rule's replacement "
+      "knows (did you mean \"onnx.Relu\"?)");
   CHECK(p.diags[1] ==
         "t.cpp:2:33: warning: Op(\"onnx.Conv\", ...) gives it 3 operands, its definition allows 9 operands (the "
-        "attributes first: auto_pad, dilations, group, kernel_shape, pads, strides; then X, W, B): the match never succeeds");
+        "attributes first: auto_pad, dilations, group, kernel_shape, pads, strides; then X, W, B): the match never "
+        "succeeds");
   CHECK(p.diags[2] ==
-        "t.cpp:3:33: warning: OpVarIn(\"Relu\", ...) gives it at least 2 operands, its definition allows 1 operand (x): the "
+        "t.cpp:3:33: warning: OpVarIn(\"Relu\", ...) gives it at least 2 operands, its definition allows 1 operand "
+        "(x): the "
         "match never succeeds");
   // off by default in the library, and with lint off
   CHECK(parse(text).diags.empty());

@@ -3,8 +3,8 @@
 // and the interpreter computes ONNX's results.
 #include "onnx_import.hpp"
 
-#include <optgrammar/ops/onnx.hpp>
 #include <optgrammar/ops/definition_verify.hpp>
+#include <optgrammar/ops/onnx.hpp>
 
 #include <onnx/onnx_pb.h>
 
@@ -127,16 +127,19 @@ TEST_CASE("an op type the importer does not claim is an error naming the op type
     FAIL("no error");
   } catch (const oi::ImportError& e) {
     CHECK(e.kind == oi::ImportError::Kind::unsupported_op);
-    CHECK_THAT(e.what(), Catch::EndsWith("node 0 'the_node' (NoSuchOp): op type 'NoSuchOp' is not claimed by the importer; "
-                                         "the op types it does not claim: NoSuchOp (2 nodes), com.vendor.OtherOp (1 node)"));
+    CHECK_THAT(e.what(),
+               Catch::EndsWith("node 0 'the_node' (NoSuchOp): op type 'NoSuchOp' is not claimed by the importer; "
+                               "the op types it does not claim: NoSuchOp (2 nodes), com.vendor.OtherOp (1 node)"));
   }
 }
 
 TEST_CASE("bytes that parse but hold no model are refused: no IR version, no graph") {
   // An empty file parses as an empty ModelProto.
-  CHECK_THROWS_WITH(oi::import_bytes("", "empty.onnx"), Catch::Contains("empty.onnx: not an ONNX model: it states no IR version"));
+  CHECK_THROWS_WITH(oi::import_bytes("", "empty.onnx"),
+                    Catch::Contains("empty.onnx: not an ONNX model: it states no IR version"));
   const std::string no_graph = model(13).SerializeAsString();
-  CHECK_THROWS_WITH(oi::import_bytes(no_graph, "no_graph.onnx"), Catch::Contains("no_graph.onnx: not an ONNX model: it has no graph"));
+  CHECK_THROWS_WITH(oi::import_bytes(no_graph, "no_graph.onnx"),
+                    Catch::Contains("no_graph.onnx: not an ONNX model: it has no graph"));
   // Their kind says so, apart from a model that is malformed (og-opt tells a file that is neither
   // the graph text format nor a model by it).
   for (const std::string& bytes : {std::string(), no_graph, std::string("\x0f\xff", 2)}) try {
@@ -159,7 +162,8 @@ TEST_CASE("input shapes: NAME=D0,D1,... is parsed strictly, and a name that is n
   CHECK(io.input_shapes.at("x") == std::vector<std::size_t>{1, 3, 0, 224});
   CHECK(io.add_input_shape("x=5"));  // the last one given counts
   CHECK(io.input_shapes.at("x") == std::vector<std::size_t>{5});
-  for (const char* bad : {"x", "=3", "x=", "x=3,", "x=,3", "x=3,,4", "x=-1", "x=a", "x=3a", "x= 3", "x=99999999999999999999999"}) {
+  for (const char* bad :
+       {"x", "=3", "x=", "x=3,", "x=,3", "x=3,,4", "x=-1", "x=a", "x=3a", "x= 3", "x=99999999999999999999999"}) {
     INFO(bad);
     oi::ImportOptions none;
     CHECK_FALSE(none.add_input_shape(bad));
@@ -179,21 +183,29 @@ TEST_CASE("input shapes: NAME=D0,D1,... is parsed strictly, and a name that is n
   typed(g->add_output(), "y", {2});
   g->mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("n");
   const std::string path = save(m, "symbolic_input");
-  CHECK_THROWS_WITH(oi::import_file(path),
-                    Catch::Contains("inputs without a fixed shape: 'x' ([n]); give their dims, e.g. --input-shape x=1"));
+  CHECK_THROWS_WITH(
+      oi::import_file(path),
+      Catch::Contains("inputs without a fixed shape: 'x' ([n]); give their dims, e.g. --input-shape x=1"));
   {
     // Every such input at once, each with its declared shape; an example that fixes them keeps
     // the fixed dims.
     auto m2 = m;
     typed(m2.mutable_graph()->add_input(), "state", {2, 1, 128});
-    m2.mutable_graph()->mutable_input(1)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->clear_dim_value();
+    m2.mutable_graph()
+        ->mutable_input(1)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(1)
+        ->clear_dim_value();
     auto* mul = m2.mutable_graph()->add_node();
     mul->set_op_type("Identity");
     mul->add_input("state");
     mul->add_output("s2");
-    CHECK_THROWS_WITH(oi::import_file(save(m2, "two_symbolic_inputs")),
-                      Catch::Contains("inputs without a fixed shape: 'x' ([n]), 'state' ([2, ?, 128]); give their dims, "
-                                      "e.g. --input-shape x=1 --input-shape state=2,1,128"));
+    CHECK_THROWS_WITH(
+        oi::import_file(save(m2, "two_symbolic_inputs")),
+        Catch::Contains("inputs without a fixed shape: 'x' ([n]), 'state' ([2, ?, 128]); give their dims, "
+                        "e.g. --input-shape x=1 --input-shape state=2,1,128"));
   }
   oi::ImportOptions fixed;
   REQUIRE(fixed.add_input_shape("x=4"));
@@ -322,7 +334,8 @@ TEST_CASE("opset 6's broadcast attribute lines B up with A from axis on") {
   CHECK(values(out[0]) == std::vector<float>{10, 10, 10, 21, 21, 21});
 }
 
-TEST_CASE("an axis attribute outside its input's rank is refused before ONNX's inference; OneHot's counts in its output") {
+TEST_CASE(
+    "an axis attribute outside its input's rank is refused before ONNX's inference; OneHot's counts in its output") {
   auto m = model(13);
   auto* g = m.mutable_graph();
   typed(g->add_input(), "x", {2, 3});
@@ -443,8 +456,9 @@ TEST_CASE("tensor data kept outside the model (external data) is read from the m
   // The same bytes in memory: the folder must be given.
   std::string bytes;
   m.SerializeToString(&bytes);
-  CHECK_THROWS_WITH(oi::import_bytes(bytes, "mem.onnx"),
-                    Catch::Contains("initializer 'w': external data is in 'weights.bin', but the model's folder is not known"));
+  CHECK_THROWS_WITH(
+      oi::import_bytes(bytes, "mem.onnx"),
+      Catch::Contains("initializer 'w': external data is in 'weights.bin', but the model's folder is not known"));
   oi::ImportOptions o;
   o.external_data_dir = "ext_ok";
   CHECK(oi::import_bytes(bytes, "mem.onnx", o).graph.live_count() == im.graph.live_count());
@@ -457,7 +471,8 @@ TEST_CASE("external data that is missing, short, or outside the model's folder i
       m.mutable_graph()->mutable_initializer(0)->mutable_external_data(0)->set_value(loc);
       save_in(m, "ext_escape/model.onnx");
       CHECK_THAT(import_error("ext_escape/model.onnx"),
-                 Catch::Contains("initializer 'w': external data location '" + loc + "' is not a path inside the model's folder"));
+                 Catch::Contains("initializer 'w': external data location '" + loc +
+                                 "' is not a path inside the model's folder"));
     }
   }
   SECTION("a file that is not there") {
@@ -465,21 +480,24 @@ TEST_CASE("external data that is missing, short, or outside the model's folder i
     std::filesystem::remove("ext_missing/weights.bin");
     save_in(m, "ext_missing/model.onnx");
     CHECK_THAT(import_error("ext_missing/model.onnx"),
-               Catch::Contains("initializer 'w': external data file 'weights.bin' is not in") && Catch::Contains("ext_missing"));
+               Catch::Contains("initializer 'w': external data file 'weights.bin' is not in") &&
+                   Catch::Contains("ext_missing"));
   }
   SECTION("data that ends past the file (a truncated weights file)") {
     auto m = external_model("ext_short");
     std::filesystem::resize_file("ext_short/weights.bin", 20);
     save_in(m, "ext_short/model.onnx");
-    CHECK_THAT(import_error("ext_short/model.onnx"),
-               Catch::Contains("node 0 (Constant): attribute value: external data (bytes 12 to 24 of 'weights.bin') ends past "
-                               "the file's 20 bytes"));
+    CHECK_THAT(
+        import_error("ext_short/model.onnx"),
+        Catch::Contains("node 0 (Constant): attribute value: external data (bytes 12 to 24 of 'weights.bin') ends past "
+                        "the file's 20 bytes"));
   }
   SECTION("an offset that is no number, and a tensor with no location") {
     auto m = external_model("ext_bad");
     m.mutable_graph()->mutable_initializer(0)->mutable_external_data(1)->set_value("12a");
     save_in(m, "ext_bad/model.onnx");
-    CHECK_THAT(import_error("ext_bad/model.onnx"), Catch::Contains("initializer 'w': external data offset '12a' is no integer >= 0"));
+    CHECK_THAT(import_error("ext_bad/model.onnx"),
+               Catch::Contains("initializer 'w': external data offset '12a' is no integer >= 0"));
     m = external_model("ext_bad");
     m.mutable_graph()->mutable_initializer(0)->mutable_external_data(0)->set_key("file");
     save_in(m, "ext_bad/model.onnx");
@@ -496,10 +514,12 @@ TEST_CASE("bytes that are no model say what they are where that can be told") {
   CHECK_THROWS_WITH(oi::import_bytes(cut, "cut.onnx"),
                     Catch::Contains("cut.onnx is not an ONNX model: it ends inside its field 7, which states") &&
                         Catch::Contains("(a truncated file?)"));
-  CHECK_THROWS_WITH(oi::import_bytes("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 99\n", "lfs.onnx"),
-                    Catch::Contains("lfs.onnx is not an ONNX model: it is a Git LFS pointer file"));
+  CHECK_THROWS_WITH(
+      oi::import_bytes("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 99\n", "lfs.onnx"),
+      Catch::Contains("lfs.onnx is not an ONNX model: it is a Git LFS pointer file"));
   CHECK_THROWS_WITH(oi::import_bytes("\n<!DOCTYPE html>\n<html><body>Not Found</body></html>", "page.onnx"),
                     Catch::Contains("page.onnx is not an ONNX model: it is an HTML or XML page"));
   // Other bytes that do not parse: no more is said.
-  CHECK_THROWS_WITH(oi::import_bytes(std::string("\x0f\xff", 2), "junk.onnx"), Catch::Equals("junk.onnx is not an ONNX model"));
+  CHECK_THROWS_WITH(oi::import_bytes(std::string("\x0f\xff", 2), "junk.onnx"),
+                    Catch::Equals("junk.onnx is not an ONNX model"));
 }

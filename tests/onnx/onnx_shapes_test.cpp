@@ -32,14 +32,16 @@ struct Builder {
     m.set_ir_version(8);
     m.add_opset_import()->set_version(opset);
   }
-  static void type(onnx::ValueInfoProto* v, const std::string& name, int elem, std::initializer_list<std::int64_t> dims) {
+  static void type(onnx::ValueInfoProto* v, const std::string& name, int elem,
+                   std::initializer_list<std::int64_t> dims) {
     v->set_name(name);
     auto* t = v->mutable_type()->mutable_tensor_type();
     t->set_elem_type(elem);
     auto* shape = t->mutable_shape();  // (a scalar has a shape of no dims)
     for (auto d : dims) shape->add_dim()->set_dim_value(d);
   }
-  void input(const std::string& name, std::initializer_list<std::int64_t> dims, int elem = onnx::TensorProto_DataType_FLOAT) {
+  void input(const std::string& name, std::initializer_list<std::int64_t> dims,
+             int elem = onnx::TensorProto_DataType_FLOAT) {
     type(g->add_input(), name, elem, dims);
   }
   /// A graph output without a declared shape: the import has to find it.
@@ -48,8 +50,8 @@ struct Builder {
     v->set_name(name);
     v->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto_DataType_FLOAT);
   }
-  onnx::NodeProto* op(const std::string& type, std::initializer_list<std::string> in, std::initializer_list<std::string> out,
-                      onnx::GraphProto* into = nullptr) {
+  onnx::NodeProto* op(const std::string& type, std::initializer_list<std::string> in,
+                      std::initializer_list<std::string> out, onnx::GraphProto* into = nullptr) {
     auto* n = (into ? into : g)->add_node();
     n->set_op_type(type);
     for (const auto& i : in) n->add_input(i);
@@ -204,7 +206,8 @@ TEST_CASE("an If whose condition depends on the model's inputs is an error namin
     Builder::type(sub->add_output(), std::string("out_") + name, onnx::TensorProto_DataType_FLOAT, {2});
   }
   b.output("y");
-  CHECK_THAT(b.unclaimed("if_from_data"), Catch::Contains("node 0 'branch' (If): its condition 'c' depends on the model's inputs"));
+  CHECK_THAT(b.unclaimed("if_from_data"),
+             Catch::Contains("node 0 'branch' (If): its condition 'c' depends on the model's inputs"));
 }
 
 TEST_CASE("an input given a value (--input-value) is a constant, and the shapes that follow from it are known") {
@@ -226,10 +229,13 @@ TEST_CASE("an input given a value (--input-value) is a constant, and the shapes 
   SECTION("a value for a name that is no input, or of the wrong element count, is an error") {
     oi::ImportOptions bad;
     REQUIRE(bad.add_input_value("shape=3,2"));
-    CHECK_THROWS_WITH(b.import("input_value_bad", bad), Catch::Contains("a value is given for 'shape', which is no input of the model (its inputs: x, target)"));
+    CHECK_THROWS_WITH(
+        b.import("input_value_bad", bad),
+        Catch::Contains("a value is given for 'shape', which is no input of the model (its inputs: x, target)"));
     oi::ImportOptions short_one;
     REQUIRE(short_one.add_input_value("target=6"));
-    CHECK_THROWS_WITH(b.import("input_value_short", short_one), Catch::Contains("input 'target': 1 values are given for its 2 elements"));
+    CHECK_THROWS_WITH(b.import("input_value_short", short_one),
+                      Catch::Contains("input 'target': 1 values are given for its 2 elements"));
   }
 }
 
@@ -262,7 +268,8 @@ Builder if_model(bool cond_is_input) {
 }
 
 std::vector<float> run_floats(const optgrammar::Graph& g, std::vector<float> x) {
-  optgrammar::engine::Tensor in{optgrammar::OutputDef::make(DType::Float32, {x.size()}), std::vector<std::byte>(x.size() * 4)};
+  optgrammar::engine::Tensor in{optgrammar::OutputDef::make(DType::Float32, {x.size()}),
+                                std::vector<std::byte>(x.size() * 4)};
   std::memcpy(in.data.data(), x.data(), in.data.size());
   const auto out = optgrammar::engine::interpret(g, {in});
   REQUIRE(out.size() >= 1);
@@ -321,12 +328,13 @@ TEST_CASE("a Loop whose trip count is known at import is its body, unrolled, wit
 
   const auto im = b.import("loop_unrolled");
   CHECK(count(im.graph, "onnx.Add") == 3);
-  const auto out = optgrammar::engine::interpret(im.graph, {[] {
-    optgrammar::engine::Tensor t{optgrammar::OutputDef::make(DType::Float32, {2}), std::vector<std::byte>(8)};
-    const float v[2] = {1.0f, 2.0f};
-    std::memcpy(t.data.data(), v, 8);
-    return t;
-  }()});
+  const auto out = optgrammar::engine::interpret(
+      im.graph, {[] {
+        optgrammar::engine::Tensor t{optgrammar::OutputDef::make(DType::Float32, {2}), std::vector<std::byte>(8)};
+        const float v[2] = {1.0f, 2.0f};
+        std::memcpy(t.data.data(), v, 8);
+        return t;
+      }()});
   REQUIRE(out.size() == 2);
   CHECK(dims_of(out[1].def) == std::vector<std::size_t>{3, 2});
   std::vector<float> acc(2), scans(6);
@@ -340,6 +348,7 @@ TEST_CASE("a Loop whose trip count is known at import is its body, unrolled, wit
     d.g = d.m.mutable_graph();
     d.g->mutable_initializer()->erase(d.g->mutable_initializer()->begin());  // "trips" becomes an input
     Builder::type(d.g->add_input(), "trips", onnx::TensorProto_DataType_INT64, {});
-    CHECK_THAT(d.unclaimed("loop_from_data"), Catch::Contains("node 0 'repeat' (Loop): its trip count 'trips' depends on the model's inputs"));
+    CHECK_THAT(d.unclaimed("loop_from_data"),
+               Catch::Contains("node 0 'repeat' (Loop): its trip count 'trips' depends on the model's inputs"));
   }
 }

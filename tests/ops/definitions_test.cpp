@@ -31,10 +31,11 @@ OutputDef i32(std::initializer_list<std::size_t> s) { return OutputDef::make(DTy
 }  // namespace
 
 TEST_CASE("every op the project uses has a definition") {
-  for (const char* name : {"Input", "Output", "$Const", "$Shape", "$Out", "Add", "Sub", "Mul", "Max", "Min", "Neg", "Abs",
-                           "Relu", "ReluMinMax", "Clamp", "Cast", "Quantize", "Dequantize", "Requantize", "QuantizedAdd",
-                           "QuantizedMul", "Transpose", "Reshape", "Conv2d", "BiasAdd", "ConvBiasRelu", "Concat",
-                           "Slice_shape"}) {
+  for (const char* name :
+       {"Input",     "Output",  "$Const",   "$Shape",     "$Out",         "Add",          "Sub",
+        "Mul",       "Max",     "Min",      "Neg",        "Abs",          "Relu",         "ReluMinMax",
+        "Clamp",     "Cast",    "Quantize", "Dequantize", "Requantize",   "QuantizedAdd", "QuantizedMul",
+        "Transpose", "Reshape", "Conv2d",   "BiasAdd",    "ConvBiasRelu", "Concat",       "Slice_shape"}) {
     INFO(name);
     const o::OpDefinition* d = o::find_definition(name);
     REQUIRE(d != nullptr);
@@ -78,7 +79,8 @@ TEST_CASE("operand counts: fixed, optional, variadic") {
 TEST_CASE("the W1 graph satisfies its definitions before and after the W1 rules, strict mode too") {
   Graph g = w1::build(3);
   CHECK(o::verify_ops(g, {true}).empty());
-  auto w1_rules = RuleSet::global().select([](const RuleInfo& r) { return r.file.find("w1_rules.cpp") != std::string::npos; });
+  auto w1_rules =
+      RuleSet::global().select([](const RuleInfo& r) { return r.file.find("w1_rules.cpp") != std::string::npos; });
   REQUIRE(w1_rules.size() == 6);
   run_rules(g, w1_rules);
   CHECK(w1::check(g, 3).empty());
@@ -112,7 +114,9 @@ TEST_CASE("the verifier names wrong counts, dtypes, shapes and parameters") {
   CHECK_FALSE(mentions(problems, at(tr_ok)));
   CHECK(mentions(problems, o::cat(at(tr_bad), "(Transpose): output shape [2,3] differs from the inferred [3,2]")));
   CHECK(mentions(problems, o::cat(at(tr_var), "(Transpose): operand 1 (perm) must be a $Const or $Shape")));
-  CHECK(mentions(problems, o::cat(at(deq), "(Dequantize): operand 0 (x) is f32, the definition takes qu8, qi8, qu16, qi16, qi32")));
+  CHECK(
+      mentions(problems,
+               o::cat(at(deq), "(Dequantize): operand 0 (x) is f32, the definition takes qu8, qi8, qu16, qi16, qi32")));
   CHECK_FALSE(mentions(problems, "unknown op"));
   auto strict = o::verify_ops(g, {true});
   CHECK(mentions(strict, o::cat(at(unknown), "(T_NotDefined): unknown op (no definition)")));

@@ -27,7 +27,8 @@ DEF_PACKAGE_OP_AND_COST_AND_FLAGS(neg_impl, "T_NegInhibited", FAST, Flags::INHIB
 
 namespace {
 RuleSet never() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("fold_step_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("fold_step_test.cpp") != std::string::npos; });
 }
 RuleSet w1_rules() {
   return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("w1_rules.cpp") != std::string::npos; });
@@ -73,7 +74,7 @@ TEST_CASE("constant subgraphs fold to one constant inside the driver, results do
   auto rep = run_folding(g, folder, never());
   CHECK(folder.stats().folded == 4);  // Add, Mul, Neg, Relu
   CHECK(rep.rewrites == 4);
-  CHECK(g.live_count() == 4);         // Input, the folded $Const, Add, Output
+  CHECK(g.live_count() == 4);  // Input, the folded $Const, Add, Output
   CHECK(count(g, "$Const") == 1);
   CHECK(engine::interpret(g, ins) == before);
   CHECK(o::verify_ops(g, {true}).empty());
@@ -82,7 +83,8 @@ TEST_CASE("constant subgraphs fold to one constant inside the driver, results do
 
 TEST_CASE("quantized chains fold bit for bit like the reference interpreter computes them") {
   Graph g;
-  const auto q8a = OutputDef::make(DType::QUInt8, {3, 5}, 128, 0.05f), q8b = OutputDef::make(DType::QUInt8, {5}, 100, 0.02f);
+  const auto q8a = OutputDef::make(DType::QUInt8, {3, 5}, 128, 0.05f),
+             q8b = OutputDef::make(DType::QUInt8, {5}, 100, 0.02f);
   const auto q8o = OutputDef::make(DType::QUInt8, {3, 5}, 120, 0.08f);
   std::vector<float> vals;
   for (int i = 0; i < 15; ++i) vals.push_back(static_cast<float>(i * 37 % 23) * 0.3f - 3.0f);
@@ -231,16 +233,16 @@ TEST_CASE("with rewrite_in_place each folded constant takes its op's slot and th
 
   CHECK(fb.stats().folded == fa.stats().folded);
   CHECK(rb.rewrites == ra.rewrites);
-  CHECK(b.size() == size0);               // no op appended
-  CHECK(b.use_records() == records0);     // no input record either
-  CHECK(a.size() == size0 + 4);           // the appending run made four constants
+  CHECK(b.size() == size0);            // no op appended
+  CHECK(b.use_records() == records0);  // no input record either
+  CHECK(a.size() == size0 + 4);        // the appending run made four constants
   // The last fold turned the Relu into the one constant left, in the Relu's slot, with its op id.
   REQUIRE(b.alive(relu));
   CHECK(b.name(relu) == "$Const");
   CHECK(b.is_const(relu));
   CHECK(b.op_id(relu) == relu_id);
-  CHECK(trace.str().find("fold %" + std::to_string(relu.index) + "(Relu) -> %" + std::to_string(relu.index) + "($Const)") !=
-        std::string::npos);
+  CHECK(trace.str().find("fold %" + std::to_string(relu.index) + "(Relu) -> %" + std::to_string(relu.index) +
+                         "($Const)") != std::string::npos);
   CHECK(b.live_count() == a.live_count());
   CHECK(count(b, "$Const") == 1);
   CHECK(engine::interpret(b, ins) == before);

@@ -25,8 +25,8 @@ std::string og_parse_table() {
       throw std::logic_error("a quote or backslash in the definition of " + std::string(d->name));
     const std::size_t hi = d->max_operands();
     s += optgrammar::ops::cat("{\"", d->name, "\", ", d->min_operands(), ", ",
-                              hi == static_cast<std::size_t>(-1) ? std::string("any") : std::to_string(hi), ", \"", allows,
-                              "\"},\n");
+                              hi == static_cast<std::size_t>(-1) ? std::string("any") : std::to_string(hi), ", \"",
+                              allows, "\"},\n");
   }
   return s;
 }

@@ -107,10 +107,13 @@ TEST_CASE("an integer and quantized package keeps the results bit for bit") {
   auto s2 = g.add_op("Sub", {s1, z}, i32({3, 4}));  // four elements: the rule does not apply
   g.add_output(s2);
   auto dq = g.add_op("Dequantize", {q}, f32({3, 4}));
-  auto rq = g.add_op("Dequantize", {g.add_op("Quantize", {dq}, OutputDef::make(DType::QInt16, {3, 4}, 7, 0.01f))}, f32({3, 4}));
-  g.add_output(g.add_op("QuantizedAdd", {q, g.add_op("Quantize", {rq}, OutputDef::make(DType::QUInt8, {3, 4}, 128, 0.05f))},
+  auto rq = g.add_op("Dequantize", {g.add_op("Quantize", {dq}, OutputDef::make(DType::QInt16, {3, 4}, 7, 0.01f))},
+                     f32({3, 4}));
+  g.add_output(g.add_op("QuantizedAdd",
+                        {q, g.add_op("Quantize", {rq}, OutputDef::make(DType::QUInt8, {3, 4}, 128, 0.05f))},
                         OutputDef::make(DType::QUInt8, {3, 4}, 100, 0.1f)));
-  auto back = g.add_op("Cast", {g.add_op("Cast", {q}, i32({3, 4}))}, OutputDef::make(DType::QUInt8, {3, 4}, 128, 0.05f));
+  auto back =
+      g.add_op("Cast", {g.add_op("Cast", {q}, i32({3, 4}))}, OutputDef::make(DType::QUInt8, {3, 4}, 128, 0.05f));
   g.add_output(g.add_op("QuantizedMul", {back, q}, OutputDef::make(DType::QUInt8, {3, 4}, 3, 0.4f)));
   const std::size_t before_ops = g.live_count();
   check_preserved(g, select("interpret_test.cpp"), false);

@@ -43,16 +43,20 @@ Outcome check(Graph& g, OpRef result) {
   return o;
 }
 bool mentions(const Outcome& o, std::string_view what) {
-  return std::any_of(o.problems.begin(), o.problems.end(), [&](const std::string& s) { return s.find(what) != std::string::npos; });
+  return std::any_of(o.problems.begin(), o.problems.end(),
+                     [&](const std::string& s) { return s.find(what) != std::string::npos; });
 }
 
 /// onnx.Conv of X [1,2,4,4] with W [wm, 2/group, 3, 3] (kernel_shape ks), bias of nb elements.
-Outcome conv(std::size_t wm, std::size_t nb, std::vector<std::int32_t> ks = {}, std::int32_t group = 1, std::size_t out_m = 0) {
+Outcome conv(std::size_t wm, std::size_t nb, std::vector<std::int32_t> ks = {}, std::int32_t group = 1,
+             std::size_t out_m = 0) {
   Graph g;
   OpRef x = g.add_input(f32({1, 2, 4, 4}));
   OpRef w = floats(g, f32({wm, 2 / static_cast<std::size_t>(group), 3, 3}));
   OpRef b = floats(g, nb ? f32({nb}) : f32({0}));
-  OpRef c = op(g, "onnx.Conv", {ints(g, {0}), ints(g, {}), ints(g, {group}), ints(g, std::move(ks)), ints(g, {1, 1, 1, 1}), ints(g, {}), x, w, b},
+  OpRef c = op(g, "onnx.Conv",
+               {ints(g, {0}), ints(g, {}), ints(g, {group}), ints(g, std::move(ks)), ints(g, {1, 1, 1, 1}), ints(g, {}),
+                x, w, b},
                f32({1, out_m ? out_m : wm, 4, 4}));
   return check(g, c);
 }
@@ -83,8 +87,8 @@ TEST_CASE("onnx checks: ConvTranspose's bias has M = W[1] * group elements") {
     OpRef w = floats(g, f32({2, 3, 2, 2}));
     OpRef b = floats(g, nb ? f32({nb}) : f32({0}));
     OpRef c = op(g, "onnx.ConvTranspose",
-                 {ints(g, {0}), ints(g, {}), ints(g, {1}), ints(g, std::move(ks)), ints(g, {}), ints(g, {}), ints(g, {}),
-                  ints(g, {}), x, w, b},
+                 {ints(g, {0}), ints(g, {}), ints(g, {1}), ints(g, std::move(ks)), ints(g, {}), ints(g, {}),
+                  ints(g, {}), ints(g, {}), x, w, b},
                  f32({1, 3, 4, 4}));
     return check(g, c);
   };
@@ -101,8 +105,8 @@ TEST_CASE("onnx checks: Gemm's operands agree") {
   auto gemm = [](OutputDef a, OutputDef b, OutputDef c, OutputDef out) {
     Graph g;
     OpRef r = op(g, "onnx.Gemm",
-                 {floats(g, f32({1}), 1.0f), floats(g, f32({1}), 1.0f), ints(g, {0}), ints(g, {0}), g.add_input(a), g.add_input(b),
-                  c.element_count() ? floats(g, c) : floats(g, f32({0}))},
+                 {floats(g, f32({1}), 1.0f), floats(g, f32({1}), 1.0f), ints(g, {0}), ints(g, {0}), g.add_input(a),
+                  g.add_input(b), c.element_count() ? floats(g, c) : floats(g, f32({0}))},
                  out);
     return check(g, r);
   };
@@ -120,10 +124,11 @@ TEST_CASE("onnx checks: Gemm's operands agree") {
 TEST_CASE("onnx checks: BatchNormalization's parameters have one value per channel") {
   auto bn = [](OutputDef var, std::int32_t training) {
     Graph g;
-    OpRef r = op(g, "onnx.BatchNormalization",
-                 {floats(g, f32({1}), 1e-5f), floats(g, f32({1}), 0.9f), ints(g, {training}), g.add_input(f32({1, 3, 2, 2})),
-                  floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({3})), floats(g, var, 1.0f)},
-                 f32({1, 3, 2, 2}));
+    OpRef r =
+        op(g, "onnx.BatchNormalization",
+           {floats(g, f32({1}), 1e-5f), floats(g, f32({1}), 0.9f), ints(g, {training}), g.add_input(f32({1, 3, 2, 2})),
+            floats(g, f32({3})), floats(g, f32({3})), floats(g, f32({3})), floats(g, var, 1.0f)},
+           f32({1, 3, 2, 2}));
     return check(g, r);
   };
   const Outcome good = bn(f32({3}), 0);
@@ -143,8 +148,8 @@ TEST_CASE("onnx checks: Resize's scales and sizes have an element per dim of X")
   auto resize = [](OutputDef scales) {
     Graph g;
     OpRef x = g.add_input(f32({1, 1, 2, 2}));
-    const OpRef attrs[] = {ints(g, {0}), floats(g, f32({}), -0.75f), ints(g, {0}), floats(g, f32({}), 0.0f), ints(g, {0}),
-                           ints(g, {0})};
+    const OpRef attrs[] = {
+        ints(g, {0}), floats(g, f32({}), -0.75f), ints(g, {0}), floats(g, f32({}), 0.0f), ints(g, {0}), ints(g, {0})};
     std::vector<OpRef> operands(std::begin(attrs), std::end(attrs));
     operands.insert(operands.end(), {x, floats(g, f32({0})), floats(g, scales, 1.0f),
                                      g.add_const(OutputDef::make(DType::Int64, {0}), std::span<const std::int64_t>())});
@@ -164,7 +169,8 @@ TEST_CASE("onnx checks: a string attribute's index lies within its choices") {
     OpRef x = g.add_input(f32({2}));
     const std::int64_t pads[] = {1, 1};
     OpRef p = g.add_const(OutputDef::make(DType::Int64, {2}), std::span<const std::int64_t>(pads));
-    return check(g, op(g, "onnx.Pad", {ints(g, {mode}), ints(g, {}), floats(g, f32({}), 0.0f), x, p, floats(g, f32({0}))}, f32({4})));
+    return check(g, op(g, "onnx.Pad",
+                       {ints(g, {mode}), ints(g, {}), floats(g, f32({}), 0.0f), x, p, floats(g, f32({0}))}, f32({4})));
   };
   for (std::int32_t mode : {0, 1, 2}) CHECK(pad(mode).problems.empty());
   CHECK(mentions(pad(3), "operand 0 (mode) is 3, not an index into its 3 choices"));
@@ -206,11 +212,13 @@ TEST_CASE("onnx checks: Gather's axis and constant indices lie within data") {
 
 TEST_CASE("onnx checks: a pool's kernel, strides and dilations are at least 1, or the interpreter refuses it") {
   // onnx.AveragePool(auto_pad, ceil_mode, count_include_pad, kernel_shape, pads, strides; X [1,1,4,4])
-  const auto pool = [](std::vector<std::int32_t> kernel, std::vector<std::int32_t> strides, std::vector<std::int32_t> pads) {
+  const auto pool = [](std::vector<std::int32_t> kernel, std::vector<std::int32_t> strides,
+                       std::vector<std::int32_t> pads) {
     Graph g;
     OpRef x = g.add_input(f32({1, 1, 4, 4}));
     OpRef p = op(g, "onnx.AveragePool",
-                 {ints(g, {0}), ints(g, {0}), ints(g, {0}), ints(g, std::move(kernel)), ints(g, std::move(pads)), ints(g, std::move(strides)), x},
+                 {ints(g, {0}), ints(g, {0}), ints(g, {0}), ints(g, std::move(kernel)), ints(g, std::move(pads)),
+                  ints(g, std::move(strides)), x},
                  f32({1, 1, 2, 2}));
     return check(g, p).runs;
   };
@@ -225,8 +233,9 @@ TEST_CASE("onnx operand dtypes follow ONNX's type constraints: index inputs are 
     Graph g;
     OpRef x = g.add_input(f32({2, 3}));
     const std::vector<std::int64_t> one = {1};
-    OpRef axes = axes_type == DType::Int64 ? g.add_const(OutputDef::make(DType::Int64, {1}), std::span<const std::int64_t>(one))
-                                           : floats(g, f32({1}), 1.0f);
+    OpRef axes = axes_type == DType::Int64
+                     ? g.add_const(OutputDef::make(DType::Int64, {1}), std::span<const std::int64_t>(one))
+                     : floats(g, f32({1}), 1.0f);
     return check(g, op(g, "onnx.ReduceMean", {ints(g, {}), ints(g, {1}), ints(g, {0}), x, axes}, f32({2, 1})));
   };
   const Outcome good = reduce(DType::Int64);
@@ -237,8 +246,9 @@ TEST_CASE("onnx operand dtypes follow ONNX's type constraints: index inputs are 
     Graph g;
     OpRef x = g.add_input(f32({4}));
     const double zero = 0.0;
-    OpRef lo = bound_type == DType::Float64 ? g.add_const(OutputDef::make(DType::Float64, {}), std::span<const double>(&zero, 1))
-                                            : floats(g, f32({}), 0.0f);
+    OpRef lo = bound_type == DType::Float64
+                   ? g.add_const(OutputDef::make(DType::Float64, {}), std::span<const double>(&zero, 1))
+                   : floats(g, f32({}), 0.0f);
     OpRef hi = g.add_const(OutputDef::make(bound_type, {0}), std::span<const float>());
     const float inf = HUGE_VALF;
     OpRef amin = g.add_const(f32({}), std::span<const float>(&inf, 1));

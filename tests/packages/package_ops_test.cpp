@@ -32,9 +32,7 @@ using namespace optgrammar;
 namespace o = optgrammar::ops;
 
 OutputDef f32(std::initializer_list<std::size_t> s) { return OutputDef::make(DType::Float32, s); }
-OpRef constant(Graph& g, std::vector<float> v) {
-  return g.add_const(f32({v.size()}), std::span<const float>(v));
-}
+OpRef constant(Graph& g, std::vector<float> v) { return g.add_const(f32({v.size()}), std::span<const float>(v)); }
 /// A graph of one op `name` over an input and `extra` constant operands.
 Graph one_op(std::string_view name, std::size_t extra) {
   Graph g;
@@ -66,7 +64,8 @@ TEST_CASE("a package op is verified against the package's DEF_TENSOR_PROPERTIES"
   std::vector<std::string> against_builtin;
   std::vector<o::ValueView> buf;
   for (auto r : ok.live_ops())
-    if (ok.name(r) == "ReluMinMax") o::verify_op(ok, r, *o::builtin_definition(intern_op_name("ReluMinMax")), against_builtin, buf);
+    if (ok.name(r) == "ReluMinMax")
+      o::verify_op(ok, r, *o::builtin_definition(intern_op_name("ReluMinMax")), against_builtin, buf);
   REQUIRE(against_builtin.size() == 1);
   CHECK(against_builtin[0].find("2 operands, the definition takes 3") != std::string::npos);
 

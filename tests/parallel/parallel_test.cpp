@@ -59,9 +59,10 @@ OpRef conv(Graph& g, OpRef x, std::size_t m, std::int32_t k, bool bias, unsigned
   const std::int32_t p = k / 2;
   OpRef wt = f32s(g, values(m * c * static_cast<std::size_t>(k * k), seed), {m, c, std::size_t(k), std::size_t(k)});
   OpRef b = bias ? f32s(g, values(m, seed + 1)) : f32s(g, {});
-  return g.add_op("onnx.Conv", {i32s(g, {0}), i32s(g, {1, 1}), i32s(g, {1}), i32s(g, {k, k}), i32s(g, {p, p, p, p}),
-                                i32s(g, {1, 1}), x, wt, b},
-                  nchw(m, h, w));
+  return g.add_op(
+      "onnx.Conv",
+      {i32s(g, {0}), i32s(g, {1, 1}), i32s(g, {1}), i32s(g, {k, k}), i32s(g, {p, p, p, p}), i32s(g, {1, 1}), x, wt, b},
+      nchw(m, h, w));
 }
 
 /// The network the lowering package lowers: Conv+BatchNormalization+Relu, a 1x1 Conv, hard-swish
@@ -75,14 +76,17 @@ std::string lowering_input() {
   OpRef c1 = conv(g, x, 8, 3, true, 1);
   std::vector<float> var = values(8, 5);
   for (float& v : var) v = 0.5f + std::fabs(v);
-  OpRef bn = g.add_op("onnx.BatchNormalization", {f32s(g, {1e-5f}), f32s(g, {0.9f}), i32s(g, {0}), c1, f32s(g, values(8, 2)),
-                                                  f32s(g, values(8, 3)), f32s(g, values(8, 4)), f32s(g, var)},
+  OpRef bn = g.add_op("onnx.BatchNormalization",
+                      {f32s(g, {1e-5f}), f32s(g, {0.9f}), i32s(g, {0}), c1, f32s(g, values(8, 2)),
+                       f32s(g, values(8, 3)), f32s(g, values(8, 4)), f32s(g, var)},
                       nchw(8, 12, 12));
   OpRef r = g.add_op("onnx.Relu", {bn}, nchw(8, 12, 12));
   OpRef c2 = conv(g, r, 8, 1, false, 6);
   OpRef sum = g.add_op("onnx.Add", {c2, f32s(g, {3.0f})}, nchw(8, 12, 12));
-  OpRef clip = g.add_op("onnx.Clip", {f32s(g, {-inf}), f32s(g, {inf}), sum, f32s(g, {0.0f}), f32s(g, {6.0f})}, nchw(8, 12, 12));
-  OpRef hs = g.add_op("onnx.Div", {g.add_op("onnx.Mul", {c2, clip}, nchw(8, 12, 12)), f32s(g, {6.0f})}, nchw(8, 12, 12));
+  OpRef clip =
+      g.add_op("onnx.Clip", {f32s(g, {-inf}), f32s(g, {inf}), sum, f32s(g, {0.0f}), f32s(g, {6.0f})}, nchw(8, 12, 12));
+  OpRef hs =
+      g.add_op("onnx.Div", {g.add_op("onnx.Mul", {c2, clip}, nchw(8, 12, 12)), f32s(g, {6.0f})}, nchw(8, 12, 12));
   g.add_output(g.add_op("onnx.Add", {r, hs}, nchw(8, 12, 12)));
   return to_text(g);
 }
@@ -102,7 +106,8 @@ constexpr const char* plugin_input = R"(%0 = Input() : f32[1,4]
 
 /// The rules of the program's own packages whose source file is in folder `dir`.
 RuleSet package_in(std::string_view dir) {
-  return RuleSet::global().select([dir](const RuleInfo& r) { return std::filesystem::path(r.file).parent_path().filename() == dir; });
+  return RuleSet::global().select(
+      [dir](const RuleInfo& r) { return std::filesystem::path(r.file).parent_path().filename() == dir; });
 }
 
 /// What the jobs share, set up once before any thread starts: package "parallel a" loaded (its
@@ -225,7 +230,7 @@ TEST_CASE("op names interned on several threads at once get one id each", "[para
         const std::size_t i = t % 2 ? names - 1 - k : k;  // half the threads from the other end
         const std::string name = "parallel.name" + std::to_string(i);
         ids[t][i] = intern_op_name(name);
-        if (op_name_of(ids[t][i]) != name) ids[t][i] = ~OpNameId{0};  // named back wrongly: caught below
+        if (op_name_of(ids[t][i]) != name) ids[t][i] = ~OpNameId{0};     // named back wrongly: caught below
         if (intern_op_name("Conv2d") != conv) ids[t][i] = ~OpNameId{0};  // a name every thread finds
       }
     });
@@ -258,7 +263,8 @@ TEST_CASE("a package cannot be loaded while a graph is being optimized, and a ru
   while (!in_run.load()) std::this_thread::yield();
   CHECK(RegistryRead::active() == 1);
   CHECK_THROWS_AS(og_opt::load_package(OG_PARALLEL_PKG_B), RegistryBusy);
-  CHECK_THROWS_WITH(og_opt::load_package(OG_PARALLEL_PKG_B), Catch::Contains("while graphs are being optimized (1 run(s) in progress)"));
+  CHECK_THROWS_WITH(og_opt::load_package(OG_PARALLEL_PKG_B),
+                    Catch::Contains("while graphs are being optimized (1 run(s) in progress)"));
   release.store(true);
   running.join();
   CHECK(RegistryRead::active() == 0);

@@ -91,12 +91,12 @@ TEST_CASE("example package: a network is translated, tiled by rows and by channe
   CHECK(verify(g).empty());
   CHECK(count(g, "Relu") == 0);
   CHECK(count(g, "Conv2d") == 0);
-  CHECK(count(g, "pkg.Conv2d") == 2);        // 8 rows by 4
+  CHECK(count(g, "pkg.Conv2d") == 2);       // 8 rows by 4
   CHECK(count(g, "pkg.Relu") == 2);         // 512 channels: 256 + 256
   CHECK(count(g, "pkg.Relu.padded") == 1);  // Relu(Relu(x)) became one Relu, its 16 channels padded
   CHECK(count(g, "Add") == 0);
   CHECK(count(g, "Mul") == 0);
-  CHECK(count(g, "Reshape") == 1);           // the one that is flat already is left alone
+  CHECK(count(g, "Reshape") == 1);  // the one that is flat already is left alone
   CHECK(count(g, "pkg.Flatten") == 1);
   CHECK(trace.str().find("MESSAGE: conv to pkg.Conv2d, filter height 1") != std::string::npos);
   for (auto r : g.live_ops())

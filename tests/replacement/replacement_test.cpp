@@ -103,21 +103,24 @@ DEF_PACKAGE_OPTIMIZATION(LATE, Op("T_AttnHmx", "q"), IS_AUTOTHREADED("*"), Op("T
 // Split variables in a hand-made AUTOSPLIT_SLICE; SPLIT_DIM in a constant.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Vars", "x"), GT(DIM_OF("*", 3), 2),
                          AUTOSPLIT(3, "K", 2,
-                                   Op("T_Vars", AUTOSPLIT_SLICE("x", gen_Shape(0, 0, 0, SPLIT_START("K")),
-                                                                gen_Shape(DIM_OF("x", 0), DIM_OF("x", 1),
-                                                                          DIM_OF("x", 2), SPLIT_SIZE("K"))),
+                                   Op("T_Vars",
+                                      AUTOSPLIT_SLICE("x", gen_Shape(0, 0, 0, SPLIT_START("K")),
+                                                      gen_Shape(DIM_OF("x", 0), DIM_OF("x", 1), DIM_OF("x", 2),
+                                                                SPLIT_SIZE("K"))),
                                       gen_ConstScalar_i32(SPLIT_DIM("K")))))
 // CHANGEDIM_SLICE: the output's depth split slices the weights along their dimension 0.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Fc", "x", "w"), GT(DIM_OF("*", 3), 4),
                          AUTOSPLIT(3, "I", 4, Op("T_Fc", "x", CHANGEDIM_SLICE("w", "I", 0))))
 // TYPICAL_CONV_SLICE: stride from a stride tensor, window from the filter's height.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_Conv", "in", "w", "s"), GT(DIM_OF("*", 1), 4),
-                         AUTOSPLIT(1, "I", 4, Op("T_Conv", TYPICAL_CONV_SLICE("in", "I", "s", DIM_OF("w", 0)), "w", "s")))
+                         AUTOSPLIT(1, "I", 4,
+                                   Op("T_Conv", TYPICAL_CONV_SLICE("in", "I", "s", DIM_OF("w", 0)), "w", "s")))
 // User shape functions through AUTOSPLIT_SHAPEFN_APPLY, AUTOSPLIT nested in an Op operand.
 DEF_PACKAGE_OPTIMIZATION(TILING, Op("T_User", "x"), GT(DIM_OF("*", 2), 3),
-                         Op("T_Requant", AUTOSPLIT(2, "I", 3,
-                                                   Op("T_User", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(my_start, "I", "x"),
-                                                                                AUTOSPLIT_SHAPEFN_APPLY(my_size, "I", "x"))))))
+                         Op("T_Requant",
+                            AUTOSPLIT(2, "I", 3,
+                                      Op("T_User", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(my_start, "I", "x"),
+                                                                   AUTOSPLIT_SHAPEFN_APPLY(my_size, "I", "x"))))))
 // A slice of an Op construction, as public LLM packages write TYPICAL_SLICE(CAST_FP16("q"), "I")
 // (the grammar wants an existing opref): the expansion builds the cast where it uses it, and the
 // copies merge into one cast that every part slices.
@@ -139,14 +142,16 @@ DEF_PACKAGE_OPTIMIZATION(TILING, OpVarIn("T_Many", "a"), OK,
                          OP_ITER(Op("T_Sum"), "J", 0, INPUTS_OF("*"), WrapOpAlways("T_Neg", ITER_INPUT_OF("*", "J"))))
 // External functions.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Ext", "x"),
-                         AND(EXTERNAL_CONSTRAINT(depth_at_least, "x", 4), GT(EXTERNAL_CONSTRAINT(half_depth, "x", 0.5f), 1.5f),
+                         AND(EXTERNAL_CONSTRAINT(depth_at_least, "x", 4),
+                             GT(EXTERNAL_CONSTRAINT(half_depth, "x", 0.5f), 1.5f),
                              MESSAGE("ext fired on depth", DIM_OF("x", 3), DTYPE_OF("x"))),
                          Op("T_ExtOut", "x", SHAPEFN_APPLY(twice_depth, "x", 1), SHAPEFN_APPLY(const_of_rank, "x")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Keep", "x"), OK, EXTERNAL_REPLACE(keep_self))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Neg2", "x"), OK, SELECT(IS_FLOAT("x"), EXTERNAL_REPLACE(to_negate), "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Null", "x"), OK, EXTERNAL_REPLACE(keep_old))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Chunk", "x"),
-                         AND(EQ(LAYOUT_CHUNKSIZE(Crouton, 3000), 4096U), EQ(LAYOUT_CHUNKSIZE(Flat, 3), 3U)), Op("T_Chunked", "x"))
+                         AND(EQ(LAYOUT_CHUNKSIZE(Crouton, 3000), 4096U), EQ(LAYOUT_CHUNKSIZE(Flat, 3), 3U)),
+                         Op("T_Chunked", "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_NoClass", "x"), EQ(LAYOUT_CHUNKSIZE(NoSuchClass, 3), 3U), Op("T_Chunked", "x"))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Two", "x"), OK,
                          Op("T_Both", SHAPEFN_APPLY(both_after_many, Op("T_A", "x"), Op("T_B", "x"))))
@@ -154,11 +159,13 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("T_Grow", "x"), OK, EXTERNAL_REPLACE(grows_th
 // Faults.
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Throw", "x"), OK, EXTERNAL_REPLACE(throws_midway))
 DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Ref", "x"), OK, Op("F_Out", Op("F_Mid", "x"), SHAPEFN_APPLY(nonsense_ref, "x")))
-DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Shape", "x"), OK, Op("F_Out", Op("F_Mid", "x"), SHAPEFN_APPLY(nonsense_shape, "x")))
+DEF_PACKAGE_OPTIMIZATION(LATE, Op("F_Shape", "x"), OK,
+                         Op("F_Out", Op("F_Mid", "x"), SHAPEFN_APPLY(nonsense_shape, "x")))
 
 namespace {
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("replacement_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("replacement_test.cpp") != std::string::npos; });
 }
 OutputDef f32(std::initializer_list<std::size_t> s) { return OutputDef::make(DType::Float32, s); }
 std::vector<OpRef> named(const Graph& g, std::string_view n) {
@@ -263,7 +270,8 @@ TEST_CASE("a slice of an Op construction slices one op built from it: TYPICAL_SL
   CHECK(covered == 10);
 }
 
-TEST_CASE("AUTOTHREAD_HVX and _HMX split into at most the option's number of parts, once; without the option, not at all") {
+TEST_CASE(
+    "AUTOTHREAD_HVX and _HMX split into at most the option's number of parts, once; without the option, not at all") {
   VerifyMode vm(true);
   const auto graph = [](std::uint64_t hvx_tiles, std::uint64_t hmx_tiles, bool set) {
     Graph g;
@@ -338,7 +346,7 @@ TEST_CASE("a split of one part is that part, without a Concat, split variables r
   Graph g1;
   auto y = g1.add_input(f32({1, 3, 2, 2}));
   g1.add_output(g1.add_op("T_Relu", {y}, f32({1, 3, 2, 2})));  // constraint false: no split
-  g1.add_output(g1.add_op("T_One", {y}, f32({1, 3, 2, 2})));  // one part of 3
+  g1.add_output(g1.add_op("T_One", {y}, f32({1, 3, 2, 2})));   // one part of 3
   run_rules(g1, this_file());
   CHECK(named(g1, "Concat").empty());
   CHECK(named(g1, "T_Relu").size() == 1);
@@ -556,20 +564,23 @@ DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Use", "x"), OK, Op("H_Used", CAST_TO_FP16(
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Back", "x"), OK, CAST_TO_FP32(Op("H_Inner", "x")))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Mul", "a", "b"), IS_FLOAT32("*"),
                          MAKE_OP_FP16_AND_INSERT_CAST(Op("H_Mul16", CAST_TO_FP16("a"), CAST_TO_FP16("b"))))
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("H_Pool", "act", "win", "stride", "pad"), OK,
-                         Op("H_PoolValid",
-                            WITH_SIZE(SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
-                                      WITH_TYPE("act", Op("SlicePad_shape", "act", SHAPEFN_APPLY(pad_before_for_qnn, "act", "pad"),
-                                                          gen_Shape(0, 0, 0, 0), SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
-                                                          gen_ConstScalar_i32(0)))),
-                            SHAPEFN_APPLY(reshape_hw_to_4d, "win"), SHAPEFN_APPLY(reshape_hw_to_4d, "stride")))
+DEF_PACKAGE_OPTIMIZATION(
+    EARLY, Op("H_Pool", "act", "win", "stride", "pad"), OK,
+    Op("H_PoolValid",
+       WITH_SIZE(SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
+                 WITH_TYPE("act", Op("SlicePad_shape", "act", SHAPEFN_APPLY(pad_before_for_qnn, "act", "pad"),
+                                     gen_Shape(0, 0, 0, 0), SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
+                                     gen_ConstScalar_i32(0)))),
+       SHAPEFN_APPLY(reshape_hw_to_4d, "win"), SHAPEFN_APPLY(reshape_hw_to_4d, "stride")))
 
 // A modifier over a constant construction, as the SDK's Softmax example writes it: the new scalar
 // gets the output of the constant it replaces (a "should" of the grammar; og-parse warns).
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("K_Scale", "in", LET("beta", Op("$Const"))), OK,
-                         Op("K_Scaled", "in", WITH_SAME_OUTPUT("beta", gen_ConstScalar_f32(MUL(CONSTVAL_FLOAT("beta", 0), 2.0f)))))
+                         Op("K_Scaled", "in",
+                            WITH_SAME_OUTPUT("beta", gen_ConstScalar_f32(MUL(CONSTVAL_FLOAT("beta", 0), 2.0f)))))
 // The same onto an output the constant's data does not fit (two elements): the rule does not apply.
-DEF_PACKAGE_OPTIMIZATION(EARLY, Op("K_Wide", "in", "w"), OK, Op("K_Widened", "in", WITH_SAME_OUTPUT("w", gen_ConstScalar_f32(1.0f))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("K_Wide", "in", "w"), OK,
+                         Op("K_Widened", "in", WITH_SAME_OUTPUT("w", gen_ConstScalar_f32(1.0f))))
 
 namespace {
 OpRef i32_const(Graph& g, std::initializer_list<std::size_t> shape, std::initializer_list<std::int32_t> v) {
@@ -645,7 +656,8 @@ TEST_CASE("MAKE_OP_FP16_AND_INSERT_CAST: the op in fp16 between casts, the resul
   auto b = g.add_input(f32({1, 1, 1, 8}));
   const OpRef o1 = g.add_output(g.add_op("H_Mul", {a, b}, f32({1, 4, 4, 8})));
   auto q = g.add_input(OutputDef::make(DType::QUInt8, {1, 4, 4, 8}));
-  const OpRef o2 = g.add_output(g.add_op("H_Mul", {q, q}, OutputDef::make(DType::QUInt8, {1, 4, 4, 8})));  // not fp32: kept
+  const OpRef o2 =
+      g.add_output(g.add_op("H_Mul", {q, q}, OutputDef::make(DType::QUInt8, {1, 4, 4, 8})));  // not fp32: kept
   run_rules(g, this_file());
   CHECK(verify(g).empty());
   const OpRef out = g.input(o1, 0);
@@ -696,7 +708,8 @@ TEST_CASE("pad_total_for_qnn, pad_before_for_qnn, reshape_hw_to_4d through SHAPE
   Graph g2;
   auto act2 = g2.add_input(f32({1, 5, 6, 3}));
   auto p2 = g2.add_input(OutputDef::make(DType::Int32, {2, 2}));
-  g2.add_output(g2.add_op("H_Pool", {act2, i32_const(g2, {2}, {3, 3}), i32_const(g2, {2}, {1, 1}), p2}, f32({1, 3, 4, 3})));
+  g2.add_output(
+      g2.add_op("H_Pool", {act2, i32_const(g2, {2}, {3, 3}), i32_const(g2, {2}, {1, 1}), p2}, f32({1, 3, 4, 3})));
   const std::string before_text = to_text(g2);
   run_rules(g2, this_file());
   CHECK(to_text(g2) == before_text);
@@ -756,10 +769,12 @@ static QuickShape pkg_rank_dtype(Replacement& rpx, OpRef const& x) {
 }
 // The split dimension reaches the int parameter as a constraint expression: SUB(RANK_OF("x"), 2)
 // is size (rank 4 - 2 = the width), SPLIT_DIM an int.
-DEF_PACKAGE_OPTIMIZATION(TILING, Op("P_Split", "x"), GT(DIM_OF("*", 2), 2),
-                         AUTOSPLIT(2, "I", 2,
-                                   Op("P_Split", AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(pkg_split_start, "I", "x", SUB(RANK_OF("x"), 2)),
-                                                                 AUTOSPLIT_SHAPEFN_APPLY(pkg_split_size, "I", "x", SPLIT_DIM("I"))))))
+DEF_PACKAGE_OPTIMIZATION(
+    TILING, Op("P_Split", "x"), GT(DIM_OF("*", 2), 2),
+    AUTOSPLIT(2, "I", 2,
+              Op("P_Split",
+                 AUTOSPLIT_SLICE("x", AUTOSPLIT_SHAPEFN_APPLY(pkg_split_start, "I", "x", SUB(RANK_OF("x"), 2)),
+                                 AUTOSPLIT_SHAPEFN_APPLY(pkg_split_size, "I", "x", SPLIT_DIM("I"))))))
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("P_Facts", "x"), OK, Op("P_FactsDone", "x", SHAPEFN_APPLY(pkg_rank_dtype, "x")))
 
 TEST_CASE("QuickShape from 4 dims and from an array, OpRef's dim/rank/dtype, an int parameter fed an expression") {

@@ -91,8 +91,9 @@ std::string model_with_initializer(std::initializer_list<std::int64_t> dims) {
 
 TEST_CASE("ONNX import: a shape whose element count or byte size overflows, or a dim beyond the limit, is an error") {
   // [2^32, 2^32] has 2^64 elements: the count wrapped to 0 and passed the size check before.
-  for (auto dims : {std::vector<std::int64_t>{std::int64_t{1} << 32, std::int64_t{1} << 32},
-                    std::vector<std::int64_t>{std::int64_t{1} << 31, 1}, std::vector<std::int64_t>{1 << 20, 1 << 20, 1 << 20}}) {
+  for (auto dims :
+       {std::vector<std::int64_t>{std::int64_t{1} << 32, std::int64_t{1} << 32},
+        std::vector<std::int64_t>{std::int64_t{1} << 31, 1}, std::vector<std::int64_t>{1 << 20, 1 << 20, 1 << 20}}) {
     onnx::ModelProto m;
     REQUIRE(m.ParseFromString(model_with_initializer({})));
     auto* t = m.mutable_graph()->mutable_initializer(0);

@@ -56,8 +56,9 @@ TEST_CASE("constant folding leaves an op that breaks its definition alone, and c
 }
 
 TEST_CASE("text written with the graph's own op numbers reads back as the same graph") {
-  std::istringstream in("# optgrammar graph\n%0 = Input() : f32[1,4] id=1\n%1 = Relu(%0) : f32[1,4] id=2\n"
-                        "%2 = Neg(%1) : f32[1,4] id=3\n%3 = Output(%2) : f32[1,4] id=4\n");
+  std::istringstream in(
+      "# optgrammar graph\n%0 = Input() : f32[1,4] id=1\n%1 = Relu(%0) : f32[1,4] id=2\n"
+      "%2 = Neg(%1) : f32[1,4] id=3\n%3 = Output(%2) : f32[1,4] id=4\n");
   Graph g = read_graph_text(in);
   // Rewire Neg to read the input directly: the Relu dies, and a new op gets a higher index.
   const OpRef neg = OpRef{2};

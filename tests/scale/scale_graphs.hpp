@@ -50,8 +50,10 @@ inline Graph wide_concat(std::size_t n, bool constant_parts = false) {
   parts.reserve(n);
   OpRef x = constant_parts ? OpRef{} : g.add_input(one);
   for (std::size_t i = 0; i < n; ++i) {
-    if (constant_parts) parts.push_back(g.add_const(one, {static_cast<float>(i)}));
-    else parts.push_back(g.add_op("Relu", {g.add_op("Relu", {x}, one)}, one));
+    if (constant_parts)
+      parts.push_back(g.add_const(one, {static_cast<float>(i)}));
+    else
+      parts.push_back(g.add_op("Relu", {g.add_op("Relu", {x}, one)}, one));
   }
   g.add_output(g.add_op(intern_op_name("Concat"), parts, f32_vec(n)));
   return g;

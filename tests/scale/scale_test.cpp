@@ -4,8 +4,8 @@
 #include "scale_graphs.hpp"
 
 #include <optgrammar/core/dot.hpp>
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>

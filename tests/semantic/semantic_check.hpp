@@ -10,8 +10,8 @@
 // run_package(); the test binary takes --graphs N and --first-seed S (docs/robustness.md).
 #pragma once
 
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/engine/cse.hpp>
 #include <optgrammar/engine/driver.hpp>
 #include <optgrammar/engine/fold_step.hpp>
@@ -81,14 +81,15 @@ struct Package {
   std::function<Motif(std::mt19937_64&, int kind)> draw;
   std::function<void(Builder&, const Motif&)> build;
   std::function<void(Graph&)> setup{};  ///< graph options (may be empty)
-  double tolerance = 1e-5;            ///< relative, for float outputs
-  double abs_tolerance = 1e-6;        ///< absolute, added to the relative one
-  bool fold = true, cse = true;       ///< og-opt's defaults
+  double tolerance = 1e-5;              ///< relative, for float outputs
+  double abs_tolerance = 1e-6;          ///< absolute, added to the relative one
+  bool fold = true, cse = true;         ///< og-opt's defaults
 };
 
 /// The rules registered from files whose name contains `file_part` (every rule when empty).
 inline RuleSet rules_from(std::string_view file_part) {
-  return RuleSet::global().select([file_part](const RuleInfo& r) { return r.file.find(file_part) != std::string::npos; });
+  return RuleSet::global().select(
+      [file_part](const RuleInfo& r) { return r.file.find(file_part) != std::string::npos; });
 }
 
 inline Graph build_graph(const Package& p, const std::vector<Motif>& spec) {
@@ -116,7 +117,8 @@ std::string str(const A&... a) {
 }
 
 /// Compares one output; empty when it agrees.
-inline std::string compare(const engine::Tensor& before, const engine::Tensor& after, double tol, double abs_tol = 1e-6) {
+inline std::string compare(const engine::Tensor& before, const engine::Tensor& after, double tol,
+                           double abs_tol = 1e-6) {
   if (!(before.def == after.def)) return "its definition changed";
   const DType t = before.def.dtype;
   if (t != DType::Float32 && t != DType::Float16) {
@@ -125,15 +127,14 @@ inline std::string compare(const engine::Tensor& before, const engine::Tensor& a
       const std::size_t w = element_size(t);
       if (std::memcmp(before.data.data() + i * w, after.data.data() + i * w, w) != 0)
         return str("element ", i, " is ", ops::onnx_eval::get(t, after.data.data(), i), " instead of ",
-                        ops::onnx_eval::get(t, before.data.data(), i));
+                   ops::onnx_eval::get(t, before.data.data(), i));
     }
     return {};
   }
   for (std::size_t i = 0; i < before.def.element_count(); ++i) {
     const double x = ops::onnx_eval::get(t, before.data.data(), i), y = ops::onnx_eval::get(t, after.data.data(), i);
     if ((std::isnan(x) && std::isnan(y)) || x == y) continue;  // (equal infinities too)
-    if (!(std::fabs(x - y) <= tol * std::fabs(x) + abs_tol))
-      return str("element ", i, " is ", y, " instead of ", x);
+    if (!(std::fabs(x - y) <= tol * std::fabs(x) + abs_tol)) return str("element ", i, " is ", y, " instead of ", x);
   }
   return {};
 }
@@ -176,7 +177,8 @@ inline std::optional<std::string> check(const Package& p, const std::vector<Moti
   }
   if (after.size() != before.size()) return "the number of outputs changed";
   for (std::size_t k = 0; k < before.size(); ++k)
-    if (auto d = compare(before[k], after[k], p.tolerance, p.abs_tolerance); !d.empty()) return ops::cat("output ", k, ": ", d);
+    if (auto d = compare(before[k], after[k], p.tolerance, p.abs_tolerance); !d.empty())
+      return ops::cat("output ", k, ": ", d);
   if (tally) {
     ++tally->graphs;
     tally->ops += rep.ops_before;
@@ -318,8 +320,8 @@ inline std::string summary(const Package& p, const Tally& t) {
     return it == m.end() ? std::uint64_t{0} : it->second;
   };
   for (const RuleInfo* r : p.rules.rules())
-    os << "  " << label(p, r) << " (" << r->pass_name << "): " << count(t.graphs_fired, r) << " / "
-       << count(t.fired, r) << " / " << count(t.failed, r) << "\n";
+    os << "  " << label(p, r) << " (" << r->pass_name << "): " << count(t.graphs_fired, r) << " / " << count(t.fired, r)
+       << " / " << count(t.failed, r) << "\n";
   return os.str();
 }
 

@@ -63,8 +63,9 @@ OpRef hswish_by_clip(Graph& g, OpRef x, bool attrs, bool miss) {
   const OutputDef d = g.output(x);
   const float inf = std::numeric_limits<float>::infinity();
   OpRef sum = g.add_op("onnx.Add", {x, scalar_f(g, miss ? 2.0f : 3.0f)}, d);
-  OpRef clip = attrs ? g.add_op("onnx.Clip", {scalar_f(g, 0), scalar_f(g, 6), sum, no_input(g), no_input(g)}, d)
-                     : g.add_op("onnx.Clip", {scalar_f(g, -inf), scalar_f(g, inf), sum, scalar_f(g, 0), scalar_f(g, 6)}, d);
+  OpRef clip =
+      attrs ? g.add_op("onnx.Clip", {scalar_f(g, 0), scalar_f(g, 6), sum, no_input(g), no_input(g)}, d)
+            : g.add_op("onnx.Clip", {scalar_f(g, -inf), scalar_f(g, inf), sum, scalar_f(g, 0), scalar_f(g, 6)}, d);
   return g.add_op("onnx.Div", {g.add_op("onnx.Mul", {x, clip}, d), scalar_f(g, 6)}, d);
 }
 
@@ -86,7 +87,9 @@ OpRef unary_op(Graph& g, OpRef x, int which, std::mt19937_64& rng) {
     case 2: return g.add_op("onnx.HardSigmoid", {scalar_f(g, 0.25f), scalar_f(g, 0.5f), x}, d);
     case 3: return g.add_op("onnx.Clip", {scalar_f(g, -inf), scalar_f(g, inf), x, scalar_f(g, lo), scalar_f(g, hi)}, d);
     case 4: return g.add_op("onnx.Clip", {scalar_f(g, lo), scalar_f(g, hi), x, no_input(g), no_input(g)}, d);
-    case 5: return g.add_op("onnx.Clip", {scalar_f(g, -inf), scalar_f(g, inf), x, no_input(g), scalar_f(g, hi)}, d);  // max only: stays
+    case 5:
+      return g.add_op("onnx.Clip", {scalar_f(g, -inf), scalar_f(g, inf), x, no_input(g), scalar_f(g, hi)},
+                      d);  // max only: stays
     default: return hswish_by_clip(g, x, rng() % 2, false);
   }
 }
@@ -110,8 +113,10 @@ OpRef onnx_conv(Graph& g, OpRef x, std::size_t m_out, std::mt19937_64 rw, std::m
   const OutputDef xd = g.output(x);
   const std::size_t N = xd.dims[0], C = xd.dims[1], H = xd.dims[2], W = xd.dims[3];
   std::size_t group = 1;
-  if (rw() % 3 == 0) group = C;  // depthwise
-  else if (C % 2 == 0 && rw() % 3 == 0) group = 2;
+  if (rw() % 3 == 0)
+    group = C;  // depthwise
+  else if (C % 2 == 0 && rw() % 3 == 0)
+    group = 2;
   const std::size_t k = 1 + rw() % 3;  // drawn always: the same rw gives the same window
   std::size_t M = m_out ? m_out : group * k;
   if (M % group) group = 1;
@@ -126,13 +131,19 @@ OpRef onnx_conv(Graph& g, OpRef x, std::size_t m_out, std::mt19937_64 rw, std::m
   const std::size_t OH = (H + pt + pb - (kh - 1) * dh - 1) / sh + 1, OW = (W + pl + pr - (kw - 1) * dw - 1) / sw + 1;
   const auto wd = nchw(M, C / group, kh, kw);
   const auto i = [](std::size_t v) { return static_cast<std::int32_t>(v); };
-  OpRef w = rng() % 5 ? g.add_const(wd, std::span<const float>(random_floats(rng, wd.element_count()))) : g.add_input(wd);
+  OpRef w =
+      rng() % 5 ? g.add_const(wd, std::span<const float>(random_floats(rng, wd.element_count()))) : g.add_input(wd);
   OpRef b;
-  if (miss == 2) b = g.add_input(OutputDef::make(DType::Float32, {M}));
-  else if (rng() % 3) b = f32s(g, random_floats(rng, M));
-  else b = no_input(g);
+  if (miss == 2)
+    b = g.add_input(OutputDef::make(DType::Float32, {M}));
+  else if (rng() % 3)
+    b = f32s(g, random_floats(rng, M));
+  else
+    b = no_input(g);
   const bool all = rw() % 4 != 0;  // every attribute written out, or ONNX's defaults left empty where they hold
-  auto list = [&](std::vector<std::int32_t> v, bool is_default) { return i32s(g, all || !is_default ? v : std::vector<std::int32_t>{}); };
+  auto list = [&](std::vector<std::int32_t> v, bool is_default) {
+    return i32s(g, all || !is_default ? v : std::vector<std::int32_t>{});
+  };
   std::vector<OpRef> operands{scalar_i(g, valid ? 3 : 0),
                               list({i(dh), i(dw)}, dh == 1 && dw == 1),
                               scalar_i(g, i(group)),
@@ -170,14 +181,15 @@ OpRef after_conv(Graph& g, OpRef y, int which, std::mt19937_64& rng) {
     case 6: {  // a constant scale or offset, on either side
       OpRef c = broadcast_const(g, d, rng);
       const bool swap = rng() % 2;
-      return op_of(g, which == 5 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{c, y} : std::vector<OpRef>{y, c}, d);
+      return op_of(g, which == 5 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{c, y} : std::vector<OpRef>{y, c},
+                   d);
     }
-    case 7:
-      return g.add_op("onnx.GlobalAveragePool", {y}, nchw(d.dims[0], d.dims[1], 1, 1));
+    case 7: return g.add_op("onnx.GlobalAveragePool", {y}, nchw(d.dims[0], d.dims[1], 1, 1));
     case 8: {  // squeeze-and-excitation: y times (or plus) its channel means
       OpRef s = g.add_op("onnx.GlobalAveragePool", {y}, nchw(d.dims[0], d.dims[1], 1, 1));
       const bool swap = rng() % 2;
-      return op_of(g, rng() % 2 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{s, y} : std::vector<OpRef>{y, s}, d);
+      return op_of(g, rng() % 2 ? "onnx.Mul" : "onnx.Add", swap ? std::vector<OpRef>{s, y} : std::vector<OpRef>{y, s},
+                   d);
     }
     case 9: {  // Relu, then a constant scale (not folded into a ConvLayerRelu)
       OpRef r = g.add_op("onnx.Relu", {y}, d);
@@ -204,7 +216,8 @@ void build(Builder& b, const Motif& m) {
       const auto d = m.variant % 3 == 2 ? OutputDef::make(DType::Float32, {N, C * H * W}) : d4;
       OpRef x = b.value(d, m.share, rng());
       const bool miss = m.variant % 4 == 3;
-      b.output(m.kind == hswish_clip ? hswish_by_clip(g, x, m.variant % 2, miss) : hswish_by_sigmoid(g, x, m.variant % 2, miss));
+      b.output(m.kind == hswish_clip ? hswish_by_clip(g, x, m.variant % 2, miss)
+                                     : hswish_by_sigmoid(g, x, m.variant % 2, miss));
       break;
     }
     case unary: {
@@ -255,7 +268,8 @@ void build(Builder& b, const Motif& m) {
             break;
           }
           case 1:
-            v = g.add_op("onnx.Flatten", {scalar_i(g, 1), v}, OutputDef::make(DType::Float32, {d.dims[0], count / d.dims[0]}));
+            v = g.add_op("onnx.Flatten", {scalar_i(g, 1), v},
+                         OutputDef::make(DType::Float32, {d.dims[0], count / d.dims[0]}));
             break;
           case 2: {
             if (d.rank >= 6) break;
@@ -292,8 +306,13 @@ Motif draw(std::mt19937_64& rng, int kind) {
 }
 
 Package htp_lowering() {
-  return {.name = "htp_lowering", .rules = rules_from("htp_lowering.cpp"), .kinds = n_kinds, .draw = draw,
-          .build = build, .tolerance = 1e-4, .abs_tolerance = 1e-3};
+  return {.name = "htp_lowering",
+          .rules = rules_from("htp_lowering.cpp"),
+          .kinds = n_kinds,
+          .draw = draw,
+          .build = build,
+          .tolerance = 1e-4,
+          .abs_tolerance = 1e-3};
 }
 }  // namespace
 
@@ -322,13 +341,15 @@ TEST_CASE("lowering: a rank-4 one-element offset or scale folds into a rank-1 bi
       Graph& g = b.graph();
       OpRef x = g.add_input(nchw(1, 1, 2, 2));
       OpRef w = g.add_const(nchw(3, 1, 1, 1), {0.5f, -1.0f, 2.0f});
-      OpRef conv = op_of(g, "onnx.Conv", {scalar_i(g, 0), i32s(g, {}), scalar_i(g, 1), i32s(g, {}), i32s(g, {}), i32s(g, {}), x,
-                                          w, f32s(g, {1.0f, 2.0f, 3.0f})},
+      OpRef conv = op_of(g, "onnx.Conv",
+                         {scalar_i(g, 0), i32s(g, {}), scalar_i(g, 1), i32s(g, {}), i32s(g, {}), i32s(g, {}), x, w,
+                          f32s(g, {1.0f, 2.0f, 3.0f})},
                          nchw(1, 3, 2, 2));
       b.output(g.add_op(op, {conv, f32s(g, {1.5f}, {1, 1, 1, 1})}, nchw(1, 3, 2, 2)));
     });
     CHECK(!problem);
     if (problem) WARN(*problem);
-    CHECK(fired(tally, std::string(R"(EARLY,Op(")") + (std::string(op) == "onnx.Add" ? "Add" : "Mul") + R"(",Op("ConvLayer")") == 1);
+    CHECK(fired(tally, std::string(R"(EARLY,Op(")") + (std::string(op) == "onnx.Add" ? "Add" : "Mul") +
+                           R"(",Op("ConvLayer")") == 1);
   }
 }

@@ -1,5 +1,6 @@
 // The semantic tests' main: Catch2's, with --graphs N and --first-seed S added (graph seeds
-// S ... S + N - 1) and --verbose (the rule table) added, so that the same binary is the CTest test and the tool that checks more.
+// S ... S + N - 1) and --verbose (the rule table) added, so that the same binary is the CTest test and the tool that
+// checks more.
 #define CATCH_CONFIG_RUNNER
 #include "semantic_options.hpp"
 

@@ -14,7 +14,6 @@
 
 #include <optgrammar/ops/builtin.hpp>
 
-
 using namespace semantic;
 
 namespace {
@@ -47,7 +46,8 @@ bool relu(const OpView& v, std::span<std::byte> out, ops::Backend be) {
   if (!x.known || x.def->dtype != o.dtype || x.def->zero_offset != o.zero_offset || x.def->stepsize != o.stepsize)
     return false;
   for (std::size_t i = 0; i < o.element_count(); ++i) {
-    const int q = o.dtype == DType::QUInt8 ? std::to_integer<int>(x.data[i]) : static_cast<std::int8_t>(std::to_integer<int>(x.data[i]));
+    const int q = o.dtype == DType::QUInt8 ? std::to_integer<int>(x.data[i])
+                                           : static_cast<std::int8_t>(std::to_integer<int>(x.data[i]));
     out[i] = static_cast<std::byte>(std::max(q, o.zero_offset));
   }
   return true;
@@ -74,8 +74,9 @@ bool relu_padded(const OpView& v, std::span<std::byte> out, ops::Backend be) {
 
 /// q (of encoding `from`) in encoding `to`: round((q - z) * s / s') + z', clamped to the dtype.
 double requantize(double q, const OutputDef& from, const OutputDef& to) {
-  const double r = std::nearbyint((q - from.zero_offset) * static_cast<double>(from.stepsize) / static_cast<double>(to.stepsize)) +
-                   to.zero_offset;
+  const double r =
+      std::nearbyint((q - from.zero_offset) * static_cast<double>(from.stepsize) / static_cast<double>(to.stepsize)) +
+      to.zero_offset;
   return to.dtype == DType::QUInt8 ? std::clamp(r, 0.0, 255.0) : std::clamp(r, -128.0, 127.0);
 }
 
@@ -88,7 +89,8 @@ bool requantize_op(const OpView& v, std::span<std::byte> out, ops::Backend) {
   if (v.operands.size() != 1 || !v.operands[0].known) return false;
   const auto& x = v.operands[0];
   if (!is_q8(o.dtype) || !is_q8(x.def->dtype) || x.def->element_count() != o.element_count()) return false;
-  for (std::size_t i = 0; i < o.element_count(); ++i) ops::onnx_eval::put(o.dtype, out.data(), i, requantize(value_at(x, i), *x.def, o));
+  for (std::size_t i = 0; i < o.element_count(); ++i)
+    ops::onnx_eval::put(o.dtype, out.data(), i, requantize(value_at(x, i), *x.def, o));
   return true;
 }
 
@@ -240,7 +242,7 @@ void build(Builder& b, const Motif& m) {
 Motif draw(std::mt19937_64& rng, int kind) {
   Motif m = random_motif(rng, kind, 6);
   if (kind == relu_relu || kind == q_relu) m.dims[3] = 1 + rng() % 70;  // depth: padded to 32 or not
-  if (kind == f_conv) m.dims[1] = 1 + rng() % 9;                         // rows: several tiles
+  if (kind == f_conv) m.dims[1] = 1 + rng() % 9;                        // rows: several tiles
   return m;
 }
 

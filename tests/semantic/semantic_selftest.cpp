@@ -28,8 +28,10 @@ Package wrong_package() {
     const auto d = shape_of(DType::Float32, m, 4);
     Graph& g = b.graph();
     OpRef x = b.value(d, m.share, m.seed);
-    if (m.kind == 0) b.output(g.add_op("Neg", {g.add_op("Abs", {x}, d)}, d));
-    else b.output(g.add_op("Relu", {x}, d));  // a motif no rule matches
+    if (m.kind == 0)
+      b.output(g.add_op("Neg", {g.add_op("Abs", {x}, d)}, d));
+    else
+      b.output(g.add_op("Relu", {x}, d));  // a motif no rule matches
   };
   return p;
 }
@@ -59,8 +61,10 @@ TEST_CASE("the semantic check compares integers bit for bit and floats within th
     std::size_t k = 0;
     for (float v : f) {
       const auto i = static_cast<std::int32_t>(v);
-      if (dt == DType::Int32) std::memcpy(x.data.data() + 4 * k++, &i, 4);
-      else std::memcpy(x.data.data() + 4 * k++, &v, 4);
+      if (dt == DType::Int32)
+        std::memcpy(x.data.data() + 4 * k++, &i, 4);
+      else
+        std::memcpy(x.data.data() + 4 * k++, &v, 4);
     }
     return x;
   };

@@ -9,7 +9,6 @@
 
 #include <optgrammar/ops/builtin.hpp>
 
-
 using namespace semantic;
 
 namespace {
@@ -17,7 +16,7 @@ using ops::OpDefinition;
 using ops::OpView;
 
 constexpr std::array<std::string_view, 16> u_names = {"U0", "U1", "U2",  "U3",  "U4",  "U5",  "U6",  "U7",
-                                                     "U8", "U9", "U10", "U11", "U12", "U13", "U14", "U15"};
+                                                      "U8", "U9", "U10", "U11", "U12", "U13", "U14", "U15"};
 
 OpDefinition renamed(std::string_view from, std::string_view to) {
   OpDefinition d = *ops::find_definition(from);
@@ -72,8 +71,10 @@ void build(Builder& b, const Motif& m) {
       OutputDef cd = rng() % 2 ? OutputDef::make(t, {1}) : OutputDef::make(t, {1, 1, 1, 1});
       double value = 1.0;
       if (m.variant >= 4) {
-        if (d.dims[3] > 1 && rng() % 2) cd = OutputDef::make(t, {d.dims[3]});
-        else value = static_cast<double>(rng() % 5) - 2.0;
+        if (d.dims[3] > 1 && rng() % 2)
+          cd = OutputDef::make(t, {d.dims[3]});
+        else
+          value = static_cast<double>(rng() % 5) - 2.0;
       }
       OpRef r = g.add_op("Scale", {b.value(d, m.share, rng()), filled_const(g, cd, value)}, d);
       b.output(m.fan_out ? g.add_op("Top", {r}, d) : r);

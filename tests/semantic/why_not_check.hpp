@@ -17,9 +17,9 @@
 namespace semantic {
 
 struct NearMisses {
-  std::uint64_t graphs = 0, explained = 0;  ///< graphs run, near misses explained
+  std::uint64_t graphs = 0, explained = 0;                   ///< graphs run, near misses explained
   std::uint64_t match = 0, constraint = 0, replacement = 0;  ///< by where the explanation stops
-  std::vector<std::string> problems;  ///< the first few explanations that fall short, in words
+  std::vector<std::string> problems;                         ///< the first few explanations that fall short, in words
 };
 
 /// The rule's own verdict on `root`, from its apply function on a copy of `g`, against `e`'s.
@@ -30,7 +30,8 @@ inline std::string disagreement(const RuleInfo& r, const Graph& g, OpRef root, c
   const bool fired = r.apply(rw, r, root);
   const RuleStats& st = stats[r.index];
   using V = Explanation::Verdict;
-  if ((e.verdict == V::match_failed) != (st.matched == 0)) return st.matched ? "the rule matched" : "the rule did not match";
+  if ((e.verdict == V::match_failed) != (st.matched == 0))
+    return st.matched ? "the rule matched" : "the rule did not match";
   if (e.verdict == V::constraint_false && (fired || st.failed)) return "the constraint held";
   if (e.verdict == V::passes && e.fires != fired) return "the rule fired otherwise";
   return {};
@@ -40,8 +41,7 @@ inline std::string disagreement(const RuleInfo& r, const Graph& g, OpRef root, c
 inline NearMisses explain_near_misses(const Package& p, std::uint64_t n, std::uint64_t first_seed) {
   NearMisses out;
   auto problem = [&](const RuleInfo& r, const Graph& g, OpRef o, const std::string& what) {
-    if (out.problems.size() < 5)
-      out.problems.push_back(str(r.name, " on %", o.index, " (", g.name(o), "): ", what));
+    if (out.problems.size() < 5) out.problems.push_back(str(r.name, " on %", o.index, " (", g.name(o), "): ", what));
   };
   for (std::uint64_t seed = first_seed; seed < first_seed + n; ++seed) {
     Graph g = build_graph(p, draw_graph(p, seed));
@@ -62,7 +62,9 @@ inline NearMisses explain_near_misses(const Package& p, std::uint64_t n, std::ui
             r->explain(*r, gr, o, e);
             ++out.explained;
             using V = Explanation::Verdict;
-            (e.verdict == V::match_failed ? out.match : e.verdict == V::constraint_false ? out.constraint : out.replacement)++;
+            (e.verdict == V::match_failed       ? out.match
+             : e.verdict == V::constraint_false ? out.constraint
+                                                : out.replacement)++;
             if (e.verdict != V::passes && (e.findings.empty() || node_text(*r, e.findings[0].node).empty()))
               problem(*r, gr, o, "no node named");
             if (e.verdict == V::constraint_false) {

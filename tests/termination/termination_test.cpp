@@ -27,7 +27,8 @@ namespace {
 using namespace optgrammar;
 
 RuleSet this_file() {
-  return RuleSet::global().select([](const RuleInfo& r) { return r.file.find("termination_test.cpp") != std::string::npos; });
+  return RuleSet::global().select(
+      [](const RuleInfo& r) { return r.file.find("termination_test.cpp") != std::string::npos; });
 }
 OutputDef f32() { return OutputDef::make(DType::Float32, {1, 4}); }
 

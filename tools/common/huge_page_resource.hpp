@@ -56,8 +56,10 @@ class HugePageResource final : public optgrammar::RecordResource {
       ::munmap(reinterpret_cast<void*>(aligned + len), tail);
     void* const block = reinterpret_cast<void*>(aligned);
     ++stats_.mapped;
-    if (::madvise(block, len, MADV_HUGEPAGE) == 0) ++stats_.advised;
-    else ++stats_.refused;
+    if (::madvise(block, len, MADV_HUGEPAGE) == 0)
+      ++stats_.advised;
+    else
+      ++stats_.refused;
     return block;
   }
   void deallocate(void* p, std::size_t bytes, std::size_t align) noexcept override {

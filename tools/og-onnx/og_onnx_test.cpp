@@ -36,7 +36,9 @@ double default_rtol = 1e-4, abs_tol = 1e-5;
 bool stats = false;
 std::vector<std::string> fixed_inputs;
 
-bool is_fixed(const std::string& name) { return std::find(fixed_inputs.begin(), fixed_inputs.end(), name) != fixed_inputs.end(); }
+bool is_fixed(const std::string& name) {
+  return std::find(fixed_inputs.begin(), fixed_inputs.end(), name) != fixed_inputs.end();
+}
 
 using optgrammar::ops::infer::shape_string;
 
@@ -49,8 +51,10 @@ struct Stats {
   std::size_t nodes = 0;
   std::string text() const {
     char b[200];
-    std::snprintf(b, sizeof b, "%zu nodes, import %.1f ms, interpret %.1f ms, max abs diff %.3g (max |expected| %.3g), %.3g of the tolerance",
-                  nodes, import_ms, interpret_ms, max_abs, max_expected, worst);
+    std::snprintf(
+        b, sizeof b,
+        "%zu nodes, import %.1f ms, interpret %.1f ms, max abs diff %.3g (max |expected| %.3g), %.3g of the tolerance",
+        nodes, import_ms, interpret_ms, max_abs, max_expected, worst);
     return b;
   }
 };
@@ -62,7 +66,8 @@ std::string compare(const Tensor& got, const Tensor& want_as_read, double rtol, 
   // ONNX's test data of this version stores bfloat16 values as uint16 tensors of their bits.
   if (got.def.dtype == DType::BFloat16 && want.def.dtype == DType::UInt16) want.def.dtype = DType::BFloat16;
   if (got.def.dtype != want.def.dtype)
-    return "dtype " + std::string(optgrammar::dtype_name(got.def.dtype)) + ", expected " + std::string(optgrammar::dtype_name(want.def.dtype));
+    return "dtype " + std::string(optgrammar::dtype_name(got.def.dtype)) + ", expected " +
+           std::string(optgrammar::dtype_name(want.def.dtype));
   if (!got.def.same_shape(want.def)) return "shape " + shape_string(got.def) + ", expected " + shape_string(want.def);
   namespace ev = optgrammar::ops::onnx_eval;
   const bool fl = ev::is_float(want.def.dtype);
@@ -70,9 +75,12 @@ std::string compare(const Tensor& got, const Tensor& want_as_read, double rtol, 
   for (std::size_t i = 0; i < want.def.element_count(); ++i) {
     const double a = ev::get(got.def.dtype, got.data.data(), i), b = ev::get(want.def.dtype, want.data.data(), i);
     bool ok;
-    if (!fl) ok = ev::get_int(got.def.dtype, got.data.data(), i) == ev::get_int(want.def.dtype, want.data.data(), i);
-    else if (std::isnan(b)) ok = std::isnan(a);
-    else if (std::isinf(b)) ok = a == b;
+    if (!fl)
+      ok = ev::get_int(got.def.dtype, got.data.data(), i) == ev::get_int(want.def.dtype, want.data.data(), i);
+    else if (std::isnan(b))
+      ok = std::isnan(a);
+    else if (std::isinf(b))
+      ok = a == b;
     else {
       const double d = std::fabs(a - b);
       ok = d <= rtol * std::fabs(b) + abs_tol;
@@ -80,7 +88,8 @@ std::string compare(const Tensor& got, const Tensor& want_as_read, double rtol, 
       st.max_expected = std::max(st.max_expected, std::fabs(b));
       st.worst = std::max(st.worst, std::isnan(d) ? INFINITY : d / (rtol * std::fabs(b) + abs_tol));
     }
-    if (!ok && first.empty()) first = "element " + std::to_string(i) + " is " + std::to_string(a) + ", expected " + std::to_string(b);
+    if (!ok && first.empty())
+      first = "element " + std::to_string(i) + " is " + std::to_string(a) + ", expected " + std::to_string(b);
   }
   return first;
 }
@@ -107,8 +116,10 @@ struct Divergent {
 };
 constexpr std::string_view bfloat16_truncated =
     "the expected values truncate float to bfloat16; ONNX Runtime, and the interpreter, round to nearest even";
-constexpr std::string_view short_pi = "the expected values take pi as 3.1415; ONNX Runtime, and the interpreter, take pi";
-constexpr std::string_view four_digits = "expected values given to 4 digits: compared within 1e-3 relative, as ONNX's runner does";
+constexpr std::string_view short_pi =
+    "the expected values take pi as 3.1415; ONNX Runtime, and the interpreter, take pi";
+constexpr std::string_view four_digits =
+    "expected values given to 4 digits: compared within 1e-3 relative, as ONNX's runner does";
 constexpr Divergent divergent[] = {
     {"test_cast_FLOAT_to_BFLOAT16", bfloat16_truncated},
     {"test_castlike_FLOAT_to_BFLOAT16", bfloat16_truncated},
@@ -120,7 +131,8 @@ constexpr Divergent divergent[] = {
     {"test_hannwindow", short_pi},
     {"test_hannwindow_symmetric", short_pi},
     {"test_maxunpool_export_with_output_shape",
-     "the expected values place I's positions, taken in the default unpooled shape, at the same coordinates of the larger "
+     "the expected values place I's positions, taken in the default unpooled shape, at the same coordinates of the "
+     "larger "
      "output_shape; ONNX Runtime, and the interpreter, take them as flat positions in output_shape (as PyTorch)"},
     {"test_gridsample_bicubic", four_digits, 1e-3},
     {"test_roialign_aligned_false", four_digits, 1e-3},
@@ -156,7 +168,8 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
         if (!name.empty()) opt.input_shapes[name].assign(t.def.dims.begin(), t.def.dims.begin() + t.def.rank);
         if (is_fixed(name)) {
           auto& v = opt.input_values[name];
-          for (std::size_t i = 0; i < t.def.element_count(); ++i) v.push_back(optgrammar::ops::onnx_eval::get(t.def.dtype, t.data.data(), i));
+          for (std::size_t i = 0; i < t.def.element_count(); ++i)
+            v.push_back(optgrammar::ops::onnx_eval::get(t.def.dtype, t.data.data(), i));
         }
       } catch (const oi::ImportError&) {
         // not a tensor of an imported type: the import below says what it does not take
@@ -169,7 +182,7 @@ Outcome run_test_unguarded(const fs::path& dir, std::string& msg, Stats& st) {
   } catch (const oi::ImportError& e) {
     msg = e.what();
     return e.kind == oi::ImportError::Kind::invalid || e.kind == oi::ImportError::Kind::not_a_model ? Outcome::fail
-                                                                                                 : Outcome::skip;
+                                                                                                    : Outcome::skip;
   }
   try {
     for (const auto& s : sets) {
@@ -235,17 +248,22 @@ int main(int argc, char** argv) {
   int first = 1;
   for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; ++first) {
     const std::string o = argv[first];
-    if (o == "--rtol") default_rtol = number_option(argc, argv, first);
-    else if (o == "--atol") abs_tol = number_option(argc, argv, first);
-    else if (o == "--stats") stats = true;
-    else if (o == "--fixed-input" && first + 1 < argc) fixed_inputs.emplace_back(argv[++first]);
+    if (o == "--rtol")
+      default_rtol = number_option(argc, argv, first);
+    else if (o == "--atol")
+      abs_tol = number_option(argc, argv, first);
+    else if (o == "--stats")
+      stats = true;
+    else if (o == "--fixed-input" && first + 1 < argc)
+      fixed_inputs.emplace_back(argv[++first]);
     else {
       std::cerr << "og-onnx-test: unknown option " << o << "\n";
       return 2;
     }
   }
   if (first >= argc) {
-    std::cerr << "usage: og-onnx-test [--rtol R] [--atol A] [--stats] [--fixed-input NAME]... DIR...   (an ONNX backend test folder, or a folder of them)\n";
+    std::cerr << "usage: og-onnx-test [--rtol R] [--atol A] [--stats] [--fixed-input NAME]... DIR...   (an ONNX "
+                 "backend test folder, or a folder of them)\n";
     return 2;
   }
   std::vector<fs::path> tests;
@@ -273,9 +291,18 @@ int main(int argc, char** argv) {
     const Outcome o = run_test(t, msg, st);
     const std::string more = stats && o != Outcome::skip && st.nodes ? "; " + st.text() : "";
     switch (o) {
-      case Outcome::pass: ++passed; std::cout << "PASS " << t.filename().string() << " (" << msg << more << ")\n"; break;
-      case Outcome::fail: ++failed; std::cout << "FAIL " << t.filename().string() << ": " << msg << more << "\n"; break;
-      case Outcome::skip: ++skipped; std::cout << "SKIP " << t.filename().string() << ": " << msg << "\n"; break;
+      case Outcome::pass:
+        ++passed;
+        std::cout << "PASS " << t.filename().string() << " (" << msg << more << ")\n";
+        break;
+      case Outcome::fail:
+        ++failed;
+        std::cout << "FAIL " << t.filename().string() << ": " << msg << more << "\n";
+        break;
+      case Outcome::skip:
+        ++skipped;
+        std::cout << "SKIP " << t.filename().string() << ": " << msg << "\n";
+        break;
     }
     std::cout.flush();
   }

@@ -1,8 +1,8 @@
 // ONNX import: see onnx_import.hpp.
 #include "onnx_import.hpp"
 
-#include <optgrammar/ops/onnx.hpp>
 #include <optgrammar/ops/definition_verify.hpp>
+#include <optgrammar/ops/onnx.hpp>
 
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -35,8 +35,9 @@ namespace ev = ops::onnx_eval;
 [[noreturn]] void fail(Kind k, const std::string& what) { throw ImportError(k, what); }
 
 std::string type_name(int t) {
-  return onnx::TensorProto_DataType_IsValid(t) ? onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(t))
-                                               : std::to_string(t);
+  return onnx::TensorProto_DataType_IsValid(t)
+             ? onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(t))
+             : std::to_string(t);
 }
 
 /// Our dtype for an ONNX element type; nullopt when not imported.
@@ -77,7 +78,8 @@ DType need_dtype(int t, const std::string& where) {
 OutputDef def_of_tensor(const onnx::TensorProto& p, const std::string& where) {
   OutputDef def;
   def.dtype = need_dtype(p.data_type(), where);
-  if (p.dims_size() > static_cast<int>(max_rank)) fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
+  if (p.dims_size() > static_cast<int>(max_rank))
+    fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
   for (auto d : p.dims()) {
     if (d < 0) fail(Kind::invalid, where + ": negative dim");
     def.dims[def.rank++] = static_cast<std::size_t>(d);
@@ -102,7 +104,8 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where) {
   if (p.has_raw_data()) {
     const std::string& raw = p.raw_data();
     if (raw.size() != t.data.size())
-      fail(Kind::invalid, where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
+      fail(Kind::invalid,
+           where + ": raw data of " + std::to_string(raw.size()) + " bytes for " + std::to_string(n) + " elements");
     if (!raw.empty()) std::memcpy(t.data.data(), raw.data(), raw.size());
     return t;
   }
@@ -127,7 +130,8 @@ engine::Tensor tensor_of(const onnx::TensorProto& p, const std::string& where) {
     case onnx::TensorProto_DataType_UINT32:
     case onnx::TensorProto_DataType_UINT64:
       check(p.uint64_data_size());
-      for (std::size_t i = 0; i < n; ++i) store_int(dt, t.data.data(), i, static_cast<std::int64_t>(p.uint64_data(static_cast<int>(i))));
+      for (std::size_t i = 0; i < n; ++i)
+        store_int(dt, t.data.data(), i, static_cast<std::int64_t>(p.uint64_data(static_cast<int>(i))));
       break;
     default:  // int32_data: int32 and narrower integers, bool, the bits of float16 and bfloat16
       check(p.int32_data_size());
@@ -146,7 +150,8 @@ std::optional<OutputDef> def_of(const onnx::TypeProto& tp, const std::string& wh
   OutputDef d;
   d.dtype = need_dtype(tt.elem_type(), where);
   if (!tt.has_shape()) return std::nullopt;
-  if (tt.shape().dim_size() > static_cast<int>(max_rank)) fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
+  if (tt.shape().dim_size() > static_cast<int>(max_rank))
+    fail(Kind::invalid, where + ": rank above " + std::to_string(max_rank));
   for (const auto& dim : tt.shape().dim()) {
     if (!dim.has_dim_value() || dim.dim_value() < 0) return std::nullopt;
     d.dims[d.rank++] = static_cast<std::size_t>(dim.dim_value());
@@ -165,8 +170,8 @@ std::string declared_shape(const onnx::TypeProto& t) {
     const auto& dim = shape.dim(k);
     s.append(k ? ", " : "")
         .append(dim.has_dim_value() && dim.dim_value() >= 0 ? std::to_string(dim.dim_value())
-                : dim.has_dim_param()                        ? dim.dim_param()
-                                                             : "?");
+                : dim.has_dim_param()                       ? dim.dim_param()
+                                                            : "?");
   }
   return s + "]";
 }
@@ -198,16 +203,20 @@ class ExternalData {
     std::string location;
     std::optional<std::uint64_t> offset, length;
     for (const auto& e : p.external_data()) {
-      if (e.key() == "location") location = e.value();
-      else if (e.key() == "offset") offset = number(e.value(), at + " offset");
-      else if (e.key() == "length") length = number(e.value(), at + " length");
+      if (e.key() == "location")
+        location = e.value();
+      else if (e.key() == "offset")
+        offset = number(e.value(), at + " offset");
+      else if (e.key() == "length")
+        length = number(e.value(), at + " length");
     }
     if (location.empty()) fail(Kind::invalid, at + " names no location");
     const std::filesystem::path rel = std::filesystem::path(location).lexically_normal();
     if (rel.is_absolute() || rel.has_root_name() || rel.empty() || *rel.begin() == "..")
       fail(Kind::invalid, at + " location '" + location + "' is not a path inside the model's folder");
     if (dir_.empty())
-      fail(Kind::invalid, at + " is in '" + location + "', but the model's folder is not known (it was not read from a file)");
+      fail(Kind::invalid,
+           at + " is in '" + location + "', but the model's folder is not known (it was not read from a file)");
     // The tensor's bytes when the model gives no length: its elements at their width (ONNX's).
     const OutputDef def = def_of_tensor(p, where);
     const std::uint64_t width = element_size(def.dtype);
@@ -215,8 +224,8 @@ class ExternalData {
     if (len > (std::uint64_t{1} << 34)) fail(Kind::invalid, at + ": more than 16 GiB");
     auto& [stream, size] = open(rel, at);
     if (from > size || len > size - from)
-      fail(Kind::invalid, at + " (bytes " + std::to_string(from) + " to " + std::to_string(from + len) + " of '" + location +
-                              "') ends past the file's " + std::to_string(size) + " bytes");
+      fail(Kind::invalid, at + " (bytes " + std::to_string(from) + " to " + std::to_string(from + len) + " of '" +
+                              location + "') ends past the file's " + std::to_string(size) + " bytes");
     std::string bytes(static_cast<std::size_t>(len), '\0');
     stream.clear();
     stream.seekg(static_cast<std::streamoff>(from));
@@ -267,25 +276,30 @@ class ExternalData {
 /// attribute lies within [-r, r] of a first input of known rank r, but for QuantizeLinear and
 /// DequantizeLinear (LayerNormalization's inference crashed on axis -2 of a rank-1 input and on
 /// axis -1 of a scalar).
-void check_node_before_inference(const onnx::NodeProto& n, const std::function<int(int)>& rank, const std::string& where) {
+void check_node_before_inference(const onnx::NodeProto& n, const std::function<int(int)>& rank,
+                                 const std::string& where) {
   const std::string& op = n.op_type();
   const bool weighted = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
   const bool conv_pool = weighted || op == "MaxPool" || op == "AveragePool" || op == "LpPool";
   if (op == "Gemm")
     for (int k = 0; k < 2; ++k)
       if (const int m = rank(k); m >= 0 && m != 2)
-        fail(Kind::invalid, where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m) + ", Gemm takes rank 2");
+        fail(Kind::invalid,
+             where + ": input " + (k == 0 ? "A" : "B") + " has rank " + std::to_string(m) + ", Gemm takes rank 2");
   const int r = rank(0);  // -1: not known
   // (ONNX ignores the axis of a per-tensor quantization, whatever the input's rank)
   const bool quantization = op == "QuantizeLinear" || op == "DequantizeLinear";
   // (OneHot's axis counts in its output, of rank r + 1)
   const int lowest = op == "OneHot" ? -r - 1 : -r;
   for (const auto& a : n.attribute())
-    if (a.name() == "axis" && a.type() == onnx::AttributeProto_AttributeType_INT && r >= 0 && !quantization && (a.i() < lowest || a.i() > r))
-      fail(Kind::invalid, where + ": attribute axis is " + std::to_string(a.i()) + ", outside [" + std::to_string(lowest) + ", " +
-                              std::to_string(r) + "] for an input of rank " + std::to_string(r));
+    if (a.name() == "axis" && a.type() == onnx::AttributeProto_AttributeType_INT && r >= 0 && !quantization &&
+        (a.i() < lowest || a.i() > r))
+      fail(Kind::invalid, where + ": attribute axis is " + std::to_string(a.i()) + ", outside [" +
+                              std::to_string(lowest) + ", " + std::to_string(r) + "] for an input of rank " +
+                              std::to_string(r));
   if (!conv_pool) return;
-  if (r >= 0 && r < 3) fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
+  if (r >= 0 && r < 3)
+    fail(Kind::invalid, where + ": the input has rank " + std::to_string(r) + ", at least 3 are needed");
   if (r >= 0 && weighted && n.input_size() > 1) {
     if (const int w = rank(1); w >= 0 && w != r)
       fail(Kind::invalid, where + ": the weight has rank " + std::to_string(w) + ", the input " + std::to_string(r));
@@ -294,7 +308,8 @@ void check_node_before_inference(const onnx::NodeProto& n, const std::function<i
     const bool spatial = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
     if (!spatial && a.name() != "pads") continue;
     for (auto v : a.ints())  // ONNX divides by strides and dilations, whether the rank is known or not
-      if (v < (spatial ? 1 : 0)) fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
+      if (v < (spatial ? 1 : 0))
+        fail(Kind::invalid, where + ": attribute " + a.name() + " has the entry " + std::to_string(v));
     if (const int want = spatial ? r - 2 : 2 * (r - 2); r >= 0 && a.ints_size() != want)
       fail(Kind::invalid, where + ": attribute " + a.name() + " has " + std::to_string(a.ints_size()) +
                               " entries, the input's rank needs " + std::to_string(want));
@@ -307,7 +322,10 @@ class NodeInference final : public onnx::InferenceContext {
  public:
   NodeInference(const onnx::NodeProto& n, std::vector<const onnx::TypeProto*> inputs,
                 std::function<const onnx::TensorProto*(const std::string&)> data)
-      : n_(n), inputs_(std::move(inputs)), data_(std::move(data)), outputs_(static_cast<std::size_t>(n.output_size())) {}
+      : n_(n),
+        inputs_(std::move(inputs)),
+        data_(std::move(data)),
+        outputs_(static_cast<std::size_t>(n.output_size())) {}
 
   const onnx::AttributeProto* getAttribute(const std::string& name) const override {
     for (const auto& a : n_.attribute())
@@ -315,7 +333,9 @@ class NodeInference final : public onnx::InferenceContext {
     return nullptr;
   }
   std::size_t getNumInputs() const override { return inputs_.size(); }
-  const onnx::TypeProto* getInputType(std::size_t k) const override { return k < inputs_.size() ? inputs_[k] : nullptr; }
+  const onnx::TypeProto* getInputType(std::size_t k) const override {
+    return k < inputs_.size() ? inputs_[k] : nullptr;
+  }
   const onnx::TensorProto* getInputData(std::size_t k) const override {
     return k < inputs_.size() && inputs_[k] ? data_(n_.input(static_cast<int>(k))) : nullptr;
   }
@@ -349,18 +369,21 @@ class Importer {
     for (const auto& op : model_.opset_import())
       if (op.domain().empty() || op.domain() == "ai.onnx") out.opset = static_cast<int>(op.version());
     opset_ = out.opset;
-    if (out.opset > 17) fail(Kind::invalid, "opset " + std::to_string(out.opset) + " is above 17, the newest the importer reads");
+    if (out.opset > 17)
+      fail(Kind::invalid, "opset " + std::to_string(out.opset) + " is above 17, the newest the importer reads");
     auto& gp = *model_.mutable_graph();
     // Fixed input shapes where asked, then ONNX shape inference.
     std::unordered_map<std::string, bool> is_init;
     for (const auto& t : gp.initializer()) is_init[t.name()] = true;
     auto must_be_input = [&](const std::string& name, const char* what) {
       const auto& ins = gp.input();
-      if (std::none_of(ins.begin(), ins.end(), [&](const auto& in) { return in.name() == name && !is_init.count(name); })) {
+      if (std::none_of(ins.begin(), ins.end(),
+                       [&](const auto& in) { return in.name() == name && !is_init.count(name); })) {
         std::string names;
         for (const auto& in : ins)
           if (!is_init.count(in.name())) names += (names.empty() ? "" : ", ") + in.name();
-        fail(Kind::bad_option, std::string("a ") + what + " is given for '" + name + "', which is no input of the model (its inputs: " + names + ")");
+        fail(Kind::bad_option, std::string("a ") + what + " is given for '" + name +
+                                   "', which is no input of the model (its inputs: " + names + ")");
       }
     };
     for (const auto& e : opt_.input_shapes) must_be_input(e.first, "shape");
@@ -373,8 +396,8 @@ class Importer {
       const auto& declared = in.type().tensor_type();
       if (declared.has_shape() && static_cast<std::size_t>(declared.shape().dim_size()) != it->second.size())
         fail(Kind::bad_option, "the shape given for '" + in.name() + "' has " + std::to_string(it->second.size()) +
-                                " dims, the model's input has " + std::to_string(declared.shape().dim_size()) + ": " +
-                                declared_shape(in.type()));
+                                   " dims, the model's input has " + std::to_string(declared.shape().dim_size()) +
+                                   ": " + declared_shape(in.type()));
       auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
       shape->clear_dim();
       for (auto d : it->second) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(d));
@@ -404,7 +427,11 @@ class Importer {
           const bool fixed = dim.has_dim_value() && dim.dim_value() >= 0;
           dims.append(k ? "," : "").append(fixed ? std::to_string(dim.dim_value()) : "1");
         }
-        unfixed.append(unfixed.empty() ? "'" : ", '").append(in.name()).append("' (").append(declared_shape(in.type())).append(")");
+        unfixed.append(unfixed.empty() ? "'" : ", '")
+            .append(in.name())
+            .append("' (")
+            .append(declared_shape(in.type()))
+            .append(")");
         example.append(" --input-shape ").append(in.name()).append("=").append(shape.dim_size() ? dims : "1,1,1,1");
         continue;
       }
@@ -451,10 +478,13 @@ class Importer {
     int index = 0;
     for (const auto& n : gp.node()) {
       const std::string where = "node " + std::to_string(index++) + " (" + n.op_type() + ")";
-      check_node_before_inference(n, [&](int k) {
-        const auto m = k < n.input_size() ? rank.find(n.input(k)) : rank.end();
-        return m == rank.end() ? -1 : m->second;
-      }, where);
+      check_node_before_inference(
+          n,
+          [&](int k) {
+            const auto m = k < n.input_size() ? rank.find(n.input(k)) : rank.end();
+            return m == rank.end() ? -1 : m->second;
+          },
+          where);
     }
   }
 
@@ -468,24 +498,31 @@ class Importer {
     if (types.empty()) return;
     std::string all;
     for (const auto& [type, count] : types)
-      all.append(all.empty() ? "" : ", ").append(type).append(" (").append(std::to_string(count)).append(count == 1 ? " node)" : " nodes)");
+      all.append(all.empty() ? "" : ", ")
+          .append(type)
+          .append(" (")
+          .append(std::to_string(count))
+          .append(count == 1 ? " node)" : " nodes)");
     fail(Kind::unsupported_op, first + "; the op types it does not claim: " + all);
   }
-  static void unclaimed_ops(const onnx::GraphProto& gp, const std::string& scope, std::vector<std::pair<std::string, int>>& types,
-                            std::string& first) {
+  static void unclaimed_ops(const onnx::GraphProto& gp, const std::string& scope,
+                            std::vector<std::pair<std::string, int>>& types, std::string& first) {
     for (int k = 0; k < gp.node_size(); ++k) {
       const auto& n = gp.node(k);
       const bool other_domain = !n.domain().empty() && n.domain() != "ai.onnx";
       if (n.op_type().empty()) continue;  // no model at all: node() says so where it stands
       for (const auto& a : n.attribute())
         if (a.has_g()) unclaimed_ops(a.g(), scope + node_label(n, k) + ", " + a.name() + ": ", types, first);
-      if (!other_domain && (n.op_type() == "Constant" || n.op_type() == "If" || n.op_type() == "Loop" || ops::onnx::find(n.op_type())))
+      if (!other_domain &&
+          (n.op_type() == "Constant" || n.op_type() == "If" || n.op_type() == "Loop" || ops::onnx::find(n.op_type())))
         continue;
       const std::string type = other_domain ? n.domain() + "." + n.op_type() : n.op_type();
       if (first.empty()) first = scope + node_label(n, k) + ": op type '" + type + "' is not claimed by the importer";
       auto it = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == type; });
-      if (it == types.end()) types.emplace_back(type, 1);
-      else ++it->second;
+      if (it == types.end())
+        types.emplace_back(type, 1);
+      else
+        ++it->second;
     }
   }
 
@@ -501,11 +538,14 @@ class Importer {
   }
 
   /// Input `in` (of definition d, when its shape is known) as the constant `values`.
-  void fixed_input(const onnx::ValueInfoProto& in, const std::optional<OutputDef>& d, const std::vector<double>& values) {
+  void fixed_input(const onnx::ValueInfoProto& in, const std::optional<OutputDef>& d,
+                   const std::vector<double>& values) {
     const std::string at = "input '" + in.name() + "'";
-    if (!d) fail(Kind::bad_option, at + ": a value is given, but its shape is not fixed (give it with --input-shape too)");
+    if (!d)
+      fail(Kind::bad_option, at + ": a value is given, but its shape is not fixed (give it with --input-shape too)");
     if (d->element_count() != values.size())
-      fail(Kind::bad_option, at + ": " + std::to_string(values.size()) + " values are given for its " + std::to_string(d->element_count()) + " elements");
+      fail(Kind::bad_option, at + ": " + std::to_string(values.size()) + " values are given for its " +
+                                 std::to_string(d->element_count()) + " elements");
     std::vector<std::byte> bytes(d->byte_size());
     for (std::size_t i = 0; i < values.size(); ++i) ev::put(d->dtype, bytes.data(), i, values[i]);
     values_[in.name()] = new_const(*d, bytes);
@@ -552,9 +592,12 @@ class Importer {
       const std::string where = scope + node_label(n, index++);
       const bool plain = n.domain().empty() || n.domain() == "ai.onnx";
       const std::size_t first = g_.size();
-      if (plain && n.op_type() == "If") inline_if(n, where);
-      else if (plain && n.op_type() == "Loop") unroll_loop(n, where);
-      else node(n, where);
+      if (plain && n.op_type() == "If")
+        inline_if(n, where);
+      else if (plain && n.op_type() == "Loop")
+        unroll_loop(n, where);
+      else
+        node(n, where);
       // Provenance: the ops a node became are the node's (an inlined subgraph's nodes name theirs
       // first). A node without a name is named by its first output, which the model names.
       name_ops_since(first, scope + (!n.name().empty() ? n.name() : n.output_size() > 0 ? n.output(0) : where));
@@ -565,7 +608,8 @@ class Importer {
   void name_ops_since(std::size_t first, const std::string& source) {
     const std::string from[] = {source};
     for (std::size_t i = first; i < g_.size(); ++i)
-      if (g_.origins().of(static_cast<std::uint32_t>(i)) == Origins::none) g_.set_origin(OpRef{static_cast<std::uint32_t>(i)}, "imported", from);
+      if (g_.origins().of(static_cast<std::uint32_t>(i)) == Origins::none)
+        g_.set_origin(OpRef{static_cast<std::uint32_t>(i)}, "imported", from);
   }
 
   /// The graph attribute `name` of node n; an error naming the node when it has none.
@@ -594,12 +638,14 @@ class Importer {
   /// An If whose condition is known at import is its branch, inlined; one whose condition
   /// depends on the model's inputs is not claimed (an error naming the node).
   void inline_if(const onnx::NodeProto& n, const std::string& where) {
-    if (n.input_size() != 1 || n.input(0).empty()) fail(Kind::invalid, where + ": an If takes one input, the condition");
+    if (n.input_size() != 1 || n.input(0).empty())
+      fail(Kind::invalid, where + ": an If takes one input, the condition");
     const auto cond = scalar_value(value(n.input(0), where));
     if (!cond)
-      fail(Kind::unsupported_op, where + ": its condition '" + n.input(0) +
-                                     "' depends on the model's inputs; an If is claimed only when its condition is known at import "
-                                     "(its branch is then inlined)");
+      fail(Kind::unsupported_op,
+           where + ": its condition '" + n.input(0) +
+               "' depends on the model's inputs; an If is claimed only when its condition is known at import "
+               "(its branch is then inlined)");
     const char* branch = *cond != 0 ? "then_branch" : "else_branch";
     const onnx::GraphProto& g = subgraph(n, branch, where);
     if (g.output_size() != n.output_size())
@@ -622,11 +668,13 @@ class Importer {
       fail(Kind::invalid, where + ": the body's inputs and outputs do not fit the node's");
     const int scans = body.output_size() - 1 - carried;
     auto depends = [&](const std::string& what) {
-      fail(Kind::unsupported_op, where + ": " + what + " depends on the model's inputs; a Loop is claimed only when its trip " +
+      fail(Kind::unsupported_op, where + ": " + what +
+                                     " depends on the model's inputs; a Loop is claimed only when its trip " +
                                      "count and condition are known at import (its body is then unrolled)");
     };
     std::optional<double> trips;
-    if (!n.input(0).empty() && !(trips = scalar_value(value(n.input(0), where)))) depends("its trip count '" + n.input(0) + "'");
+    if (!n.input(0).empty() && !(trips = scalar_value(value(n.input(0), where))))
+      depends("its trip count '" + n.input(0) + "'");
     std::optional<OpRef> cond;
     if (!n.input(1).empty()) cond = value(n.input(1), where);
     if (!trips && !cond) fail(Kind::invalid, where + ": a Loop with neither a trip count nor a condition never ends");
@@ -645,7 +693,9 @@ class Importer {
       if (trips && static_cast<double>(i) >= *trips) break;
       if (cond) {
         const auto c = scalar_value(*cond);
-        if (!c) depends(i == 0 ? "its condition '" + n.input(1) + "'" : "its condition after iteration " + std::to_string(i - 1));
+        if (!c)
+          depends(i == 0 ? "its condition '" + n.input(1) + "'"
+                         : "its condition after iteration " + std::to_string(i - 1));
         if (*c == 0) break;
       }
       if ((i + 1) * std::max(body.node_size(), 1) > max_unrolled)
@@ -690,7 +740,9 @@ class Importer {
       const std::string& name = n.output(carried + k);
       if (name.empty()) continue;
       const auto& parts = stacked[static_cast<std::size_t>(k)];
-      if (parts.empty()) fail(Kind::unsupported_op, where + ": scan output '" + name + "' of a Loop that runs no iteration is not claimed");
+      if (parts.empty())
+        fail(Kind::unsupported_op,
+             where + ": scan output '" + name + "' of a Loop that runs no iteration is not claimed");
       values_[name] = stack(parts, where);
       set_type(name, scan_elem[static_cast<std::size_t>(k)], g_.output(values_[name]));
     }
@@ -700,7 +752,9 @@ class Importer {
   /// concatenated.
   OpRef stack(const std::vector<OpRef>& parts, const std::string& where) {
     const OutputDef one = g_.output(parts[0]);
-    if (one.rank + 1 > max_rank) fail(Kind::invalid, where + ": a scan output of rank " + std::to_string(one.rank) + " stacks above rank " + std::to_string(max_rank));
+    if (one.rank + 1 > max_rank)
+      fail(Kind::invalid, where + ": a scan output of rank " + std::to_string(one.rank) + " stacks above rank " +
+                              std::to_string(max_rank));
     OutputDef each = one;
     each.rank = one.rank + 1;
     each.dims = {};
@@ -718,13 +772,14 @@ class Importer {
 
   /// An `onnx.<type>` op the importer makes itself: its attributes' defaults except `set`,
   /// then `inputs`.
-  OpRef onnx_op(std::string_view type, std::initializer_list<std::pair<std::string_view, double>> set, const std::vector<OpRef>& inputs,
-                const OutputDef& d) {
+  OpRef onnx_op(std::string_view type, std::initializer_list<std::pair<std::string_view, double>> set,
+                const std::vector<OpRef>& inputs, const OutputDef& d) {
     const ops::onnx::OpSpec* spec = ops::onnx::find(type);
     std::vector<OpRef> operands;
     for (const auto& a : spec->attrs) {
       const auto it = std::find_if(set.begin(), set.end(), [&](const auto& s) { return s.first == a.name; });
-      operands.push_back(it != set.end() ? scalar_const(DType::Int32, it->second) : attribute(a, nullptr, std::string(type)));
+      operands.push_back(it != set.end() ? scalar_const(DType::Int32, it->second)
+                                         : attribute(a, nullptr, std::string(type)));
     }
     operands.insert(operands.end(), inputs.begin(), inputs.end());
     return g_.add_op(intern_op_name(ops::onnx::op_name(type)), std::span<const OpRef>(operands), d);
@@ -738,9 +793,12 @@ class Importer {
     const OpRef r = v->second;
     if (auto it = protos_.find(r.index); it != protos_.end()) return &it->second;
     std::span<const std::byte> bytes;
-    if (g_.is_const(r)) bytes = g_.payload(r);
-    else if (const auto* k = known(r)) bytes = *k;
-    else return nullptr;
+    if (g_.is_const(r))
+      bytes = g_.payload(r);
+    else if (const auto* k = known(r))
+      bytes = *k;
+    else
+      return nullptr;
     // Every imported element type is stored at ONNX's width, little-endian: the bytes are ONNX's
     // raw data.
     const OutputDef& d = g_.output(r);
@@ -764,8 +822,11 @@ class Importer {
     const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), opset_, "");
     if (!schema) return ctx.take_outputs();
     try {
-      if (schema->has_type_and_shape_inference_function()) schema->GetTypeAndShapeInferenceFunction()(ctx);
-      else if (schema->HasFunction()) onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx);
+      if (schema->has_type_and_shape_inference_function())
+        schema->GetTypeAndShapeInferenceFunction()(ctx);
+      else if (schema->HasFunction())
+        onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), onnx::OpSchemaRegistry::Instance(),
+                                                         ctx);
     } catch (const std::exception& e) {
       fail(Kind::invalid, where + ": ONNX shape inference: " + e.what());
     }
@@ -775,9 +836,12 @@ class Importer {
   /// The output definition of output k of node n: from ONNX's inference of the node, else the
   /// type the model declares for it; a shape known from neither is an error naming the node
   /// and the inputs whose values are not known at import. Sets `elem` to its ONNX element type.
-  OutputDef output_def(const onnx::NodeProto& n, int k, const std::vector<onnx::TypeProto>& inferred, int& elem, const std::string& where) {
+  OutputDef output_def(const onnx::NodeProto& n, int k, const std::vector<onnx::TypeProto>& inferred, int& elem,
+                       const std::string& where) {
     const std::string at = where + ": output '" + n.output(k) + "'";
-    const auto usable = [](const onnx::TypeProto& t) { return t.has_tensor_type() && t.tensor_type().elem_type() != 0; };
+    const auto usable = [](const onnx::TypeProto& t) {
+      return t.has_tensor_type() && t.tensor_type().elem_type() != 0;
+    };
     if (static_cast<std::size_t>(k) < inferred.size() && usable(inferred[static_cast<std::size_t>(k)])) {
       elem = inferred[static_cast<std::size_t>(k)].tensor_type().elem_type();
       if (auto d = def_of(inferred[static_cast<std::size_t>(k)], at)) return *d;
@@ -785,7 +849,10 @@ class Importer {
     if (const auto it = declared_.find(n.output(k)); it != declared_.end() && usable(*it->second)) {
       if (elem == 0) elem = it->second->tensor_type().elem_type();
       if (auto d = def_of(*it->second, at)) {
-        if (d->dtype != need_dtype(elem, at)) fail(Kind::invalid, at + ": the model declares element type " + type_name(it->second->tensor_type().elem_type()) + ", ONNX's inference " + type_name(elem));
+        if (d->dtype != need_dtype(elem, at))
+          fail(Kind::invalid, at + ": the model declares element type " +
+                                  type_name(it->second->tensor_type().elem_type()) + ", ONNX's inference " +
+                                  type_name(elem));
         return *d;
       }
     }
@@ -796,7 +863,8 @@ class Importer {
     // skips such a test); one that does not is the import's failure.
     fail(unknown.empty() ? Kind::invalid : Kind::unsupported_op,
          at + ": its shape is not known at import (ONNX's shape inference of the node found none" +
-             (unknown.empty() ? std::string(")") : "; inputs whose values are known only when the model runs: " + unknown + ")"));
+             (unknown.empty() ? std::string(")")
+                              : "; inputs whose values are known only when the model runs: " + unknown + ")"));
   }
 
   /// The value of op r when the import already knows it (computed from constants and known
@@ -809,7 +877,8 @@ class Importer {
   /// The value of an op of these operands and output definition when every operand is known
   /// at import (constants, values computed at import; Shape and Size read only their input's
   /// dims) and the output has at most max_evaluated elements; nullopt otherwise.
-  std::optional<std::vector<std::byte>> evaluate(OpNameId name, const std::vector<OpRef>& operands, const OutputDef& d) const {
+  std::optional<std::vector<std::byte>> evaluate(OpNameId name, const std::vector<OpRef>& operands,
+                                                 const OutputDef& d) const {
     constexpr std::size_t max_evaluated = 4096;
     if (d.element_count() > max_evaluated) return std::nullopt;
     const bool dims_only = name == intern_op_name("onnx.Shape") || name == intern_op_name("onnx.Size");
@@ -884,7 +953,8 @@ class Importer {
       fail(Kind::invalid, at + " is '" + str + "', not one of " + std::string(a.choices));
     };
     auto clamp32 = [](std::int64_t x) {
-      return static_cast<double>(std::clamp<std::int64_t>(x, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
+      return static_cast<double>(std::clamp<std::int64_t>(x, std::numeric_limits<std::int32_t>::min(),
+                                                          std::numeric_limits<std::int32_t>::max()));
     };
     switch (a.kind) {
       case K::integer:
@@ -900,7 +970,8 @@ class Importer {
         return list_const(DType::Int32, v);
       }
       case K::reals: {
-        if (p->type() != onnx::AttributeProto_AttributeType_FLOATS) fail(Kind::invalid, at + " is not a list of floats");
+        if (p->type() != onnx::AttributeProto_AttributeType_FLOATS)
+          fail(Kind::invalid, at + " is not a list of floats");
         std::vector<double> v(p->floats().begin(), p->floats().end());
         return list_const(DType::Float32, v);
       }
@@ -908,7 +979,8 @@ class Importer {
         if (p->type() != onnx::AttributeProto_AttributeType_STRING) fail(Kind::invalid, at + " is not a string");
         return scalar_const(DType::Int32, choice_index(p->s()));
       case K::choices: {
-        if (p->type() != onnx::AttributeProto_AttributeType_STRINGS) fail(Kind::invalid, at + " is not a list of strings");
+        if (p->type() != onnx::AttributeProto_AttributeType_STRINGS)
+          fail(Kind::invalid, at + " is not a list of strings");
         std::vector<double> v;
         for (const auto& x : p->strings()) v.push_back(choice_index(x));
         return list_const(DType::Int32, v);
@@ -929,9 +1001,10 @@ class Importer {
   }
 
   void constant(const onnx::NodeProto& n, const std::string& where) {
-    if (n.attribute_size() != 1 || n.output_size() != 1) fail(Kind::invalid, where + ": a Constant has one attribute and one output");
+    if (n.attribute_size() != 1 || n.output_size() != 1)
+      fail(Kind::invalid, where + ": a Constant has one attribute and one output");
     const auto& a = n.attribute(0);
-    const int elem = a.name() == "value" ? a.t().data_type()
+    const int elem = a.name() == "value"                                       ? a.t().data_type()
                      : a.name() == "value_float" || a.name() == "value_floats" ? onnx::TensorProto_DataType_FLOAT
                                                                                : onnx::TensorProto_DataType_INT64;
     // The other forms, as ONNX types them: float and int64 scalars and 1-d lists.
@@ -944,14 +1017,18 @@ class Importer {
       if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
       return new_const(d, b);
     };
-    if (a.name() == "value") add_const(n.output(0), tensor_of(a.t(), where));
-    else if (a.name() == "value_float") values_[n.output(0)] = scalar_const(DType::Float32, a.f());
+    if (a.name() == "value")
+      add_const(n.output(0), tensor_of(a.t(), where));
+    else if (a.name() == "value_float")
+      values_[n.output(0)] = scalar_const(DType::Float32, a.f());
     else if (a.name() == "value_int") {
       const std::int64_t v = a.i();
       values_[n.output(0)] = ints(std::span<const std::int64_t>(&v, 1), true);
-    }
-    else if (a.name() == "value_floats") values_[n.output(0)] = list_const(DType::Float32, std::vector<double>(a.floats().begin(), a.floats().end()));
-    else if (a.name() == "value_ints") values_[n.output(0)] = ints(std::span<const std::int64_t>(a.ints().data(), static_cast<std::size_t>(a.ints_size())), false);
+    } else if (a.name() == "value_floats")
+      values_[n.output(0)] = list_const(DType::Float32, std::vector<double>(a.floats().begin(), a.floats().end()));
+    else if (a.name() == "value_ints")
+      values_[n.output(0)] =
+          ints(std::span<const std::int64_t>(a.ints().data(), static_cast<std::size_t>(a.ints_size())), false);
     else {
       fail(Kind::unsupported_type, where + ": Constant attribute '" + a.name() + "' is not imported");
     }
@@ -981,7 +1058,8 @@ class Importer {
   void node(const onnx::NodeProto& n, const std::string& where) {
     if (n.op_type().empty()) fail(Kind::invalid, where + ": the node has no op type");
     if (!n.domain().empty() && n.domain() != "ai.onnx")
-      fail(Kind::unsupported_op, where + ": op type '" + n.domain() + "." + n.op_type() + "' is not claimed by the importer");
+      fail(Kind::unsupported_op,
+           where + ": op type '" + n.domain() + "." + n.op_type() + "' is not claimed by the importer");
     if (n.op_type() == "Constant") {
       constant(n, where);
       return;
@@ -989,13 +1067,15 @@ class Importer {
     const ops::onnx::OpSpec* spec = ops::onnx::find(n.op_type());
     if (!spec) fail(Kind::unsupported_op, where + ": op type '" + n.op_type() + "' is not claimed by the importer");
     if (opset_ < spec->since)
-      fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) + " is not claimed (from opset " +
-                                     std::to_string(spec->since) + ")");
+      fail(Kind::unsupported_op, where + ": " + n.op_type() + " of opset " + std::to_string(opset_) +
+                                     " is not claimed (from opset " + std::to_string(spec->since) + ")");
     if (!spec->multi_output())
       for (int k = 1; k < n.output_size(); ++k)
         if (!n.output(k).empty() && used_.count(n.output(k)))
-          fail(Kind::unsupported_op, where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " +
-                                         n.op_type() + " is claimed" + (n.op_type() == "BatchNormalization" ? " (the others are training mode's)" : ""));
+          fail(Kind::unsupported_op,
+               where + ": output " + std::to_string(k) + " ('" + n.output(k) + "') is used; only the first output of " +
+                   n.op_type() + " is claimed" +
+                   (n.op_type() == "BatchNormalization" ? " (the others are training mode's)" : ""));
     std::unordered_map<std::string, const onnx::AttributeProto*> attrs;
     for (const auto& a : n.attribute()) attrs[a.name()] = &a;
     std::vector<OpRef> operands;
@@ -1004,10 +1084,12 @@ class Importer {
       operands.push_back(attribute(a, it == attrs.end() ? nullptr : it->second, where));
       if (it != attrs.end()) attrs.erase(it);
       // RoiAlign before opset 16 has no coordinate_transformation_mode: it computes as output_half_pixel.
-      if (a.name == "coordinate_transformation_mode" && n.op_type() == "RoiAlign" && opset_ < 16) operands.back() = scalar_const(DType::Int32, 1);
+      if (a.name == "coordinate_transformation_mode" && n.op_type() == "RoiAlign" && opset_ < 16)
+        operands.back() = scalar_const(DType::Int32, 1);
     }
     const std::optional<std::int64_t> align_b = legacy_attributes(n, attrs, where);
-    if (!attrs.empty()) fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
+    if (!attrs.empty())
+      fail(Kind::invalid, where + ": attribute '" + attrs.begin()->first + "' is not read by the importer");
     const std::size_t na = spec->attr_operands();
     if (spec->multi_output()) operands.push_back(scalar_const(DType::Int32, 0));  // `output`, set per output below
     if (opset_ < 13 && (n.op_type() == "Softmax" || n.op_type() == "LogSoftmax" || n.op_type() == "Hardmax")) {
@@ -1030,13 +1112,18 @@ class Importer {
         for (; k < n.input_size(); ++k) operands.push_back(value(n.input(k), where));
         break;
       }
-      if (k < n.input_size() && !n.input(k).empty()) operands.push_back(value(n.input(k), where));
+      if (k < n.input_size() && !n.input(k).empty())
+        operands.push_back(value(n.input(k), where));
       else if (in.optional)  // of the first input's dtype when the definition asks for it (Clip's bounds)
-        operands.push_back(list_const(in.like_first && operands.size() > na ? g_.output(operands[na]).dtype : absent_dtype(in), {}));
-      else fail(Kind::invalid, where + ": input '" + std::string(in.name) + "' is missing");
+        operands.push_back(
+            list_const(in.like_first && operands.size() > na ? g_.output(operands[na]).dtype : absent_dtype(in), {}));
+      else
+        fail(Kind::invalid, where + ": input '" + std::string(in.name) + "' is missing");
       ++k;
     }
-    if (k < n.input_size()) fail(Kind::invalid, where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
+    if (k < n.input_size())
+      fail(Kind::invalid,
+           where + ": " + std::to_string(n.input_size()) + " inputs, more than " + n.op_type() + " takes");
     if (align_b) align_second_input(operands, na, *align_b, where);
     if (n.op_type() == "Dropout" && n.input_size() > 2 && !n.input(2).empty()) {
       // Training mode with a ratio of 0 drops nothing (exporters write it for dropout(p=0)).
@@ -1044,8 +1131,10 @@ class Importer {
       const auto ratio = scalar_value(operands[na + 1]);
       if (!g_.is_const(mode) || ev::get(g_.output(mode).dtype, g_.payload(mode).data(), 0) != 0) {
         if (ratio != 0.0)
-          fail(Kind::unsupported_op, where + ": Dropout in training mode (a training_mode input that is not a constant false) is "
-                                             "not claimed unless its ratio is a constant 0: its mask is random");
+          fail(Kind::unsupported_op,
+               where +
+                   ": Dropout in training mode (a training_mode input that is not a constant false) is "
+                   "not claimed unless its ratio is a constant 0: its mask is random");
         operands[na + 2] = scalar_const(DType::Bool, 0);  // the same results as inference
       }
     }
@@ -1064,8 +1153,9 @@ class Importer {
       // constant; other values known at import (ops on constants alone) stay ops, their values
       // kept for the inference of the nodes after them.
       auto v = evaluate(id, operands, d);
-      const bool shape_arithmetic = v && (id == intern_op_name("onnx.Shape") || id == intern_op_name("onnx.Size") ||
-                                          std::any_of(operands.begin(), operands.end(), [&](OpRef o) { return shape_values_.count(o.index); }));
+      const bool shape_arithmetic =
+          v && (id == intern_op_name("onnx.Shape") || id == intern_op_name("onnx.Size") ||
+                std::any_of(operands.begin(), operands.end(), [&](OpRef o) { return shape_values_.count(o.index); }));
       OpRef r;
       if (shape_arithmetic) {
         r = new_const(d, *v);
@@ -1123,8 +1213,8 @@ class Importer {
     const OutputDef& a = g_.output(operands[na]);
     OutputDef b = g_.output(operands[na + 1]);
     if (axis < 0 || axis + static_cast<std::int64_t>(b.rank) > static_cast<std::int64_t>(a.rank))
-      fail(Kind::invalid, where + ": broadcast axis " + std::to_string(axis) + " does not fit B of rank " + std::to_string(b.rank) +
-                              " into A of rank " + std::to_string(a.rank));
+      fail(Kind::invalid, where + ": broadcast axis " + std::to_string(axis) + " does not fit B of rank " +
+                              std::to_string(b.rank) + " into A of rank " + std::to_string(a.rank));
     const auto trailing = static_cast<std::uint32_t>(a.rank - static_cast<std::uint32_t>(axis) - b.rank);
     if (trailing == 0) return;
     for (std::uint32_t k = 0; k < trailing; ++k) b.dims[b.rank++] = 1;
@@ -1139,9 +1229,11 @@ class Importer {
     shape.rank = 1;
     shape.dims[0] = b.rank;
     std::vector<std::byte> dims(shape.byte_size());
-    for (std::uint32_t k = 0; k < b.rank; ++k) store_int(DType::Int64, dims.data(), k, static_cast<std::int64_t>(b.dims[k]));
+    for (std::uint32_t k = 0; k < b.rank; ++k)
+      store_int(DType::Int64, dims.data(), k, static_cast<std::int64_t>(b.dims[k]));
     const OpRef reshape_operands[] = {scalar_const(DType::Int32, 0), in, new_const(shape, dims)};
-    operands[na + 1] = g_.add_op(intern_op_name(ops::onnx::op_name("Reshape")), std::span<const OpRef>(reshape_operands), b);
+    operands[na + 1] =
+        g_.add_op(intern_op_name(ops::onnx::op_name("Reshape")), std::span<const OpRef>(reshape_operands), b);
   }
 
   onnx::ModelProto& model_;
@@ -1153,10 +1245,10 @@ class Importer {
   std::unordered_map<std::string, onnx::TypeProto> types_;
   /// The types the model declares (value_info, graph outputs).
   std::unordered_map<std::string, const onnx::TypeProto*> declared_;
-  std::unordered_map<std::string, bool> used_;  ///< values some node or graph output reads
+  std::unordered_map<std::string, bool> used_;                       ///< values some node or graph output reads
   std::unordered_map<std::uint32_t, std::vector<std::byte>> known_;  ///< by op index
-  std::unordered_set<std::uint32_t> shape_values_;  ///< constants made from shape arithmetic
-  std::unordered_map<std::uint32_t, onnx::TensorProto> protos_;  ///< data_of's, by op index
+  std::unordered_set<std::uint32_t> shape_values_;                   ///< constants made from shape arithmetic
+  std::unordered_map<std::uint32_t, onnx::TensorProto> protos_;      ///< data_of's, by op index
 };
 
 }  // namespace
@@ -1215,10 +1307,12 @@ std::string why_no_model(std::string_view bytes) {
     return ": it is a Git LFS pointer file, which stands for the model (fetch the model itself, e.g. `git lfs pull`)";
   std::string_view head = bytes.substr(0, 512);
   head.remove_prefix(std::min(head.find_first_not_of(" \t\r\n"), head.size()));
-  if (head.starts_with("<!DOCTYPE") || head.starts_with("<!doctype") || head.starts_with("<html") || head.starts_with("<?xml"))
+  if (head.starts_with("<!DOCTYPE") || head.starts_with("<!doctype") || head.starts_with("<html") ||
+      head.starts_with("<?xml"))
     return ": it is an HTML or XML page (a download that fetched a web page?)";
   namespace wf = google::protobuf::internal;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
   for (;;) {
     const std::uint32_t tag = in.ReadTag();
     if (tag == 0) return {};
@@ -1230,8 +1324,9 @@ std::string why_no_model(std::string_view bytes) {
     if (!in.ReadVarint32(&len)) return {};
     const std::size_t left = bytes.size() - static_cast<std::size_t>(in.CurrentPosition());
     if (len > left)
-      return ": it ends inside its field " + std::to_string(wf::WireFormatLite::GetTagFieldNumber(tag)) + ", which states " +
-             std::to_string(len) + " bytes where " + std::to_string(left) + " are left (a truncated file?)";
+      return ": it ends inside its field " + std::to_string(wf::WireFormatLite::GetTagFieldNumber(tag)) +
+             ", which states " + std::to_string(len) + " bytes where " + std::to_string(left) +
+             " are left (a truncated file?)";
     if (!in.Skip(static_cast<int>(len))) return {};
   }
 }
@@ -1240,8 +1335,9 @@ std::string why_no_model(std::string_view bytes) {
 Imported import_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options) {
   onnx::ModelProto m;
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    fail(Kind::invalid, name + " is not an ONNX model: it is larger than 2 GiB, which protobuf cannot read (keep the "
-                               "weights outside it as ONNX's external data)");
+    fail(Kind::invalid, name +
+                            " is not an ONNX model: it is larger than 2 GiB, which protobuf cannot read (keep the "
+                            "weights outside it as ONNX's external data)");
   if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     fail(Kind::not_a_model, name + " is not an ONNX model" + why_no_model(bytes));
   try {
@@ -1323,14 +1419,17 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     if (indexed || a.kind == K::integer || a.kind == K::integers)
       for (double x : v)
         if (!(x >= (indexed ? 0.0 : -0x1p63) && x < (indexed ? choices : 0x1p63))) {
-          if (error) *error = std::string(name) + ": attribute " + std::string(a.name) + " holds " + std::to_string(x) +
-                              (indexed ? ", no index of its choices" : ", no 64-bit integer");
+          if (error)
+            *error = std::string(name) + ": attribute " + std::string(a.name) + " holds " + std::to_string(x) +
+                     (indexed ? ", no index of its choices" : ", no 64-bit integer");
           return std::nullopt;
         }
     onnx::AttributeProto& p = *n.add_attribute();
     p.set_name(std::string(a.name));
     switch (a.kind) {
-      case K::integer: p.set_type(onnx::AttributeProto_AttributeType_INT), p.set_i(static_cast<std::int64_t>(v[0])); break;
+      case K::integer:
+        p.set_type(onnx::AttributeProto_AttributeType_INT), p.set_i(static_cast<std::int64_t>(v[0]));
+        break;
       case K::real: p.set_type(onnx::AttributeProto_AttributeType_FLOAT), p.set_f(static_cast<float>(v[0])); break;
       case K::integers:
         p.set_type(onnx::AttributeProto_AttributeType_INTS);
@@ -1341,7 +1440,8 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
         for (double x : v) p.add_floats(static_cast<float>(x));
         break;
       case K::choice:
-        p.set_type(onnx::AttributeProto_AttributeType_STRING), p.set_s(choice_text(a.choices, static_cast<std::size_t>(v[0])));
+        p.set_type(onnx::AttributeProto_AttributeType_STRING),
+            p.set_s(choice_text(a.choices, static_cast<std::size_t>(v[0])));
         break;
       case K::choices:
         p.set_type(onnx::AttributeProto_AttributeType_STRINGS);
@@ -1388,11 +1488,16 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     auto& tt = *types[k].mutable_tensor_type();
     tt.set_elem_type(elem_of(d.dtype));
     tt.mutable_shape();  // (a scalar has a shape of no dims)
-    for (std::uint32_t j = 0; j < d.rank; ++j) tt.mutable_shape()->add_dim()->set_dim_value(static_cast<std::int64_t>(d.dims[j]));
+    for (std::uint32_t j = 0; j < d.rank; ++j)
+      tt.mutable_shape()->add_dim()->set_dim_value(static_cast<std::int64_t>(d.dims[j]));
     if (g.is_const(x)) tensor_proto(g, x, data[input]);
     in.push_back(&types[k]);
   }
-  const auto rank_of = [&](int k) { return k < static_cast<int>(in.size()) && in[static_cast<std::size_t>(k)] ? types[spec->attr_operands() + static_cast<std::size_t>(k)].tensor_type().shape().dim_size() : -1; };
+  const auto rank_of = [&](int k) {
+    return k < static_cast<int>(in.size()) && in[static_cast<std::size_t>(k)]
+               ? types[spec->attr_operands() + static_cast<std::size_t>(k)].tensor_type().shape().dim_size()
+               : -1;
+  };
   try {
     check_node_before_inference(n, rank_of, std::string(name));
   } catch (const ImportError& e) {
@@ -1407,14 +1512,19 @@ std::optional<OutputDef> infer_output(const Graph& g, OpRef r, std::string* erro
     // Opset 17's version, or a later one when the op is given an input only that one reads
     // (ReduceMean's axes from opset 18; the table's ops keep ONNX's input order across versions).
     const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), 17, "");
-    if (schema && n.input_size() > schema->max_input()) schema = onnx::OpSchemaRegistry::Schema(n.op_type(), std::numeric_limits<int>::max(), "");
+    if (schema && n.input_size() > schema->max_input())
+      schema = onnx::OpSchemaRegistry::Schema(n.op_type(), std::numeric_limits<int>::max(), "");
     if (!schema || n.input_size() > schema->max_input()) return std::nullopt;
     schema->CheckInputOutputType(ctx);  // the element types its type constraints take (Mul: both of one type)
-    if (schema->has_type_and_shape_inference_function()) schema->GetTypeAndShapeInferenceFunction()(ctx);
-    else if (schema->HasFunction()) onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx);
-    else return std::nullopt;
+    if (schema->has_type_and_shape_inference_function())
+      schema->GetTypeAndShapeInferenceFunction()(ctx);
+    else if (schema->HasFunction())
+      onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx);
+    else
+      return std::nullopt;
     const std::vector<onnx::TypeProto> out = ctx.take_outputs();
-    if (output >= out.size() || !out[output].has_tensor_type() || out[output].tensor_type().elem_type() == 0) return std::nullopt;
+    if (output >= out.size() || !out[output].has_tensor_type() || out[output].tensor_type().elem_type() == 0)
+      return std::nullopt;
     std::optional<OutputDef> result = def_of(out[output], std::string(name));
     // ONNX saw quantized data as the integers it is stored as: an output of that integer type is
     // the first data input's quantized type, with its encoding, where the op's result may be it.

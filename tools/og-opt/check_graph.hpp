@@ -47,7 +47,8 @@ inline bool graph_is_valid(const optgrammar::Graph& g, const Options& o, const s
 /// (run() gives it the graph options of --option). False (with the message printed) on a problem.
 inline bool prepare_graph(optgrammar::Graph& g, const Options& o, const std::vector<int>& op_lines) {
   if (!graph_is_valid(g, o, o.input, op_lines, "the input graph is invalid")) return false;
-  if (g.live_count() == 0) std::cerr << "og-opt: warning: the graph is empty\n";
+  if (g.live_count() == 0)
+    std::cerr << "og-opt: warning: the graph is empty\n";
   else {
     bool has_output = false;
     for (auto r : g.live_ops())
@@ -55,7 +56,9 @@ inline bool prepare_graph(optgrammar::Graph& g, const Options& o, const std::vec
         has_output = true;
         break;
       }
-    if (!has_output) std::cerr << "og-opt: warning: the graph has no Output op: its ops other than inputs are dead and will be removed\n";
+    if (!has_output)
+      std::cerr
+          << "og-opt: warning: the graph has no Output op: its ops other than inputs are dead and will be removed\n";
   }
   return true;
 }

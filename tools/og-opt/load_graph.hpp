@@ -1,10 +1,10 @@
 // og-opt's input: a graph in the text format, an ONNX model, or the built-in W1 demo graph.
 #pragma once
 
+#include "huge_page_resource.hpp"
+#include "onnx_import.hpp"
 #include "options.hpp"
 #include "w1/w1_graph.hpp"
-#include "onnx_import.hpp"
-#include "huge_page_resource.hpp"
 
 #include <optgrammar/core/text_io.hpp>
 
@@ -54,11 +54,11 @@ inline bool readable_input(const std::string& path, const char* what) {
     if (fd >= 0) ::close(fd);
     return tty;
   };
-  const char* why = !fs::exists(st)                             ? "no such file"
-                    : fs::is_directory(st)                      ? "it is a directory"
+  const char* why = !fs::exists(st)                              ? "no such file"
+                    : fs::is_directory(st)                       ? "it is a directory"
                     : fs::is_regular_file(st) || fs::is_fifo(st) ? nullptr
-                    : fs::is_character_file(st)                 ? (terminal() ? nullptr : "a device that is no terminal")
-                                                                : "not a file, a pipe or a terminal";
+                    : fs::is_character_file(st) ? (terminal() ? nullptr : "a device that is no terminal")
+                                                : "not a file, a pipe or a terminal";
   if (why) std::cerr << "og-opt: cannot read the " << what << " " << path << ": " << why << "\n";
   return !why;
 }
@@ -80,16 +80,17 @@ inline optgrammar::RecordResource* huge_page_records(const Options& o) {
 inline std::string records_line(const Options& o) {
   if (o.huge_pages != "on") return "records: huge pages off: operator new";
   const auto& st = huge_page_resource().stats();
-  return fmt::format("records: huge pages on: {} block(s) mapped ({} advised to huge pages, {} refused), {} smaller "
-                     "block(s) from operator new",
-                     st.mapped, st.advised, st.refused, st.small);
+  return fmt::format(
+      "records: huge pages on: {} block(s) mapped ({} advised to huge pages, {} refused), {} smaller "
+      "block(s) from operator new",
+      st.mapped, st.advised, st.refused, st.small);
 }
 
 struct InputGraph {
   optgrammar::Graph graph;
-  std::string stem;            ///< the default outputs' name: the input's without its extension
-  std::vector<int> op_lines;   ///< the line defining each op of an input file
-  std::string description;     ///< what it is, as the report's "graph:" line says
+  std::string stem;           ///< the default outputs' name: the input's without its extension
+  std::vector<int> op_lines;  ///< the line defining each op of an input file
+  std::string description;    ///< what it is, as the report's "graph:" line says
 };
 
 /// Where the first byte that is no text lies in `bytes`, as "line L, column C".
@@ -118,8 +119,8 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
     if (input.empty()) {
       in.graph = w1::build(o.blocks, huge_page_records(o));
       in.stem = "w1";
-      in.description =
-          fmt::format("none given, so og-opt runs its built-in demo graph: W1, a redundant conv chain of {} blocks", o.blocks);
+      in.description = fmt::format(
+          "none given, so og-opt runs its built-in demo graph: W1, a redundant conv chain of {} blocks", o.blocks);
       fmt::print(report, "graph: {}\n", in.description);
       return 0;
     }
@@ -146,7 +147,8 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
         if (!io.add_input_shape(s))
           throw std::runtime_error("og-opt: --input-shape wants NAME=D0,D1,... (dims: integers >= 0): " + s);
       for (const auto& s : o.input_values)
-        if (!io.add_input_value(s)) throw std::runtime_error("og-opt: --input-value wants NAME=V0,V1,... (numbers): " + s);
+        if (!io.add_input_value(s))
+          throw std::runtime_error("og-opt: --input-value wants NAME=V0,V1,... (numbers): " + s);
       try {
         auto m = from_stdin ? optgrammar::onnx_import::import_bytes(bytes, name, io)
                             : optgrammar::onnx_import::import_file_bytes(bytes, input, io);
@@ -163,9 +165,10 @@ inline int load_graph(const Options& o, std::FILE* report, InputGraph& in) {
         const auto at = why.find("not an ONNX model");
         std::string model_why = at == std::string_view::npos ? std::string(why) : std::string(why.substr(at + 17));
         if (model_why.starts_with(": ")) model_why.erase(0, 2);
-        throw std::runtime_error(fmt::format("{}:1:1: error: this file is neither the graph text format (it holds binary "
-                                             "content: {}) nor an ONNX model{}",
-                                             name, first_binary_byte(bytes), model_why.empty() ? "" : " (" + model_why + ")"));
+        throw std::runtime_error(
+            fmt::format("{}:1:1: error: this file is neither the graph text format (it holds binary "
+                        "content: {}) nor an ONNX model{}",
+                        name, first_binary_byte(bytes), model_why.empty() ? "" : " (" + model_why + ")"));
       }
     } else {
       if (!o.input_shapes.empty() || !o.input_values.empty()) {

@@ -44,7 +44,8 @@ inline bool load_rules(const Options& o, LoadedRules& out) {
       const auto& p = packages.back();
       // The same package twice (or a copy of it: the dynamic loader takes a library whose name
       // it has loaded for that one) registers nothing the second time.
-      const auto same = std::find_if(packages.begin(), packages.end() - 1, [&p](const auto& q) { return q.name == p.name; });
+      const auto same =
+          std::find_if(packages.begin(), packages.end() - 1, [&p](const auto& q) { return q.name == p.name; });
       if (same != packages.end() - 1 && p.rules.empty() && p.ops == 0) {
         std::cerr << "og-opt: error: the package " << path << " (" << p.name << ") is loaded already, from "
                   << same->path << ": give each package once\n";
@@ -59,7 +60,8 @@ inline bool load_rules(const Options& o, LoadedRules& out) {
   if (!packages.empty()) {
     std::unordered_set<const optgrammar::RuleInfo*> chosen;
     for (const auto& p : packages) chosen.insert(p.rules.begin(), p.rules.end());
-    out.rules = optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) { return chosen.count(&r) > 0; });
+    out.rules =
+        optgrammar::RuleSet::global().select([&](const optgrammar::RuleInfo& r) { return chosen.count(&r) > 0; });
     warn_rule_ops(out.rules);
     return true;
   }
@@ -70,7 +72,8 @@ inline bool load_rules(const Options& o, LoadedRules& out) {
     warn_rule_ops(out.rules);
     return true;
   }
-  std::cerr << "og-opt: no rules in a built-in package named '" << o.builtin_rules << "'\n";  // (the command line checks)
+  std::cerr << "og-opt: no rules in a built-in package named '" << o.builtin_rules
+            << "'\n";  // (the command line checks)
   return false;
 }
 

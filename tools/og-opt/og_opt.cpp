@@ -13,8 +13,8 @@
 #include "rule_instances.hpp"
 #include "run.hpp"
 #include "summary.hpp"
-#include "why_not.hpp"
 #include "verify_rules.hpp"
+#include "why_not.hpp"
 
 #include <fmt/format.h>
 
@@ -39,8 +39,9 @@ int main(int argc, char** argv) {
     std::vector<const optgrammar::RuleInfo*> candidates;
     why_not = og_opt::find_rule(loaded.rules, o.why_not, candidates);
     if (!why_not) {
-      fmt::print(stderr, "og-opt: --why-not {}: {}\n", o.why_not,
-                 candidates.empty() ? "no rule's name or canonical text contains it" : "more than one rule fits; give one of");
+      fmt::print(
+          stderr, "og-opt: --why-not {}: {}\n", o.why_not,
+          candidates.empty() ? "no rule's name or canonical text contains it" : "more than one rule fits; give one of");
       for (const auto* r : candidates) fmt::print(stderr, "  {}: {}\n", r->name, r->canonical);
       return og_opt::why_not_rule_status;
     }
@@ -85,7 +86,8 @@ int main(int argc, char** argv) {
   if (!out.write_graph(g, in.stem)) return 1;
   std::vector<og_opt::OutputDiff> diffs;
   if (o.check_n > 0)
-    if (const int status = og_opt::finish_check(g, check, o.check_tolerance, o.check_atol, report, diffs)) return status;
+    if (const int status = og_opt::finish_check(g, check, o.check_tolerance, o.check_atol, report, diffs))
+      return status;
 
   if (!out.commit()) return 1;
   fmt::print(report, "\nwrote {} and {}\n", out.text_written(), out.dot.to_stdout() ? "stdout" : out.dot.path());

@@ -47,8 +47,10 @@ class OutputFile {
       direct_ = true;
     } else if (fs::is_symlink(fs::symlink_status(path_, ec))) {
       const fs::path resolved = fs::exists(st) ? fs::canonical(path_, ec) : fs::path();
-      if (resolved.empty() || ec) direct_ = true;  // (a link to nothing yet: opening creates its file)
-      else target = resolved.string();
+      if (resolved.empty() || ec)
+        direct_ = true;  // (a link to nothing yet: opening creates its file)
+      else
+        target = resolved.string();
     }
     if (direct_) return open_stream(path_);
     tmp_ = target + ".tmp." + std::to_string(::getpid());

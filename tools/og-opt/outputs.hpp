@@ -36,7 +36,9 @@ struct Outputs {
         trace(o.trace_file.empty() ? std::string("-") : o.trace_file, "trace"),
         report(o.report_file.empty() ? std::string("-") : o.report_file, "report"),
         side_data(text.path() + ".bin", "side data file"),
-        data_mode(!o.data_mode.empty() ? o.data_mode : text.to_stdout() ? "inline" : "side"),
+        data_mode(!o.data_mode.empty() ? o.data_mode
+                  : text.to_stdout()   ? "inline"
+                                       : "side"),
         data_inline_max(o.data_inline_max),
         has_trace(!o.trace_file.empty()),
         has_report(!o.report_file.empty()),
@@ -102,9 +104,11 @@ struct Outputs {
   /// What the text output holds, for the report's "wrote" line.
   std::string text_written() const {
     const std::string where = text.to_stdout() ? "stdout" : text.path();
-    if (side_used) return fmt::format("{} (constants of more than {} elements in {})", where, data_inline_max, side_data.path());
+    if (side_used)
+      return fmt::format("{} (constants of more than {} elements in {})", where, data_inline_max, side_data.path());
     if (data_mode == "elided")
-      return fmt::format("{} (constants of more than {} elements left out: it cannot be read back)", where, data_inline_max);
+      return fmt::format("{} (constants of more than {} elements left out: it cannot be read back)", where,
+                         data_inline_max);
     return where;
   }
 

@@ -16,10 +16,10 @@ namespace og_opt {
 /// One loaded package: what it registered while it loaded.
 struct LoadedPackage {
   std::string path;
-  std::string name;                                  ///< as the package's entry point says
-  std::vector<const optgrammar::RuleInfo*> rules;    ///< its rules, in the global registry
-  std::size_t ops = 0;                               ///< its DEF_PACKAGE_OP* registrations
-  double seconds = 0;                                ///< dlopen (static registration), the check, collecting
+  std::string name;                                ///< as the package's entry point says
+  std::vector<const optgrammar::RuleInfo*> rules;  ///< its rules, in the global registry
+  std::size_t ops = 0;                             ///< its DEF_PACKAGE_OP* registrations
+  double seconds = 0;                              ///< dlopen (static registration), the check, collecting
 };
 
 /// Loads the package at `path` (never unloaded: its rules point into it). Its static

@@ -39,7 +39,8 @@ inline bool draw_pictures(const optgrammar::Graph& before, const optgrammar::Gra
     std::vector<std::uint32_t> position(g.size(), 0);
     const auto order = optgrammar::topological_order(g);
     for (std::uint32_t k = 0; k < order.size(); ++k) position[order[k].index] = k;
-    std::stable_sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) { return position[a] < position[b]; });
+    std::stable_sort(ops.begin(), ops.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return position[a] < position[b]; });
   };
   in_graph_order(before, changes.removed);
   in_graph_order(after, changes.created);
@@ -60,7 +61,8 @@ inline bool draw_pictures(const optgrammar::Graph& before, const optgrammar::Gra
                                  reg.constants ? fmt::format(", with the {} constants they read", reg.constants) : "",
                                  changed.size(), o.svg_context, o.svg_context == 1 ? "" : "s");
       if (reg.seeds_left_out != 0)
-        view.caption += fmt::format("; {} changed ops beyond the cap of {} not shown", reg.seeds_left_out, o.svg_max_ops);
+        view.caption +=
+            fmt::format("; {} changed ops beyond the cap of {} not shown", reg.seeds_left_out, o.svg_max_ops);
       view.caption += ')';
       caption = view.caption;
     } else
@@ -69,10 +71,12 @@ inline bool draw_pictures(const optgrammar::Graph& before, const optgrammar::Gra
     optgrammar::write_dot(os, pg, title, view);
     return os.str();
   };
-  const std::string dot_before = picture(before, changes.removed, stem + " (before)", optgrammar::dot_removed_fill, captions.before);
+  const std::string dot_before =
+      picture(before, changes.removed, stem + " (before)", optgrammar::dot_removed_fill, captions.before);
   const std::string dot_after = picture(after, changes.created, stem, optgrammar::dot_created_fill, captions.after);
   if (!render_svg(dot_before, out.before_svg) || !render_svg(dot_after, out.svg)) {
-    std::cerr << "og-opt: --svg: Graphviz's dot could not draw the pictures (its own message, if it gave one, is above)\n";
+    std::cerr
+        << "og-opt: --svg: Graphviz's dot could not draw the pictures (its own message, if it gave one, is above)\n";
     return false;
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

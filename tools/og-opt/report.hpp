@@ -62,9 +62,12 @@ inline std::string text_table(const ReportTable& t, std::size_t min_first = 0) {
   std::string out;
   auto line = [&](const std::vector<std::string>& row) {
     for (std::size_t k = 0; k < row.size(); ++k) {
-      if (k == t.code_column) fmt::format_to(std::back_inserter(out), "  {}", row[k]);
-      else if (k == 0) fmt::format_to(std::back_inserter(out), "{:<{}}", row[k], width[k]);
-      else fmt::format_to(std::back_inserter(out), " {:>{}}", row[k], width[k]);
+      if (k == t.code_column)
+        fmt::format_to(std::back_inserter(out), "  {}", row[k]);
+      else if (k == 0)
+        fmt::format_to(std::back_inserter(out), "{:<{}}", row[k], width[k]);
+      else
+        fmt::format_to(std::back_inserter(out), " {:>{}}", row[k], width[k]);
     }
     out += '\n';
   };
@@ -134,7 +137,8 @@ inline std::string html_escape(std::string_view t) {
 /// pictures are embedded as inline SVG (the <svg> element Graphviz wrote, without its XML prolog),
 /// scaled down to the page's width, or linked when the file cannot be read.
 inline void write_html(std::ostream& h, const Report& r) {
-  h << "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>"
+  h << "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta "
+       "charset=\"utf-8\"/>\n<title>"
     << html_escape(r.title) << "</title>\n<style>\n"
     << "body { font-family: sans-serif; margin: 2em; max-width: 110em; }\n"
     << "table { border-collapse: collapse; margin-bottom: 1em; max-width: 100%; }\n"
@@ -162,8 +166,10 @@ inline void write_html(std::ostream& h, const Report& r) {
         if (k == t.code_column && i < t.code_full.size())
           h << "<td><details><summary><code>" << html_escape(row[k]) << "</code></summary><code>"
             << html_escape(t.code_full[i]) << "</code></details></td>";
-        else if (k == t.code_column) h << "<td><code>" << html_escape(row[k]) << "</code></td>";
-        else h << (numeric(row[k]) ? "<td class=\"num\">" : "<td>") << html_escape(row[k]) << "</td>";
+        else if (k == t.code_column)
+          h << "<td><code>" << html_escape(row[k]) << "</code></td>";
+        else
+          h << (numeric(row[k]) ? "<td class=\"num\">" : "<td>") << html_escape(row[k]) << "</td>";
       }
       h << "</tr>\n";
     }

@@ -44,7 +44,8 @@ struct OutputDiff {
 };
 
 /// Interprets the rewritten g on the same inputs; one entry per output.
-inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance, double atol = 1e-5) {
+inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const CheckRun& c, double tolerance,
+                                           double atol = 1e-5) {
   namespace ev = optgrammar::ops::onnx_eval;
   std::vector<OutputDiff> d;
   for (std::size_t s = 0; s < c.inputs.size(); ++s) {
@@ -64,7 +65,8 @@ inline std::vector<OutputDiff> check_after(const optgrammar::Graph& g, const Che
             d[k].ok = false;
             // NaNs take no part in the differences: said here, else the diffs read 0.
             if (d[k].problem.empty())
-              d[k].problem = fmt::format("element {} of input set {} is {} after the rewrite, {} before", i, s + 1, x, y);
+              d[k].problem =
+                  fmt::format("element {} of input set {} is {} after the rewrite, {} before", i, s + 1, x, y);
           }
           continue;
         }

@@ -45,7 +45,8 @@ struct Sketch {
     edges.push_back({from.index, to.index, g.n_inputs(to) > 1 ? std::to_string(slot) : std::string()});
   }
   /// As a DOT cluster (`name`: its id, `label`: its title); node ids get `prefix`.
-  void write_cluster(std::ostream& os, const std::string& name, const std::string& label, const std::string& prefix) const {
+  void write_cluster(std::ostream& os, const std::string& name, const std::string& label,
+                     const std::string& prefix) const {
     os << "  subgraph cluster_" << name << " {\n    label=\"" << optgrammar::dot_escape(label)
        << "\";\n    color=gray70;\n";
     for (const Node& n : nodes) os << "    " << prefix << n.index << " [" << n.attributes << "];\n";

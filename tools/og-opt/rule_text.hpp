@@ -41,8 +41,10 @@ inline Term parse_term(std::string_view s, std::size_t& pos) {
     ++pos;
     while (pos < s.size() && s[pos] != ')') {
       t.args.push_back(parse_term(s, pos));
-      if (pos < s.size() && s[pos] == ',') ++pos;
-      else if (pos < s.size() && s[pos] != ')') break;  // (not canonical)
+      if (pos < s.size() && s[pos] == ',')
+        ++pos;
+      else if (pos < s.size() && s[pos] != ')')
+        break;  // (not canonical)
     }
     if (pos < s.size() && s[pos] == ')') ++pos;
   }
@@ -67,7 +69,8 @@ inline std::string pattern_text(const Term& t, int depth) {
   if (t.args.size() == first) return head;  // Op("$Const")
   if (depth <= 0) return head + "(…)";
   std::string out = head + "(";
-  for (std::size_t k = first; k < t.args.size(); ++k) out += (k > first ? "," : "") + pattern_text(t.args[k], depth - 1);
+  for (std::size_t k = first; k < t.args.size(); ++k)
+    out += (k > first ? "," : "") + pattern_text(t.args[k], depth - 1);
   return out + ")";
 }
 
@@ -127,8 +130,10 @@ inline std::string short_pattern(std::string_view canonical, std::size_t width =
     const std::string m = pattern_text(r.match(), dm), rep = pattern_text(r.replacement(), dr);
     const std::string text = m + " -> " + rep;
     if (length(text) <= width || (dm == 0 && dr == 0)) return cut(text);
-    if ((length(m) >= length(rep) && dm > 0) || dr == 0) dm = std::min(dm, depth_of(r.match())) - 1;
-    else dr = std::min(dr, depth_of(r.replacement())) - 1;
+    if ((length(m) >= length(rep) && dm > 0) || dr == 0)
+      dm = std::min(dm, depth_of(r.match())) - 1;
+    else
+      dr = std::min(dr, depth_of(r.replacement())) - 1;
   }
 }
 

@@ -53,8 +53,8 @@ inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Op
   if (!o.no_cse) opt.between_passes = cse.hook();
   if (pass_end) {
     // between_passes runs before the first pass and after each one.
-    opt.between_passes = [&pass_end, cse_hook = std::move(opt.between_passes), passes = std::size_t{0}](
-                             optgrammar::Rewriter& rw) mutable {
+    opt.between_passes = [&pass_end, cse_hook = std::move(opt.between_passes),
+                          passes = std::size_t{0}](optgrammar::Rewriter& rw) mutable {
       if (passes > 0) pass_end(rw, passes);
       ++passes;
       if (cse_hook) cse_hook(rw);
@@ -65,8 +65,10 @@ inline bool run(optgrammar::Graph& g, const optgrammar::RuleSet& rules, const Op
   } catch (const std::exception& e) {
     const bool cycle = dynamic_cast<const optgrammar::CycleError*>(&e) != nullptr;
     const std::string message = (cycle ? "" : "rewriting failed: ") + std::string(e.what());
-    if (error) *error = message;
-    else std::cerr << "og-opt: " << message << "\n";
+    if (error)
+      *error = message;
+    else
+      std::cerr << "og-opt: " << message << "\n";
     return false;
   }
   out.fold = folder.stats();

@@ -37,8 +37,7 @@ inline constexpr std::size_t pattern_width = 120;
 /// them) and the op counts by type of a run. `lines`: what was printed before the run (the
 /// graph, the packages), which the report files repeat.
 inline Report summarize(const Options& o, const std::string& stem, const std::vector<std::string>& lines,
-                        const RunResult& run,
-                        const std::map<std::string, std::size_t>& ops_before,
+                        const RunResult& run, const std::map<std::string, std::size_t>& ops_before,
                         const std::map<std::string, std::size_t>& ops_after) {
   const auto& rep = run.report;
   Report summary;
@@ -48,18 +47,22 @@ inline Report summarize(const Options& o, const std::string& stem, const std::ve
   for (const auto& st : rep.stats) fired += st.fired;
   const std::uint64_t cse_merges = o.no_cse ? 0 : run.cse.merged_ops + run.cse.merged_constants;
   summary.facts.push_back(fmt::format("rules: {} in {} pass(es)", rep.rules.size(), rep.passes.size()));
-  summary.facts.push_back(fmt::format("ops: {} before, {} after ({} rewrites by rules, {} constant folds, {} CSE merges, "
-                                      "{} dead ops removed) in {:.3f} ms",
-                                      rep.ops_before, rep.ops_after, fired, rep.rewrites - fired - cse_merges, cse_merges,
-                                      rep.dead_removed, rep.seconds * 1e3));
-  if (o.no_fold) summary.facts.push_back("fold: off");
+  summary.facts.push_back(
+      fmt::format("ops: {} before, {} after ({} rewrites by rules, {} constant folds, {} CSE merges, "
+                  "{} dead ops removed) in {:.3f} ms",
+                  rep.ops_before, rep.ops_after, fired, rep.rewrites - fired - cse_merges, cse_merges, rep.dead_removed,
+                  rep.seconds * 1e3));
+  if (o.no_fold)
+    summary.facts.push_back("fold: off");
   else {
     const auto& f = run.fold;
-    summary.facts.push_back(fmt::format("fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} "
-                                        "inhibited by flags, {} breaking their definition",
-                                        f.folded, f.skipped_too_large, o.fold_max, f.no_kernel, f.inhibited, f.invalid));
+    summary.facts.push_back(
+        fmt::format("fold: {} folded, {} skipped as too large (> {} elements), {} without kernel, {} "
+                    "inhibited by flags, {} breaking their definition",
+                    f.folded, f.skipped_too_large, o.fold_max, f.no_kernel, f.inhibited, f.invalid));
   }
-  if (o.no_cse) summary.facts.push_back("cse: off");
+  if (o.no_cse)
+    summary.facts.push_back("cse: off");
   else {
     const auto& c = run.cse;
     summary.facts.push_back(fmt::format("cse: {} ops and {} constants merged in {} sweeps (constants {})", c.merged_ops,
@@ -131,7 +134,8 @@ inline bool write_report_file(Report& r, const optgrammar::Graph& g, const Optio
     ct.heading = fmt::format("Check ({} random inputs, tolerance {})", o.check_n, o.check_tolerance);
     ct.columns = {"output", "max abs diff", "max rel diff"};
     for (std::size_t k = 0; k < diffs.size(); ++k)
-      ct.rows.push_back({std::to_string(k), fmt::format("{:.3g}", diffs[k].max_abs), fmt::format("{:.3g}", diffs[k].max_rel)});
+      ct.rows.push_back(
+          {std::to_string(k), fmt::format("{:.3g}", diffs[k].max_abs), fmt::format("{:.3g}", diffs[k].max_rel)});
   }
   // Provenance: each op the run made, the rule (or fold) that made it and the sources it stands for.
   constexpr std::size_t report_made_rows = 200;  // rows of the provenance table
@@ -158,9 +162,11 @@ inline bool write_report_file(Report& r, const optgrammar::Graph& g, const Optio
     auto& section = r.picture_sections.emplace_back();
     section.heading = "One instance of each rule that fired";
     const bool draw = out.report_html && graphviz_installed();
-    section.note = std::string("In rule order, the first time each rule fired: the ops its match bound (red) and their neighbours, and "
-                               "the ops the rewrite made (green) and their readers") +
-                   (draw || !out.report_html ? "." : " (the pictures need Graphviz's dot, which is not installed).");
+    section.note =
+        std::string(
+            "In rule order, the first time each rule fired: the ops its match bound (red) and their neighbours, and "
+            "the ops the rewrite made (green) and their readers") +
+        (draw || !out.report_html ? "." : " (the pictures need Graphviz's dot, which is not installed).");
     std::vector<const RuleInstance*> in_rule_order;
     for (const RuleInstance& inst : instances) in_rule_order.push_back(&inst);
     std::sort(in_rule_order.begin(), in_rule_order.end(),
@@ -174,8 +180,10 @@ inline bool write_report_file(Report& r, const optgrammar::Graph& g, const Optio
       section.pictures.push_back(std::move(p));
     }
   }
-  if (out.report_html) write_html(out.report.stream(), r);
-  else write_markdown(out.report.stream(), r);
+  if (out.report_html)
+    write_html(out.report.stream(), r);
+  else
+    write_markdown(out.report.stream(), r);
   if (!out.report.commit()) return false;
   fmt::print(report, "report: {}\n", o.report_file);
   return true;

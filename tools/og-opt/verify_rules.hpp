@@ -16,8 +16,8 @@
 
 #include "onnx_import.hpp"
 
-#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/core/graph_verify.hpp>
+#include <optgrammar/core/text_io.hpp>
 #include <optgrammar/dsl/canonical.hpp>
 #include <optgrammar/dsl/flat.hpp>
 #include <optgrammar/engine/explain.hpp>
@@ -55,10 +55,10 @@ inline constexpr int verify_failed_status = 4;
 namespace verify_detail {
 
 using optgrammar::DType;
-using optgrammar::dsl::Kind;
 using optgrammar::Graph;
 using optgrammar::OpRef;
 using optgrammar::OutputDef;
+using optgrammar::dsl::Kind;
 
 /// One value of the synthesized graph: a leaf (an operand tag, or an Op("$Const") of the
 /// pattern) or a pattern op over earlier entries.
@@ -84,8 +84,8 @@ struct Plan {
   /// with no elements, which such a rule asks for.
   std::set<std::string> maybe_empty;
   std::map<std::string, std::uint32_t> tags;  ///< each tag and LET of the match: its entry
-  std::string unsupported;  ///< non-empty: beyond the synthesizer (what)
-  std::string no_eval;      ///< non-empty: an op without reference semantics (which)
+  std::string unsupported;                    ///< non-empty: beyond the synthesizer (what)
+  std::string no_eval;                        ///< non-empty: an op without reference semantics (which)
 };
 
 class Planner {
@@ -101,7 +101,8 @@ class Planner {
       if (n.kind == Kind::DTypeConst) p_.dtypes.push_back(static_cast<DType>(n.value));
       if ((n.kind == Kind::Op || n.kind == Kind::OpVarIn) && p_.no_eval.empty()) {
         const auto* def = optgrammar::ops::definitions().find(name(n));
-        if (def == nullptr) p_.no_eval = name(n) + " has no op definition";
+        if (def == nullptr)
+          p_.no_eval = name(n) + " has no op definition";
         else if (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like))
           p_.no_eval = name(n) + " has no eval (no reference semantics)";
       }
@@ -117,7 +118,8 @@ class Planner {
         hint(operand(i, 0), operand(i, 1)), hint(operand(i, 1), operand(i, 0));  // the bound of LE and GE satisfies it
       // LT(ABS(SUB(CONSTVAL_*("t", k), V)), eps): near V.
       if ((at(i).kind == Kind::Lt || at(i).kind == Kind::Le) && at(i).n == 2 && at(operand(i, 0)).kind == Kind::Abs &&
-          at(operand(i, 0)).n == 1 && at(operand(operand(i, 0), 0)).kind == Kind::Sub && at(operand(operand(i, 0), 0)).n == 2) {
+          at(operand(i, 0)).n == 1 && at(operand(operand(i, 0), 0)).kind == Kind::Sub &&
+          at(operand(operand(i, 0), 0)).n == 2) {
         const std::uint32_t sub = operand(operand(i, 0), 0);
         hint(operand(sub, 0), operand(sub, 1)), hint(operand(sub, 1), operand(sub, 0));
       }
@@ -133,7 +135,9 @@ class Planner {
   static std::string name(const FlatNode& n) { return std::string(n.str.view()); }
   const FlatNode& at(std::uint32_t i) const { return t_.nodes[i]; }
   /// Operand k of node i.
-  std::uint32_t operand(std::uint32_t i, std::uint32_t k) const { return optgrammar::dsl::operand_at(t_.nodes.data(), i, k); }
+  std::uint32_t operand(std::uint32_t i, std::uint32_t k) const {
+    return optgrammar::dsl::operand_at(t_.nodes.data(), i, k);
+  }
   /// Records EQ(CONSTVAL_*("t", k), V) as a hint for the leaf t.
   void hint(std::uint32_t read, std::uint32_t value) {
     const FlatNode& r = at(read);
@@ -143,7 +147,8 @@ class Planner {
     const FlatNode& k = at(operand(read, 1));
     if (tag.kind != Kind::Tag || (k.kind != Kind::Int && k.kind != Kind::Size) || k.value < 0) return;
     if (v.kind == Kind::Float && std::isfinite(v.real)) p_.element_hints[name(tag)].emplace_back(k.value, v.real);
-    if (v.kind == Kind::Int || v.kind == Kind::Size) p_.element_hints[name(tag)].emplace_back(k.value, static_cast<double>(v.value));
+    if (v.kind == Kind::Int || v.kind == Kind::Size)
+      p_.element_hints[name(tag)].emplace_back(k.value, static_cast<double>(v.value));
   }
   static PlanEntry leaf(std::string name, bool constant_only = false) {
     PlanEntry e;
@@ -194,7 +199,8 @@ class Planner {
         break;
       }
       default:
-        if (p_.unsupported.empty()) p_.unsupported = "the pattern holds " + std::string(optgrammar::dsl::kind_name(n.kind));
+        if (p_.unsupported.empty())
+          p_.unsupported = "the pattern holds " + std::string(optgrammar::dsl::kind_name(n.kind));
         e = push(leaf(optgrammar::dsl::node_text(t_, i)));
     }
     return memo_[i] = e;
@@ -263,7 +269,9 @@ struct Solver {
     const auto t = p.tags.find(std::string(n.str.view()));
     return t == p.tags.end() || !p.entries[t->second].leaf ? nullptr : &d[t->second];
   }
-  std::uint32_t operand(std::uint32_t i, std::uint32_t k) const { return optgrammar::dsl::operand_at(f.nodes.data(), i, k); }
+  std::uint32_t operand(std::uint32_t i, std::uint32_t k) const {
+    return optgrammar::dsl::operand_at(f.nodes.data(), i, k);
+  }
 
   /// The most elements a leaf is given.
   static constexpr std::size_t max_elements = 4096;
@@ -370,7 +378,8 @@ struct Solver {
 class Drawer {
  public:
   Drawer(const Plan& p, std::uint64_t seed) : p_(p), rng_(seed) {
-    for (const PlanEntry& e : p.entries) tied_.push_back(e.leaf ? std::vector<int>() : optgrammar::onnx_import::tied_types(e.name));
+    for (const PlanEntry& e : p.entries)
+      tied_.push_back(e.leaf ? std::vector<int>() : optgrammar::onnx_import::tied_types(e.name));
     for (double v : p.numbers)
       for (double d : {0.0, -1.0, 1.0}) pool_.push_back(v + d);
     for (double v : {0.0, 1.0, -1.0, 2.0, 0.5, 3.0}) pool_.push_back(v);
@@ -389,7 +398,8 @@ class Drawer {
       if (!e.leaf) continue;
       LeafDraw& l = d[i];
       DType t = base_type;
-      if (e.spec && e.spec->rule == optgrammar::ops::TypeRule::in_set && !e.spec->types.contains(t)) t = member(e.spec->types);
+      if (e.spec && e.spec->rule == optgrammar::ops::TypeRule::in_set && !e.spec->types.contains(t))
+        t = member(e.spec->types);
       const auto kind = optgrammar::dtype_info(t).kind;
       l.constant = e.constant_only || (e.spec && e.spec->must_be_constant) || kind == optgrammar::DTypeKind::integer ||
                    kind == optgrammar::DTypeKind::boolean || pick(4) == 0;
@@ -398,8 +408,8 @@ class Drawer {
       // permutation, a shape), a float one now and then (scales).
       // A constant the constraint reads is often one element.
       const unsigned shape = l.constant && (kind == optgrammar::DTypeKind::integer ? pick(2) : pick(8) == 0) ? 6
-                             : e.constant_only && pick(3) == 0                             ? 4
-                                                                                           : pick(8);
+                             : e.constant_only && pick(3) == 0                                               ? 4
+                                                                                                             : pick(8);
       if (shape < 4) {
         l.def.rank = rank;
         std::copy(base, base + rank, l.def.dims.begin());
@@ -426,7 +436,8 @@ class Drawer {
       }
       if (optgrammar::is_quantized(t)) {
         const bool is_signed = optgrammar::dtype_info(t).is_signed;
-        l.def.zero_offset = t == DType::QInt32 || is_signed ? 0 : (pick(2) ? 128 : static_cast<std::int32_t>(pick(256)));
+        l.def.zero_offset =
+            t == DType::QInt32 || is_signed ? 0 : (pick(2) ? 128 : static_cast<std::int32_t>(pick(256)));
         constexpr float steps[] = {0.0625f, 0.1f, 0.25f, 1.0f};
         l.def.stepsize = steps[pick(4)];
       }
@@ -454,7 +465,8 @@ class Drawer {
         const auto* spec = def->operand_spec(k);
         std::size_t tie = spec && spec->rule == optgrammar::ops::TypeRule::same_as_operand ? spec->like : k;
         if (tie == k && k < tied_[i].size() && tied_[i][k] >= 0) tie = static_cast<std::size_t>(tied_[i][k]);
-        if (tie >= op.operands.size() || tie == k || !p_.entries[op.operands[k]].leaf || !p_.entries[op.operands[tie]].leaf)
+        if (tie >= op.operands.size() || tie == k || !p_.entries[op.operands[k]].leaf ||
+            !p_.entries[op.operands[tie]].leaf)
           continue;
         LeafDraw& l = d[op.operands[k]];
         const LeafDraw& like = d[op.operands[tie]];
@@ -490,7 +502,7 @@ class Drawer {
       std::fill(l.values.begin(), l.values.end(), pool_[pick(pool_.size())]);
     } else {
       for (double& v : l.values)
-        v = pick(2) ? pool_[pick(pool_.size())]
+        v = pick(2)    ? pool_[pick(pool_.size())]
             : is_float ? static_cast<double>(static_cast<int>(pick(512)) - 256) / 64.0
                        : static_cast<double>(pick(8));
     }
@@ -511,9 +523,9 @@ class Drawer {
   const Plan& p_;
   std::mt19937_64 rng_;
   std::vector<double> pool_;
-  std::vector<std::vector<int>> tied_;  ///< per entry: onnx_import::tied_types of its op
-  optgrammar::dsl::FlatCopy flat_;                      ///< repair: the rule's flat form
-  std::vector<optgrammar::engine::NodeEval> evals_;     ///< repair: its constraint's evaluators
+  std::vector<std::vector<int>> tied_;               ///< per entry: onnx_import::tied_types of its op
+  optgrammar::dsl::FlatCopy flat_;                   ///< repair: the rule's flat form
+  std::vector<optgrammar::engine::NodeEval> evals_;  ///< repair: its constraint's evaluators
 };
 
 /// ONNX's inference of an imported op (onnx_import::infer_output), remembered by the op's name,
@@ -531,7 +543,8 @@ class OnnxInference {
       const OpRef in = g.input(r, k);
       const OutputDef& d = g.output(in);
       key_ += fmt::format("|{}:{}", static_cast<int>(d.dtype), g.is_const(in) ? "c" : "i");
-      if (optgrammar::is_quantized(d.dtype)) key_ += fmt::format("q{}/{}", d.zero_offset, d.stepsize);  // (kept in the result)
+      if (optgrammar::is_quantized(d.dtype))
+        key_ += fmt::format("q{}/{}", d.zero_offset, d.stepsize);  // (kept in the result)
       for (std::uint32_t j = 0; j < d.rank; ++j) key_ += fmt::format(",{}", d.dims[j]);
       if (g.is_const(in)) {
         const auto bytes = g.payload(in);
@@ -576,7 +589,8 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
         continue;
       }
       std::vector<std::byte> bytes(l.def.byte_size());
-      for (std::size_t k = 0; k < l.values.size(); ++k) optgrammar::store_value(l.def.dtype, bytes.data(), k, l.values[k]);
+      for (std::size_t k = 0; k < l.values.size(); ++k)
+        optgrammar::store_value(l.def.dtype, bytes.data(), k, l.values[k]);
       ref[i] = g.add_const(l.def, std::span<const std::byte>(bytes));
       continue;
     }
@@ -627,8 +641,10 @@ inline bool build(const Plan& p, const Draw& d, Graph& g, OpRef* root = nullptr)
     // definition's check of the operands, which that inference relies on); checked again with it.
     if (def && def->infer_checks_only) {
       const OnnxInference::Result& onnx = onnx_inference()(g, r);
-      if (onnx.def) g.set_output(r, *onnx.def);
-      else if (onnx.rejected) return false;
+      if (onnx.def)
+        g.set_output(r, *onnx.def);
+      else if (onnx.rejected)
+        return false;
       if (!storable(g.output(r)) || !infer()) return false;
     }
     ref[i] = r;
@@ -667,8 +683,10 @@ inline bool Drawer::repair(Draw& d, const optgrammar::RuleInfo& rule) {
     if (walk.term(f.constraint, s, evals_.data()) && !s.failed) return true;  // it holds
     std::vector<std::uint32_t> failing;
     for (const auto& finding : e.findings)
-      if (f.nodes[finding.node].kind != Kind::Or && f.nodes[finding.node].kind != Kind::And) failing.push_back(finding.node);
-    if (!e.findings.empty() && f.nodes[e.findings.front().node].kind == Kind::Or) std::shuffle(failing.begin(), failing.end(), rng_);
+      if (f.nodes[finding.node].kind != Kind::Or && f.nodes[finding.node].kind != Kind::And)
+        failing.push_back(finding.node);
+    if (!e.findings.empty() && f.nodes[e.findings.front().node].kind == Kind::Or)
+      std::shuffle(failing.begin(), failing.end(), rng_);
     before = d;
     Solver solver{f, evals_, s, p_, d};
     if (std::none_of(failing.begin(), failing.end(), [&](std::uint32_t i) { return solver.solve(i); })) return true;
@@ -699,7 +717,8 @@ struct Trial {
 inline std::string op_without_eval(const Graph& g) {
   for (OpRef r : g.live_ops()) {
     const auto* def = optgrammar::ops::definitions().find(g.name_id(r));
-    if (g.is_const(r) || g.name_id(r) == optgrammar::op_names::input || g.name_id(r) == optgrammar::op_names::output) continue;
+    if (g.is_const(r) || g.name_id(r) == optgrammar::op_names::input || g.name_id(r) == optgrammar::op_names::output)
+      continue;
     if (def == nullptr || (def->eval == nullptr && !def->has(optgrammar::ops::Trait::constant_like)))
       return std::string(g.name(r));
   }
@@ -747,15 +766,16 @@ inline Trial trial(const Plan& p, const Draw& d, const optgrammar::RuleSet& rule
     for (std::size_t k = 0; k < diffs.size(); ++k)
       if (!diffs[k].ok) {
         t.outcome = Outcome::mismatch;
-        t.detail = diffs[k].problem.empty()
-                       ? fmt::format("output {}: max abs diff {:.3g}, max rel diff {:.3g}{}", k, diffs[k].max_abs, diffs[k].max_rel, by)
-                       : fmt::format("output {}: {}{}", k, diffs[k].problem, by);
+        t.detail = diffs[k].problem.empty() ? fmt::format("output {}: max abs diff {:.3g}, max rel diff {:.3g}{}", k,
+                                                          diffs[k].max_abs, diffs[k].max_rel, by)
+                                            : fmt::format("output {}: {}{}", k, diffs[k].problem, by);
         return t;
       }
   } catch (const std::exception& e) {
     const std::string op = op_without_eval(h);
     t.outcome = op.empty() ? Outcome::mismatch : Outcome::not_interpretable;
-    t.detail = op.empty() ? std::string("the result cannot be interpreted: ") + e.what() + by : op + " has no eval" + by;
+    t.detail =
+        op.empty() ? std::string("the result cannot be interpreted: ") + e.what() + by : op + " has no eval" + by;
     return t;
   }
   t.outcome = Outcome::passed;
@@ -833,7 +853,8 @@ struct RuleVerdict {
 /// Returns 0, 1 when a counterexample cannot be written, verify_failed_status when a rule fails.
 inline int verify_package(const LoadedRules& loaded, const Options& o) {
   using namespace verify_detail;
-  const std::filesystem::path dir = o.out_text.empty() ? std::filesystem::path("og-opt-verify") : std::filesystem::path(o.out_text);
+  const std::filesystem::path dir =
+      o.out_text.empty() ? std::filesystem::path("og-opt-verify") : std::filesystem::path(o.out_text);
   std::vector<RuleVerdict> verdicts;
   fmt::print("verify: {} rules, up to {} firing graphs each, seed {}\n", loaded.rules.size(), o.verify_n, o.seed);
   fmt::print("{:<28} {:>7} {:>6}  {:<12} {:>9}\n", "rule", "graphs", "fired", "result", "time (ms)");
@@ -882,13 +903,15 @@ inline int verify_package(const LoadedRules& loaded, const Options& o) {
           std::cerr << "og-opt: --verify: cannot write " << path.string() << "\n";
           write_failed = true;
         }
-        v.detail = fmt::format("{}: {}; counterexample ({} ops): {}", outcome_words(kind), t.detail, t.graph.live_count(),
-                               path.string());
+        v.detail = fmt::format("{}: {}; counterexample ({} ops): {}", outcome_words(kind), t.detail,
+                               t.graph.live_count(), path.string());
       }
       if (v.result.empty()) {
         v.result = v.fired > 0 ? "ok" : "never fired";
-        if (v.graphs == 0) v.detail = "no graph drawn from its pattern passed the op definitions (beyond the synthesizer)";
-        else if (v.fired == 0) v.detail = "dead, unsatisfiable, or its constraint needs values the synthesizer does not draw";
+        if (v.graphs == 0)
+          v.detail = "no graph drawn from its pattern passed the op definitions (beyond the synthesizer)";
+        else if (v.fired == 0)
+          v.detail = "dead, unsatisfiable, or its constraint needs values the synthesizer does not draw";
       }
     }
     v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -909,8 +932,8 @@ inline int verify_package(const LoadedRules& loaded, const Options& o) {
   }
   for (const auto& v : verdicts)
     for (std::size_t r = 0; r < 4; ++r) counts[r] += v.result == results[r];
-  fmt::print("\nverify: {} rules: {} verified, {} failed, {} never fired, {} not verified\n", verdicts.size(), counts[3],
-             counts[0], counts[1], counts[2]);
+  fmt::print("\nverify: {} rules: {} verified, {} failed, {} never fired, {} not verified\n", verdicts.size(),
+             counts[3], counts[0], counts[1], counts[2]);
   if (write_failed) return 1;
   return counts[0] > 0 ? verify_failed_status : 0;
 }

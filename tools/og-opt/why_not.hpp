@@ -31,12 +31,13 @@ inline constexpr int why_not_rule_status = 2;
 /// name or canonical text contains it. Otherwise nullptr, with the candidates in `candidates`
 /// (none: unknown).
 inline const optgrammar::RuleInfo* find_rule(const optgrammar::RuleSet& rules, std::string_view spec,
-                                            std::vector<const optgrammar::RuleInfo*>& candidates) {
+                                             std::vector<const optgrammar::RuleInfo*>& candidates) {
   candidates.clear();
   for (const optgrammar::RuleInfo* r : rules.rules())
     if (r->name == spec) return r;
   for (const optgrammar::RuleInfo* r : rules.rules())
-    if (r->name.find(spec) != std::string::npos || r->canonical.find(spec) != std::string::npos) candidates.push_back(r);
+    if (r->name.find(spec) != std::string::npos || r->canonical.find(spec) != std::string::npos)
+      candidates.push_back(r);
   return candidates.size() == 1 ? candidates.front() : nullptr;
 }
 
@@ -104,9 +105,10 @@ class WhyNot {
  private:
   void explain_rule(optgrammar::Graph& g) {
     const optgrammar::RuleInfo& r = *rule_;
-    text_ = fmt::format("why not {}: {}\ngraph: as it stands at the end of pass {} (the rule's pass, at its fixed "
-                        "point, before CSE)\n",
-                        r.name, r.canonical, r.pass_name);
+    text_ = fmt::format(
+        "why not {}: {}\ngraph: as it stands at the end of pass {} (the rule's pass, at its fixed "
+        "point, before CSE)\n",
+        r.name, r.canonical, r.pass_name);
     if (!r.explain) {
       text_ += "the rule is no DSL rule: it cannot be explained\n";
       return;
@@ -140,10 +142,10 @@ class WhyNot {
                          ops.size() == 1 ? "" : "s", n[0], n[1], n[2]);
   }
 
-  /// The rows of rule r in the report's table (`roots`: the ops named as its root): per failing node, how many ops failed there and
-  /// one of them (with the first value the failing term read); the node furthest into the rule
-  /// first.
-  void nearest_misses(optgrammar::Graph& g, const optgrammar::RuleInfo& r, const std::vector<optgrammar::OpRef>& roots) {
+  /// The rows of rule r in the report's table (`roots`: the ops named as its root): per failing node, how many ops
+  /// failed there and one of them (with the first value the failing term read); the node furthest into the rule first.
+  void nearest_misses(optgrammar::Graph& g, const optgrammar::RuleInfo& r,
+                      const std::vector<optgrammar::OpRef>& roots) {
     constexpr std::size_t max_ops = 2000;  // ops explained per rule
     struct Group {
       std::size_t count = 0;

@@ -75,7 +75,8 @@ bool run(GraphStatus (*kernel)(Out&, const In&...), const ops::OpView& v, std::s
   std::tuple<In...> args;
   const bool loaded = [&]<std::size_t... K>(std::index_sequence<K...>) {
     return (argument(v.operands[K], std::get<K>(args), storage[K]) && ...);
-  }(std::index_sequence_for<In...>{});
+  }
+  (std::index_sequence_for<In...>{});
   if (!loaded || std::apply([&](const In&... a) { return kernel(result, a...); }, args) != Success) return false;
   for (std::size_t i = 0; i < values.size(); ++i) optgrammar::store_value(v.declared->dtype, out.data(), i, values[i]);
   return true;

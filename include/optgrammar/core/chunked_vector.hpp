@@ -157,7 +157,7 @@ class ChunkedVector {
   }
   T* head_ = nullptr;
   std::size_t head_cap_ = 0;
-  std::size_t cap_ = 0;  // head_cap_ + chunks_.size() * chunk
+  std::size_t cap_ = 0;               // head_cap_ + chunks_.size() * chunk
   std::vector<T*> chunks_;            // the chunks after the head, in index order
   std::vector<std::uintptr_t> bias_;  // by chunk: its address less its first element's offset
   std::size_t size_ = 0;

@@ -29,17 +29,18 @@ struct QuickShape {
 
   constexpr QuickShape() = default;
   template <class B, class H, class W, class D>
-    requires(std::is_integral_v<B> && std::is_integral_v<H> && std::is_integral_v<W> && std::is_integral_v<D>)
+    requires(std::is_integral_v<B>&& std::is_integral_v<H>&& std::is_integral_v<W>&& std::is_integral_v<D>)
   constexpr QuickShape(B b, H h, W w, D d)
-      : rank(4), dims{static_cast<std::size_t>(b), static_cast<std::size_t>(h), static_cast<std::size_t>(w),
-                      static_cast<std::size_t>(d)} {}
+      : rank(4),
+        dims{static_cast<std::size_t>(b), static_cast<std::size_t>(h), static_cast<std::size_t>(w),
+             static_cast<std::size_t>(d)} {}
   template <class T, std::size_t N>
-    requires(std::is_integral_v<T> && N <= max_rank)
+    requires(std::is_integral_v<T>&& N <= max_rank)
   constexpr explicit QuickShape(const T (&d)[N]) : rank(static_cast<std::uint32_t>(N)) {
     for (std::size_t i = 0; i < N; ++i) dims[i] = static_cast<std::size_t>(d[i]);
   }
   template <class T, std::size_t N>
-    requires(std::is_integral_v<T> && N <= max_rank)
+    requires(std::is_integral_v<T>&& N <= max_rank)
   constexpr explicit QuickShape(const std::array<T, N>& d) : rank(static_cast<std::uint32_t>(N)) {
     for (std::size_t i = 0; i < N; ++i) dims[i] = static_cast<std::size_t>(d[i]);
   }

@@ -67,7 +67,9 @@ struct TensorProperties {
     if (n.empty()) return {};
     std::vector<std::string> r = of(n);
     if (n == "..." || (!operands.empty() && operands.back() == "...")) return r;  // the Op's own "..."
-    auto names = [](const TensorProperty& p, std::string_view o) { return std::ranges::find(p.operands, o) != p.operands.end(); };
+    auto names = [](const TensorProperty& p, std::string_view o) {
+      return std::ranges::find(p.operands, o) != p.operands.end();
+    };
     const bool singled_out = std::ranges::any_of(properties, [&](const TensorProperty& p) {
       return names(p, n) && !names(p, "...") &&
              !std::ranges::all_of(operands, [&](const std::string& in) { return names(p, in); });
@@ -149,16 +151,20 @@ inline TensorProperties parse_tensor_properties(std::string_view text) {
   std::string_view name;
   bool first = true;
   p.call(name, [&](std::string_view s) {
-    if (first) tp.op = std::string(s);
-    else tp.operands.emplace_back(s);
+    if (first)
+      tp.op = std::string(s);
+    else
+      tp.operands.emplace_back(s);
     first = false;
   });
   while (p.eat(',')) {
     TensorProperty prop;
     p.call(name, [&](std::string_view s) { prop.operands.emplace_back(s); });
     prop.name = std::string(name);
-    if (prop.name == "Outputs") tp.outputs = std::move(prop.operands);
-    else tp.properties.push_back(std::move(prop));
+    if (prop.name == "Outputs")
+      tp.outputs = std::move(prop.operands);
+    else
+      tp.properties.push_back(std::move(prop));
   }
   return tp;
 }
@@ -274,8 +280,10 @@ inline std::vector<std::string> split_args(std::string_view t) {
     char c = t[i];
     if (str) {
       cur += c;
-      if (c == '\\' && i + 1 < t.size()) cur += t[++i];
-      else if (c == '"') str = false;
+      if (c == '\\' && i + 1 < t.size())
+        cur += t[++i];
+      else if (c == '"')
+        str = false;
       continue;
     }
     if (c == '"') str = true;
@@ -314,7 +322,8 @@ struct ParamOrderRegistrar {
   template <class T>
   static void add(ParamOrder& po, const std::vector<std::string>& texts, std::size_t k, const T& v) {
     if (k % 3 == 0) {
-      if constexpr (!std::is_same_v<T, std::nullptr_t> && std::is_convertible_v<const T&, std::string_view>) po.params.push_back({std::string(std::string_view(v)), false, ""});
+      if constexpr (!std::is_same_v<T, std::nullptr_t> && std::is_convertible_v<const T&, std::string_view>)
+        po.params.push_back({std::string(std::string_view(v)), false, ""});
     } else if (k % 3 == 1) {
       if constexpr (std::is_arithmetic_v<T>) po.params.back().mandatory = v != T{};
     } else {
@@ -328,6 +337,6 @@ struct ParamOrderRegistrar {
 /// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr), without the
 /// check of its form (package/tensor_properties.hpp's DEF_PACKAGE_PARAM_ORDER, which the headers for
 /// packages use, checks it first).
-#define OPTGRAMMAR_PARAM_ORDER_REGISTER_(NAME, OP, ...)                                   \
+#define OPTGRAMMAR_PARAM_ORDER_REGISTER_(NAME, OP, ...)                                                        \
   static const ::optgrammar::detail::ParamOrderRegistrar NAME{OP, OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, \
                                                               __LINE__, __VA_ARGS__};

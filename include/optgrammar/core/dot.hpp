@@ -64,8 +64,10 @@ inline void write_dot_op_type(std::ostream& os, const Graph& g, OpRef r) {
       std::memcpy(&iv, bytes.data() + 4 * k, 4);
       std::memcpy(&fv, bytes.data() + 4 * k, 4);
       os << (k ? "," : "");
-      if (d.dtype == DType::Int32) os << iv;
-      else os << fv;
+      if (d.dtype == DType::Int32)
+        os << iv;
+      else
+        os << fv;
     }
   }
 }
@@ -99,8 +101,10 @@ void write_dot_node_attributes(std::ostream& os, const Graph& g, OpRef r, const 
     os << "\", tooltip=\"by " << dot_escape(g.made_by(r)) << (from.empty() ? "" : " from ") << dot_escape(all_from);
   }
   os << '"';
-  if (fill) os << ", style=\"filled,bold\", fillcolor=\"" << fill << "\", penwidth=2";
-  else if (g.is_const(r)) os << ", style=filled, fillcolor=\"#e8e8e8\"";
+  if (fill)
+    os << ", style=\"filled,bold\", fillcolor=\"" << fill << "\", penwidth=2";
+  else if (g.is_const(r))
+    os << ", style=filled, fillcolor=\"#e8e8e8\"";
   if (g.is_root(r) || g.name_id(r) == op_names::input) os << ", shape=ellipse";
 }
 inline void write_dot_node_attributes(std::ostream& os, const Graph& g, OpRef r, const char* fill = nullptr) {
@@ -109,10 +113,10 @@ inline void write_dot_node_attributes(std::ostream& os, const Graph& g, OpRef r,
 
 /// A region of a graph: the ops within `hops` producer/consumer steps of the seeds.
 struct DotRegion {
-  std::vector<char> in;           ///< by graph index
-  std::size_t ops = 0;            ///< ops in the region (with constants_inline: other than constants)
-  std::size_t constants = 0;      ///< with constants_inline: the constants its ops read
-  std::size_t seeds_left_out = 0; ///< seeds not in the region because the cap was reached
+  std::vector<char> in;            ///< by graph index
+  std::size_t ops = 0;             ///< ops in the region (with constants_inline: other than constants)
+  std::size_t constants = 0;       ///< with constants_inline: the constants its ops read
+  std::size_t seeds_left_out = 0;  ///< seeds not in the region because the cap was reached
 };
 
 /// The ops within `hops` producer/consumer steps of the live ops in `seeds`, at most `cap` of them
@@ -133,7 +137,7 @@ inline DotRegion region_around(const Graph& g, std::span<const std::uint32_t> se
     if (s < g.size() && g.alive(OpRef{s})) seed[s] = 1;
   constexpr unsigned unreached = ~0u;
   std::vector<unsigned> dist(g.size(), unreached);  // steps from the nearest seed, through other ops
-  std::deque<std::uint32_t> work;  // 0-1 breadth-first: seeds at the front, other ops at the back
+  std::deque<std::uint32_t> work;                   // 0-1 breadth-first: seeds at the front, other ops at the back
   auto full = [&] { return cap != 0 && reg.ops >= cap; };
   auto reach = [&](std::uint32_t i, unsigned from) {
     if (constants_inline && g.is_const(OpRef{i})) return;
@@ -145,8 +149,10 @@ inline DotRegion region_around(const Graph& g, std::span<const std::uint32_t> se
       ++reg.ops;
     }
     dist[i] = d;
-    if (d == 0) work.push_front(i);
-    else work.push_back(i);
+    if (d == 0)
+      work.push_front(i);
+    else
+      work.push_back(i);
   };
   for (std::uint32_t s : seeds) {
     if (s >= g.size() || !seed[s] || reg.in[s]) continue;
@@ -201,8 +207,10 @@ inline GraphChanges graph_changes(const Graph& before, const Graph& after) {
   for (std::uint32_t i = 0; i < before.size(); ++i) {
     const OpRef r{i};
     if (!before.alive(r)) continue;
-    if (same(r)) kept[i] = 1;
-    else c.removed.push_back(i);
+    if (same(r))
+      kept[i] = 1;
+    else
+      c.removed.push_back(i);
   }
   for (std::uint32_t i = 0; i < after.size(); ++i)
     if (after.alive(OpRef{i}) && !kept[i]) c.created.push_back(i);
@@ -246,7 +254,8 @@ inline void write_dot(std::ostream& os, const Graph& g, std::string_view title, 
         ++hidden_inputs;
         continue;
       }
-      os << "  n" << in.index << " -> n" << i << (g.n_inputs(r) > 1 ? std::string(" [label=\"").append(std::to_string(k)) + "\"]" : "") << ";\n";
+      os << "  n" << in.index << " -> n" << i
+         << (g.n_inputs(r) > 1 ? std::string(" [label=\"").append(std::to_string(k)) + "\"]" : "") << ";\n";
     }
     if (all) continue;
     // The region's boundary: one dashed stub for the inputs left out, one for the consumers.

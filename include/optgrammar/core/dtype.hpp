@@ -45,22 +45,24 @@ struct DTypeInfo {
   std::string_view short_name;  ///< the graph text format's spelling
   std::uint8_t size;            ///< bytes per element
   DTypeKind kind;
-  bool is_signed;               ///< integer and quantized types: whether negative values are held
+  bool is_signed;  ///< integer and quantized types: whether negative values are held
 };
 
 inline constexpr DTypeInfo dtype_infos[dtype_count] = {
-    {"Float32", "f32", 4, DTypeKind::floating, true},   {"Float16", "f16", 2, DTypeKind::floating, true},
-    {"QUInt8", "qu8", 1, DTypeKind::quantized, false},  {"QInt8", "qi8", 1, DTypeKind::quantized, true},
+    {"Float32", "f32", 4, DTypeKind::floating, true},    {"Float16", "f16", 2, DTypeKind::floating, true},
+    {"QUInt8", "qu8", 1, DTypeKind::quantized, false},   {"QInt8", "qi8", 1, DTypeKind::quantized, true},
     {"QUInt16", "qu16", 2, DTypeKind::quantized, false}, {"QInt16", "qi16", 2, DTypeKind::quantized, true},
-    {"QInt32", "qi32", 4, DTypeKind::quantized, true},  {"Int32", "i32", 4, DTypeKind::integer, true},
-    {"Float64", "f64", 8, DTypeKind::floating, true},   {"BFloat16", "bf16", 2, DTypeKind::floating, true},
-    {"Int8", "i8", 1, DTypeKind::integer, true},        {"UInt8", "u8", 1, DTypeKind::integer, false},
-    {"Int16", "i16", 2, DTypeKind::integer, true},      {"UInt16", "u16", 2, DTypeKind::integer, false},
-    {"Int64", "i64", 8, DTypeKind::integer, true},      {"UInt32", "u32", 4, DTypeKind::integer, false},
-    {"UInt64", "u64", 8, DTypeKind::integer, false},    {"Bool", "bool", 1, DTypeKind::boolean, false},
+    {"QInt32", "qi32", 4, DTypeKind::quantized, true},   {"Int32", "i32", 4, DTypeKind::integer, true},
+    {"Float64", "f64", 8, DTypeKind::floating, true},    {"BFloat16", "bf16", 2, DTypeKind::floating, true},
+    {"Int8", "i8", 1, DTypeKind::integer, true},         {"UInt8", "u8", 1, DTypeKind::integer, false},
+    {"Int16", "i16", 2, DTypeKind::integer, true},       {"UInt16", "u16", 2, DTypeKind::integer, false},
+    {"Int64", "i64", 8, DTypeKind::integer, true},       {"UInt32", "u32", 4, DTypeKind::integer, false},
+    {"UInt64", "u64", 8, DTypeKind::integer, false},     {"Bool", "bool", 1, DTypeKind::boolean, false},
 };
 
-constexpr const DTypeInfo& dtype_info(DType t) noexcept { return dtype_infos[static_cast<std::size_t>(t) % dtype_count]; }
+constexpr const DTypeInfo& dtype_info(DType t) noexcept {
+  return dtype_infos[static_cast<std::size_t>(t) % dtype_count];
+}
 
 /// Bytes per element: element_size(DType::QUInt16) == 2.
 constexpr std::size_t element_size(DType t) noexcept { return dtype_info(t).size; }
@@ -81,7 +83,9 @@ constexpr IntRange storage_range(DType t) noexcept {
   const DTypeInfo& i = dtype_info(t);
   if (i.kind == DTypeKind::floating) return {};
   if (i.kind == DTypeKind::boolean) return {0, 1};
-  if (i.size == 8) return i.is_signed ? IntRange{-9223372036854775807LL - 1, 9223372036854775807LL} : IntRange{0, 9223372036854775807LL};
+  if (i.size == 8)
+    return i.is_signed ? IntRange{-9223372036854775807LL - 1, 9223372036854775807LL}
+                       : IntRange{0, 9223372036854775807LL};
   const int bits = 8 * i.size;
   return i.is_signed ? IntRange{-(1LL << (bits - 1)), (1LL << (bits - 1)) - 1} : IntRange{0, (1LL << bits) - 1};
 }

@@ -21,8 +21,10 @@ inline float half_to_float(std::uint16_t h) {
     return sign ? -f : f;
   }
   std::uint32_t bits;
-  if (exp == 31) bits = sign | 0x7F800000u | (man << 13);
-  else bits = sign | ((exp + 112u) << 23) | (man << 13);
+  if (exp == 31)
+    bits = sign | 0x7F800000u | (man << 13);
+  else
+    bits = sign | ((exp + 112u) << 23) | (man << 13);
   std::memcpy(&f, &bits, 4);
   return f;
 }
@@ -35,9 +37,9 @@ inline std::uint16_t float_to_half(float f) {
   const std::uint32_t ax = x & 0x7FFFFFFFu;
   if (ax >= 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0u));
   if (ax >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504
-  if (ax < 0x38800000u) {  // below the smallest normal half: a multiple of 2^-24
+  if (ax < 0x38800000u) {                          // below the smallest normal half: a multiple of 2^-24
     const float a = fmath::fabs(f) * 16777216.0f;  // exact scaling
-    const float r = fmath::nearbyint(a);            // current rounding mode: to nearest even
+    const float r = fmath::nearbyint(a);           // current rounding mode: to nearest even
     return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(r));
   }
   std::uint32_t m = ax + 0xC8000000u;  // rebias the exponent (127 -> 15)

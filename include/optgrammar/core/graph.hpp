@@ -52,11 +52,17 @@ struct OpRef {
   /// `x.dim(rpx.graph(), 1)` (0 past the rank), `x.rank(g)`, `x.dtype(g)`. G is Graph (a template
   /// only because Graph is defined below).
   template <class G>
-  std::size_t dim(const G& g, std::size_t i) const { return g.output(*this).dim(i); }
+  std::size_t dim(const G& g, std::size_t i) const {
+    return g.output(*this).dim(i);
+  }
   template <class G>
-  std::uint32_t rank(const G& g) const { return g.output(*this).rank; }
+  std::uint32_t rank(const G& g) const {
+    return g.output(*this).rank;
+  }
   template <class G>
-  auto dtype(const G& g) const { return g.output(*this).dtype; }
+  auto dtype(const G& g) const {
+    return g.output(*this).dtype;
+  }
   friend constexpr bool operator==(OpRef, OpRef) noexcept = default;
   friend constexpr auto operator<=>(OpRef, OpRef) noexcept = default;
 };
@@ -70,8 +76,8 @@ struct OpDef {
   std::uint32_t first_input = 0;       ///< first of n_inputs consecutive Use records
   std::uint32_t first_use = no_index;  ///< head of the list of uses of this op's output
   std::uint32_t n_uses = 0;
-  std::uint32_t payload = no_index;    ///< constant data (for $Const), interned
-  std::uint32_t id = 0;                ///< op id; a replacement inherits the replaced op's
+  std::uint32_t payload = no_index;  ///< constant data (for $Const), interned
+  std::uint32_t id = 0;              ///< op id; a replacement inherits the replaced op's
   std::uint16_t n_inputs = 0;
   bool alive : 1 = true;
   bool has_split_history : 1 = false;
@@ -216,8 +222,7 @@ class Graph {
   }
 
   /// The general form: interned output definition index and an explicit op id.
-  OpRef add_op_with_id(OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef,
-                       std::uint64_t id) {
+  OpRef add_op_with_id(OpNameId name, std::span<const OpRef> inputs, std::uint32_t outdef, std::uint64_t id) {
     // Everything is checked before anything is appended: a bad call leaves the graph as it was.
     if (inputs.size() > 0xFFFF) throw GraphError("an op may have at most 65535 inputs");
     if (outdef >= outdefs_.size()) throw GraphError("unknown output definition index");
@@ -252,9 +257,7 @@ class Graph {
   }
 
   /// A constant: `$Const` with the given bytes (element_count * element_size of `out`).
-  OpRef add_const(const OutputDef& out, std::span<const std::byte> data) {
-    return add_const(intern_output(out), data);
-  }
+  OpRef add_const(const OutputDef& out, std::span<const std::byte> data) { return add_const(intern_output(out), data); }
   /// The same with an interned output definition (intern_output), for bulk building.
   OpRef add_const(std::uint32_t outdef, std::span<const std::byte> data) {
     if (outdef >= outdefs_.size()) throw GraphError("add_const: unknown output definition index");
@@ -272,9 +275,7 @@ class Graph {
     return add_const(out, std::span<const T>(values.begin(), values.size()));
   }
   OpRef add_input(const OutputDef& out) { return add_op(op_names::input, std::span<const OpRef>{}, out); }
-  OpRef add_output(OpRef value) {
-    return add_op(op_names::output, std::span<const OpRef>(&value, 1), output(value));
-  }
+  OpRef add_output(OpRef value) { return add_op(op_names::output, std::span<const OpRef>(&value, 1), output(value)); }
 
   // ---- reading ----------------------------------------------------------------------------
   std::size_t size() const noexcept { return ops_.size(); }  ///< op slots, dead ones included
@@ -510,10 +511,13 @@ class Graph {
   void erase(OpRef r, F&& released) {
     const OpDef& d = ops_[checked(r)];
     if (!d.alive) return;
-    if (d.n_uses != 0) [[unlikely]] throw GraphError(std::string("erasing op %").append(std::to_string(r.index)) + " which is still used");
+    if (d.n_uses != 0) [[unlikely]]
+      throw GraphError(std::string("erasing op %").append(std::to_string(r.index)) + " which is still used");
     erase_unused(r, released);
   }
-  void erase(OpRef r) { erase(r, [](OpRef) {}); }
+  void erase(OpRef r) {
+    erase(r, [](OpRef) {});
+  }
 
   /// Erases r if dead, then every input made dead by that, transitively.
   std::size_t erase_if_dead(OpRef r) {
@@ -577,9 +581,7 @@ class Graph {
           else
             history_of_.erase(e.index);
           break;
-        case Undo::Erase:
-          ops_[e.index].alive = true;
-          break;
+        case Undo::Erase: ops_[e.index].alive = true; break;
       }
     }
     for (std::size_t u = uses_.size(); u-- > cp.uses;)
@@ -978,7 +980,8 @@ class Graph {
     // (The element count is the one interned with the definition: no product of the dims here.)
     const std::size_t need = outdef_counts_[outdef] * element_size(outdefs_[outdef].dtype);
     if (data.size() != need)
-      throw GraphError(std::string("constant data has ").append(std::to_string(data.size()))
+      throw GraphError(std::string("constant data has ")
+                           .append(std::to_string(data.size()))
                            .append(" bytes, its shape needs ")
                            .append(std::to_string(need)));
   }

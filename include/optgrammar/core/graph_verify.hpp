@@ -29,8 +29,11 @@ inline std::vector<std::string> verify(const Graph& g, std::vector<OpRef>* where
     OpRef r{i};
     if (!g.alive(r)) continue;
     const OutputDef& d = g.output(r);
-    if (d.rank > max_rank) add(r, at(r) + std::string(": rank ").append(std::to_string(d.rank)) + std::string(" exceeds ").append(std::to_string(max_rank)));
-    else if (const char* why = d.unrepresentable()) add(r, at(r) + ": shape cannot be represented: " + why);
+    if (d.rank > max_rank)
+      add(r, at(r) + std::string(": rank ").append(std::to_string(d.rank)) +
+                 std::string(" exceeds ").append(std::to_string(max_rank)));
+    else if (const char* why = d.unrepresentable())
+      add(r, at(r) + ": shape cannot be represented: " + why);
     for (std::uint32_t k = d.rank; k < max_rank; ++k)
       if (d.dims[k] != 0) {
         add(r, at(r) + std::string(": dimension ").append(std::to_string(k)) + " set past the rank");
@@ -39,7 +42,7 @@ inline std::vector<std::string> verify(const Graph& g, std::vector<OpRef>* where
     if (is_quantized(d.dtype)) {
       if (!storage_range(d.dtype).contains(d.zero_offset))
         add(r, at(r) + std::string(": zero offset ").append(std::to_string(d.zero_offset)) + " is outside " +
-                      std::string(dtype_short_name(d.dtype)) + "'s range");
+                   std::string(dtype_short_name(d.dtype)) + "'s range");
       if (!(d.stepsize > 0.0f) || !std::isfinite(d.stepsize))
         add(r, at(r) + ": step size " + std::to_string(d.stepsize) + " is not a finite number > 0");
     }
@@ -61,18 +64,21 @@ inline std::vector<std::string> verify(const Graph& g, std::vector<OpRef>* where
       ++uses[in.index];
     }
     if (g.is_const(r) && g.payload(r).size() != d.byte_size())
-      add(r, at(r) + std::string(": constant holds ").append(std::to_string(g.payload(r).size())) + std::string(" bytes, its shape needs ").append(std::to_string(d.byte_size())));
+      add(r, at(r) + std::string(": constant holds ").append(std::to_string(g.payload(r).size())) +
+                 std::string(" bytes, its shape needs ").append(std::to_string(d.byte_size())));
     std::uint32_t listed = 0;
     g.for_each_use(r, [&](OpRef user, std::uint32_t slot) {
       ++listed;
       if (!g.alive(user) || slot >= g.n_inputs(user) || g.input(user, slot) != r)
-        add(r, at(r) + ": use list names " + at(user) + std::string(" slot ").append(std::to_string(slot)) + " wrongly");
+        add(r,
+            at(r) + ": use list names " + at(user) + std::string(" slot ").append(std::to_string(slot)) + " wrongly");
     });
     if (listed != g.n_uses(r)) add(r, at(r) + ": use count disagrees with its use list");
   }
   for (std::uint32_t i = 0; i < g.size(); ++i)
     if (g.alive(OpRef{i}) && uses[i] != g.n_uses(OpRef{i}))
-      add(OpRef{i}, at(OpRef{i}) + std::string(": ").append(std::to_string(g.n_uses(OpRef{i}))) + std::string(" uses recorded, ").append(std::to_string(uses[i])) + " input slots read it");
+      add(OpRef{i}, at(OpRef{i}) + std::string(": ").append(std::to_string(g.n_uses(OpRef{i}))) +
+                        std::string(" uses recorded, ").append(std::to_string(uses[i])) + " input slots read it");
   // Cycles: iterative depth-first search with colors.
   std::vector<unsigned char> color(g.size(), 0);
   std::vector<std::pair<OpRef, std::uint32_t>> stack;

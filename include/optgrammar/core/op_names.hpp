@@ -128,12 +128,12 @@ class OpNames {
     return id;
   }
 
-  std::atomic<Table*> table_;                  // the current table
-  std::atomic<std::size_t> count_{0};          // names interned; ids below it are in segments_
-  std::vector<Entry> segments_[segments];      // each sized once, when its first id is added
-  std::atomic_flag adding_;                    // set while adding
-  Table tables_[max_tables];                   // every table made, in order
-  std::size_t n_tables_ = 0;                   // tables made
+  std::atomic<Table*> table_;              // the current table
+  std::atomic<std::size_t> count_{0};      // names interned; ids below it are in segments_
+  std::vector<Entry> segments_[segments];  // each sized once, when its first id is added
+  std::atomic_flag adding_;                // set while adding
+  Table tables_[max_tables];               // every table made, in order
+  std::size_t n_tables_ = 0;               // tables made
 };
 
 inline OpNameId intern_op_name(std::string_view s) { return OpNames::instance().intern(s); }

@@ -28,8 +28,8 @@ class Origins {
   static constexpr std::uint32_t none = 0;
 
   struct Record {
-    std::uint32_t by = 0;               ///< interned name of the maker ("imported", "fold", a rule)
-    std::vector<std::uint32_t> from;    ///< interned source names, sorted, each once
+    std::uint32_t by = 0;             ///< interned name of the maker ("imported", "fold", a rule)
+    std::vector<std::uint32_t> from;  ///< interned source names, sorted, each once
   };
 
   /// The id of a name (interned; "" is 0).

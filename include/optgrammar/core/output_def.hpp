@@ -4,9 +4,9 @@
 #include "optgrammar/core/dtype.hpp"
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <bit>
 #include <initializer_list>
 
 namespace optgrammar {
@@ -27,8 +27,7 @@ struct OutputDef {
   std::array<std::size_t, max_rank> dims{};
 
   /// OutputDef::make(DType::Float32, {1, 32, 32, 16}).
-  static OutputDef make(DType t, std::initializer_list<std::size_t> shape, std::int32_t zero = 0,
-                        float step = 1.0f) {
+  static OutputDef make(DType t, std::initializer_list<std::size_t> shape, std::int32_t zero = 0, float step = 1.0f) {
     OutputDef d;
     d.dtype = t;
     d.zero_offset = zero;
@@ -68,13 +67,11 @@ struct OutputDef {
     if (dtype != o.dtype) return false;
     return !is_quantized(dtype) || (zero_offset == o.zero_offset && stepsize == o.stepsize);
   }
-  constexpr bool same_shape(const OutputDef& o) const noexcept {
-    return rank == o.rank && dims == o.dims;
-  }
+  constexpr bool same_shape(const OutputDef& o) const noexcept { return rank == o.rank && dims == o.dims; }
 
   friend bool operator==(const OutputDef& a, const OutputDef& b) noexcept {
-    return a.rank == b.rank && a.dtype == b.dtype && a.zero_offset == b.zero_offset &&
-           a.stepsize == b.stepsize && a.dims == b.dims;
+    return a.rank == b.rank && a.dtype == b.dtype && a.zero_offset == b.zero_offset && a.stepsize == b.stepsize &&
+           a.dims == b.dims;
   }
 };
 

@@ -57,7 +57,7 @@ struct OpImplInfo {
   const void* impl = nullptr;  ///< address of the implementation function
   std::size_t arity = 0;       ///< its parameter count
   Cost cost = Cost::FAST;
-  std::string cost_function;   ///< DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS' cost function as written (not called here)
+  std::string cost_function;  ///< DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS' cost function as written (not called here)
   std::uint32_t flags = Flags::IS_CONST;
   const char* file = "";
   int line = 0;
@@ -120,8 +120,8 @@ constexpr std::uint32_t combine_flags(F... f) noexcept {
 
 struct OpRegistrar {
   template <class Fn>
-  OpRegistrar(Fn* fn, const char* impl_name, std::string_view op, Cost cost, std::uint32_t flags,
-              const char* file, int line) {
+  OpRegistrar(Fn* fn, const char* impl_name, std::string_view op, Cost cost, std::uint32_t flags, const char* file,
+              int line) {
     OpImplInfo info;
     info.name = intern_op_name(op);
     info.impl_name = impl_name;
@@ -156,25 +156,42 @@ using ::optgrammar::Flags;
 // spell the implementation's name. `(impl<T>)` works: the parentheses make one macro argument.
 // A template-id without parentheses works as long as its arguments hold no comma
 // (`impl<Tensor>`, `impl<true>`); `(impl<T, U>)` needs them.
-#define DEF_PACKAGE_OP(IMPL, OPNAME)                                                                \
-  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
+#define DEF_PACKAGE_OP(IMPL, OPNAME)                                                            \
+  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){ \
       IMPL, #IMPL, OPNAME, ::optgrammar::def_package_op_cost, ::optgrammar::def_package_op_flags, __FILE__, __LINE__};
 
 // Cost and flags are evaluated where FREE/FAST/SNAIL/GLACIAL and IS_CONST/Flags::... are visible.
-#define DEF_PACKAGE_OP_AND_COST_AND_FLAGS(IMPL, OPNAME, ...)                                        \
-  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
-      IMPL, #IMPL, OPNAME,                                                                          \
-      [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).cost; }(), \
-      [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).flags; }(), \
-      __FILE__, __LINE__};
+#define DEF_PACKAGE_OP_AND_COST_AND_FLAGS(IMPL, OPNAME, ...)                                    \
+  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){ \
+      IMPL,                                                                                     \
+      #IMPL,                                                                                    \
+      OPNAME,                                                                                   \
+      [] {                                                                                      \
+        using namespace ::optgrammar::detail::op_words;                                         \
+        return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).cost;                          \
+      }(),                                                                                      \
+      [] {                                                                                      \
+        using namespace ::optgrammar::detail::op_words;                                         \
+        return ::optgrammar::detail::cost_and_flags(__VA_ARGS__).flags;                         \
+      }(),                                                                                      \
+      __FILE__,                                                                                 \
+      __LINE__};
 
 // The cost is a function of the op (float(const Op*) in the framework's packages); recorded by
 // name, not called: this library does not choose implementations by cost.
-#define DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(IMPL, OPNAME, COST_F, ...)                              \
-  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){  \
-      IMPL, #IMPL, OPNAME, COST_F, #COST_F,                                                         \
-      [] { using namespace ::optgrammar::detail::op_words; return ::optgrammar::detail::combine_flags(__VA_ARGS__); }(), \
-      __FILE__, __LINE__};
+#define DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS(IMPL, OPNAME, COST_F, ...)                          \
+  static const ::optgrammar::detail::OpRegistrar OPTGRAMMAR_CAT(og_op_registrar_, __COUNTER__){ \
+      IMPL,                                                                                     \
+      #IMPL,                                                                                    \
+      OPNAME,                                                                                   \
+      COST_F,                                                                                   \
+      #COST_F,                                                                                  \
+      [] {                                                                                      \
+        using namespace ::optgrammar::detail::op_words;                                         \
+        return ::optgrammar::detail::combine_flags(__VA_ARGS__);                                \
+      }(),                                                                                      \
+      __FILE__,                                                                                 \
+      __LINE__};
 
 namespace optgrammar::detail {
 struct CostAndFlags {

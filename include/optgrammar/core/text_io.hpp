@@ -11,8 +11,8 @@
 #include <cctype>
 #include <charconv>
 #include <climits>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -102,7 +102,8 @@ inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std
     switch (d.dtype) {
       case DType::Float32: text += format_float(element_value(d.dtype, bytes.data(), i), buf); break;
       case DType::Float64: {
-        const auto r = std::to_chars(buf, buf + sizeof buf, element_value(d.dtype, bytes.data(), i), std::chars_format::general, 17);
+        const auto r = std::to_chars(buf, buf + sizeof buf, element_value(d.dtype, bytes.data(), i),
+                                     std::chars_format::general, 17);
         text.append(buf, r.ptr);
         break;
       }
@@ -115,7 +116,8 @@ inline void write_data(std::ostream& os, const OutputDef& d, std::span<const std
         break;
       }
       case DType::UInt64: {
-        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::uint64_t>(element_int(d.dtype, bytes.data(), i)));
+        const auto r =
+            std::to_chars(buf, buf + sizeof buf, static_cast<std::uint64_t>(element_int(d.dtype, bytes.data(), i)));
         text.append(buf, r.ptr);
         break;
       }
@@ -165,11 +167,16 @@ inline void write_graph_text(std::ostream& os, const Graph& g, const WriteOption
     std::visit(
         [&](const auto& x) {
           using X = std::decay_t<decltype(x)>;
-          if constexpr (std::is_same_v<X, std::int64_t>) os << "int " << x;
-          else if constexpr (std::is_same_v<X, std::uint64_t>) os << "uint " << x;
-          else if constexpr (std::is_same_v<X, double>) os << "float " << text_detail::format_float(x);
-          else if constexpr (std::is_same_v<X, bool>) os << "bool " << (x ? "true" : "false");
-          else os << "string \"" << x << '"';
+          if constexpr (std::is_same_v<X, std::int64_t>)
+            os << "int " << x;
+          else if constexpr (std::is_same_v<X, std::uint64_t>)
+            os << "uint " << x;
+          else if constexpr (std::is_same_v<X, double>)
+            os << "float " << text_detail::format_float(x);
+          else if constexpr (std::is_same_v<X, bool>)
+            os << "bool " << (x ? "true" : "false");
+          else
+            os << "string \"" << x << '"';
         },
         v);
     os << '\n';
@@ -255,7 +262,8 @@ struct Cursor {
   std::size_t pos = 0;
 
   [[noreturn]] void fail(const std::string& msg, std::size_t at) const {
-    throw TextError(std::string(file) + std::string(":").append(std::to_string(line)) + std::string(":").append(std::to_string(at + 1)) + ": error: " + msg);
+    throw TextError(std::string(file) + std::string(":").append(std::to_string(line)) +
+                    std::string(":").append(std::to_string(at + 1)) + ": error: " + msg);
   }
   [[noreturn]] void fail(const std::string& msg) const { fail(msg, pos); }
   void skip_ws() {
@@ -274,14 +282,17 @@ struct Cursor {
     return false;
   }
   void expect(char c, const char* what) {
-    if (!accept(c)) fail(std::string("expected '") + c + "' " + what + (pos < text.size() ? ", found '" + std::string(1, text[pos]) + "'" : ", found end of line"));
+    if (!accept(c))
+      fail(std::string("expected '") + c + "' " + what +
+           (pos < text.size() ? ", found '" + std::string(1, text[pos]) + "'" : ", found end of line"));
   }
   std::string_view word(const char* what) {
     skip_ws();
     std::size_t b = pos;
     while (pos < text.size()) {
       char c = text[pos];
-      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == ':' || c == '-' || c == '+')
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == ':' || c == '-' ||
+          c == '+')
         ++pos;
       else
         break;
@@ -344,7 +355,10 @@ inline void store(std::vector<std::byte>& out, DType t, Cursor& c) {
   auto ranged = [&](long long lo, long long hi) {
     std::size_t at = c.pos;
     auto v = c.number<long long>("an integer element");
-    if (v < lo || v > hi) c.fail(std::string("element ").append(std::to_string(v)) + " out of range for " + std::string(dtype_short_name(t)), at);
+    if (v < lo || v > hi)
+      c.fail(
+          std::string("element ").append(std::to_string(v)) + " out of range for " + std::string(dtype_short_name(t)),
+          at);
     return v;
   };
   switch (t) {
@@ -396,8 +410,8 @@ struct SideData {
 /// When `op_lines` is given, it receives the line defining each op (by op index), so that
 /// problems found later can point at "file:line:1". The graph's op and input records come from
 /// `records` (Graph(RecordResource*); nullptr: operator new).
-inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>",
-                             std::vector<int>* op_lines = nullptr, RecordResource* records = nullptr) {
+inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>", std::vector<int>* op_lines = nullptr,
+                             RecordResource* records = nullptr) {
   using text_detail::Cursor;
   Graph g(records);
   if (std::size_t lines = 0, refs = 0; text_detail::count_ahead(is, lines, refs)) g.reserve(lines, refs);
@@ -418,9 +432,12 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       c.skip_ws();
       std::size_t tpos = c.pos;
       std::string_view type = c.word("an option type (int, uint, float, bool, string)");
-      if (type == "int") g.set_option(name, c.number<std::int64_t>("an int value"));
-      else if (type == "uint") g.set_option(name, c.number<std::uint64_t>("a uint value"));
-      else if (type == "float") g.set_option(name, c.number<double>("a float value"));
+      if (type == "int")
+        g.set_option(name, c.number<std::int64_t>("an int value"));
+      else if (type == "uint")
+        g.set_option(name, c.number<std::uint64_t>("a uint value"));
+      else if (type == "float")
+        g.set_option(name, c.number<double>("a float value"));
       else if (type == "bool") {
         std::size_t at = c.pos;
         auto w = c.word("true or false");
@@ -451,7 +468,8 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
         const std::size_t at = c.pos;
         const auto key = c.word("size= or fnv1a=");
         c.expect('=', "after the key");
-        if (key == "size") size = c.number<std::uint64_t>("a size in bytes"), has_size = true;
+        if (key == "size")
+          size = c.number<std::uint64_t>("a size in bytes"), has_size = true;
         else if (key == "fnv1a") {
           c.skip_ws();
           const std::size_t b = c.pos;
@@ -481,7 +499,8 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
       if (!data.read(reinterpret_cast<char*>(side.bytes.data()), static_cast<std::streamsize>(size)))
         c.fail("cannot read the side data file " + path, start);
       if (fnv1a(side.bytes) != sum)
-        c.fail("the side data file " + path + " is not the one this text was written with (its checksum differs)", start);
+        c.fail("the side data file " + path + " is not the one this text was written with (its checksum differs)",
+               start);
       side.loaded = true;
       continue;
     }
@@ -536,9 +555,12 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
         std::size_t at = c.pos;
         auto key = c.word("zero= or step=");
         c.expect('=', "after the key");
-        if (key == "zero") d.zero_offset = c.number<std::int32_t>("a zero offset");
-        else if (key == "step") d.stepsize = c.number<float>("a step size");
-        else c.fail("unknown quantization key '" + std::string(key) + "' (zero, step)", at);
+        if (key == "zero")
+          d.zero_offset = c.number<std::int32_t>("a zero offset");
+        else if (key == "step")
+          d.stepsize = c.number<float>("a step size");
+        else
+          c.fail("unknown quantization key '" + std::string(key) + "' (zero, step)", at);
       } while (c.accept(','));
       c.expect('}', "to close the quantization");
     }
@@ -560,8 +582,7 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
         std::size_t id_at = c.pos;
         op_id = c.number<std::uint64_t>("an op id");
         if (op_id > 0xFFFFFFFFu) c.fail("op id " + std::to_string(op_id) + " does not fit in 32 bits", id_at);
-      }
-      else if (key == "split") {
+      } else if (key == "split") {
         c.expect('[', "to open the split history");
         if (!c.accept(']')) {
           do split.push_back(c.number<int>("a split index"));
@@ -617,7 +638,8 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
           data.assign(first, first + static_cast<std::ptrdiff_t>(d.byte_size()));
         }
         if (data.size() != d.byte_size())
-          c.fail("constant %" + id + std::string(" has ").append(std::to_string(data.size() / element_size(d.dtype))) + std::string(" elements, its shape needs ").append(std::to_string(d.element_count())),
+          c.fail("constant %" + id + std::string(" has ").append(std::to_string(data.size() / element_size(d.dtype))) +
+                     std::string(" elements, its shape needs ").append(std::to_string(d.element_count())),
                  start);
         r = g.add_const(d, data);
       } else {
@@ -639,8 +661,8 @@ inline Graph read_graph_text(std::istream& is, std::string_view file = "<input>"
   return g;
 }
 
-inline Graph from_text(std::string_view text, std::string_view file = "<input>",
-                       std::vector<int>* op_lines = nullptr, RecordResource* records = nullptr) {
+inline Graph from_text(std::string_view text, std::string_view file = "<input>", std::vector<int>* op_lines = nullptr,
+                       RecordResource* records = nullptr) {
   std::istringstream is{std::string(text)};
   return read_graph_text(is, file, op_lines, records);
 }

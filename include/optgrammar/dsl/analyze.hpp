@@ -37,8 +37,9 @@ namespace detail {
 template <class N>
 constexpr void flatten(const N& n, FlatRule& r, std::uint32_t& at, Signature* fns);
 template <class N, std::size_t... I>
-constexpr void flatten_kids([[maybe_unused]] const N& n, [[maybe_unused]] FlatRule& r, [[maybe_unused]] std::uint32_t& at,
-                            [[maybe_unused]] Signature* fns, std::index_sequence<I...>) {
+constexpr void flatten_kids([[maybe_unused]] const N& n, [[maybe_unused]] FlatRule& r,
+                            [[maybe_unused]] std::uint32_t& at, [[maybe_unused]] Signature* fns,
+                            std::index_sequence<I...>) {
   (flatten(boost::hana::at_c<I>(n.kids), r, at, fns), ...);
 }
 /// Appends node `n` and its subtree to `r` in preorder, from index `at` on (the signatures of its
@@ -67,8 +68,10 @@ constexpr void flatten(const N& n, FlatRule& r, std::uint32_t& at, Signature* fn
     f.str.p = n.text;
     f.str.len = n.len;
   } else if constexpr (N::kind == Kind::Misapplied) {
-    if (n.leaf.record > 0) f.record = n.leaf.record;  // the record of the name misapplied
-    else f.value = -1 - n.leaf.record;                // the Kind of an Op with no string name
+    if (n.leaf.record > 0)
+      f.record = n.leaf.record;  // the record of the name misapplied
+    else
+      f.value = -1 - n.leaf.record;  // the Kind of an Op with no string name
   } else if constexpr (is_value_kind(N::kind)) {
     f.value = n.leaf.i;
   } else if constexpr (N::kind != Kind::Tag) {
@@ -81,8 +84,8 @@ constexpr void flatten(const N& n, FlatRule& r, std::uint32_t& at, Signature* fn
 template <class N>
 constexpr void write_back(N& n, const FlatNode* nodes, std::uint32_t& at);
 template <class N, std::size_t... I>
-constexpr void write_back_kids([[maybe_unused]] N& n, [[maybe_unused]] const FlatNode* nodes, [[maybe_unused]] std::uint32_t& at,
-                               std::index_sequence<I...>) {
+constexpr void write_back_kids([[maybe_unused]] N& n, [[maybe_unused]] const FlatNode* nodes,
+                               [[maybe_unused]] std::uint32_t& at, std::index_sequence<I...>) {
   (write_back(boost::hana::at_c<I>(n.kids), nodes, at), ...);
 }
 /// Writes what the checker found about each node back into the nodes, in the order flatten read them.
@@ -100,8 +103,14 @@ constexpr void write_back(N& n, const FlatNode* nodes, std::uint32_t& at) {
 /// A rule's three parts in flat form, in `nodes` and `fns` (sized by the node types).
 template <class M, class C, class R>
 constexpr FlatRule flatten_rule(const M& m, const C& c, const R& r, FlatNode* nodes, Signature* fns, VType* scratch) {
-  FlatRule f{nodes, static_cast<std::uint32_t>(M::tree_size + C::tree_size + R::tree_size), 0, M::tree_size,
-             M::tree_size + C::tree_size, fns, 0, scratch};
+  FlatRule f{nodes,
+             static_cast<std::uint32_t>(M::tree_size + C::tree_size + R::tree_size),
+             0,
+             M::tree_size,
+             M::tree_size + C::tree_size,
+             fns,
+             0,
+             scratch};
   std::uint32_t at = 0;
   flatten(m, f, at, fns);
   flatten(c, f, at, fns);
@@ -174,7 +183,8 @@ FlatCopy flat_copy(const AnalyzedRule<M, C, R>& rule) {
   FlatCopy f;
   f.nodes.resize(M::tree_size + C::tree_size + R::tree_size);
   f.fns.resize(M::fn_count + C::fn_count + R::fn_count + 1);
-  const FlatRule flat = detail::flatten_rule(rule.match, rule.constraint, rule.replacement, f.nodes.data(), f.fns.data(), nullptr);
+  const FlatRule flat =
+      detail::flatten_rule(rule.match, rule.constraint, rule.replacement, f.nodes.data(), f.fns.data(), nullptr);
   f.match = flat.match;
   f.constraint = flat.constraint;
   f.replacement = flat.replacement;

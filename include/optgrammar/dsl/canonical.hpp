@@ -39,10 +39,14 @@ inline void print_message_text(std::string& out, std::string_view s) {
   out += '"';
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
     else if (c < 0x20 || c > 0x7e) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));

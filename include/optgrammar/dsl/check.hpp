@@ -25,22 +25,22 @@ inline constexpr int max_splits = 8;
 struct Analysis {
   bool ok = true;
   Fault fault = Fault::none;  ///< the family of the error, when !ok
-  Message msg;            ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
+  Message msg;                ///< the error, when !ok: "rule at x.cpp:12: " and the catalogue's text
   std::size_t prefix_len = 0;
-  Message subject;        ///< the error's first slot: the offending tag or construct
-  std::uint32_t node = 0; ///< the flat node the error is about (og-parse points at where it was written)
+  Message subject;                 ///< the error's first slot: the offending tag or construct
+  std::uint32_t node = 0;          ///< the flat node the error is about (og-parse points at where it was written)
   bool warn_nested_split = false;  ///< AUTOSPLIT nested inside an Op operand (allowed, warned)
   bool uses_autosplit = false;     ///< the replacement has an AUTOSPLIT
   /// The constraint or the replacement may read an op's uses (OUTPUT_OF, OUTPUTS_OF, or an
   /// external function, which may read anything): a change of readers can change its outcome.
   bool reads_uses = false;
-  Str tags[max_tags];     ///< slot → tag; slot 0 is "*", the matched root
+  Str tags[max_tags];  ///< slot → tag; slot 0 is "*", the matched root
   int n_tags = 1;
-  Str names[max_names];   ///< op names used by the rule, interned at registration
+  Str names[max_names];  ///< op names used by the rule, interned at registration
   int n_names = 0;
   Str lets[max_tags];
   int n_lets = 0;
-  Str splits[max_splits]; ///< split tags of AUTOSPLIT/OP_ITER, in order
+  Str splits[max_splits];  ///< split tags of AUTOSPLIT/OP_ITER, in order
   int n_splits = 0;
   /// Slots (bit i: slot i) whose output definition, and whose constant data, the constraint
   /// reads through a tag: the engine looks these up once per attempt, before evaluating it.
@@ -122,7 +122,10 @@ constexpr bool check_string(Analysis& a, const Str& s, const char* what) {
     const char c = s.p[i];
     if (c > ' ' && c < 0x7f && c != '"' && c != '\\') continue;
     a.fail(Fault::bad_string, what, s,
-           c == ' ' ? "a space" : c == '"' ? "a quote" : c == '\\' ? "a backslash" : "an unprintable character");
+           c == ' '    ? "a space"
+           : c == '"'  ? "a quote"
+           : c == '\\' ? "a backslash"
+                       : "an unprintable character");
     return false;
   }
   return true;
@@ -151,8 +154,15 @@ constexpr bool is_value_kind(Kind k) {
 
 /// What the checker looks up about a kind for every node, as one table: bits of KindFact.
 enum KindFact : unsigned short {
-  fact_reads_uses = 1, fact_external = 2, fact_option = 4, fact_split_var = 8, fact_modifier = 16,
-  fact_reads_outdef = 32, fact_reads_constval = 64, fact_split = 128, fact_names_op = 256,
+  fact_reads_uses = 1,
+  fact_external = 2,
+  fact_option = 4,
+  fact_split_var = 8,
+  fact_modifier = 16,
+  fact_reads_outdef = 32,
+  fact_reads_constval = 64,
+  fact_split = 128,
+  fact_names_op = 256,
 };
 inline constexpr auto kind_facts = [] {
   struct Table {
@@ -187,9 +197,12 @@ class Checker {
   constexpr void run() {
     const FlatNode& m = r_.nodes[r_.match];
     if (m.kind != Kind::Op && m.kind != Kind::OpVarIn) {
-      if (m.kind == Kind::Misapplied) type_error(r_.match);
-      else if (m.kind == Kind::Let) fail(r_.match, Fault::let_at_root, m.str);
-      else fail(r_.match, Fault::match_root, written_name(r_.match));
+      if (m.kind == Kind::Misapplied)
+        type_error(r_.match);
+      else if (m.kind == Kind::Let)
+        fail(r_.match, Fault::let_at_root, m.str);
+      else
+        fail(r_.match, Fault::match_root, written_name(r_.match));
       return;
     }
     walk_match(r_.match, true, nullptr, 0);
@@ -269,15 +282,18 @@ class Checker {
   /// A "should" of the grammar: an error in strict mode, else a warning.
   template <class... A>
   constexpr void should(std::uint32_t i, Fault f, const A&... args) {
-    if (o_.strict) fail(i, f, args...);
-    else warn(i, f, args...);
+    if (o_.strict)
+      fail(i, f, args...);
+    else
+      warn(i, f, args...);
   }
 
   /// The name a rule wrote for a node: the name defined by expansion whose text made it (OPCONST's,
   /// the *_SLICE names' and OpMultiOut's expansions keep it), or its construct's.
   constexpr std::string_view written_name(std::uint32_t i) const {
     const FlatNode& n = r_.nodes[i];
-    if ((n.kind == Kind::Let || n.kind == Kind::WithSize || n.kind == Kind::Op || n.kind == Kind::AutosplitShapefnApply) &&
+    if ((n.kind == Kind::Let || n.kind == Kind::WithSize || n.kind == Kind::Op ||
+         n.kind == Kind::AutosplitShapefnApply) &&
         n.record > 0)
       return constructs[static_cast<std::size_t>(n.record - 1)].name;
     return kind_name(n.kind);
@@ -289,7 +305,8 @@ class Checker {
 
   /// Reports a regular family's typing fault (dsl/typing.hpp) at the operand it concerns.
   constexpr void report(std::uint32_t i, const TypeVerdict& v, std::string_view name, const VType* kt, std::size_t n) {
-    const std::uint32_t at_node = v.operand == TypeVerdict::whole ? i : operand(i, static_cast<std::uint32_t>(v.operand));
+    const std::uint32_t at_node =
+        v.operand == TypeVerdict::whole ? i : operand(i, static_cast<std::uint32_t>(v.operand));
     report_type_fault(v, name, kt, n, [&](Fault f, const MessageArg* args, std::size_t m) {
       if (!a_.ok) return;
       a_.node = at_node;
@@ -323,8 +340,10 @@ class Checker {
     // Modifiers: the grammar's operand kinds.
     if (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
         k == Kind::WithSplitHistory) {
-      const std::string_view want = k == Kind::WithSize ? "an existing opref or a shape construction" : "an existing opref";
-      if (kt[0] == VType::OpBuild) return fail(operand(i, 0), Fault::operand_type, name, "first", want, "an Op construction");
+      const std::string_view want =
+          k == Kind::WithSize ? "an existing opref or a shape construction" : "an existing opref";
+      if (kt[0] == VType::OpBuild)
+        return fail(operand(i, 0), Fault::operand_type, name, "first", want, "an Op construction");
       if (k == Kind::WithSize ? (kt[0] != VType::OpRef && kt[0] != VType::Shape && kt[0] != VType::Repl)
                               : kt[0] != VType::OpRef)
         return fail(operand(i, 0), Fault::operand_type, name, "first", want, vtype_name(kt[0]));
@@ -333,7 +352,8 @@ class Checker {
       return last();
     }
     if (k == Kind::WithOutputType) {
-      if (kt[0] != VType::DType) return fail(operand(i, 0), Fault::operand_type, name, "first", "a dtype", vtype_name(kt[0]));
+      if (kt[0] != VType::DType)
+        return fail(operand(i, 0), Fault::operand_type, name, "first", "a dtype", vtype_name(kt[0]));
       if (!is_integral(kt[1]))
         return fail(operand(i, 1), Fault::operand_type, name, "second", "int (the zero offset)", vtype_name(kt[1]));
       if (!is_numeric(kt[2]) || kt[2] == VType::Bool)
@@ -374,7 +394,8 @@ class Checker {
       const VType t = kt[j];
       const bool wants_ref =
           j == 0 && (k == Kind::GenShapeOf || k == Kind::IterInputOf || k == Kind::IsOp || k == Kind::ProducerFor);
-      if (wants_ref && t != VType::OpRef) return fail(operand(i, j), Fault::needs_opref, name, std::size_t{j} + 1, vtype_name(t));
+      if (wants_ref && t != VType::OpRef)
+        return fail(operand(i, j), Fault::needs_opref, name, std::size_t{j} + 1, vtype_name(t));
       if (!wants_ref && (t == VType::OpRef || t == VType::OpBuild || t == VType::Match || t == VType::Shape ||
                          t == VType::NewConst || t == VType::Repl))
         return fail(operand(i, j), Fault::opref_as_value, name, std::size_t{j} + 1, value_words(t));
@@ -439,7 +460,8 @@ class Checker {
         for (int j = 0; j < n_outer; ++j) inner[j] = outer_lets[j];
         inner[n_outer] = t;
         const std::uint32_t op = i + 1;
-        if (at(op).kind != Kind::Op && at(op).kind != Kind::OpVarIn) return fail(op, Fault::let_operand, t, kind_name(at(op).kind));
+        if (at(op).kind != Kind::Op && at(op).kind != Kind::OpVarIn)
+          return fail(op, Fault::let_operand, t, kind_name(at(op).kind));
         walk_match(op, false, inner, n_outer + 1);
         if (a_.ok) bind(i, t);
         return;
@@ -552,7 +574,8 @@ class Checker {
     if (at(size).type != VType::Repl && !fits(size))
       return fail(size, Fault::operand_type, written_name(i), "third", "an existing opref or a shape construction",
                   at(size).type == VType::OpBuild ? std::string_view("an Op construction") : vtype_name(at(size).type));
-    if (!fits(start)) should(start, Fault::slice_operand_kind_strict, written_name(i), "second", vtype_name(at(start).type));
+    if (!fits(start))
+      should(start, Fault::slice_operand_kind_strict, written_name(i), "second", vtype_name(at(start).type));
   }
 
   static constexpr const char* part(Where w) { return w == Where::Constraint ? "the constraint" : "the replacement"; }
@@ -613,7 +636,8 @@ class Checker {
         if (k == Kind::AutosplitShapefnApply) check_external(i);
         if (!a_.ok || n.type != VType::Bad || operand_bad(i)) return;
         if (k != Kind::TypicalConvSlice) return type_error(i);
-        if (at(i + 1).type != VType::OpRef) return fail(i + 1, Fault::typical_conv_operands, "first operand", "an existing opref");
+        if (at(i + 1).type != VType::OpRef)
+          return fail(i + 1, Fault::typical_conv_operands, "first operand", "an existing opref");
         return fail(i, Fault::typical_conv_operands, "operands after the split tag", "oprefs or int values");
       }
       // (a node a *_SLICE name's expansion made is named as the rule wrote it)
@@ -686,7 +710,8 @@ class Checker {
       }
     } else if (k == Kind::WithSplitHistory && n.n == 3) {
       const FlatNode& m = at(operand(i, 1));
-      if (m.kind != Kind::Int && m.kind != Kind::Size) fail(operand(i, 1), Fault::split_history_constant, kind_name(m.kind));
+      if (m.kind != Kind::Int && m.kind != Kind::Size)
+        fail(operand(i, 1), Fault::split_history_constant, kind_name(m.kind));
     }
   }
 };
@@ -765,7 +790,8 @@ constexpr Message find_octal(std::string_view t, std::string_view file, int line
   while (i < t.size()) {
     const char c = t[i];
     if (c == '"') {  // rule strings hold no quote or backslash
-      for (++i; i < t.size() && t[i] != '"'; ++i) {}
+      for (++i; i < t.size() && t[i] != '"'; ++i) {
+      }
       ++i;
     } else if (is_ident(c, true)) {
       while (i < t.size() && is_ident(t[i], false)) ++i;
@@ -775,7 +801,8 @@ constexpr Message find_octal(std::string_view t, std::string_view file, int line
       bool is_float = false;
       while (i < t.size()) {
         const char d = t[i];
-        if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') && i + 1 < t.size() && (t[i + 1] == '+' || t[i + 1] == '-')) {
+        if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') && i + 1 < t.size() &&
+            (t[i + 1] == '+' || t[i + 1] == '-')) {
           is_float = true;
           i += 2;
         } else if (is_ident(d, false) || d == '.' || d == '\'') {
@@ -815,7 +842,8 @@ constexpr bool check_parentheses(Analysis& a, std::string_view t) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const char c = t[i];
     if (c == '"') {  // rule strings hold no quote or backslash
-      for (++i; i < t.size() && t[i] != '"'; ++i) {}
+      for (++i; i < t.size() && t[i] != '"'; ++i) {
+      }
       prev = '"';
       continue;
     }

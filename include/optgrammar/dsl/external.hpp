@@ -9,8 +9,8 @@
 #pragma once
 
 #include "optgrammar/core/context.hpp"
-#include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/flat.hpp"
+#include "optgrammar/dsl/messages.hpp"
 #include "optgrammar/dsl/node.hpp"
 
 #include <boost/hana/tuple.hpp>
@@ -44,32 +44,49 @@ struct fn_traits<R (*)(P...) noexcept> : fn_traits<R (*)(P...)> {};
 template <class P>
 constexpr ParamKind param_kind() {
   using U = std::remove_cvref_t<P>;
-  if constexpr (std::is_same_v<U, ::optgrammar::OpRef>) return ParamKind::OpRef;
+  if constexpr (std::is_same_v<U, ::optgrammar::OpRef>)
+    return ParamKind::OpRef;
   else if constexpr (std::is_same_v<U, ::optgrammar::OpDef> && std::is_reference_v<P> &&
                      std::is_const_v<std::remove_reference_t<P>>)
     return ParamKind::OpDef;
-  else if constexpr (std::is_same_v<U, bool>) return ParamKind::Bool;
-  else if constexpr (std::is_integral_v<U>) return ParamKind::Integral;
-  else if constexpr (std::is_floating_point_v<U>) return ParamKind::Floating;
-  else if constexpr (std::is_same_v<U, ::optgrammar::DType>) return ParamKind::DType;
-  else if constexpr (std::is_same_v<U, ::optgrammar::Constraint> && std::is_reference_v<P>) return ParamKind::Constraint;
-  else if constexpr (std::is_same_v<P, ::optgrammar::Replacement&>) return ParamKind::Replacement;
-  else if constexpr (std::is_same_v<P, const ::optgrammar::Split_Context&>) return ParamKind::SplitContext;
-  else return ParamKind::Other;
+  else if constexpr (std::is_same_v<U, bool>)
+    return ParamKind::Bool;
+  else if constexpr (std::is_integral_v<U>)
+    return ParamKind::Integral;
+  else if constexpr (std::is_floating_point_v<U>)
+    return ParamKind::Floating;
+  else if constexpr (std::is_same_v<U, ::optgrammar::DType>)
+    return ParamKind::DType;
+  else if constexpr (std::is_same_v<U, ::optgrammar::Constraint> && std::is_reference_v<P>)
+    return ParamKind::Constraint;
+  else if constexpr (std::is_same_v<P, ::optgrammar::Replacement&>)
+    return ParamKind::Replacement;
+  else if constexpr (std::is_same_v<P, const ::optgrammar::Split_Context&>)
+    return ParamKind::SplitContext;
+  else
+    return ParamKind::Other;
 }
 
 /// What a function pointer type returns, as a rule sees it.
 template <class F>
 constexpr Returns returns_of() {
   using R = typename fn_traits<F>::result;
-  if constexpr (!fn_traits<F>::is_fn) return Returns::not_a_function;
-  else if constexpr (std::is_same_v<R, bool>) return Returns::Bool;
-  else if constexpr (std::is_integral_v<R> && std::is_signed_v<R>) return Returns::Int;
-  else if constexpr (std::is_integral_v<R>) return Returns::Size;
-  else if constexpr (std::is_floating_point_v<R>) return Returns::Float;
-  else if constexpr (std::is_same_v<R, ::optgrammar::OpRef>) return Returns::OpRef;
-  else if constexpr (std::is_same_v<R, ::optgrammar::QuickShape>) return Returns::QuickShape;
-  else return Returns::Other;
+  if constexpr (!fn_traits<F>::is_fn)
+    return Returns::not_a_function;
+  else if constexpr (std::is_same_v<R, bool>)
+    return Returns::Bool;
+  else if constexpr (std::is_integral_v<R> && std::is_signed_v<R>)
+    return Returns::Int;
+  else if constexpr (std::is_integral_v<R>)
+    return Returns::Size;
+  else if constexpr (std::is_floating_point_v<R>)
+    return Returns::Float;
+  else if constexpr (std::is_same_v<R, ::optgrammar::OpRef>)
+    return Returns::OpRef;
+  else if constexpr (std::is_same_v<R, ::optgrammar::QuickShape>)
+    return Returns::QuickShape;
+  else
+    return Returns::Other;
 }
 
 template <class... P>
@@ -127,7 +144,8 @@ inline QuickShape simpledim_split_start(Replacement& rpx, Split_Context const& s
   const OutputDef& d = rpx.graph().output(in);
   QuickShape q;
   q.rank = d.rank;
-  if (new_dim >= 0 && static_cast<std::uint32_t>(new_dim) < d.rank) q.dims[static_cast<std::size_t>(new_dim)] = sc.start;
+  if (new_dim >= 0 && static_cast<std::uint32_t>(new_dim) < d.rank)
+    q.dims[static_cast<std::size_t>(new_dim)] = sc.start;
   return q;
 }
 inline QuickShape simpledim_split_size(Replacement& rpx, Split_Context const& sc, OpRef in, int new_dim) {

@@ -22,14 +22,26 @@ namespace optgrammar::dsl {
 
 /// What a parameter of an external function takes from a rule argument, or the framework
 /// parameter it is (Constraint&, Replacement&, Split_Context const&: passed by the engine).
-enum class ParamKind : unsigned char { OpRef, OpDef, Bool, Integral, Floating, DType, Other, Constraint, Replacement, SplitContext };
+enum class ParamKind : unsigned char {
+  OpRef,
+  OpDef,
+  Bool,
+  Integral,
+  Floating,
+  DType,
+  Other,
+  Constraint,
+  Replacement,
+  SplitContext
+};
 
 /// What an external function returns, as a rule sees it (not_a_function: the name is no function).
 enum class Returns : unsigned char { not_a_function, Bool, Int, Size, Float, OpRef, QuickShape, Other };
 
 /// The words of a parameter kind in messages.
 constexpr std::string_view param_kind_name(ParamKind k) { return param_kind_words[static_cast<std::size_t>(k)]; }
-static_assert(sizeof(param_kind_words) / sizeof(param_kind_words[0]) == static_cast<std::size_t>(ParamKind::SplitContext) + 1);
+static_assert(sizeof(param_kind_words) / sizeof(param_kind_words[0]) ==
+              static_cast<std::size_t>(ParamKind::SplitContext) + 1);
 
 /// Whether an argument of value type `t` may be passed to a parameter of kind `p`.
 constexpr bool accepts(ParamKind p, VType t) {
@@ -89,10 +101,10 @@ struct FlatNode {
   VType type = VType::Bad;  ///< its type, from its operands' by dsl/node.hpp's type_of (the C++ node type's vtype)
   bool may_star = false;    ///< the value may be the tag "*": a "*" tag, or a SELECT with such a branch
   // what the checker fills in
-  bool first = false;       ///< match tags and LETs: the occurrence that binds the slot
-  bool wildcard = false;    ///< match tags: "*" as an operand, binds nothing
-  int slot = -1;            ///< tags: binding slot (0 is "*"); split constructs and variables: split index
-  int index = -1;           ///< Op and WrapOp nodes: index of the op name in the rule's name table
+  bool first = false;     ///< match tags and LETs: the occurrence that binds the slot
+  bool wildcard = false;  ///< match tags: "*" as an operand, binds nothing
+  int slot = -1;          ///< tags: binding slot (0 is "*"); split constructs and variables: split index
+  int index = -1;         ///< Op and WrapOp nodes: index of the op name in the rule's name table
 };
 
 /// The index of operand j of node i in a preorder array of nodes that each know where their subtree
@@ -112,7 +124,7 @@ struct FlatRule {
   std::uint32_t match = 0, constraint = 0, replacement = 0;  ///< the parts' roots
   const Signature* fns = nullptr;
   std::uint32_t n_fns = 0;
-  VType* scratch = nullptr;  ///< room for `size` types, which the checker uses
+  VType* scratch = nullptr;     ///< room for `size` types, which the checker uses
   const Span* spans = nullptr;  ///< where each node was written (og-parse), or none
 };
 
@@ -125,8 +137,11 @@ struct FlatCopy {
   std::uint32_t match = 0, constraint = 0, replacement = 0;
   std::uint32_t n_fns = 0;
   FlatRule view() {
-    return FlatRule{nodes.data(), static_cast<std::uint32_t>(nodes.size()), match, constraint, replacement,
-                    fns.data(), n_fns, nullptr, nullptr};
+    return FlatRule{nodes.data(), static_cast<std::uint32_t>(nodes.size()),
+                    match,        constraint,
+                    replacement,  fns.data(),
+                    n_fns,        nullptr,
+                    nullptr};
   }
 };
 

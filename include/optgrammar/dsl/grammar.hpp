@@ -28,7 +28,8 @@ enum Place : unsigned char {
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
 /// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
 /// nothing but their record's expansion, with no typing of their own: both front ends build them
-/// from the record's text, with no code of their own per name. Each family is written `X(family, topic, node, form, typing)`:
+/// from the record's text, with no code of their own per name. Each family is written `X(family, topic, node, form,
+/// typing)`:
 /// - topic: the page of the reference (docs/grammar/<topic>.md) that describes it;
 /// - node: `node(K)` when the C++ front end makes rule nodes of kind K for it (dsl/node.hpp's
 ///   `Kind` is generated from this column), `none` for a family that is an expansion of others;
@@ -229,15 +230,14 @@ constexpr WordForm word_form(Family f) noexcept {
   return forms[static_cast<std::size_t>(f)];
 }
 
-
 /// One name a rule may write.
 struct Construct {
   std::string_view name;
   Family family;
-  unsigned char places;     ///< Place bits
+  unsigned char places;  ///< Place bits
   unsigned char min_args;
-  unsigned char max_args;   ///< any_count: no bound
-  int extra = 0;            ///< the DType index of IS_*, the dimension of DIM_*, the cast's target ('i', 's', 'f')
+  unsigned char max_args;  ///< any_count: no bound
+  int extra = 0;           ///< the DType index of IS_*, the dimension of DIM_*, the cast's target ('i', 's', 'f')
   std::string_view expansion = {};  ///< for names defined by others: the canonical text, operands as $1, $2, ...
 };
 
@@ -259,12 +259,12 @@ constexpr bool named_value(std::string_view name) noexcept;
 /// One term of an expansion text.
 struct ExpansionTerm {
   enum Form : unsigned char { operand, rest, integer, floating, string, dtype, function, call } form = integer;
-  std::size_t value = 0;  ///< operand, rest: the operand's number (from 1); integer: the value;
-                          ///< string, function: its length; dtype: the DType; call: the record
-                          ///< of the name
-  double real = 0;        ///< floating: the value
-  std::size_t n = 0;      ///< call: the operand count
-  std::size_t at[8] = {}; ///< call: where each operand's text starts
+  std::size_t value = 0;   ///< operand, rest: the operand's number (from 1); integer: the value;
+                           ///< string, function: its length; dtype: the DType; call: the record
+                           ///< of the name
+  double real = 0;         ///< floating: the value
+  std::size_t n = 0;       ///< call: the operand count
+  std::size_t at[8] = {};  ///< call: where each operand's text starts
 };
 
 constexpr bool expansion_name_char(char c) {
@@ -344,11 +344,13 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
   // the operands: each starts after '(' or after a ',' at depth one
   int depth = 0;
   for (std::size_t k = e; k < t.size(); ++k) {
-    if (t[k] == '(' && depth++ == 0) r.at[r.n++] = k + 1;
+    if (t[k] == '(' && depth++ == 0)
+      r.at[r.n++] = k + 1;
     else if (t[k] == ',' && depth == 1) {
       if (r.n == 8) throw "more than 8 operands in an expansion text";
       r.at[r.n++] = k + 1;
-    } else if (t[k] == ')' && --depth == 0) break;
+    } else if (t[k] == ')' && --depth == 0)
+      break;
   }
   if (r.n == 1 && t[r.at[0]] == ')') r.n = 0;
   return r;
@@ -564,9 +566,11 @@ constexpr ExpansionTerm expansion_term(std::string_view t, std::size_t i) {
 /// at most n parts, n the graph option named, each part's op marked. With n below 2 (the option
 /// not set), or on a part of an earlier one (IS_AUTOTHREADED), the chunk is 0, so the replacement
 /// fails and the rule does not apply: nothing to thread, and parts are not threaded again.
-#define OPTGRAMMAR_AUTOTHREAD_TEXT_(OPTION)                                                                  \
-  "AUTOSPLIT($1,$2,SELECT(OR(IS_AUTOTHREADED(\"*\"),LT(OPTION_UINT(\"" OPTION "\"),2)),0,"                 \
-  "CEILDIV(DIM_OF(\"*\",$1),OPTION_UINT(\"" OPTION "\"))),"                                                     \
+#define OPTGRAMMAR_AUTOTHREAD_TEXT_(OPTION)                                   \
+  "AUTOSPLIT($1,$2,SELECT(OR(IS_AUTOTHREADED(\"*\"),LT(OPTION_UINT(\"" OPTION \
+  "\"),2)),0,"                                                                \
+  "CEILDIV(DIM_OF(\"*\",$1),OPTION_UINT(\"" OPTION                            \
+  "\"))),"                                                                    \
   "WITH_SPLIT_HISTORY(\"*\"," OPTGRAMMAR_STRINGIFY(OPTGRAMMAR_AUTOTHREAD_MARK) ",$3))"
 
 /// The names a rule writes without operands for a value (packages take them from the framework's
@@ -619,8 +623,10 @@ constexpr Construct expansion(std::string_view name, Family f, unsigned char pla
   for (std::size_t i = 0; i < size; ++i) {
     if (p[i] != '$') continue;
     const ExpansionOperand o = expansion_operand(p, size, i);
-    if (o.rest) rest = o.k;
-    else if (o.k > n) n = static_cast<unsigned char>(o.k);
+    if (o.rest)
+      rest = o.k;
+    else if (o.k > n)
+      n = static_cast<unsigned char>(o.k);
     i = o.end - 1;
   }
   if (rest != 0 && rest != n + 1u) throw "`$k...` must follow the highest single operand";
@@ -766,9 +772,9 @@ enum ExpandedPosition : std::size_t {
   OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANDED_POSITION_)
 #undef OPTGRAMMAR_EXPANDED_POSITION_
 #define OPTGRAMMAR_NAMED_POSITION_(N, TEXT) expanded_##N,
-  OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_POSITION_)
+      OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_POSITION_)
 #undef OPTGRAMMAR_NAMED_POSITION_
-  expanded_count
+          expanded_count
 };
 /// The index in `constructs` of the first name defined by expansion (the first record with a text).
 inline constexpr std::size_t expanded_first = [] {
@@ -848,8 +854,10 @@ constexpr RuleFlagsRead read_rule_flags(std::string_view t) noexcept {
       known = true;
       unsigned long v = 0;
       for (char c : w) {
-        if (c < '0' || c > '9') known = false;
-        else v = v * 10 + static_cast<unsigned long>(c - '0');
+        if (c < '0' || c > '9')
+          known = false;
+        else
+          v = v * 10 + static_cast<unsigned long>(c - '0');
       }
       r.bits |= v;
     }

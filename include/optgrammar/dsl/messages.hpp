@@ -139,10 +139,9 @@ struct FaultText {
   std::string_view text;
 };
 
-inline constexpr FaultText fault_texts[] = {
-    {"none", "", ""},
+inline constexpr FaultText fault_texts[] = {{"none", "", ""},
 #define OPTGRAMMAR_FAULT_TEXT_(id, pages, text) {#id, pages, text},
-    OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_FAULT_TEXT_)
+                                            OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_FAULT_TEXT_)
 #undef OPTGRAMMAR_FAULT_TEXT_
 };
 
@@ -166,25 +165,35 @@ constexpr Fault fault_by_id(std::string_view id) noexcept {
 
 /// The words for value types in messages, in the order of the C++ front end's VType
 /// (dsl/node.hpp); og-parse maps its own types onto the same words.
-inline constexpr std::string_view value_type_words[] = {
-    "bool", "int", "size", "float", "dtype", "opref", "Op construction", "shape construction",
-    "constant construction", "SELECT of different operand kinds", "match pattern", "string", "ill-typed"};
+inline constexpr std::string_view value_type_words[] = {"bool",
+                                                        "int",
+                                                        "size",
+                                                        "float",
+                                                        "dtype",
+                                                        "opref",
+                                                        "Op construction",
+                                                        "shape construction",
+                                                        "constant construction",
+                                                        "SELECT of different operand kinds",
+                                                        "match pattern",
+                                                        "string",
+                                                        "ill-typed"};
 
 /// The words for what an operand of a regular family must be, in the order of OperandKind
 /// (dsl/typing.hpp), and the ordinal words of operand positions.
 inline constexpr std::string_view operand_kind_words[] = {
-    "bool", "int, size or float", "bool, int, size or float", "int or size", "a scalar", "a scalar",
-    "int, size or dtype", "an operand tag or opref", "an option name", "a split tag"};
+    "bool",     "int, size or float", "bool, int, size or float", "int or size",    "a scalar",
+    "a scalar", "int, size or dtype", "an operand tag or opref",  "an option name", "a split tag"};
 constexpr std::string_view ordinal_word(std::size_t i) {
-  constexpr std::string_view w[] = {"first", "second", "third", "fourth", "fifth",
-                                    "sixth", "seventh", "eighth", "ninth", "tenth"};
+  constexpr std::string_view w[] = {"first", "second",  "third",  "fourth", "fifth",
+                                    "sixth", "seventh", "eighth", "ninth",  "tenth"};
   return i < sizeof(w) / sizeof(w[0]) ? w[i] : std::string_view("later");
 }
 
 /// The words for the kinds of an external function's parameters, in the order of the C++ front
 /// end's ParamKind (dsl/flat.hpp).
-inline constexpr std::string_view param_kind_words[] = {"OpRef", "OpDef const&", "bool", "an integer",
-                                                        "a float", "DType", "an unsupported type", "Constraint&",
-                                                        "Replacement&", "Split_Context const&"};
+inline constexpr std::string_view param_kind_words[] = {
+    "OpRef", "OpDef const&",        "bool",        "an integer",   "a float",
+    "DType", "an unsupported type", "Constraint&", "Replacement&", "Split_Context const&"};
 
 }  // namespace optgrammar::dsl

@@ -23,26 +23,39 @@
 namespace optgrammar::dsl {
 
 /// The kinds of rule nodes: the leaves, which are values as written (a string, a number, a
-/// function name, MESSAGE's text) or a misapplied name (it only ever fails analysis), then one kind per construct family of dsl/grammar.hpp that
-/// makes nodes of its own (its `node(K)` column), in the table's order.
+/// function name, MESSAGE's text) or a misapplied name (it only ever fails analysis), then one kind per construct
+/// family of dsl/grammar.hpp that makes nodes of its own (its `node(K)` column), in the table's order.
 enum class Kind : unsigned char {
-  Tag, Bool, Int, Size, Float, DTypeConst, FnName, MessageText,
+  Tag,
+  Bool,
+  Int,
+  Size,
+  Float,
+  DTypeConst,
+  FnName,
+  MessageText,
   Misapplied,  ///< a name defined by expansion, written with operands its typing rejects, or an Op
                ///< or OpVarIn whose op name is no string constant (words.hpp's misnamed)
 #define OPTGRAMMAR_KIND_ENUM_(F, T, K, W, Y) OPTGRAMMAR_NODE_ENUM_##K
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_ENUM_)
 #undef OPTGRAMMAR_KIND_ENUM_
-  Count_
+      Count_
 };
 
 /// The construct's name in the grammar's words, for messages and the canonical form: a
 /// family's name as written for the construct kinds.
 constexpr std::string_view kind_name(Kind k) {
-  constexpr std::string_view names[] = {
-      "operand tag", "bool constant", "int constant", "size constant", "float constant", "dtype constant",
-      "function name", "message text", "misapplied construct",
+  constexpr std::string_view names[] = {"operand tag",
+                                        "bool constant",
+                                        "int constant",
+                                        "size constant",
+                                        "float constant",
+                                        "dtype constant",
+                                        "function name",
+                                        "message text",
+                                        "misapplied construct",
 #define OPTGRAMMAR_KIND_NAME_(F, T, K, W, Y) OPTGRAMMAR_NODE_IF_##K(#F)
-      OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_NAME_)
+                                        OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_KIND_NAME_)
 #undef OPTGRAMMAR_KIND_NAME_
   };
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(Kind::Count_));
@@ -84,17 +97,17 @@ constexpr bool reads_uses(Kind k) { return k == Kind::OutputOf || k == Kind::Out
 
 /// Value facts of a node: strings and numbers as written, and slots filled by analysis.
 struct Leaf {
-  Str str;               ///< op name, operand tag, option name or split tag
-  long long i = 0;       ///< integer constant (also bool and dtype constants)
-  int record = 0;        ///< the record (dsl/grammar.hpp) + 1 of the name written whose expansion made the
-                         ///< node, else 0; Misapplied: the record + 1 of the name misapplied, or
-                         ///< -1 - the Kind of an Op or OpVarIn whose op name is no string
-  double f = 0;          ///< float constant, already rounded to float
-  int slot = -1;         ///< tags: binding slot (0 is "*"); split variables: context index
-  int index = -1;        ///< Op nodes: index of the interned op name in the rule's name table
-  bool first = false;    ///< match tags and LETs: the occurrence that binds the slot
-  bool wildcard = false; ///< match tags: "*" as an operand, matches anything and binds nothing
-  bool may_star = false; ///< the value may be the tag "*": a "*" tag, or a SELECT with such a branch
+  Str str;                ///< op name, operand tag, option name or split tag
+  long long i = 0;        ///< integer constant (also bool and dtype constants)
+  int record = 0;         ///< the record (dsl/grammar.hpp) + 1 of the name written whose expansion made the
+                          ///< node, else 0; Misapplied: the record + 1 of the name misapplied, or
+                          ///< -1 - the Kind of an Op or OpVarIn whose op name is no string
+  double f = 0;           ///< float constant, already rounded to float
+  int slot = -1;          ///< tags: binding slot (0 is "*"); split variables: context index
+  int index = -1;         ///< Op nodes: index of the interned op name in the rule's name table
+  bool first = false;     ///< match tags and LETs: the occurrence that binds the slot
+  bool wildcard = false;  ///< match tags: "*" as an operand, matches anything and binds nothing
+  bool may_star = false;  ///< the value may be the tag "*": a "*" tag, or a SELECT with such a branch
 };
 
 template <Kind K, class... C>
@@ -128,13 +141,11 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
     // operands are replacement values, a pattern once one of them is a LET or OpVarIn.
     case Kind::Op:
       if (all(is_repl)) return VType::OpBuild;
-      return all([](VType t) { return t == VType::OpRef || t == VType::OpBuild || t == VType::Match; })
-                 ? VType::Match
-                 : VType::Bad;
+      return all([](VType t) { return t == VType::OpRef || t == VType::OpBuild || t == VType::Match; }) ? VType::Match
+                                                                                                        : VType::Bad;
     case Kind::OpVarIn:
-      return all([](VType t) { return t == VType::OpRef || t == VType::OpBuild || t == VType::Match; })
-                 ? VType::Match
-                 : VType::Bad;
+      return all([](VType t) { return t == VType::OpRef || t == VType::OpBuild || t == VType::Match; }) ? VType::Match
+                                                                                                        : VType::Bad;
     case Kind::Let: return n == 1 && (a[0] == VType::Match || a[0] == VType::OpBuild) ? VType::Match : VType::Bad;
     case Kind::Tag: return VType::OpRef;
     case Kind::Bool: return VType::Bool;
@@ -180,17 +191,15 @@ constexpr VType type_of(Kind k, const VType* a, std::size_t n) {
       return a[0] == VType::OpRef && is_integral(a[1]) ? modified(a[2]) : VType::Bad;
     case Kind::WithOutputType:
       return a[0] == VType::DType && is_integral(a[1]) && is_numeric(a[2]) && a[2] != VType::Bool ? modified(a[3])
-                                                                                                   : VType::Bad;
+                                                                                                  : VType::Bad;
     case Kind::WithMultiOut: return is_integral(a[0]) && a[1] == VType::OpBuild ? VType::OpBuild : VType::Bad;
     case Kind::ResizeDim: return is_integral(a[0]) && is_integral(a[1]) ? modified(a[2]) : VType::Bad;
     // External functions: the function-name operand's vtype is the function's result kind; the
     // arguments are checked against its parameters by analysis (check.hpp), which names them.
-    case Kind::ExternalConstraint:
-      return n >= 2 && is_numeric(a[0]) && a[1] == VType::OpRef ? a[0] : VType::Bad;
+    case Kind::ExternalConstraint: return n >= 2 && is_numeric(a[0]) && a[1] == VType::OpRef ? a[0] : VType::Bad;
     case Kind::ExternalReplace: return n == 1 && a[0] == VType::Shape ? VType::OpBuild : VType::Bad;
     case Kind::ShapefnApply:
-    case Kind::AutosplitShapefnApply:
-      return n >= 1 && a[0] == VType::Shape ? VType::Shape : VType::Bad;
+    case Kind::AutosplitShapefnApply: return n >= 1 && a[0] == VType::Shape ? VType::Shape : VType::Bad;
     case Kind::TypicalConvSlice:
       return n >= 1 && a[0] == VType::OpRef && all([](VType t) { return t == VType::OpRef || is_numeric(t); })
                  ? VType::OpBuild
@@ -215,8 +224,8 @@ constexpr unsigned long long string_operands(std::string_view text, std::size_t 
   if (t.form != ExpansionTerm::call) return 0;
   const Family f = constructs[t.value].family;
   const std::size_t place = f == Family::Op || f == Family::OpVarIn || f == Family::LET || f == Family::MESSAGE ? 0
-                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT              ? 1
-                                                                                                          : t.n;
+                            : f == Family::AUTOSPLIT_SHAPEFN_APPLY || f == Family::AUTOSPLIT                    ? 1
+                                                                                                                : t.n;
   unsigned long long bits = 0;
   for (std::size_t j = 0; j < t.n; ++j) {
     const ExpansionTerm o = expansion_term(text, t.at[j]);

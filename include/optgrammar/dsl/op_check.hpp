@@ -133,7 +133,8 @@ inline std::vector<OpCheckWarning> check_match_ops(const FlatNode* nodes, std::u
       std::string t = "the match names op \"";
       t.append(name).append("\", which no op definition, package op or rule's replacement knows");
       const auto near = ops.nearest(name);
-      for (std::size_t k = 0; k < near.size(); ++k) t.append(k ? ", \"" : " (did you mean \"").append(near[k]).append("\"");
+      for (std::size_t k = 0; k < near.size(); ++k)
+        t.append(k ? ", \"" : " (did you mean \"").append(near[k]).append("\"");
       if (!near.empty()) t += "?)";
       out.push_back({i, std::move(t)});
       continue;

@@ -27,9 +27,13 @@ struct fixed_message {
 /// subject (the offending tag or construct) as characters.
 namespace optgrammar::rule_error {
 #if defined(__clang__)
-#define OPTGRAMMAR_RULE_ERROR_(id, pages, text) template <char... Subject> struct id;
+#define OPTGRAMMAR_RULE_ERROR_(id, pages, text) \
+  template <char... Subject>                    \
+  struct id;
 #else
-#define OPTGRAMMAR_RULE_ERROR_(id, pages, text) template <::optgrammar::dsl::fixed_message Message> struct id;
+#define OPTGRAMMAR_RULE_ERROR_(id, pages, text)       \
+  template <::optgrammar::dsl::fixed_message Message> \
+  struct id;
 #endif
 OPTGRAMMAR_RULE_MESSAGES(OPTGRAMMAR_RULE_ERROR_)
 #undef OPTGRAMMAR_RULE_ERROR_
@@ -48,7 +52,7 @@ namespace detail {
 #if defined(__clang__)
 template <Fault F, char... S>
 struct error_of;
-#define OPTGRAMMAR_ERROR_OF_(id, pages, text)               \
+#define OPTGRAMMAR_ERROR_OF_(id, pages, text)        \
   template <char... S>                               \
   struct error_of<Fault::id, S...> {                 \
     using type = ::optgrammar::rule_error::id<S...>; \
@@ -56,7 +60,7 @@ struct error_of;
 #else
 template <Fault F, fixed_message M>
 struct error_of;
-#define OPTGRAMMAR_ERROR_OF_(id, pages, text)            \
+#define OPTGRAMMAR_ERROR_OF_(id, pages, text)     \
   template <fixed_message M>                      \
   struct error_of<Fault::id, M> {                 \
     using type = ::optgrammar::rule_error::id<M>; \

@@ -66,11 +66,11 @@ struct MessageArg {
   std::string_view s;
   long long i = 0;
   bool number = false;
-  constexpr MessageArg(std::string_view v) : s(v) {}  // NOLINT: implicit, for fail(f, args...)
-  constexpr MessageArg(const char* v) : s(v) {}       // NOLINT
-  constexpr MessageArg(const Str& v) : s(v.view()) {}  // NOLINT
+  constexpr MessageArg(std::string_view v) : s(v) {}         // NOLINT: implicit, for fail(f, args...)
+  constexpr MessageArg(const char* v) : s(v) {}              // NOLINT
+  constexpr MessageArg(const Str& v) : s(v.view()) {}        // NOLINT
   constexpr MessageArg(long long v) : i(v), number(true) {}  // NOLINT
-  constexpr MessageArg(int v) : i(v), number(true) {}  // NOLINT
+  constexpr MessageArg(int v) : i(v), number(true) {}        // NOLINT
   constexpr MessageArg(std::size_t v) : i(static_cast<long long>(v)), number(true) {}  // NOLINT
   constexpr void write(Message& m) const {
     if (number)

@@ -18,15 +18,19 @@ namespace optgrammar::dsl {
 
 /// Value types of constraint expressions, plus the kinds of replacement values.
 enum class VType : unsigned char {
-  Bool, Int, Size, Float, DType,
-  OpRef,    ///< an existing opref: a tag, INPUT_OF, OUTPUT_OF, or a SELECT of those
-  OpBuild,  ///< an Op construction
-  Shape,    ///< a shape construction
-  NewConst, ///< a constant made by a gen_Const* construct
-  Repl,     ///< a replacement value of mixed kind (a SELECT of different kinds)
-  Match,    ///< a match pattern (Op/OpVarIn/LET in a match)
-  Text,     ///< a string operand that is not an opref (split tags, option names)
-  Bad,      ///< ill-typed: analysis reports why
+  Bool,
+  Int,
+  Size,
+  Float,
+  DType,
+  OpRef,     ///< an existing opref: a tag, INPUT_OF, OUTPUT_OF, or a SELECT of those
+  OpBuild,   ///< an Op construction
+  Shape,     ///< a shape construction
+  NewConst,  ///< a constant made by a gen_Const* construct
+  Repl,      ///< a replacement value of mixed kind (a SELECT of different kinds)
+  Match,     ///< a match pattern (Op/OpVarIn/LET in a match)
+  Text,      ///< a string operand that is not an opref (split tags, option names)
+  Bad,       ///< ill-typed: analysis reports why
 };
 
 constexpr std::string_view vtype_name(VType t) { return value_type_words[static_cast<std::size_t>(t)]; }
@@ -35,8 +39,7 @@ constexpr bool is_integral(VType t) { return t == VType::Int || t == VType::Size
 constexpr bool is_numeric(VType t) { return is_integral(t) || t == VType::Float || t == VType::Bool; }
 constexpr bool is_scalar(VType t) { return is_numeric(t) || t == VType::DType; }
 constexpr bool is_repl(VType t) {
-  return t == VType::OpRef || t == VType::OpBuild || t == VType::Shape || t == VType::NewConst ||
-         t == VType::Repl;
+  return t == VType::OpRef || t == VType::OpBuild || t == VType::Shape || t == VType::NewConst || t == VType::Repl;
 }
 
 /// C's usual arithmetic conversions on our types: float wins, then size, then int (bool is int).
@@ -48,16 +51,16 @@ constexpr VType promote(VType a, VType b) {
 
 /// What an operand of a regular family must be (the typing column's operand words).
 enum class OperandKind : unsigned char {
-  boolean,     ///< bool
-  number,      ///< int, size or float: arithmetic (a bool is not a number)
-  numeric,     ///< bool, int, size or float
-  integral,    ///< int or size
-  scalar,      ///< bool, int, size, float or dtype
-  comparable,  ///< a scalar; a dtype only with a dtype (EQ, NE)
-  dtype_code,  ///< int, size or dtype (what DTYPE converts)
-  opref,       ///< an existing opref: an operand tag, INPUT_OF, OUTPUT_OF or a SELECT of those
-  option_name, ///< a string the construct keeps: a graph option's name (not a typed operand)
-  split_tag,   ///< a string the construct keeps: the tag of an enclosing AUTOSPLIT/OP_ITER
+  boolean,      ///< bool
+  number,       ///< int, size or float: arithmetic (a bool is not a number)
+  numeric,      ///< bool, int, size or float
+  integral,     ///< int or size
+  scalar,       ///< bool, int, size, float or dtype
+  comparable,   ///< a scalar; a dtype only with a dtype (EQ, NE)
+  dtype_code,   ///< int, size or dtype (what DTYPE converts)
+  opref,        ///< an existing opref: an operand tag, INPUT_OF, OUTPUT_OF or a SELECT of those
+  option_name,  ///< a string the construct keeps: a graph option's name (not a typed operand)
+  split_tag,    ///< a string the construct keeps: the tag of an enclosing AUTOSPLIT/OP_ITER
 };
 static_assert(sizeof(operand_kind_words) / sizeof(operand_kind_words[0]) ==
               static_cast<std::size_t>(OperandKind::split_tag) + 1);
@@ -65,10 +68,15 @@ static_assert(sizeof(operand_kind_words) / sizeof(operand_kind_words[0]) ==
 /// How a regular family's result type follows from its operands (the typing column's first word).
 enum class ResultRule : unsigned char {
   code,  ///< not a regular family: typed by code of its own in each front end
-  bool_, int_, size, float_, dtype, opref,  ///< that type
+  bool_,
+  int_,
+  size,
+  float_,
+  dtype,
+  opref,     ///< that type
   shape,     ///< a shape construction
   constant,  ///< a constant construction
-  common,  ///< the common type of the operands (promote; a bool counts as int)
+  common,    ///< the common type of the operands (promote; a bool counts as int)
 };
 
 /// A family's typing: its result rule and the kinds of its written operands, in order; the last
@@ -106,7 +114,8 @@ inline constexpr OperandKind boolean = OperandKind::boolean, number = OperandKin
 /// Reading the typing column: `typed(R, K...)` and `code`.
 #define OPTGRAMMAR_TYPING_typed(r, ...) \
   ::optgrammar::dsl::typing_detail::typed(::optgrammar::dsl::ResultRule::r, {__VA_ARGS__})
-#define OPTGRAMMAR_TYPING_code ::optgrammar::dsl::Typing{}
+#define OPTGRAMMAR_TYPING_code \
+  ::optgrammar::dsl::Typing {}
 
 namespace typing_detail {
 inline constexpr Typing family_typings[] = {
@@ -142,11 +151,13 @@ constexpr bool typing_fits_form(Family f) {
     default: return false;
   }
 }
-static_assert([] {
-  for (std::size_t i = 0; i < sizeof(typing_detail::family_typings) / sizeof(typing_detail::family_typings[0]); ++i)
-    if (!typing_fits_form(static_cast<Family>(i))) return false;
-  return true;
-}(), "a regular family's typing column does not fit its form column (dsl/grammar.hpp)");
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < sizeof(typing_detail::family_typings) / sizeof(typing_detail::family_typings[0]); ++i)
+        if (!typing_fits_form(static_cast<Family>(i))) return false;
+      return true;
+    }(),
+    "a regular family's typing column does not fit its form column (dsl/grammar.hpp)");
 
 /// Whether a value of type `t` may be an operand of kind `k`.
 constexpr bool admits(OperandKind k, VType t) {
@@ -189,8 +200,8 @@ struct TypeVerdict {
   static constexpr std::size_t whole = static_cast<std::size_t>(-1);
   VType type = VType::Bad;
   Fault fault = Fault::none;
-  std::size_t operand = whole;  ///< the typed operand the fault concerns (0-based), or whole
-  std::size_t other = 0;        ///< dtype_compare: the operand compared with the dtype
+  std::size_t operand = whole;             ///< the typed operand the fault concerns (0-based), or whole
+  std::size_t other = 0;                   ///< dtype_compare: the operand compared with the dtype
   OperandKind want = OperandKind::scalar;  ///< operand_type: what the operand must be
 };
 

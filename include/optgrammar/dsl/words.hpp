@@ -92,7 +92,9 @@ constexpr Leaf tag_leaf(Str s) {
 
 /// A named value whose node is built only where a rule uses it (word_functions::named_node).
 template <class T>
-concept lazy_named_value = requires { typename T::lazy_named_value; };
+concept lazy_named_value = requires {
+  typename T::lazy_named_value;
+};
 
 /// The node a C++ value stands for inside a rule: "x" → operand tag, 3 → int, 3u → size,
 /// 0.5f → float, true → bool, DType::QUInt8 → dtype constant; a node stays itself; a named
@@ -168,7 +170,6 @@ constexpr auto operand_value(const T& v) {
 }
 }  // namespace detail
 
-
 /// The expansion texts of dsl/grammar.hpp's records, read at compile time (expansion_term).
 namespace expansion_detail {
 template <std::size_t Rec, std::size_t At>
@@ -179,7 +180,8 @@ inline constexpr ExpansionTerm term_v = expansion_term(constructs[Rec].expansion
 template <std::size_t Rec, class... A>
 constexpr bool strings_fit() {
   constexpr unsigned long long bits = string_operands(constructs[Rec].expansion);
-  constexpr bool is_string[] = {false, std::is_same_v<decltype(detail::operand_value(std::declval<const A&>())), Str>...};
+  constexpr bool is_string[] = {false,
+                                std::is_same_v<decltype(detail::operand_value(std::declval<const A&>())), Str>...};
   for (std::size_t k = 1; k <= sizeof...(A); ++k)
     if ((bits >> k & 1u) && !is_string[k]) return false;
   return true;
@@ -202,7 +204,9 @@ struct word_functions {
   /// Op("Relu", "x"): an op named Relu with exactly the listed inputs (also an Op construction
   /// in a replacement).
   template <class... A>
-  static constexpr auto Op(Str name, const A&... in) { return detail::make<Kind::Op>(detail::leaf_of(name), in...); }
+  static constexpr auto Op(Str name, const A&... in) {
+    return detail::make<Kind::Op>(detail::leaf_of(name), in...);
+  }
   /// Op or OpVarIn with a first operand that is no string constant (a `const char*` variable, a
   /// number, a construct): a node that fails analysis with the catalogue's op_name_not_string,
   /// where no overload would fit and the compiler's errors would not say why.
@@ -214,17 +218,23 @@ struct word_functions {
   static constexpr auto OpVarIn(const S&, const A&... in) { return detail::misnamed(Kind::OpVarIn, in...); }
   /// OpVarIn("Concat", "a"): like Op, but the op may have more inputs after the listed ones.
   template <class... A>
-  static constexpr auto OpVarIn(Str name, const A&... in) { return detail::make<Kind::OpVarIn>(detail::leaf_of(name), in...); }
+  static constexpr auto OpVarIn(Str name, const A&... in) {
+    return detail::make<Kind::OpVarIn>(detail::leaf_of(name), in...);
+  }
   /// LET("inner", Op("Relu", "x")): binds the tag "inner" to the inner op's output.
   template <class A>
-  static constexpr auto LET(Str tag, const A& op) { return detail::make<Kind::Let>(detail::leaf_of(tag), op); }
+  static constexpr auto LET(Str tag, const A& op) {
+    return detail::make<Kind::Let>(detail::leaf_of(tag), op);
+  }
   /// Operand("x") is the same as "x".
   static constexpr auto Operand(Str tag) { return Node<Kind::Tag>{detail::tag_leaf(tag)}; }
 
   // ---- properties with an op name ------------------------------------------------------------
   /// IS_OP("x", "Relu"): bool, whether x is an op named Relu.
   template <class A>
-  static constexpr auto IS_OP(const A& a, Str name) { return detail::make<Kind::IsOp>(detail::leaf_of(name), a); }
+  static constexpr auto IS_OP(const A& a, Str name) {
+    return detail::make<Kind::IsOp>(detail::leaf_of(name), a);
+  }
   /// PRODUCER_FOR("x", "Relu"): bool, whether an op named Relu reads x.
   template <class A>
   static constexpr auto PRODUCER_FOR(const A& a, Str name) {
@@ -241,20 +251,36 @@ struct word_functions {
 #define OPTGRAMMAR_WORD_own(F, K)
 #define OPTGRAMMAR_WORD_named(F, K) \
   static constexpr auto(F)(Str name) { return Node<K>{detail::leaf_of(name)}; }
-#define OPTGRAMMAR_WORD_unary(F, K) \
-  template <class A> static constexpr auto(F)(const A& a) { return detail::make<K>(a); }
-#define OPTGRAMMAR_WORD_binary(F, K) \
-  template <class A, class B> static constexpr auto(F)(const A& a, const B& b) { return detail::make<K>(a, b); }
-#define OPTGRAMMAR_WORD_fixed3(F, K) \
-  template <class A, class B, class C> \
-  static constexpr auto(F)(const A& a, const B& b, const C& c) { return detail::make<K>(a, b, c); }
-#define OPTGRAMMAR_WORD_fixed4(F, K) \
-  template <class A, class B, class C, class D> \
-  static constexpr auto(F)(const A& a, const B& b, const C& c, const D& d) { return detail::make<K>(a, b, c, d); }
-#define OPTGRAMMAR_WORD_nary(F, K) \
-  template <class A, class... B> static constexpr auto(F)(const A& a, const B&... b) { return detail::make<K>(a, b...); }
-#define OPTGRAMMAR_WORD_variadic(F, K) \
-  template <class... A> static constexpr auto(F)(const A&... a) { return detail::make<K>(a...); }
+#define OPTGRAMMAR_WORD_unary(F, K)      \
+  template <class A>                     \
+  static constexpr auto(F)(const A& a) { \
+    return detail::make<K>(a);           \
+  }
+#define OPTGRAMMAR_WORD_binary(F, K)                 \
+  template <class A, class B>                        \
+  static constexpr auto(F)(const A& a, const B& b) { \
+    return detail::make<K>(a, b);                    \
+  }
+#define OPTGRAMMAR_WORD_fixed3(F, K)                             \
+  template <class A, class B, class C>                           \
+  static constexpr auto(F)(const A& a, const B& b, const C& c) { \
+    return detail::make<K>(a, b, c);                             \
+  }
+#define OPTGRAMMAR_WORD_fixed4(F, K)                                         \
+  template <class A, class B, class C, class D>                              \
+  static constexpr auto(F)(const A& a, const B& b, const C& c, const D& d) { \
+    return detail::make<K>(a, b, c, d);                                      \
+  }
+#define OPTGRAMMAR_WORD_nary(F, K)                      \
+  template <class A, class... B>                        \
+  static constexpr auto(F)(const A& a, const B&... b) { \
+    return detail::make<K>(a, b...);                    \
+  }
+#define OPTGRAMMAR_WORD_variadic(F, K)      \
+  template <class... A>                     \
+  static constexpr auto(F)(const A&... a) { \
+    return detail::make<K>(a...);           \
+  }
   OPTGRAMMAR_CONSTRUCT_FAMILIES(OPTGRAMMAR_WORD_)
 #undef OPTGRAMMAR_WORD_
 #undef OPTGRAMMAR_WORD_own
@@ -273,24 +299,32 @@ struct word_functions {
   // The name is declared in parentheses: a package that defines one of these names as a macro of
   // its own (the framework's headers do) before including this header must not have its macro
   // expand here.
-#define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                              \
-  template <class... A>                                                             \
+#define OPTGRAMMAR_EXPANSION_WORD_(N, F, PLACES, TEXT)                                                             \
+  template <class... A>                                                                                            \
     requires(expansion_detail::strings_fit<grammar_detail::expanded_record(grammar_detail::expanded_##N), A...>()) \
-  static constexpr auto(N)(const A&... a) {                                         \
-    return expand_<grammar_detail::expanded_record(grammar_detail::expanded_##N)>(a...); \
+  static constexpr auto(N)(const A&... a) {                                                                        \
+    return expand_<grammar_detail::expanded_record(grammar_detail::expanded_##N)>(a...);                           \
   }
   OPTGRAMMAR_EXPANSION_RECORDS(OPTGRAMMAR_EXPANSION_WORD_)
 #undef OPTGRAMMAR_EXPANSION_WORD_
 
   // ---- replacement -------------------------------------------------------------------------
   template <class A>
-  static constexpr auto WrapOp(Str name, const A& a) { return detail::make<Kind::WrapOp>(detail::leaf_of(name), a); }
+  static constexpr auto WrapOp(Str name, const A& a) {
+    return detail::make<Kind::WrapOp>(detail::leaf_of(name), a);
+  }
   template <class A>
-  static constexpr auto WrapOpAlways(Str name, const A& a) { return detail::make<Kind::WrapOpAlways>(detail::leaf_of(name), a); }
+  static constexpr auto WrapOpAlways(Str name, const A& a) {
+    return detail::make<Kind::WrapOpAlways>(detail::leaf_of(name), a);
+  }
   template <class A, class B>
-  static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b) { return detail::make<Kind::WithSplitHistory>(a, b); }
+  static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b) {
+    return detail::make<Kind::WithSplitHistory>(a, b);
+  }
   template <class A, class B, class C>
-  static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b, const C& c) { return detail::make<Kind::WithSplitHistory>(a, b, c); }
+  static constexpr auto WITH_SPLIT_HISTORY(const A& a, const B& b, const C& c) {
+    return detail::make<Kind::WithSplitHistory>(a, b, c);
+  }
   template <class D, class C, class E>
   static constexpr auto AUTOSPLIT(const D& dim, Str tag, const C& chunk, const E& e) {
     return detail::make<Kind::Autosplit>(detail::leaf_of(tag), dim, Node<Kind::Tag>{detail::leaf_of(tag)}, chunk, e);
@@ -300,7 +334,9 @@ struct word_functions {
     return detail::make<Kind::OpIter>(detail::leaf_of(tag), base, Node<Kind::Tag>{detail::leaf_of(tag)}, lo, hi, e);
   }
   template <class A>
-  static constexpr auto ITER_INPUT_OF(const A& a, Str tag) { return detail::make<Kind::IterInputOf>(detail::leaf_of(tag), a); }
+  static constexpr auto ITER_INPUT_OF(const A& a, Str tag) {
+    return detail::make<Kind::IterInputOf>(detail::leaf_of(tag), a);
+  }
   /// TYPICAL_CONV_SLICE(in, tag, stride, window[, pad_before]): the rows of `in` a convolution-like
   /// op needs for the current part of split `tag` (docs/replacement.md).
   template <class I, class... A>
@@ -393,13 +429,16 @@ struct word_functions {
         constexpr Term c = expansion_detail::term_v<Rec, At>;
         if constexpr (((expansion_detail::term_v<Rec, c.at[J]>.form == Term::rest) || ...)) {
           // `$k...` among the operands: each operand term gives a tuple, joined
-          return boost::hana::unpack(boost::hana::flatten(boost::hana::make_tuple(operand_terms_<Rec, c.at[J]>(ops)...)),
-                                     [](const auto&... x) { return call_record_<c.value>(x...); });
+          return boost::hana::unpack(
+              boost::hana::flatten(boost::hana::make_tuple(operand_terms_<Rec, c.at[J]>(ops)...)),
+              [](const auto&... x) { return call_record_<c.value>(x...); });
         } else {
           return call_record_<c.value>(expansion_term_<Rec, c.at[J]>(ops)...);
         }
-      }(std::make_index_sequence<t.n>{});
-      if constexpr (expansion_detail::keeps_written_name(constructs[Rec].family)) made.leaf.record = static_cast<int>(Rec) + 1;
+      }
+      (std::make_index_sequence<t.n>{});
+      if constexpr (expansion_detail::keeps_written_name(constructs[Rec].family))
+        made.leaf.record = static_cast<int>(Rec) + 1;
       return made;
     } else {
       static_assert(t.form == Term::call, "`$k...` can only be an operand of a name");
@@ -428,8 +467,10 @@ struct word_functions {
   template <std::size_t Rec, std::size_t At, std::size_t Len>
   static constexpr auto shape_function_() {
     constexpr std::string_view name = constructs[Rec].expansion.substr(At, Len);
-#define OPTGRAMMAR_SHAPE_FUNCTION_TERM_(F) \
-    if constexpr (name == #F) return fn_node(text_of_<Rec, At, Len>(), &::optgrammar::F); else
+#define OPTGRAMMAR_SHAPE_FUNCTION_TERM_(F)                      \
+  if constexpr (name == #F)                                     \
+    return fn_node(text_of_<Rec, At, Len>(), &::optgrammar::F); \
+  else
     OPTGRAMMAR_SHAPE_FUNCTIONS(OPTGRAMMAR_SHAPE_FUNCTION_TERM_)
 #undef OPTGRAMMAR_SHAPE_FUNCTION_TERM_
     static_assert(Rec != Rec, "an expansion text names a function that is not a shape function");
@@ -487,8 +528,10 @@ struct word_functions {
   /// usable in C++ arithmetic as the framework's macro is), or a named_node.
   template <std::size_t Rec>
   static constexpr auto named_value_word() {
-    if constexpr (expansion_detail::term_v<Rec, 0>.form == ExpansionTerm::integer) return expand_<Rec>();
-    else return named_node<Rec>{};
+    if constexpr (expansion_detail::term_v<Rec, 0>.form == ExpansionTerm::integer)
+      return expand_<Rec>();
+    else
+      return named_node<Rec>{};
   }
 };
 
@@ -555,6 +598,5 @@ static_assert(0 OPTGRAMMAR_NAMED_VALUES(OPTGRAMMAR_NAMED_VALUE_COUNT_) == 13,
 #pragma pop_macro("AUTOTHREAD_ENABLED")
 #pragma pop_macro("SHOULD_AUTOTHREAD")
 #pragma pop_macro("SHOULD_AUTOTHREAD_UNARY")
-
 
 }  // namespace optgrammar::dsl

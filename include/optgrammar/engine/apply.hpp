@@ -45,8 +45,10 @@ constexpr bool plain_build() {
 /// A tag (a node the match bound).
 template <class N>
 constexpr bool tag_node() {
-  if constexpr (dsl::is_node<N>::value) return N::kind == Kind::Tag;
-  else return false;
+  if constexpr (dsl::is_node<N>::value)
+    return N::kind == Kind::Tag;
+  else
+    return false;
 }
 template <class N>
 using is_tag_node = std::bool_constant<tag_node<N>()>;
@@ -77,7 +79,8 @@ struct RuleLayout {
 /// `rule()` gives the analyzed rule: R::value itself for a rule specialized on its own, whose
 /// values are then constants in the code, or the rule a shared function was called for.
 template <RuleLayout L, class Rule>
-[[gnu::flatten]] bool match_and_check(Rule rule_of, Graph& g, MatchState m, OpRef root, RuleStats& st, TraceSink trace) {
+[[gnu::flatten]] bool match_and_check(Rule rule_of, Graph& g, MatchState m, OpRef root, RuleStats& st,
+                                      TraceSink trace) {
   const auto& rule = rule_of();
   if (!match_op<true>(rule.match, g, root, m)) return false;
   ++st.matched;
@@ -124,8 +127,9 @@ struct shared_rule {
 /// (from index `first_new` on, and its root when re-formed in place into `result`), with the record
 /// `rec` read before the edit or, when none was, now (the root's input tree is still as matched),
 /// then the trace line.
-[[gnu::noinline]] inline void observe_rewrite(Rewriter& rw, const RuleInfo& self, Graph& g, OpRef root, OpNameId root_name,
-                                              OpRef result, std::size_t first_new, std::uint32_t rec) {
+[[gnu::noinline]] inline void observe_rewrite(Rewriter& rw, const RuleInfo& self, Graph& g, OpRef root,
+                                              OpNameId root_name, OpRef result, std::size_t first_new,
+                                              std::uint32_t rec) {
   if (g.tracks_origins() && (first_new < g.size() || result == root)) {
     if (rec == Origins::none) rec = rw.origin_of(self, root);
     rw.record_origin(rec, first_new, result == root ? root : OpRef{});
@@ -141,8 +145,10 @@ struct shared_rule {
 }
 
 /// observe_rewrite after Rewriter::replace_by_new, with what Rewriter::observe_before noted.
-[[gnu::noinline, gnu::cold]] inline void observe_replaced(Rewriter& rw, const RuleInfo& self, OpRef root, OpRef result) {
-  observe_rewrite(rw, self, rw.graph(), root, rw.observed_root_name(), result, rw.observed_first_new(), rw.observed_origin());
+[[gnu::noinline, gnu::cold]] inline void observe_replaced(Rewriter& rw, const RuleInfo& self, OpRef root,
+                                                          OpRef result) {
+  observe_rewrite(rw, self, rw.graph(), root, rw.observed_root_name(), result, rw.observed_first_new(),
+                  rw.observed_origin());
 }
 
 /// The rule application, inlined into its two entry points below: `Check` runs the match and the
@@ -178,7 +184,8 @@ template <RuleLayout L, class A, class Check>
     if (s.failed || !g.alive(result)) {
       ++st.failed;
       if (rw.trace) [[unlikely]]
-        trace_failure(rw, self, g, root, s.failed ? "the replacement could not be evaluated" : "the replacement names no live op");
+        trace_failure(rw, self, g, root,
+                      s.failed ? "the replacement could not be evaluated" : "the replacement names no live op");
       return false;
     }
     if (result == root) return false;
@@ -189,13 +196,15 @@ template <RuleLayout L, class A, class Check>
     OpRef in[Rep::arity + 1];
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       ((in[I] = slots[hana::at_c<I>(rule.replacement.kids).leaf.slot]), ...);
-    }(std::make_index_sequence<Rep::arity>{});
+    }
+    (std::make_index_sequence<Rep::arity>{});
     ++st.fired;
     if (rw.observing()) [[unlikely]]
       rw.observe_before(self, root);  // (what the match covered goes in the edit)
     const OpDef& was = g.op_at(root.index);
-    result = rw.replace_by_new<Shape, Rep::arity>(root, self.names[rule.replacement.leaf.index],
-                                                  std::span<const OpRef, Rep::arity>(in, Rep::arity), was.output, was.id);
+    result =
+        rw.replace_by_new<Shape, Rep::arity>(root, self.names[rule.replacement.leaf.index],
+                                             std::span<const OpRef, Rep::arity>(in, Rep::arity), was.output, was.id);
     if (rw.observing()) [[unlikely]]
       observe_replaced(rw, self, root, result);
     return true;

@@ -48,7 +48,8 @@ inline std::vector<SplitSlice> part_slices(const Graph& g, const SplitRecord::Pa
 /// The check of a finished split (SplitCheck): each part has the shape of its tile, every slice a
 /// part takes lies inside its input, the parts cover the output exactly once, and for inputs of
 /// the output's shape (elementwise reads) every slice holds what the part's tile reads.
-[[gnu::noinline]] inline std::string check_split(const Graph& g, const SplitRecord& rec, const OutputDef& out, int dim) {
+[[gnu::noinline]] inline std::string check_split(const Graph& g, const SplitRecord& rec, const OutputDef& out,
+                                                 int dim) {
   std::string problems;
   auto problem = [&](const std::string& s) { problems += (problems.empty() ? "" : "\n") + s; };
   index::Shape shape(out.dims.begin(), out.dims.begin() + out.rank);
@@ -61,8 +62,8 @@ inline std::vector<SplitSlice> part_slices(const Graph& g, const SplitRecord::Pa
     OutputDef want = out;
     want.dims[static_cast<std::size_t>(dim)] = p.size;
     if (!d.same_shape(want))
-      problem("part " + std::to_string(k) + " [" + std::to_string(p.start) + ", " + std::to_string(p.start + p.size - 1) +
-              "] does not have its tile's shape");
+      problem("part " + std::to_string(k) + " [" + std::to_string(p.start) + ", " +
+              std::to_string(p.start + p.size - 1) + "] does not have its tile's shape");
   }
   // Every slice inside its input.
   for (std::size_t k = 0; k < rec.parts.size(); ++k)

@@ -171,9 +171,9 @@ template <class N>
 inline auto build_modifier(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   Graph& g = s.g;
-  if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput ||
-                       k == Kind::WithSameId || k == Kind::WithSplitHistory || k == Kind::WithOutputType ||
-                       k == Kind::ResizeDim || k == Kind::WithMultiOut) {
+  if constexpr (k == Kind::WithSize || k == Kind::WithType || k == Kind::WithSameOutput || k == Kind::WithSameId ||
+                k == Kind::WithSplitHistory || k == Kind::WithOutputType || k == Kind::ResizeDim ||
+                k == Kind::WithMultiOut) {
     constexpr std::size_t last = N::arity - 1;
     OpRef r = modifiable(s, build(hana::at_c<last>(n.kids), s), dsl::kind_name(k));
     OutputDef d = g.output(r);
@@ -185,10 +185,13 @@ inline auto build_modifier(const N& n, ExecState& s) {
     } else if constexpr (k == Kind::WithType || k == Kind::WithSameOutput) {
       // (WITH_TYPE of an Op construction is a slice's expansion: analysis refuses it written)
       OpRef from;
-      if constexpr (child_t<0, N>::vtype == VType::OpBuild) from = build_once(hana::at_c<0>(n.kids), s);
-      else from = build(hana::at_c<0>(n.kids), s);
+      if constexpr (child_t<0, N>::vtype == VType::OpBuild)
+        from = build_once(hana::at_c<0>(n.kids), s);
+      else
+        from = build(hana::at_c<0>(n.kids), s);
       const OutputDef& f = g.output(from);
-      if constexpr (k == Kind::WithSameOutput) d = f;
+      if constexpr (k == Kind::WithSameOutput)
+        d = f;
       else {
         d.dtype = f.dtype;
         d.zero_offset = f.zero_offset;
@@ -205,7 +208,8 @@ inline auto build_modifier(const N& n, ExecState& s) {
       }
     } else if constexpr (k == Kind::ResizeDim) {
       auto dim = static_cast<long long>(value_of<0>(n, s));
-      if (dim < 0 || dim >= static_cast<long long>(d.rank)) throw ReplacementFailed("ResizeDim: dimension out of range");
+      if (dim < 0 || dim >= static_cast<long long>(d.rank))
+        throw ReplacementFailed("ResizeDim: dimension out of range");
       auto value = static_cast<std::size_t>(value_of<1>(n, s));
       for (std::uint32_t i = 0; i < d.rank && i < max_rank; ++i)  // no indexing by `dim`: it may be any constant
         if (i == dim) d.dims[i] = value;
@@ -217,7 +221,8 @@ inline auto build_modifier(const N& n, ExecState& s) {
       if constexpr (N::arity == 3) h.push_back(static_cast<int>(value_of<1>(n, s)));
       g.set_split_history(r, std::move(h));
     } else if constexpr (k == Kind::WithMultiOut) {
-      if (static_cast<long long>(value_of<0>(n, s)) < 1) throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
+      if (static_cast<long long>(value_of<0>(n, s)) < 1)
+        throw ReplacementFailed("WITH_MULTI_OUT: needs at least one output");
     }
     if (g.is_const(r)) {
       // A constant construction (a modifier's last operand may be one): its data stays as made,

@@ -78,8 +78,9 @@ inline OpRef build_split(const N& n, ExecState& s) {
     const bool verify = autosplit_verify_enabled();
     const SplitCheck check = verify ? split_check_hook().load(std::memory_order_relaxed) : nullptr;
     if (verify && !check)
-      replacement_failed("AUTOSPLIT verification is on but this program has no split check: include "
-                         "<optgrammar/runtime.hpp> in one of its files, or turn verification off (set_autosplit_verify)");
+      replacement_failed(
+          "AUTOSPLIT verification is on but this program has no split check: include "
+          "<optgrammar/runtime.hpp> in one of its files, or turn verification off (set_autosplit_verify)");
     for (std::size_t start = 0; start < extent; start += static_cast<std::size_t>(chunk)) {
       const std::size_t size = std::min<std::size_t>(static_cast<std::size_t>(chunk), extent - start);
       s.split[n.leaf.slot] = Split_Context{start, size, static_cast<int>(dim)};
@@ -110,7 +111,7 @@ inline OpRef build_split(const N& n, ExecState& s) {
     const auto hi = static_cast<long long>(value_of<3>(n, s));
     if (lo < 0 || hi - lo > 65535 - static_cast<long long>(g.n_inputs(base)))
       replacement_failed("OP_ITER: iteration range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                              ") is negative or too long");
+                         ") is negative or too long");
     std::vector<OpRef> ins;
     for (std::uint32_t i = 0; i < g.n_inputs(base); ++i) ins.push_back(g.input(base, i));
     const Split_Context saved = s.split[n.leaf.slot];
@@ -148,8 +149,10 @@ inline OpRef build_split(const N& n, ExecState& s) {
       replacement_failed("TYPICAL_CONV_SLICE: the split dimension is outside the input's rank");
     const auto dim = static_cast<std::size_t>(sc.dim);
     long long stride;
-    if constexpr (child_t<1, N>::vtype == VType::OpRef) stride = static_cast<long long>(g.output(build(hana::at_c<1>(n.kids), s)).dim(dim));
-    else stride = static_cast<long long>(value_of<1>(n, s));
+    if constexpr (child_t<1, N>::vtype == VType::OpRef)
+      stride = static_cast<long long>(g.output(build(hana::at_c<1>(n.kids), s)).dim(dim));
+    else
+      stride = static_cast<long long>(value_of<1>(n, s));
     const auto window = static_cast<long long>(value_of<2>(n, s));
     long long pad = 0;
     if constexpr (N::arity == 4) pad = static_cast<long long>(value_of<3>(n, s));

@@ -72,9 +72,12 @@ template <class T>
   return std::visit(
       [](const auto& x) -> T {
         using X = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<X, std::string>) return static_cast<T>(x.empty() ? 0 : 1);
-        else if constexpr (std::is_same_v<T, bool>) return x != X{};
-        else return static_cast<T>(x);
+        if constexpr (std::is_same_v<X, std::string>)
+          return static_cast<T>(x.empty() ? 0 : 1);
+        else if constexpr (std::is_same_v<T, bool>)
+          return x != X{};
+        else
+          return static_cast<T>(x);
       },
       *v);
 }

@@ -2,9 +2,9 @@
 // replacement) for one attempt.
 #pragma once
 
-#include "optgrammar/core/graph.hpp"
 #include "optgrammar/core/declarations.hpp"
 #include "optgrammar/core/float_math.hpp"
+#include "optgrammar/core/graph.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/const_read.hpp"
 #include "optgrammar/engine/exec_state.hpp"
@@ -28,9 +28,12 @@ namespace optgrammar::engine {
 
 template <class T>
 inline auto message_value(const T& v) {
-  if constexpr (std::is_same_v<T, DType>) return dtype_name(v);
-  else if constexpr (std::is_same_v<T, OpRef>) return static_cast<long long>(v.index);
-  else return v;
+  if constexpr (std::is_same_v<T, DType>)
+    return dtype_name(v);
+  else if constexpr (std::is_same_v<T, OpRef>)
+    return static_cast<long long>(v.index);
+  else
+    return v;
 }
 
 template <class N, std::size_t... I>
@@ -126,9 +129,12 @@ inline auto eval_reduce(const N& n, ExecState& s, std::index_sequence<I...>) {
     T vals[] = {static_cast<T>(value_of<I>(n, s))...};
     T acc = vals[0];
     for (std::size_t i = 1; i < sizeof...(I); ++i) {
-      if constexpr (k == Kind::Min) acc = vals[i] < acc ? vals[i] : acc;
-      else if constexpr (k == Kind::Max) acc = vals[i] > acc ? vals[i] : acc;
-      else acc = arith<T>(k, acc, vals[i], s);
+      if constexpr (k == Kind::Min)
+        acc = vals[i] < acc ? vals[i] : acc;
+      else if constexpr (k == Kind::Max)
+        acc = vals[i] > acc ? vals[i] : acc;
+      else
+        acc = arith<T>(k, acc, vals[i], s);
     }
     return acc;
   }
@@ -257,8 +263,10 @@ inline auto eval_operator(const N& n, ExecState& s) {
   } else if constexpr (k == Kind::Neg) {
     using T = ctype_t<N::vtype>;
     T v = static_cast<T>(value_of<0>(n, s));
-    if constexpr (std::is_same_v<T, int>) return static_cast<int>(0u - static_cast<unsigned>(v));
-    else return static_cast<T>(-v);
+    if constexpr (std::is_same_v<T, int>)
+      return static_cast<int>(0u - static_cast<unsigned>(v));
+    else
+      return static_cast<T>(-v);
   } else if constexpr (k == Kind::Abs) {
     using T = ctype_t<N::vtype>;
     T v = static_cast<T>(value_of<0>(n, s));
@@ -290,8 +298,10 @@ inline auto eval_operator(const N& n, ExecState& s) {
     using T = ctype_t<N::vtype>;
     using U = std::make_unsigned_t<T>;
     auto magnitude = [](T v) {
-      if constexpr (std::is_signed_v<T>) return v < 0 ? U(0) - static_cast<U>(v) : static_cast<U>(v);
-      else return v;
+      if constexpr (std::is_signed_v<T>)
+        return v < 0 ? U(0) - static_cast<U>(v) : static_cast<U>(v);
+      else
+        return v;
     };
     const U a = magnitude(static_cast<T>(value_of<0>(n, s))), b = magnitude(static_cast<T>(value_of<1>(n, s)));
     if (a == 0 || b == 0) return T{};
@@ -317,15 +327,15 @@ inline auto eval_operator(const N& n, ExecState& s) {
 template <class N>
 inline auto eval_compare(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
-  if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le ||
-                       k == Kind::Ge) {
+  if constexpr (k == Kind::Eq || k == Kind::Ne || k == Kind::Lt || k == Kind::Gt || k == Kind::Le || k == Kind::Ge) {
     if constexpr (same_property_pair<N>()) {
       // Output definitions are interned: one definition gives one value (SAME_SHAPE's DIM_OFs).
       if (s.facts) {
         const auto& ka = hana::at_c<0>(n.kids);
         const auto& kb = hana::at_c<1>(n.kids);
         bool same_arg = true;
-        if constexpr (child_t<0, N>::kind == Kind::DimOf) same_arg = hana::at_c<1>(ka.kids).leaf.i == hana::at_c<1>(kb.kids).leaf.i;
+        if constexpr (child_t<0, N>::kind == Kind::DimOf)
+          same_arg = hana::at_c<1>(ka.kids).leaf.i == hana::at_c<1>(kb.kids).leaf.i;
         if (same_arg && s.facts[hana::at_c<0>(ka.kids).leaf.slot].out == s.facts[hana::at_c<0>(kb.kids).leaf.slot].out)
           return k == Kind::Eq || k == Kind::Le || k == Kind::Ge;
       }
@@ -337,12 +347,18 @@ inline auto eval_compare(const N& n, ExecState& s) {
     } else {
       using T = ctype_t<dsl::promote(child_t<0, N>::vtype, child_t<1, N>::vtype)>;
       T x = static_cast<T>(a), y = static_cast<T>(b);
-      if constexpr (k == Kind::Eq) return x == y;
-      else if constexpr (k == Kind::Ne) return x != y;
-      else if constexpr (k == Kind::Lt) return x < y;
-      else if constexpr (k == Kind::Gt) return x > y;
-      else if constexpr (k == Kind::Le) return x <= y;
-      else return x >= y;
+      if constexpr (k == Kind::Eq)
+        return x == y;
+      else if constexpr (k == Kind::Ne)
+        return x != y;
+      else if constexpr (k == Kind::Lt)
+        return x < y;
+      else if constexpr (k == Kind::Gt)
+        return x > y;
+      else if constexpr (k == Kind::Le)
+        return x <= y;
+      else
+        return x >= y;
     }
   }
 }
@@ -374,8 +390,8 @@ inline auto eval_property(const N& n, ExecState& s) {
   constexpr Kind k = N::kind;
   const Graph& g = s.g;
   if constexpr (k == Kind::RankOf || k == Kind::DimOf || k == Kind::StepsizeOf || k == Kind::DTypeOf ||
-                       k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf ||
-                       k == Kind::ZeroOffsetOf || k == Kind::DataSize) {
+                k == Kind::ElementsizeOf || k == Kind::InputsOf || k == Kind::OutputsOf || k == Kind::ZeroOffsetOf ||
+                k == Kind::DataSize) {
     using T = ctype_t<N::vtype>;
     const OutputDef* dp = nullptr;
     OpRef x{};
@@ -391,16 +407,23 @@ inline auto eval_property(const N& n, ExecState& s) {
       dp = &g.outdef_at(g.output_index(x));
     }
     const OutputDef& d = *dp;
-    if constexpr (k == Kind::RankOf) return static_cast<std::size_t>(d.rank);
+    if constexpr (k == Kind::RankOf)
+      return static_cast<std::size_t>(d.rank);
     else if constexpr (k == Kind::DimOf) {
       auto i = static_cast<long long>(value_of<1>(n, s));
       return i < 0 ? std::size_t{0} : d.dim(static_cast<std::size_t>(i));
-    } else if constexpr (k == Kind::StepsizeOf) return d.stepsize;
-    else if constexpr (k == Kind::DTypeOf) return d.dtype;
-    else if constexpr (k == Kind::ElementsizeOf) return element_size(d.dtype);
-    else if constexpr (k == Kind::InputsOf) return static_cast<std::size_t>(g.n_inputs(x));
-    else if constexpr (k == Kind::ZeroOffsetOf) return static_cast<int>(d.zero_offset);
-    else if constexpr (k == Kind::DataSize) return d.element_count() * element_size(d.dtype);
+    } else if constexpr (k == Kind::StepsizeOf)
+      return d.stepsize;
+    else if constexpr (k == Kind::DTypeOf)
+      return d.dtype;
+    else if constexpr (k == Kind::ElementsizeOf)
+      return element_size(d.dtype);
+    else if constexpr (k == Kind::InputsOf)
+      return static_cast<std::size_t>(g.n_inputs(x));
+    else if constexpr (k == Kind::ZeroOffsetOf)
+      return static_cast<int>(d.zero_offset);
+    else if constexpr (k == Kind::DataSize)
+      return d.element_count() * element_size(d.dtype);
     else {
       std::size_t outs = 0;
       g.for_each_use(x, [&](OpRef u, std::uint32_t slot) {
@@ -437,8 +460,10 @@ inline auto eval_property(const N& n, ExecState& s) {
       s.failed = true;
       return false;
     }
-    if constexpr (k == Kind::SameOp) return a == b;
-    else return g.output(a).same_encoding(g.output(b));
+    if constexpr (k == Kind::SameOp)
+      return a == b;
+    else
+      return g.output(a).same_encoding(g.output(b));
   }
 }
 
@@ -449,13 +474,17 @@ inline auto eval_constval(const N& n, ExecState& s) {
   if constexpr (k == Kind::ConstvalInt || k == Kind::ConstvalIntValid) {
     int v = 0;
     bool ok = read_constval<fast_read_i32>(n, s, v, constval_int);
-    if constexpr (k == Kind::ConstvalInt) return ok ? v : INT_MIN;
-    else return ok;
+    if constexpr (k == Kind::ConstvalInt)
+      return ok ? v : INT_MIN;
+    else
+      return ok;
   } else if constexpr (k == Kind::ConstvalFloat || k == Kind::ConstvalFloatValid) {
     float v = 0;
     bool ok = read_constval<fast_read_f32>(n, s, v, constval_float);
-    if constexpr (k == Kind::ConstvalFloat) return ok ? v : std::numeric_limits<float>::quiet_NaN();
-    else return ok;
+    if constexpr (k == Kind::ConstvalFloat)
+      return ok ? v : std::numeric_limits<float>::quiet_NaN();
+    else
+      return ok;
   }
 }
 
@@ -508,21 +537,30 @@ inline auto eval_external(const N& n, ExecState& s) {
 /// phase function of its construct's family.
 template <class N>
 inline auto eval(const N& n, ExecState& s) {
-  if constexpr (phase_handles<decltype(eval_literal(n, s))>) return eval_literal(n, s);
-  else if constexpr (phase_handles<decltype(eval_option(n, s))>) return eval_option(n, s);
-  else if constexpr (phase_handles<decltype(eval_cast(n, s))>) return eval_cast(n, s);
-  else if constexpr (phase_handles<decltype(eval_operator(n, s))>) return eval_operator(n, s);
-  else if constexpr (phase_handles<decltype(eval_compare(n, s))>) return eval_compare(n, s);
-  else if constexpr (phase_handles<decltype(eval_opref(n, s))>) return eval_opref(n, s);
-  else if constexpr (phase_handles<decltype(eval_property(n, s))>) return eval_property(n, s);
-  else if constexpr (phase_handles<decltype(eval_constval(n, s))>) return eval_constval(n, s);
-  else if constexpr (phase_handles<decltype(eval_split(n, s))>) return eval_split(n, s);
-  else if constexpr (phase_handles<decltype(eval_external(n, s))>) return eval_external(n, s);
+  if constexpr (phase_handles<decltype(eval_literal(n, s))>)
+    return eval_literal(n, s);
+  else if constexpr (phase_handles<decltype(eval_option(n, s))>)
+    return eval_option(n, s);
+  else if constexpr (phase_handles<decltype(eval_cast(n, s))>)
+    return eval_cast(n, s);
+  else if constexpr (phase_handles<decltype(eval_operator(n, s))>)
+    return eval_operator(n, s);
+  else if constexpr (phase_handles<decltype(eval_compare(n, s))>)
+    return eval_compare(n, s);
+  else if constexpr (phase_handles<decltype(eval_opref(n, s))>)
+    return eval_opref(n, s);
+  else if constexpr (phase_handles<decltype(eval_property(n, s))>)
+    return eval_property(n, s);
+  else if constexpr (phase_handles<decltype(eval_constval(n, s))>)
+    return eval_constval(n, s);
+  else if constexpr (phase_handles<decltype(eval_split(n, s))>)
+    return eval_split(n, s);
+  else if constexpr (phase_handles<decltype(eval_external(n, s))>)
+    return eval_external(n, s);
   else {
     static_assert(N::kind == Kind::Tag, "optgrammar: construct has no value in a constraint");
     return false;
   }
 }
-
 
 }  // namespace optgrammar::engine

@@ -92,8 +92,10 @@ class Cse {
         table_.emplace(h, r);
         continue;
       }
-      if (g.is_const(r)) ++stats_.merged_constants;
-      else ++stats_.merged_ops;
+      if (g.is_const(r))
+        ++stats_.merged_constants;
+      else
+        ++stats_.merged_ops;
       ++merged;
       if (g.tracks_origins()) [[unlikely]]
         g.origins().merge(keeper.index, r.index);  // the kept op stands for both ops' sources

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "optgrammar/core/graph.hpp"
-#include "optgrammar/core/registry_guard.hpp"
 #include "optgrammar/core/graph_verify.hpp"
+#include "optgrammar/core/registry_guard.hpp"
 #include "optgrammar/dsl/grammar.hpp"
 #include "optgrammar/engine/autosplit_check.hpp"
 #include "optgrammar/engine/rewriter.hpp"
@@ -18,8 +18,8 @@
 
 #include <algorithm>
 #include <cassert>
-#include <ctime>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -40,7 +40,7 @@ class CycleError : public std::runtime_error {
 };
 
 struct PassReport {
-  std::string name;   ///< first rule's pass spelling
+  std::string name;  ///< first rule's pass spelling
   int priority = 0;
   std::uint64_t rewrites = 0;
   std::uint64_t dead_removed = 0;
@@ -106,7 +106,6 @@ struct DriverOptions {
   RuleWatch* watch = nullptr;
 };
 
-
 namespace detail {
 /// Seconds since the epoch, for the pass times of the report (<ctime>: <chrono> costs every rule
 /// translation unit <sstream> in C++20).
@@ -154,7 +153,8 @@ bool run_pass(Rewriter& rw, const PassDispatch& by_root, const DriverOptions& op
         std::size_t size0 = g.size(), live0 = g.live_count();
         std::uint64_t rw0 = rw.rewrites();
         // (a rule made by hand records no provenance itself: recorded for it where the graph tracks it)
-        bool fired = rule->rule == nullptr && g.tracks_origins() ? apply_hand_made(rw, *rule, r) : rule->apply(rw, *rule, r);
+        bool fired =
+            rule->rule == nullptr && g.tracks_origins() ? apply_hand_made(rw, *rule, r) : rule->apply(rw, *rule, r);
         if (opt.check_rules) {
           if (!fired && (g.size() != size0 || g.live_count() != live0 || rw.rewrites() != rw0))
             throw std::logic_error("rule " + rule->name + " did not fire but changed the graph");
@@ -226,9 +226,12 @@ inline std::uint32_t flags_switched_off(const Graph& g) {
     const OptionValue* v = g.option(f.option);
     bool on = false;
     if (v) {
-      if (const bool* b = std::get_if<bool>(v)) on = *b;
-      else if (const auto* i = std::get_if<std::int64_t>(v)) on = *i != 0;
-      else if (const auto* u = std::get_if<std::uint64_t>(v)) on = *u != 0;
+      if (const bool* b = std::get_if<bool>(v))
+        on = *b;
+      else if (const auto* i = std::get_if<std::int64_t>(v))
+        on = *i != 0;
+      else if (const auto* u = std::get_if<std::uint64_t>(v))
+        on = *u != 0;
     }
     if (!on) off |= std::uint32_t{1} << f.bit;
   }
@@ -280,25 +283,28 @@ namespace detail {
     const std::uint64_t budget = opt.rewrite_budget_per_op * g.live_count() + 1000;
     // The slow path; also for a pass with a rule made by hand where the graph tracks provenance
     // (apply_hand_made records it for the rule).
-    const bool hand_made_origins = g.tracks_origins() && std::any_of(rep.rules.begin() + static_cast<std::ptrdiff_t>(i),
-                                                                     rep.rules.begin() + static_cast<std::ptrdiff_t>(j),
-                                                                     [](const RuleInfo* r) { return r->rule == nullptr; });
+    const bool hand_made_origins =
+        g.tracks_origins() && std::any_of(rep.rules.begin() + static_cast<std::ptrdiff_t>(i),
+                                          rep.rules.begin() + static_cast<std::ptrdiff_t>(j),
+                                          [](const RuleInfo* r) { return r->rule == nullptr; });
     const bool checked = opt.check_rules || opt.verify_each_rewrite || opt.visit || opt.watch || hand_made_origins;
     // Without a visit function, an op whose name roots no rule of the pass is passed over by the
     // worklist itself (visiting it would do nothing), and is not queued when pushed.
     const PassDispatch::Rooted rooted = by_root.rooted();
     rw.fill_queue(opt.reverse_order, opt.shuffle_seed, opt.visit ? nullptr : rooted.rooted, opt.visit ? 0 : rooted.n,
                   by_root.reads_uses());
-    const bool cycle = checked           ? detail::run_pass<true>(rw, by_root, opt, flags_off, rewrites0 + budget)
-                       : by_root.plain() ? detail::run_pass<false, true>(rw, by_root, opt, flags_off, rewrites0 + budget)
-                                         : detail::run_pass<false>(rw, by_root, opt, flags_off, rewrites0 + budget);
+    const bool cycle = checked ? detail::run_pass<true>(rw, by_root, opt, flags_off, rewrites0 + budget)
+                       : by_root.plain()
+                           ? detail::run_pass<false, true>(rw, by_root, opt, flags_off, rewrites0 + budget)
+                           : detail::run_pass<false>(rw, by_root, opt, flags_off, rewrites0 + budget);
     if (cycle) {
       // Name the rules that fired most in this pass: they are the cycle.
       std::vector<std::pair<std::uint64_t, const RuleInfo*>> firing;
       for (std::size_t k = i; k < j; ++k)
         if (auto n = rep.stats[k].fired - fired_at_start[k - i]) firing.emplace_back(n, rep.rules[k]);
-      std::sort(firing.begin(), firing.end(),
-                [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second->index < b.second->index; });
+      std::sort(firing.begin(), firing.end(), [](auto& a, auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second->index < b.second->index;
+      });
       std::vector<std::string> names;
       std::string msg = "no fixed point in pass " + pr.name + std::string(" after ").append(std::to_string(budget)) +
                         " rewrites; rules still firing:";
@@ -334,10 +340,9 @@ inline RunReport run_rules(Graph& g, const RuleSet& rules, const DriverOptions& 
 namespace optgrammar {
 using engine::CycleError;
 using engine::DriverOptions;
+using engine::flags_switched_off;
 using engine::PassReport;
 using engine::RuleWatch;
-using engine::RunReport;
-using engine::flags_switched_off;
 using engine::run_rules;
+using engine::RunReport;
 }  // namespace optgrammar
-

@@ -50,12 +50,12 @@ struct ExecState : MatchState {
   ExecState(Graph& graph, MatchState m, OpRef r, Split_Context* sp) : MatchState(m), g(graph), root(r), split(sp) {}
   Graph& g;
   OpRef root;
-  Split_Context* split;         ///< split contexts by index (the rule's own array)
-  std::size_t first_new = 0;    ///< ops at or past this index were made by this attempt
-  bool failed = false;          ///< a constraint could not be evaluated (division by zero, ...)
-  const SlotFacts* facts = nullptr;  ///< per-slot facts while the constraint runs
-  std::uint32_t out_def = no_index;  ///< default output of Op constructions (no_index: the root's)
-  TraceSink trace;                   ///< MESSAGE writes here
+  Split_Context* split;                      ///< split contexts by index (the rule's own array)
+  std::size_t first_new = 0;                 ///< ops at or past this index were made by this attempt
+  bool failed = false;                       ///< a constraint could not be evaluated (division by zero, ...)
+  const SlotFacts* facts = nullptr;          ///< per-slot facts while the constraint runs
+  std::uint32_t out_def = no_index;          ///< default output of Op constructions (no_index: the root's)
+  TraceSink trace;                           ///< MESSAGE writes here
   std::vector<OpRef>* built_once = nullptr;  ///< slices' Op-construction operands made so far (build_once)
 };
 
@@ -66,14 +66,34 @@ class ReplacementFailedBase : public std::runtime_error {
 };
 
 /// The C++ type of a value of each type of the rule language.
-template <VType T> struct ctype;
-template <> struct ctype<VType::Bool> { using type = bool; };
-template <> struct ctype<VType::Int> { using type = int; };
-template <> struct ctype<VType::Size> { using type = std::size_t; };
-template <> struct ctype<VType::Float> { using type = float; };
-template <> struct ctype<VType::DType> { using type = DType; };
-template <> struct ctype<VType::OpRef> { using type = OpRef; };
-template <VType T> using ctype_t = typename ctype<T>::type;
+template <VType T>
+struct ctype;
+template <>
+struct ctype<VType::Bool> {
+  using type = bool;
+};
+template <>
+struct ctype<VType::Int> {
+  using type = int;
+};
+template <>
+struct ctype<VType::Size> {
+  using type = std::size_t;
+};
+template <>
+struct ctype<VType::Float> {
+  using type = float;
+};
+template <>
+struct ctype<VType::DType> {
+  using type = DType;
+};
+template <>
+struct ctype<VType::OpRef> {
+  using type = OpRef;
+};
+template <VType T>
+using ctype_t = typename ctype<T>::type;
 
 /// The value of a constraint node (engine/constraint_eval.hpp); `value_of<I>`: the value of operand I.
 template <class N>

@@ -87,9 +87,10 @@ inline std::string place_words(const Graph& g, OpRef parent, std::uint32_t slot)
 
 [[gnu::noinline]] inline void bound_twice(Explanation& e, const Graph& g, std::uint32_t node, OpRef here, OpRef bound,
                                           OpRef parent, std::uint32_t slot) {
-  e.findings.push_back({node, place_words(g, parent, slot) + " is " + op_words(g, here) + ", but the tag is bound to " +
-                                  op_words(g, bound),
-                        {}});
+  e.findings.push_back(
+      {node,
+       place_words(g, parent, slot) + " is " + op_words(g, here) + ", but the tag is bound to " + op_words(g, bound),
+       {}});
 }
 
 /// A value in words.
@@ -153,8 +154,10 @@ class Walk {
     const NodeEval& ne = nodes[i - f_.constraint];
     NodeValue v;
     ne.eval(ne.node, s, v);
-    if (!failed_before && s.failed) term_failed(i, s, nodes, true);
-    else if (!v.b) term_failed(i, s, nodes, false);
+    if (!failed_before && s.failed)
+      term_failed(i, s, nodes, true);
+    else if (!v.b)
+      term_failed(i, s, nodes, false);
     return v.b;
   }
 

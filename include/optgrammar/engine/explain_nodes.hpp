@@ -67,8 +67,8 @@ constexpr bool shows_value() {
   } else {
     constexpr Kind k = N::kind;
     return (dsl::is_scalar(N::vtype) || N::vtype == VType::OpRef) && k != Kind::Bool && k != Kind::Int &&
-           k != Kind::Size && k != Kind::Float && k != Kind::DTypeConst && k != Kind::Message &&
-           k != Kind::FnName && k != Kind::MessageText;
+           k != Kind::Size && k != Kind::Float && k != Kind::DTypeConst && k != Kind::Message && k != Kind::FnName &&
+           k != Kind::MessageText;
   }
 }
 
@@ -92,17 +92,20 @@ template <Role R, class N>
 void collect(const N& n, NodeEval* at) {
   constexpr bool tree = R == Role::tree && (N::kind == Kind::And || N::kind == Kind::Or);
   constexpr Role self = R == Role::tree && !tree ? Role::term : R;
-  if constexpr (self == Role::term) at->eval = &eval_truth<N>;
-  else if constexpr (self == Role::shown && shows_value<N>()) at->eval = &eval_value<N>;
+  if constexpr (self == Role::term)
+    at->eval = &eval_truth<N>;
+  else if constexpr (self == Role::shown && shows_value<N>())
+    at->eval = &eval_value<N>;
   at->node = &n;
   // the operands' roles: those of a term, and of a node that shows a value, show theirs
-  constexpr Role kids = tree                                                        ? Role::tree
+  constexpr Role kids = tree                                                              ? Role::tree
                         : self == Role::term || (self == Role::shown && shows_value<N>()) ? Role::shown
-                                                                                        : Role::none;
+                                                                                          : Role::none;
   if constexpr (dsl::is_node<N>::value && kids != Role::none) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (collect<kids>(hana::at_c<I>(n.kids), at + kid_offset<N, I>()), ...);
-    }(std::make_index_sequence<N::arity>{});
+    }
+    (std::make_index_sequence<N::arity>{});
   }
 }
 

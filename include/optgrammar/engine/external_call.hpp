@@ -28,9 +28,12 @@ inline ext_arg_t<P> ext_arg(const A& a, ExecState& s, bool once) {
   constexpr auto pk = dsl::param_kind<P>();
   if constexpr (pk == dsl::ParamKind::OpRef || pk == dsl::ParamKind::OpDef) {
     OpRef r;
-    if constexpr (A::vtype == VType::OpRef) r = eval(a, s);  // no graph edit: also fine in constraints
-    else if constexpr (A::vtype == VType::OpBuild) r = once ? build_once(a, s) : build(a, s);
-    else r = build(a, s);
+    if constexpr (A::vtype == VType::OpRef)
+      r = eval(a, s);  // no graph edit: also fine in constraints
+    else if constexpr (A::vtype == VType::OpBuild)
+      r = once ? build_once(a, s) : build(a, s);
+    else
+      r = build(a, s);
     if constexpr (pk == dsl::ParamKind::OpDef) {
       if (!s.g.alive(r)) throw ReplacementFailedBase("an operand of an external function does not exist");
       return s.g.op(r);

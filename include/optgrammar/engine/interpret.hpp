@@ -60,7 +60,8 @@ inline std::vector<Tensor> interpret(const Graph& g, const std::vector<Tensor>& 
   for (std::size_t i = 0; i < in_ops.size(); ++i) {
     const OutputDef& d = g.output(in_ops[i]);
     if (inputs[i].data.size() != d.byte_size())
-      throw InterpretError(ops::cat("input ", i, " has ", inputs[i].data.size(), " bytes, its definition needs ", d.byte_size()));
+      throw InterpretError(
+          ops::cat("input ", i, " has ", inputs[i].data.size(), " bytes, its definition needs ", d.byte_size()));
     values[in_ops[i].index] = inputs[i].data;
     state[in_ops[i].index] = 2;
   }
@@ -133,10 +134,13 @@ inline std::vector<Tensor> random_inputs(const Graph& g, std::uint64_t seed) {
       if (dt == DType::Float16) {
         store_int(DType::UInt16, t.data.data(), i, static_cast<std::int64_t>(bits & 0x3BFF));  // finite, |x| < 1
       } else if (is_floating(dt)) {
-        const double x = bits % 16 == 0 ? 0.0 : static_cast<double>(static_cast<std::int64_t>(bits >> 40) - (1 << 23)) / double(1 << 21);
+        const double x = bits % 16 == 0
+                             ? 0.0
+                             : static_cast<double>(static_cast<std::int64_t>(bits >> 40) - (1 << 23)) / double(1 << 21);
         store_value(dt, t.data.data(), i, x);
       } else {
-        store_int(dt, t.data.data(), i, static_cast<std::int64_t>(dt == DType::Bool ? bits & 1 : bits));  // wrapped: the whole storage range
+        store_int(dt, t.data.data(), i,
+                  static_cast<std::int64_t>(dt == DType::Bool ? bits & 1 : bits));  // wrapped: the whole storage range
       }
     }
     out.push_back(std::move(t));

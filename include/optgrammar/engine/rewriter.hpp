@@ -39,7 +39,9 @@ class Rewriter {
   /// what the caller knows of root's input tree (Graph's KnownShape; its match), which unrolls
   /// the erasure of what dies with root.
   template <class Shape = UnknownShape>
-  [[gnu::always_inline]] void replace_alive(OpRef root, OpRef with) { replace_ops<false, Shape>(root, with); }
+  [[gnu::always_inline]] void replace_alive(OpRef root, OpRef with) {
+    replace_ops<false, Shape>(root, with);
+  }
   /// The rewrite's result is one new op, `name(inputs)` with the interned output definition
   /// `outdef` and op id `id`, made and put in root's place; returns it. With `in_place` on and
   /// Graph::can_reform allowing it, the new op takes root's slot (Graph::reform): nothing is
@@ -254,13 +256,14 @@ class Rewriter {
   [[gnu::always_inline]] void replace_ops(OpRef root, OpRef with) {
     // Inlined by force: GCC sometimes compiles this lambda and push out of line, which
     // costs W1 about 0.7 M instructions at B = 5,000 (git history of docs/performance.md).
-    dead_ += g_.replace_and_erase<Check, Shape>(root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
+    dead_ += g_.replace_and_erase<Check, Shape>(
+        root, with, [this](OpRef user) __attribute__((always_inline)) { push(user); });
     if (push_replacement_) push(with);
     ++rewrites_;
   }
   template <class Shape, std::size_t N>
   [[gnu::always_inline]] void reform(OpRef root, OpNameId name, std::span<const OpRef, N> inputs, std::uint32_t outdef,
-                                std::uint32_t id) {
+                                     std::uint32_t id) {
     dead_ += g_.template reform<Shape>(root, name, inputs, outdef, id);
     reformed(root);
   }
@@ -272,7 +275,7 @@ class Rewriter {
     push(root);
     g_.for_each_use(root, [this](OpRef user, std::uint32_t) { push(user); });
     if (g_.n_uses(root) == 0) [[unlikely]]  // (can_reform refused a graph input or output)
-      erase_dead(root);  // nothing read root: its replacement goes as a made op nothing reads would
+      erase_dead(root);                     // nothing read root: its replacement goes as a made op nothing reads would
     last_reformed_ = root;
     ++rewrites_;
   }
@@ -308,7 +311,8 @@ class Rewriter {
   }
   [[gnu::noinline]] void grow_marks(std::size_t word) {
     queued_.resize(std::max<std::size_t>(g_.size() >> 6, word) + 64, 0);
-    marked_ops_ = queued_.size() >= (std::size_t{1} << 26) ? 0xFFFFFFFFu : static_cast<std::uint32_t>(queued_.size() * 64);
+    marked_ops_ =
+        queued_.size() >= (std::size_t{1} << 26) ? 0xFFFFFFFFu : static_cast<std::uint32_t>(queued_.size() * 64);
   }
 
   Graph& g_;
@@ -317,8 +321,8 @@ class Rewriter {
   // (no copy, no 2x peak when it grows) and the pending marks are one bit per op.
   ChunkedVector<OpRef, 12> queue_;
   std::size_t head_ = 0;
-  std::vector<std::uint64_t> queued_;  // bit i: op i is in queue_
-  std::uint32_t marked_ops_ = 0;       // queued_ has a bit for every op below this index
+  std::vector<std::uint64_t> queued_;    // bit i: op i is in queue_
+  std::uint32_t marked_ops_ = 0;         // queued_ has a bit for every op below this index
   const std::uint8_t* roots_ = nullptr;  // by op name: the pass visits such ops (null: all)
   std::uint32_t n_roots_ = 0;
   std::uint32_t sweep_next_ = 0;  // the forward sweep visits ops [sweep_next_, sweep_end_) still
@@ -326,7 +330,7 @@ class Rewriter {
   std::uint32_t other_end_ = 0;   // a reversed or shuffled sweep covers ops [0, other_end_)
   std::uint32_t other_left_ = 0;  // how many of them it has still to visit
   bool reverse_ = false;
-  bool push_replacement_ = true;  // fill_queue's
+  bool push_replacement_ = true;         // fill_queue's
   std::vector<std::uint32_t> order_;     // shuffled sweep: position → op
   std::vector<std::uint32_t> position_;  // and op → position
   /// Whether a reversed or shuffled sweep has still to reach op `op`.
@@ -339,7 +343,7 @@ class Rewriter {
   std::uint64_t rewrites_ = 0;
   std::uint64_t dead_ = 0;
   OpRef last_reformed_;
-  bool observing_ = false;  // observing()
+  bool observing_ = false;             // observing()
   std::uint32_t observed_origin_ = 0;  // observe_before's notes
   OpNameId observed_root_name_ = 0;
   std::size_t observed_first_new_ = 0;

@@ -110,14 +110,14 @@ struct PatternOp {
 
 /// One rule. DEF_PACKAGE_OPTIMIZATION makes these; hand-written rules can be made directly.
 struct RuleInfo {
-  std::string name;           ///< "file.cpp:12": the rule's stable name in traces and counters
-  std::string file;           ///< as __FILE__ gave it
+  std::string name;  ///< "file.cpp:12": the rule's stable name in traces and counters
+  std::string file;  ///< as __FILE__ gave it
   int line = 0;
-  std::string pass_name;      ///< "EARLY+1"
-  int priority = 0;           ///< the pass: lower runs first
-  OpNameId root = 0;          ///< op name of the match root
-  std::string canonical;      ///< the rule in canonical text form (docs/canonical-form.md)
-  std::string flags;          ///< DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags, as written
+  std::string pass_name;        ///< "EARLY+1"
+  int priority = 0;             ///< the pass: lower runs first
+  OpNameId root = 0;            ///< op name of the match root
+  std::string canonical;        ///< the rule in canonical text form (docs/canonical-form.md)
+  std::string flags;            ///< DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags, as written
   std::uint32_t flag_bits = 0;  ///< the same as bits of dsl/grammar.hpp's rule_flags
   bool warn_nested_split = false;
   /// Whether the rule's outcome may depend on which ops read an op (dsl::Analysis::reads_uses).
@@ -126,22 +126,22 @@ struct RuleInfo {
   /// Tries the rule on `root` (whose name is `this->root`). Returns true when it changed the
   /// graph; it then has called rw.replace(). Counts into rw's stats for this rule.
   bool (*apply)(Rewriter& rw, const RuleInfo& self, OpRef root) = nullptr;
-  const void* rule = nullptr;   ///< the analyzed rule a shared apply function reads (DSL rules)
+  const void* rule = nullptr;  ///< the analyzed rule a shared apply function reads (DSL rules)
   /// The rule's flat form (dsl/flat.hpp), made from `rule` when called: what a program reads of a
   /// DSL rule's structure (the check of engine/rule_op_warnings.hpp); null for a hand-made RuleInfo.
   dsl::FlatCopy (*flat)(const void* rule) = nullptr;
   /// Explains the rule: `explain(rule, g, root, out)` (engine/explain.hpp). Never called by the
   /// driver; false for a hand-made RuleInfo.
   Explainer explain;
-  std::vector<OpNameId> names;  ///< op names the rule uses, interned (for DSL rules)
-  std::vector<InputGuard> guards;  ///< input slots whose op name the match fixes (for DSL rules)
+  std::vector<OpNameId> names;         ///< op names the rule uses, interned (for DSL rules)
+  std::vector<InputGuard> guards;      ///< input slots whose op name the match fixes (for DSL rules)
   std::vector<TermGuard> term_guards;  ///< properties the constraint fixes, in conjunct order (for DSL rules)
   /// The ops a match covers below its root (the match's Op and OpVarIn nodes within
   /// TermGuard::max_depth): a rewrite's ops stand for the sources of these and of the root
   /// (Graph::origins()). For DSL rules it views the rule's constant data, so copying a RuleInfo
   /// copies no list; empty for a hand-made RuleInfo.
   std::span<const PatternOp> pattern_ops;
-  std::size_t index = 0;        ///< position in the sorted rule order of a RuleSet
+  std::size_t index = 0;  ///< position in the sorted rule order of a RuleSet
 };
 
 /// Rules defined by DEF_PACKAGE_OPTIMIZATION in this program that RuleSet::global()
@@ -157,10 +157,10 @@ inline std::vector<RuleInfo>& pending_rules() {
 
 // The names programs and rule authors use, from the engine's namespace.
 namespace optgrammar {
-using engine::TermGuard;
 using engine::InputGuard;
 using engine::PatternOp;
 using engine::Rewriter;
 using engine::RuleInfo;
 using engine::RuleStats;
+using engine::TermGuard;
 }  // namespace optgrammar

@@ -53,7 +53,8 @@ std::vector<RuleOpWarning> check_rule_ops(const Rules& rules) {
     }
   std::vector<RuleOpWarning> out;
   for (const auto& [r, f] : flat)
-    for (auto& w : dsl::check_match_ops(f.nodes.data(), f.match, f.constraint, ops)) out.push_back({r, std::move(w.text)});
+    for (auto& w : dsl::check_match_ops(f.nodes.data(), f.match, f.constraint, ops))
+      out.push_back({r, std::move(w.text)});
   return out;
 }
 

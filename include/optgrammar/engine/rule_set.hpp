@@ -30,7 +30,6 @@ inline bool rule_order(const RuleInfo* a, const RuleInfo* b) {
   return a->line < b->line;
 }
 
-
 /// The rules of one pass as the driver looks them up: a decision built when the set is frozen.
 /// First the root op's name; then the name of the op in one input slot (the slot most of the
 /// root's rules look at); then, where two or more rules of the list so found guard the same term
@@ -113,12 +112,12 @@ class PassDispatch {
         list = table_[e.table_begin + (in - e.base)];
       } else if (e.sparse_size) [[unlikely]] {  // names too far apart for a table: binary search
         const auto* b = sparse_.data() + e.sparse_begin;
-        const auto* it = std::lower_bound(b, b + e.sparse_size, in, [](const auto& p, OpNameId n) { return p.first < n; });
+        const auto* it =
+            std::lower_bound(b, b + e.sparse_size, in, [](const auto& p, OpNameId n) { return p.first < n; });
         if (it != b + e.sparse_size && it->first == in) list = it->second;
       }
     }
-    while (list.size == decided) [[unlikely]]
-      list = decide(decisions_[list.begin], g, op);
+    while (list.size == decided) [[unlikely]] list = decide(decisions_[list.begin], g, op);
     return {flat_.data() + list.begin, list.size};
   }
 
@@ -145,10 +144,10 @@ class PassDispatch {
     std::uint32_t begin = 0, size = 0;
   };
   struct Root {
-    std::uint32_t slot = no_slot;   // the input slot looked at; no_slot: one list for all
-    OpNameId base = 0;              // table_[table_begin + k] is the list for name base + k
+    std::uint32_t slot = no_slot;  // the input slot looked at; no_slot: one list for all
+    OpNameId base = 0;             // table_[table_begin + k] is the list for name base + k
     std::uint32_t table_begin = 0, table_size = 0;
-    List fallback;                  // list for an op whose slot names no guard's op
+    List fallback;                                    // list for an op whose slot names no guard's op
     std::uint32_t sparse_begin = 0, sparse_size = 0;  // or sorted (name, list) in sparse_
   };
   /// A list's split by one term: the property `term` reads (its value unused) selects the list of
@@ -165,7 +164,8 @@ class PassDispatch {
     std::size_t v = 0;
     if (!d.term.read(g, op, v)) return d.all;
     const auto* b = values_.data() + d.values_begin;
-    const auto* it = std::lower_bound(b, b + d.values_size, v, [](const auto& p, std::size_t x) { return p.first < x; });
+    const auto* it =
+        std::lower_bound(b, b + d.values_size, v, [](const auto& p, std::size_t x) { return p.first < x; });
     return it != b + d.values_size && it->first == v ? it->second : d.other;
   }
   /// Whether the driver checks term guard t: it is active and its path fits (a hand-made
@@ -319,16 +319,16 @@ class PassDispatch {
     for (const OpNameId& n : names) table_[e.table_begin + (n - e.base)] = list_for(&n);
   }
 
-  std::span<const RuleInfo* const> rules_;                   // the pass's rules
-  std::vector<Root> roots_;                                  // by root name
-  std::uint32_t n_roots_ = 0;                                // roots_.size()
-  std::vector<std::uint8_t> rooted_;                         // by root name: has rules
-  std::vector<List> table_;                                  // lists by inner name
-  std::vector<std::pair<OpNameId, List>> sparse_;            // (inner name, list), sorted
-  std::vector<Decision> decisions_;                          // the lists' third levels
-  std::vector<std::pair<std::size_t, List>> values_;         // (term value, list), sorted per decision
-  std::vector<Candidate> flat_;  // the lists' runs; guards point into guards_
-  std::vector<TermGuard> guards_;  // the candidates' guard runs, each ended by an inactive guard
+  std::span<const RuleInfo* const> rules_;            // the pass's rules
+  std::vector<Root> roots_;                           // by root name
+  std::uint32_t n_roots_ = 0;                         // roots_.size()
+  std::vector<std::uint8_t> rooted_;                  // by root name: has rules
+  std::vector<List> table_;                           // lists by inner name
+  std::vector<std::pair<OpNameId, List>> sparse_;     // (inner name, list), sorted
+  std::vector<Decision> decisions_;                   // the lists' third levels
+  std::vector<std::pair<std::size_t, List>> values_;  // (term value, list), sorted per decision
+  std::vector<Candidate> flat_;                       // the lists' runs; guards point into guards_
+  std::vector<TermGuard> guards_;                     // the candidates' guard runs, each ended by an inactive guard
   static constexpr std::uint32_t no_guards = 0xFFFFFFFFu;
   std::vector<std::uint32_t> guard_at_;  // while building: flat_[k]'s run in guards_, or no_guards
   std::size_t split_budget_ = 0;         // flat_'s size past which lists split by one term only
@@ -348,7 +348,8 @@ class BuiltOnce {
     done_.store(o.done_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     return *this;
   }
-  template <class F> void ensure(F&& build) {
+  template <class F>
+  void ensure(F&& build) {
     if (done_.load(std::memory_order_acquire)) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (done_.load(std::memory_order_relaxed)) return;
@@ -400,8 +401,7 @@ class RuleSet {
     const std::size_t h = text_hash(r);
     for (auto [it, end] = by_text_.equal_range(h); it != end; ++it) {
       const RuleInfo& o = owned_[it->second];
-      if (o.line == r.line && o.canonical == r.canonical &&
-          dsl::file_base_name(o.file) == dsl::file_base_name(r.file))
+      if (o.line == r.line && o.canonical == r.canonical && dsl::file_base_name(o.file) == dsl::file_base_name(r.file))
         return false;
     }
     if (!r.name.empty()) {
@@ -473,9 +473,7 @@ class RuleSet {
   }
 
  private:
-  static std::size_t text_hash(const RuleInfo& r) noexcept {
-    return std::hash<std::string_view>{}(r.canonical);
-  }
+  static std::size_t text_hash(const RuleInfo& r) noexcept { return std::hash<std::string_view>{}(r.canonical); }
   void add_hashed(RuleInfo r, std::size_t h) {
     by_text_.emplace(h, owned_.size());
     owned_.push_back(std::move(r));
@@ -483,7 +481,7 @@ class RuleSet {
     dispatched_.reset();
   }
 
-  std::deque<RuleInfo> owned_;  // stable addresses
+  std::deque<RuleInfo> owned_;                                 // stable addresses
   std::unordered_multimap<std::size_t, std::size_t> by_text_;  // canonical's hash -> owned_ index
   struct NameUse {
     std::size_t first;  // owned_ index of the first rule of the name
@@ -500,6 +498,6 @@ class RuleSet {
 
 namespace optgrammar {
 using engine::PassDispatch;
-using engine::RuleSet;
 using engine::rule_order;
+using engine::RuleSet;
 }  // namespace optgrammar

@@ -4,7 +4,6 @@
 #include "optgrammar/core/graph.hpp"
 #include "optgrammar/engine/exec_state.hpp"
 
-
 #include <cstddef>
 #include <cstdint>
 #include <utility>

@@ -33,8 +33,7 @@ class TraceSink {
   TraceSink& operator<<(bool b) { return *this << (b ? '1' : '0'); }
   /// Numbers in their shortest form that reads back to the same value.
   template <class T>
-    requires std::is_arithmetic_v<T>
-  TraceSink& operator<<(T v) {
+  requires std::is_arithmetic_v<T> TraceSink& operator<<(T v) {
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     return *this << std::string_view(buf, static_cast<std::size_t>(r.ptr - buf));

@@ -23,44 +23,106 @@ namespace optgrammar::fold {
 /// (qu8 = u8 storage + QuantParams, ...).
 enum class DType : uint8_t { f32, i32, u8, i8, u16, i16 };
 
-template <class T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = DType::i32; };
-template <> struct dtype_of<uint8_t> { static constexpr DType value = DType::u8; };
-template <> struct dtype_of<int8_t> { static constexpr DType value = DType::i8; };
-template <> struct dtype_of<uint16_t> { static constexpr DType value = DType::u16; };
-template <> struct dtype_of<int16_t> { static constexpr DType value = DType::i16; };
+template <class T>
+struct dtype_of;
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = DType::f32;
+};
+template <>
+struct dtype_of<int32_t> {
+  static constexpr DType value = DType::i32;
+};
+template <>
+struct dtype_of<uint8_t> {
+  static constexpr DType value = DType::u8;
+};
+template <>
+struct dtype_of<int8_t> {
+  static constexpr DType value = DType::i8;
+};
+template <>
+struct dtype_of<uint16_t> {
+  static constexpr DType value = DType::u16;
+};
+template <>
+struct dtype_of<int16_t> {
+  static constexpr DType value = DType::i16;
+};
 
 /// Range of an integer storage type, as int64 so that comparisons never overflow.
-template <class T> struct int_range;
-template <> struct int_range<int32_t> { static constexpr int64_t lo = -2147483647 - 1, hi = 2147483647; };
-template <> struct int_range<uint8_t> { static constexpr int64_t lo = 0, hi = 255; };
-template <> struct int_range<int8_t> { static constexpr int64_t lo = -128, hi = 127; };
-template <> struct int_range<uint16_t> { static constexpr int64_t lo = 0, hi = 65535; };
-template <> struct int_range<int16_t> { static constexpr int64_t lo = -32768, hi = 32767; };
+template <class T>
+struct int_range;
+template <>
+struct int_range<int32_t> {
+  static constexpr int64_t lo = -2147483647 - 1, hi = 2147483647;
+};
+template <>
+struct int_range<uint8_t> {
+  static constexpr int64_t lo = 0, hi = 255;
+};
+template <>
+struct int_range<int8_t> {
+  static constexpr int64_t lo = -128, hi = 127;
+};
+template <>
+struct int_range<uint16_t> {
+  static constexpr int64_t lo = 0, hi = 65535;
+};
+template <>
+struct int_range<int16_t> {
+  static constexpr int64_t lo = -32768, hi = 32767;
+};
 
-template <class A, class B> inline constexpr bool is_same_v = false;
-template <class A> inline constexpr bool is_same_v<A, A> = true;
+template <class A, class B>
+inline constexpr bool is_same_v = false;
+template <class A>
+inline constexpr bool is_same_v<A, A> = true;
 
-template <class T> inline constexpr bool is_float_v = false;
-template <> inline constexpr bool is_float_v<float> = true;
+template <class T>
+inline constexpr bool is_float_v = false;
+template <>
+inline constexpr bool is_float_v<float> = true;
 /// The types the quantized kernels accept as storage (qu8, qi8, qu16, qi16).
-template <class T> inline constexpr bool is_quant_storage_v = false;
-template <> inline constexpr bool is_quant_storage_v<uint8_t> = true;
-template <> inline constexpr bool is_quant_storage_v<int8_t> = true;
-template <> inline constexpr bool is_quant_storage_v<uint16_t> = true;
-template <> inline constexpr bool is_quant_storage_v<int16_t> = true;
+template <class T>
+inline constexpr bool is_quant_storage_v = false;
+template <>
+inline constexpr bool is_quant_storage_v<uint8_t> = true;
+template <>
+inline constexpr bool is_quant_storage_v<int8_t> = true;
+template <>
+inline constexpr bool is_quant_storage_v<uint16_t> = true;
+template <>
+inline constexpr bool is_quant_storage_v<int16_t> = true;
 
-template <class T> struct make_unsigned_t_;
-template <> struct make_unsigned_t_<int32_t> { using type = uint32_t; };
-template <> struct make_unsigned_t_<uint8_t> { using type = uint8_t; };
-template <> struct make_unsigned_t_<int8_t> { using type = uint8_t; };
-template <> struct make_unsigned_t_<uint16_t> { using type = uint16_t; };
-template <> struct make_unsigned_t_<int16_t> { using type = uint16_t; };
-template <class T> using unsigned_of = typename make_unsigned_t_<T>::type;
+template <class T>
+struct make_unsigned_t_;
+template <>
+struct make_unsigned_t_<int32_t> {
+  using type = uint32_t;
+};
+template <>
+struct make_unsigned_t_<uint8_t> {
+  using type = uint8_t;
+};
+template <>
+struct make_unsigned_t_<int8_t> {
+  using type = uint8_t;
+};
+template <>
+struct make_unsigned_t_<uint16_t> {
+  using type = uint16_t;
+};
+template <>
+struct make_unsigned_t_<int16_t> {
+  using type = uint16_t;
+};
+template <class T>
+using unsigned_of = typename make_unsigned_t_<T>::type;
 
 /// Clamps an int64 to T's range and converts.
-template <class T> constexpr T saturate(int64_t v) {
+template <class T>
+constexpr T saturate(int64_t v) {
   return static_cast<T>(v < int_range<T>::lo ? int_range<T>::lo : v > int_range<T>::hi ? int_range<T>::hi : v);
 }
 

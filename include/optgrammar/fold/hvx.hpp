@@ -36,15 +36,21 @@ inline void copy_bytes(void* dst, const void* src, size_t n) {
 }
 
 /// Broadcast of one element to every lane of its width.
-template <class T> inline HVX_Vector splat(T v) {
-  if constexpr (sizeof(T) == 1) return Q6_Vb_vsplat_R(static_cast<int32_t>(static_cast<uint8_t>(v)));
-  else if constexpr (sizeof(T) == 2) return Q6_Vh_vsplat_R(static_cast<int32_t>(static_cast<uint16_t>(v)));
-  else return Q6_V_vsplat_R(static_cast<int32_t>(v));
+template <class T>
+inline HVX_Vector splat(T v) {
+  if constexpr (sizeof(T) == 1)
+    return Q6_Vb_vsplat_R(static_cast<int32_t>(static_cast<uint8_t>(v)));
+  else if constexpr (sizeof(T) == 2)
+    return Q6_Vh_vsplat_R(static_cast<int32_t>(static_cast<uint16_t>(v)));
+  else
+    return Q6_V_vsplat_R(static_cast<int32_t>(v));
 }
 
 /// Elements per chunk: one vector of the narrower of In and Out.
-template <class In, class Out> inline constexpr size_t chunk_elems = vbytes / (sizeof(In) < sizeof(Out) ? sizeof(In) : sizeof(Out));
-template <class T, class In, class Out> inline constexpr int vecs_of = int(chunk_elems<In, Out> * sizeof(T) / vbytes);
+template <class In, class Out>
+inline constexpr size_t chunk_elems = vbytes / (sizeof(In) < sizeof(Out) ? sizeof(In) : sizeof(Out));
+template <class T, class In, class Out>
+inline constexpr int vecs_of = int(chunk_elems<In, Out> * sizeof(T) / vbytes);
 
 /// out = f(a[, b]) chunk by chunk; f takes arrays of input vectors and fills the output vectors.
 template <class In, class Out, bool Binary, class F>
@@ -74,21 +80,31 @@ inline void map_chunks(const In* a, const In* b, Out* out, size_t n, F&& f) {
   copy_bytes(out + i, so, rest * sizeof(Out));
 }
 
-template <class T> inline constexpr bool vec_int_v = is_same_v<T, int32_t> || is_quant_storage_v<T>;
+template <class T>
+inline constexpr bool vec_int_v = is_same_v<T, int32_t> || is_quant_storage_v<T>;
 
 // ---- one-vector operations ---------------------------------------------------------------
 
-template <class T> inline HVX_Vector vadd(HVX_Vector a, HVX_Vector b) {
-  if constexpr (sizeof(T) == 1) return Q6_Vb_vadd_VbVb(a, b);
-  else if constexpr (sizeof(T) == 2) return Q6_Vh_vadd_VhVh(a, b);
-  else return Q6_Vw_vadd_VwVw(a, b);
+template <class T>
+inline HVX_Vector vadd(HVX_Vector a, HVX_Vector b) {
+  if constexpr (sizeof(T) == 1)
+    return Q6_Vb_vadd_VbVb(a, b);
+  else if constexpr (sizeof(T) == 2)
+    return Q6_Vh_vadd_VhVh(a, b);
+  else
+    return Q6_Vw_vadd_VwVw(a, b);
 }
-template <class T> inline HVX_Vector vsub(HVX_Vector a, HVX_Vector b) {
-  if constexpr (sizeof(T) == 1) return Q6_Vb_vsub_VbVb(a, b);
-  else if constexpr (sizeof(T) == 2) return Q6_Vh_vsub_VhVh(a, b);
-  else return Q6_Vw_vsub_VwVw(a, b);
+template <class T>
+inline HVX_Vector vsub(HVX_Vector a, HVX_Vector b) {
+  if constexpr (sizeof(T) == 1)
+    return Q6_Vb_vsub_VbVb(a, b);
+  else if constexpr (sizeof(T) == 2)
+    return Q6_Vh_vsub_VhVh(a, b);
+  else
+    return Q6_Vw_vsub_VwVw(a, b);
 }
-template <class T> inline HVX_Vector vmul(HVX_Vector a, HVX_Vector b) {
+template <class T>
+inline HVX_Vector vmul(HVX_Vector a, HVX_Vector b) {
   if constexpr (sizeof(T) == 1) {
     // u8 x u8 -> u16 products (even lanes in lo, odd lanes in hi); the low byte of each product
     // is the wrapped 8-bit result for signed and unsigned alike. vshuffe re-interleaves them.
@@ -103,27 +119,44 @@ template <class T> inline HVX_Vector vmul(HVX_Vector a, HVX_Vector b) {
     return Q6_Vw_vmpyieacc_VwVwVuh(Q6_Vw_vasl_VwR(odd, 16), a, b);
   }
 }
-template <class T> inline HVX_Vector vmax(HVX_Vector a, HVX_Vector b) {
-  if constexpr (is_same_v<T, uint8_t>) return Q6_Vub_vmax_VubVub(a, b);
-  else if constexpr (is_same_v<T, int8_t>) return Q6_Vb_vmax_VbVb(a, b);
-  else if constexpr (is_same_v<T, uint16_t>) return Q6_Vuh_vmax_VuhVuh(a, b);
-  else if constexpr (is_same_v<T, int16_t>) return Q6_Vh_vmax_VhVh(a, b);
-  else return Q6_Vw_vmax_VwVw(a, b);
+template <class T>
+inline HVX_Vector vmax(HVX_Vector a, HVX_Vector b) {
+  if constexpr (is_same_v<T, uint8_t>)
+    return Q6_Vub_vmax_VubVub(a, b);
+  else if constexpr (is_same_v<T, int8_t>)
+    return Q6_Vb_vmax_VbVb(a, b);
+  else if constexpr (is_same_v<T, uint16_t>)
+    return Q6_Vuh_vmax_VuhVuh(a, b);
+  else if constexpr (is_same_v<T, int16_t>)
+    return Q6_Vh_vmax_VhVh(a, b);
+  else
+    return Q6_Vw_vmax_VwVw(a, b);
 }
-template <class T> inline HVX_Vector vmin(HVX_Vector a, HVX_Vector b) {
-  if constexpr (is_same_v<T, uint8_t>) return Q6_Vub_vmin_VubVub(a, b);
-  else if constexpr (is_same_v<T, int8_t>) return Q6_Vb_vmin_VbVb(a, b);
-  else if constexpr (is_same_v<T, uint16_t>) return Q6_Vuh_vmin_VuhVuh(a, b);
-  else if constexpr (is_same_v<T, int16_t>) return Q6_Vh_vmin_VhVh(a, b);
-  else return Q6_Vw_vmin_VwVw(a, b);
+template <class T>
+inline HVX_Vector vmin(HVX_Vector a, HVX_Vector b) {
+  if constexpr (is_same_v<T, uint8_t>)
+    return Q6_Vub_vmin_VubVub(a, b);
+  else if constexpr (is_same_v<T, int8_t>)
+    return Q6_Vb_vmin_VbVb(a, b);
+  else if constexpr (is_same_v<T, uint16_t>)
+    return Q6_Vuh_vmin_VuhVuh(a, b);
+  else if constexpr (is_same_v<T, int16_t>)
+    return Q6_Vh_vmin_VhVh(a, b);
+  else
+    return Q6_Vw_vmin_VwVw(a, b);
 }
-template <class T> inline HVX_Vector vabs(HVX_Vector x) {
-  if constexpr (sizeof(T) == 1) return Q6_Vb_vabs_Vb(x);
-  else if constexpr (sizeof(T) == 2) return Q6_Vh_vabs_Vh(x);
-  else return Q6_Vw_vabs_Vw(x);
+template <class T>
+inline HVX_Vector vabs(HVX_Vector x) {
+  if constexpr (sizeof(T) == 1)
+    return Q6_Vb_vabs_Vb(x);
+  else if constexpr (sizeof(T) == 2)
+    return Q6_Vh_vabs_Vh(x);
+  else
+    return Q6_Vw_vabs_Vw(x);
 }
 
-template <BinOp op, class T> inline HVX_Vector vbinary(HVX_Vector a, HVX_Vector b) {
+template <BinOp op, class T>
+inline HVX_Vector vbinary(HVX_Vector a, HVX_Vector b) {
   if constexpr (op == BinOp::add) return vadd<T>(a, b);
   if constexpr (op == BinOp::sub) return vsub<T>(a, b);
   if constexpr (op == BinOp::mul) return vmul<T>(a, b);
@@ -152,7 +185,8 @@ inline HVX_Vector round_narrow(HVX_Vector odd, HVX_Vector even, int n) {
 
 /// Halfwords (already offset by the output zero point) saturated to Q and packed, with the even
 /// and odd bytes re-interleaved.
-template <class Q> inline HVX_Vector narrow_h_to_b(HVX_Vector odd_h, HVX_Vector even_h) {
+template <class Q>
+inline HVX_Vector narrow_h_to_b(HVX_Vector odd_h, HVX_Vector even_h) {
   if constexpr (is_same_v<Q, uint8_t>) {
     return Q6_Vub_vsat_VhVh(odd_h, even_h);
   } else {
@@ -164,7 +198,8 @@ template <class Q> inline HVX_Vector narrow_h_to_b(HVX_Vector odd_h, HVX_Vector 
 }
 
 /// 8-bit lanes widened to halfwords minus a zero point: lo = even lanes, hi = odd lanes.
-template <class Q> inline HVX_VectorPair widen_minus_zp(HVX_Vector x, HVX_Vector zp_h) {
+template <class Q>
+inline HVX_VectorPair widen_minus_zp(HVX_Vector x, HVX_Vector zp_h) {
   const HVX_VectorPair w = is_same_v<Q, uint8_t> ? Q6_Wuh_vzxt_Vub(x) : Q6_Wh_vsxt_Vb(x);
   return Q6_W_vcombine_VV(Q6_Vh_vsub_VhVh(Q6_V_hi_W(w), zp_h), Q6_Vh_vsub_VhVh(Q6_V_lo_W(w), zp_h));
 }
@@ -177,7 +212,8 @@ template <class Q> inline HVX_VectorPair widen_minus_zp(HVX_Vector x, HVX_Vector
 /// 2 (8-bit: vmpy + vshuffe), 3 (i32: vmpyio + vasl + vmpyie:acc). Floats: portable.
 /// objdump (v68): loop of 4 packets / 9 instructions for add_u8 and max_i8 (2 vmemu loads,
 /// 1 op, 1 vmemu store), 6/10 for mul_u8, 5/9 for mul_i16, 7/11 for mul_i32.
-template <BinOp op, class T> void binary(const T* a, const T* b, T* out, size_t n) {
+template <BinOp op, class T>
+void binary(const T* a, const T* b, T* out, size_t n) {
   if constexpr (detail::vec_int_v<T>) {
     detail::map_chunks<T, T, true>(a, b, out, n, [](const HVX_Vector* va, const HVX_Vector* vb, HVX_Vector* vo) {
       vo[0] = detail::vbinary<op, T>(va[0], vb[0]);
@@ -190,14 +226,19 @@ template <BinOp op, class T> void binary(const T* a, const T* b, T* out, size_t 
 /// Elementwise unary. Per vector: neg 1 (vsub from 0), abs 1 (vabs), relu 1 (vmax with 0);
 /// unsigned abs/relu are copies. Floats: portable. objdump (v68): 4 packets / 8 instructions
 /// (1 load, 1 op, 1 store + loop control) for neg_i16, abs_i32, relu_i8.
-template <UnOp op, class T> void unary(const T* x, T* out, size_t n) {
+template <UnOp op, class T>
+void unary(const T* x, T* out, size_t n) {
   if constexpr (detail::vec_int_v<T>) {
     detail::map_chunks<T, T, false>(x, nullptr, out, n, [](const HVX_Vector* vx, const HVX_Vector*, HVX_Vector* vo) {
       constexpr bool is_signed = int_range<T>::lo < 0;
-      if constexpr (op == UnOp::neg) vo[0] = detail::vsub<T>(Q6_V_vzero(), vx[0]);
-      else if constexpr (!is_signed) vo[0] = vx[0];
-      else if constexpr (op == UnOp::abs) vo[0] = detail::vabs<T>(vx[0]);
-      else vo[0] = detail::vmax<T>(vx[0], Q6_V_vzero());
+      if constexpr (op == UnOp::neg)
+        vo[0] = detail::vsub<T>(Q6_V_vzero(), vx[0]);
+      else if constexpr (!is_signed)
+        vo[0] = vx[0];
+      else if constexpr (op == UnOp::abs)
+        vo[0] = detail::vabs<T>(vx[0]);
+      else
+        vo[0] = detail::vmax<T>(vx[0], Q6_V_vzero());
     });
   } else {
     portable::unary<op>(x, out, n);
@@ -206,7 +247,8 @@ template <UnOp op, class T> void unary(const T* x, T* out, size_t n) {
 
 /// ReluMinMax / Clamp. Per vector: 2 (vmax, vmin). Floats: portable. objdump (v68): 4 packets /
 /// 9 instructions for clamp_u8.
-template <class T> void clamp(const T* x, T* out, size_t n, T lo, T hi) {
+template <class T>
+void clamp(const T* x, T* out, size_t n, T lo, T hi) {
   if constexpr (detail::vec_int_v<T>) {
     const HVX_Vector vlo = detail::splat(lo), vhi = detail::splat(hi);
     detail::map_chunks<T, T, false>(x, nullptr, out, n, [&](const HVX_Vector* vx, const HVX_Vector*, HVX_Vector* vo) {
@@ -222,7 +264,8 @@ template <class T> void clamp(const T* x, T* out, size_t n, T lo, T hi) {
 /// w pairs), rounding (4 vasr + 4 vadd + 2 vasr:rnd:sat narrowing), 2 vadd:sat (zero point),
 /// 1 vsat (qu8) or 4 vmax/vmin + 1 vshuffe (qi8). objdump (v68), per 128 outputs: qu8 31 packets
 /// / 59 instructions (35 HVX) with shift <= 15, 36 / 64 (40 HVX) above; qi8 33 / 63 and 38 / 68.
-template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+template <class Q>
+void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
   if constexpr (sizeof(Q) == 1) {
     if (portable::qadd_is_narrow<Q>(p) && p.shift >= 1) {
       const HVX_Vector azp = Q6_Vh_vsplat_R(p.a_zero_point), bzp = Q6_Vh_vsplat_R(p.b_zero_point);
@@ -250,7 +293,8 @@ template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParam
 /// output vector: widen (as qadd), 2 vmpy (h x h -> w pairs), 4 vmpyi (w x Rt.h), rounding and
 /// narrowing as qadd. objdump (v68), qu8: 34 packets / 60 instructions (37 HVX) with shift <= 15,
 /// 39 / 65 (42 HVX) above.
-template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
+template <class Q>
+void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
   if constexpr (sizeof(Q) == 1) {
     if (portable::qmul_is_narrow<Q>(p) && p.shift >= 1) {
       const HVX_Vector azp = Q6_Vh_vsplat_R(p.a_zero_point), bzp = Q6_Vh_vsplat_R(p.b_zero_point);
@@ -311,7 +355,8 @@ struct RequantVec {
 /// objdump (v68): i32->qi16, per 64 outputs (2 input vectors): 28 packets / 46 instructions
 /// (36 HVX) for shift >= 32, 33 / 52 (43 HVX) below; i32->qu8, per 128 outputs (4 input
 /// vectors): 69 / 117 (93 HVX) and 74 / 123 (100 HVX), with constants reloaded from the stack.
-template <class Out, class In> void requantize(const In* x, Out* out, size_t n, RequantParams p) {
+template <class Out, class In>
+void requantize(const In* x, Out* out, size_t n, RequantParams p) {
   if constexpr (is_same_v<In, int32_t> && is_quant_storage_v<Out>) {
     if (p.shift >= 1 && p.shift <= 62) {
       detail::RequantVec rq{};
@@ -322,18 +367,23 @@ template <class Out, class In> void requantize(const In* x, Out* out, size_t n, 
       rq.bias_lo = Q6_V_vsplat_R(static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(half))));
       rq.bias_hi = Q6_V_vsplat_R(static_cast<int32_t>(static_cast<uint64_t>(half) >> 32));
       const HVX_Vector ozp = Q6_V_vsplat_R(p.out_zero_point);
-      detail::map_chunks<In, Out, false>(x, nullptr, out, n, [&](const HVX_Vector* vx, const HVX_Vector*, HVX_Vector* vo) {
-        auto word = [&](int k) { return Q6_Vw_vadd_VwVw_sat(rq(vx[k]), ozp); };
-        if constexpr (sizeof(Out) == 2) {
-          if constexpr (is_same_v<Out, uint16_t>) vo[0] = Q6_Vuh_vpack_VwVw_sat(word(1), word(0));
-          else vo[0] = Q6_Vh_vpack_VwVw_sat(word(1), word(0));
-        } else {
-          const HVX_Vector h0 = Q6_Vh_vpack_VwVw_sat(word(1), word(0));
-          const HVX_Vector h1 = Q6_Vh_vpack_VwVw_sat(word(3), word(2));
-          if constexpr (is_same_v<Out, uint8_t>) vo[0] = Q6_Vub_vpack_VhVh_sat(h1, h0);
-          else vo[0] = Q6_Vb_vpack_VhVh_sat(h1, h0);
-        }
-      });
+      detail::map_chunks<In, Out, false>(x, nullptr, out, n,
+                                         [&](const HVX_Vector* vx, const HVX_Vector*, HVX_Vector* vo) {
+                                           auto word = [&](int k) { return Q6_Vw_vadd_VwVw_sat(rq(vx[k]), ozp); };
+                                           if constexpr (sizeof(Out) == 2) {
+                                             if constexpr (is_same_v<Out, uint16_t>)
+                                               vo[0] = Q6_Vuh_vpack_VwVw_sat(word(1), word(0));
+                                             else
+                                               vo[0] = Q6_Vh_vpack_VwVw_sat(word(1), word(0));
+                                           } else {
+                                             const HVX_Vector h0 = Q6_Vh_vpack_VwVw_sat(word(1), word(0));
+                                             const HVX_Vector h1 = Q6_Vh_vpack_VwVw_sat(word(3), word(2));
+                                             if constexpr (is_same_v<Out, uint8_t>)
+                                               vo[0] = Q6_Vub_vpack_VhVh_sat(h1, h0);
+                                             else
+                                               vo[0] = Q6_Vb_vpack_VhVh_sat(h1, h0);
+                                           }
+                                         });
       return;
     }
   }
@@ -341,23 +391,58 @@ template <class Out, class In> void requantize(const In* x, Out* out, size_t n, 
 }
 
 /// Float kernels: the portable code (HVX float instructions are v68+ and not run here).
-template <class To, class From> void cast(const From* x, To* out, size_t n) { portable::cast<To>(x, out, n); }
-template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParams p) { portable::quantize(x, out, n, p); }
-template <class Q> void dequantize(const Q* q, float* out, size_t n, QuantParams p) { portable::dequantize(q, out, n, p); }
-
+template <class To, class From>
+void cast(const From* x, To* out, size_t n) {
+  portable::cast<To>(x, out, n);
+}
+template <class Q>
+void quantize(const float* x, Q* out, size_t n, QuantizeParams p) {
+  portable::quantize(x, out, n, p);
+}
+template <class Q>
+void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
+  portable::dequantize(q, out, n, p);
+}
 
 /// The hvx backend as a type, for code generic over backends (broadcast.hpp, tests).
 struct backend {
   static constexpr const char* name = "hvx";
-  template <BinOp op, class T> static void binary(const T* a, const T* b, T* out, size_t n) { hvx::binary<op>(a, b, out, n); }
-  template <UnOp op, class T> static void unary(const T* x, T* out, size_t n) { hvx::unary<op>(x, out, n); }
-  template <class T> static void clamp(const T* x, T* out, size_t n, T lo, T hi) { hvx::clamp(x, out, n, lo, hi); }
-  template <class To, class From> static void cast(const From* x, To* out, size_t n) { hvx::cast<To>(x, out, n); }
-  template <class Q> static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) { hvx::quantize(x, out, n, p); }
-  template <class Q> static void dequantize(const Q* q, float* out, size_t n, QuantParams p) { hvx::dequantize(q, out, n, p); }
-  template <class Out, class In> static void requantize(const In* x, Out* out, size_t n, RequantParams p) { hvx::requantize<Out>(x, out, n, p); }
-  template <class Q> static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) { hvx::qadd(a, b, out, n, p); }
-  template <class Q> static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) { hvx::qmul(a, b, out, n, p); }
+  template <BinOp op, class T>
+  static void binary(const T* a, const T* b, T* out, size_t n) {
+    hvx::binary<op>(a, b, out, n);
+  }
+  template <UnOp op, class T>
+  static void unary(const T* x, T* out, size_t n) {
+    hvx::unary<op>(x, out, n);
+  }
+  template <class T>
+  static void clamp(const T* x, T* out, size_t n, T lo, T hi) {
+    hvx::clamp(x, out, n, lo, hi);
+  }
+  template <class To, class From>
+  static void cast(const From* x, To* out, size_t n) {
+    hvx::cast<To>(x, out, n);
+  }
+  template <class Q>
+  static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) {
+    hvx::quantize(x, out, n, p);
+  }
+  template <class Q>
+  static void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
+    hvx::dequantize(q, out, n, p);
+  }
+  template <class Out, class In>
+  static void requantize(const In* x, Out* out, size_t n, RequantParams p) {
+    hvx::requantize<Out>(x, out, n, p);
+  }
+  template <class Q>
+  static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+    hvx::qadd(a, b, out, n, p);
+  }
+  template <class Q>
+  static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
+    hvx::qmul(a, b, out, n, p);
+  }
 };
 
 }  // namespace optgrammar::fold::hvx

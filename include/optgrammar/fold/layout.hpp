@@ -44,7 +44,8 @@ constexpr void padded_dims(const Shape& s, int64_t dims[4]) {
 
 /// Calls row(a_offset, b_offset, out_offset, a_step, b_step, len) for every innermost row of
 /// the broadcast; a_step/b_step are 1 (contiguous) or 0 (the element repeats).
-template <class Row> constexpr bool for_each_broadcast_row(const Shape& sa, const Shape& sb, const Shape& so, Row&& row) {
+template <class Row>
+constexpr bool for_each_broadcast_row(const Shape& sa, const Shape& sb, const Shape& so, Row&& row) {
   Shape expect;
   if (!broadcast_shape(sa, sb, expect) || !same_shape(expect, so)) return false;
   int64_t as[4], bs[4], d[4];
@@ -86,10 +87,12 @@ void broadcast_row(const T* a, int64_t a_step, const T* b, int64_t b_step, T* ou
 }
 
 template <class T, class Contig>
-bool broadcast_apply(const T* a, const Shape& sa, const T* b, const Shape& sb, T* out, const Shape& so, Contig&& contiguous) {
-  return for_each_broadcast_row(sa, sb, so, [&](int64_t ao, int64_t bo, int64_t oo, int64_t astep, int64_t bstep, int64_t len) {
-    broadcast_row(a + ao, astep, b + bo, bstep, out + oo, len, contiguous);
-  });
+bool broadcast_apply(const T* a, const Shape& sa, const T* b, const Shape& sb, T* out, const Shape& so,
+                     Contig&& contiguous) {
+  return for_each_broadcast_row(sa, sb, so,
+                                [&](int64_t ao, int64_t bo, int64_t oo, int64_t astep, int64_t bstep, int64_t len) {
+                                  broadcast_row(a + ao, astep, b + bo, bstep, out + oo, len, contiguous);
+                                });
 }
 }  // namespace detail
 
@@ -97,25 +100,22 @@ bool broadcast_apply(const T* a, const Shape& sa, const T* b, const Shape& sb, T
 /// false (writing nothing) when the shapes do not broadcast to `so`.
 template <class Backend, BinOp op, class T>
 bool binary_broadcast(const T* a, const Shape& sa, const T* b, const Shape& sb, T* out, const Shape& so) {
-  return detail::broadcast_apply(a, sa, b, sb, out, so, [](const T* x, const T* y, T* o, size_t n) {
-    Backend::template binary<op>(x, y, o, n);
-  });
+  return detail::broadcast_apply(
+      a, sa, b, sb, out, so, [](const T* x, const T* y, T* o, size_t n) { Backend::template binary<op>(x, y, o, n); });
 }
 
 /// Quantized Add with numpy broadcasting.
 template <class Backend, class Q>
 bool qadd_broadcast(const Q* a, const Shape& sa, const Q* b, const Shape& sb, Q* out, const Shape& so, QAddParams p) {
-  return detail::broadcast_apply(a, sa, b, sb, out, so, [&](const Q* x, const Q* y, Q* o, size_t n) {
-    Backend::qadd(x, y, o, n, p);
-  });
+  return detail::broadcast_apply(a, sa, b, sb, out, so,
+                                 [&](const Q* x, const Q* y, Q* o, size_t n) { Backend::qadd(x, y, o, n, p); });
 }
 
 /// Quantized Mul with numpy broadcasting.
 template <class Backend, class Q>
 bool qmul_broadcast(const Q* a, const Shape& sa, const Q* b, const Shape& sb, Q* out, const Shape& so, QMulParams p) {
-  return detail::broadcast_apply(a, sa, b, sb, out, so, [&](const Q* x, const Q* y, Q* o, size_t n) {
-    Backend::qmul(x, y, o, n, p);
-  });
+  return detail::broadcast_apply(a, sa, b, sb, out, so,
+                                 [&](const Q* x, const Q* y, Q* o, size_t n) { Backend::qmul(x, y, o, n, p); });
 }
 
 /// The shape of Transpose(in, perm): out.dims[i] = in.dims[perm[i]]. False if perm is not a
@@ -133,7 +133,8 @@ constexpr bool transpose_shape(const Shape& in, const int* perm, Shape& out) {
 
 /// Transpose of a constant: out[i0,..] = in[.. i_k at position perm[k] ..]. Writes the output
 /// in order; the innermost loop is a plain copy when the last axis stays last.
-template <class T> bool transpose(const T* in, const Shape& s, const int* perm, T* out) {
+template <class T>
+bool transpose(const T* in, const Shape& s, const int* perm, T* out) {
   Shape so;
   if (s.rank < 0 || s.rank > 4 || !transpose_shape(s, perm, so)) return false;
   int64_t in_strides[4] = {0, 0, 0, 0};
@@ -164,7 +165,8 @@ template <class T> bool transpose(const T* in, const Shape& s, const int* perm, 
 
 /// Reshape of a constant: the row-major data is unchanged, so it is a copy; false when the
 /// element counts differ.
-template <class T> bool reshape(const T* in, const Shape& from, T* out, const Shape& to) {
+template <class T>
+bool reshape(const T* in, const Shape& from, T* out, const Shape& to) {
   const int64_t n = element_count(from);
   if (n != element_count(to)) return false;
   for (int64_t i = 0; i < n; ++i) out[i] = in[i];

@@ -37,7 +37,8 @@ constexpr RequantParams make_requant_params(QuantParams in, QuantParams out) {
 
 /// Quantized Add from the three tensors' quantizations. Both inputs share one shift; for
 /// 8-bit storage the multipliers stay within 16 bits (the int32 fast paths), else 31 bits.
-template <class Q> constexpr QAddParams make_qadd_params(QuantParams a, QuantParams b, QuantParams out) {
+template <class Q>
+constexpr QAddParams make_qadd_params(QuantParams a, QuantParams b, QuantParams out) {
   constexpr int64_t max_mult = sizeof(Q) == 1 ? 32767 : 2147483647;
   constexpr int max_shift = sizeof(Q) == 1 ? 31 : 62;
   const double ra = static_cast<double>(a.step) / static_cast<double>(out.step);
@@ -46,13 +47,16 @@ template <class Q> constexpr QAddParams make_qadd_params(QuantParams a, QuantPar
   const int s = fa.shift < fb.shift ? fa.shift : fb.shift;
   const FixedPoint ga = to_fixed_point(ra, max_mult, s), gb = to_fixed_point(rb, max_mult, s);
   // to_fixed_point(r, m, s) returns the shift s itself unless r needs less; re-scale to s.
-  auto at = [](FixedPoint f, int shift) { return static_cast<int32_t>(static_cast<int64_t>(f.multiplier) << (shift - f.shift)); };
+  auto at = [](FixedPoint f, int shift) {
+    return static_cast<int32_t>(static_cast<int64_t>(f.multiplier) << (shift - f.shift));
+  };
   return {a.zero_point, b.zero_point, out.zero_point, at(ga, s), at(gb, s), s};
 }
 
 /// Quantized Mul: real scale a.step * b.step / out.step; multiplier limit 2^14 for 8-bit
 /// storage (product and rounding fit int32) and 2^29 for 16-bit (the product fits int64).
-template <class Q> constexpr QMulParams make_qmul_params(QuantParams a, QuantParams b, QuantParams out) {
+template <class Q>
+constexpr QMulParams make_qmul_params(QuantParams a, QuantParams b, QuantParams out) {
   constexpr int64_t max_mult = sizeof(Q) == 1 ? 16384 : (int64_t{1} << 29);
   constexpr int max_shift = sizeof(Q) == 1 ? 31 : 62;
   const double r = static_cast<double>(a.step) * static_cast<double>(b.step) / static_cast<double>(out.step);

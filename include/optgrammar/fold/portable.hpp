@@ -57,7 +57,8 @@ inline isa resolve(isa level) {
 inline constexpr size_t block = 64;
 
 /// Runs f(i) for i in [0, n): blocks of `block` (vectorized) then the tail.
-template <class F> inline void for_each_index(size_t n, F&& f) {
+template <class F>
+inline void for_each_index(size_t n, F&& f) {
   const size_t full = n - n % block;
   for (size_t i = 0; i < full; i += block) {
     OPTGRAMMAR_FOLD_IVDEP
@@ -68,11 +69,17 @@ template <class F> inline void for_each_index(size_t n, F&& f) {
 }
 
 namespace detail {
-template <BinOp op, class T> inline T binary_fast(T a, T b) {
+template <BinOp op, class T>
+inline T binary_fast(T a, T b) {
   if constexpr (is_float_v<T>) {
-    if constexpr (op == BinOp::max) { const T m = a > b ? a : b; return a != a ? a : m; }
-    else if constexpr (op == BinOp::min) { const T m = a < b ? a : b; return a != a ? a : m; }
-    else return scalar::binary<op>(a, b);
+    if constexpr (op == BinOp::max) {
+      const T m = a > b ? a : b;
+      return a != a ? a : m;
+    } else if constexpr (op == BinOp::min) {
+      const T m = a < b ? a : b;
+      return a != a ? a : m;
+    } else
+      return scalar::binary<op>(a, b);
   } else if constexpr (sizeof(T) < 4 && (op == BinOp::add || op == BinOp::sub || op == BinOp::mul)) {
     // In the narrow unsigned type the wrap is the same and vectorizers keep the narrow lanes.
     using U = unsigned_of<T>;
@@ -87,28 +94,34 @@ template <BinOp op, class T> inline T binary_fast(T a, T b) {
 }  // namespace detail
 
 /// out[i] = a[i] (op) b[i]. out may be a or b (in place); no other overlap.
-template <BinOp op, class T> void binary(const T* a, const T* b, T* out, size_t n) {
+template <BinOp op, class T>
+void binary(const T* a, const T* b, T* out, size_t n) {
   for_each_index(n, [&](size_t i) { out[i] = detail::binary_fast<op>(a[i], b[i]); });
 }
 
 /// out[i] = a[i] (op) s: the broadcast of a scalar right operand.
-template <BinOp op, class T> void binary_scalar_rhs(const T* a, T s, T* out, size_t n) {
+template <BinOp op, class T>
+void binary_scalar_rhs(const T* a, T s, T* out, size_t n) {
   for_each_index(n, [&](size_t i) { out[i] = detail::binary_fast<op>(a[i], s); });
 }
 /// out[i] = s (op) b[i].
-template <BinOp op, class T> void binary_scalar_lhs(T s, const T* b, T* out, size_t n) {
+template <BinOp op, class T>
+void binary_scalar_lhs(T s, const T* b, T* out, size_t n) {
   for_each_index(n, [&](size_t i) { out[i] = detail::binary_fast<op>(s, b[i]); });
 }
 
-template <UnOp op, class T> void unary(const T* x, T* out, size_t n) {
+template <UnOp op, class T>
+void unary(const T* x, T* out, size_t n) {
   for_each_index(n, [&](size_t i) { out[i] = scalar::unary<op>(x[i]); });
 }
 
-template <class T> void clamp(const T* x, T* out, size_t n, T lo, T hi) {
+template <class T>
+void clamp(const T* x, T* out, size_t n, T lo, T hi) {
   for_each_index(n, [&](size_t i) { out[i] = scalar::clamp(x[i], lo, hi); });
 }
 
-template <class To, class From> void cast(const From* x, To* out, size_t n) {
+template <class To, class From>
+void cast(const From* x, To* out, size_t n) {
   if constexpr (is_float_v<From> && !is_float_v<To>) {
     constexpr float lo = static_cast<float>(int_range<To>::lo);
     constexpr float hi_excl = static_cast<float>(int_range<To>::hi) + 1.0f;
@@ -125,8 +138,10 @@ template <class To, class From> void cast(const From* x, To* out, size_t n) {
   } else if constexpr (!is_float_v<From> && !is_float_v<To> && !is_same_v<To, From>) {
     for_each_index(n, [&](size_t i) {
       int32_t v = static_cast<int32_t>(x[i]);
-      if constexpr (int_range<To>::lo > int_range<From>::lo) v = v < int32_t(int_range<To>::lo) ? int32_t(int_range<To>::lo) : v;
-      if constexpr (int_range<To>::hi < int_range<From>::hi) v = v > int32_t(int_range<To>::hi) ? int32_t(int_range<To>::hi) : v;
+      if constexpr (int_range<To>::lo > int_range<From>::lo)
+        v = v < int32_t(int_range<To>::lo) ? int32_t(int_range<To>::lo) : v;
+      if constexpr (int_range<To>::hi < int_range<From>::hi)
+        v = v > int32_t(int_range<To>::hi) ? int32_t(int_range<To>::hi) : v;
       out[i] = static_cast<To>(v);
     });
   } else {
@@ -135,7 +150,8 @@ template <class To, class From> void cast(const From* x, To* out, size_t n) {
 }
 
 namespace detail {
-template <class Q> [[gnu::always_inline]] inline void quantize_loop(const float* x, Q* out, size_t n, QuantizeParams p) {
+template <class Q>
+[[gnu::always_inline]] inline void quantize_loop(const float* x, Q* out, size_t n, QuantizeParams p) {
   const float lo = static_cast<float>(int_range<Q>::lo - p.zero_point);
   const float hi = static_cast<float>(int_range<Q>::hi - p.zero_point);
   const float inv = p.inv_step;
@@ -152,13 +168,15 @@ template <class Q> [[gnu::always_inline]] inline void quantize_loop(const float*
 #if OPTGRAMMAR_FOLD_X86
 /// The same loop compiled for AVX2 (the compilers vectorize it 8 floats wide; AVX2 implies no
 /// FMA, so nothing contracts and the bits stay the reference's).
-template <class Q> [[gnu::noinline, gnu::target("avx2")]] void quantize_avx2(const float* x, Q* out, size_t n, QuantizeParams p) {
+template <class Q>
+[[gnu::noinline, gnu::target("avx2")]] void quantize_avx2(const float* x, Q* out, size_t n, QuantizeParams p) {
   quantize_loop(x, out, n, p);
 }
 #endif
 }  // namespace detail
 
-template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParams p, isa level = isa::host) {
+template <class Q>
+void quantize(const float* x, Q* out, size_t n, QuantizeParams p, isa level = isa::host) {
 #if OPTGRAMMAR_FOLD_X86
   if (resolve(level) == isa::avx2) return detail::quantize_avx2(x, out, n, p);
 #endif
@@ -166,7 +184,8 @@ template <class Q> void quantize(const float* x, Q* out, size_t n, QuantizeParam
   detail::quantize_loop(x, out, n, p);
 }
 
-template <class Q> void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
+template <class Q>
+void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
   if constexpr (is_quant_storage_v<Q>) {
     const int32_t zp = p.zero_point;
     const float step = p.step;
@@ -177,20 +196,25 @@ template <class Q> void dequantize(const Q* q, float* out, size_t n, QuantParams
 }
 
 namespace detail {
-template <class Q> constexpr bool zp_in_range(int32_t zp) { return zp >= int_range<Q>::lo && zp <= int_range<Q>::hi; }
+template <class Q>
+constexpr bool zp_in_range(int32_t zp) {
+  return zp >= int_range<Q>::lo && zp <= int_range<Q>::hi;
+}
 constexpr bool fits_i16(int32_t m) { return m >= -32768 && m <= 32767; }
 }  // namespace detail
 
 /// True when qadd's 8-bit int32 formulation is exact for p (the limits make_qadd_params keeps).
-template <class Q> constexpr bool qadd_is_narrow(QAddParams p) {
+template <class Q>
+constexpr bool qadd_is_narrow(QAddParams p) {
   return sizeof(Q) == 1 && detail::zp_in_range<Q>(p.a_zero_point) && detail::zp_in_range<Q>(p.b_zero_point) &&
          detail::zp_in_range<Q>(p.out_zero_point) && detail::fits_i16(p.a_multiplier) &&
          detail::fits_i16(p.b_multiplier) && p.shift >= 0 && p.shift <= 31;
 }
-template <class Q> constexpr bool qmul_is_narrow(QMulParams p) {
+template <class Q>
+constexpr bool qmul_is_narrow(QMulParams p) {
   return sizeof(Q) == 1 && detail::zp_in_range<Q>(p.a_zero_point) && detail::zp_in_range<Q>(p.b_zero_point) &&
-         detail::zp_in_range<Q>(p.out_zero_point) && p.multiplier >= -16384 && p.multiplier <= 16384 &&
-         p.shift >= 0 && p.shift <= 31;
+         detail::zp_in_range<Q>(p.out_zero_point) && p.multiplier >= -16384 && p.multiplier <= 16384 && p.shift >= 0 &&
+         p.shift <= 31;
 }
 
 namespace detail {
@@ -238,16 +262,17 @@ constexpr int32_t half_of(int sh) { return sh > 0 ? int32_t{1} << (sh - 1) : 0; 
 constexpr int32_t adj_of(int sh) { return sh > 0 ? -1 : 0; }
 }  // namespace detail
 
-
 namespace detail {
 /// True when the int64 vector formulation of qadd (x86::qadd_wide_avx2) is exact for p.
-template <class Q> constexpr bool qadd_fits_wide(QAddParams p) {
+template <class Q>
+constexpr bool qadd_fits_wide(QAddParams p) {
   return sizeof(Q) <= 2 && zp_in_range<Q>(p.a_zero_point) && zp_in_range<Q>(p.b_zero_point) &&
          zp_in_range<Q>(p.out_zero_point) && p.shift >= 0 && p.shift <= 62;
 }
 }  // namespace detail
 
-template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p, isa level = isa::host) {
+template <class Q>
+void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p, isa level = isa::host) {
   level = resolve(level);
   if (!qadd_is_narrow<Q>(p)) {
 #if OPTGRAMMAR_FOLD_X86
@@ -267,7 +292,8 @@ template <class Q> void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParam
                       detail::half_of(p.shift), detail::adj_of(p.shift), p.shift, p.out_zero_point);
 }
 
-template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p, isa level = isa::host) {
+template <class Q>
+void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p, isa level = isa::host) {
   if (!qmul_is_narrow<Q>(p)) {
     for_each_index(n, [&](size_t i) { out[i] = scalar::qmul(a[i], b[i], p); });
     return;
@@ -280,7 +306,8 @@ template <class Q> void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParam
                       p.multiplier, detail::half_of(p.shift), detail::adj_of(p.shift), p.shift, p.out_zero_point);
 }
 
-template <class Out, class In> void requantize(const In* x, Out* out, size_t n, RequantParams p, isa level = isa::host) {
+template <class Out, class In>
+void requantize(const In* x, Out* out, size_t n, RequantParams p, isa level = isa::host) {
 #if OPTGRAMMAR_FOLD_X86
   if constexpr (is_quant_storage_v<Out> && !is_float_v<In>) {
     if (resolve(level) == isa::avx2 && detail::zp_in_range<Out>(p.out_zero_point) && p.shift >= 0 && p.shift <= 62)
@@ -294,17 +321,45 @@ template <class Out, class In> void requantize(const In* x, Out* out, size_t n, 
 /// The portable backend as a type, for code generic over backends (layout.hpp, tests).
 /// `Level` fixes the instruction set of the kernels that choose one (tests run each);
 /// `backend` takes what the CPU has.
-template <isa Level> struct backend_at {
+template <isa Level>
+struct backend_at {
   static constexpr const char* name = "portable";
-  template <BinOp op, class T> static void binary(const T* a, const T* b, T* out, size_t n) { portable::binary<op>(a, b, out, n); }
-  template <UnOp op, class T> static void unary(const T* x, T* out, size_t n) { portable::unary<op>(x, out, n); }
-  template <class T> static void clamp(const T* x, T* out, size_t n, T lo, T hi) { portable::clamp(x, out, n, lo, hi); }
-  template <class To, class From> static void cast(const From* x, To* out, size_t n) { portable::cast<To>(x, out, n); }
-  template <class Q> static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) { portable::quantize(x, out, n, p, Level); }
-  template <class Q> static void dequantize(const Q* q, float* out, size_t n, QuantParams p) { portable::dequantize(q, out, n, p); }
-  template <class Out, class In> static void requantize(const In* x, Out* out, size_t n, RequantParams p) { portable::requantize<Out>(x, out, n, p, Level); }
-  template <class Q> static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) { portable::qadd(a, b, out, n, p, Level); }
-  template <class Q> static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) { portable::qmul(a, b, out, n, p, Level); }
+  template <BinOp op, class T>
+  static void binary(const T* a, const T* b, T* out, size_t n) {
+    portable::binary<op>(a, b, out, n);
+  }
+  template <UnOp op, class T>
+  static void unary(const T* x, T* out, size_t n) {
+    portable::unary<op>(x, out, n);
+  }
+  template <class T>
+  static void clamp(const T* x, T* out, size_t n, T lo, T hi) {
+    portable::clamp(x, out, n, lo, hi);
+  }
+  template <class To, class From>
+  static void cast(const From* x, To* out, size_t n) {
+    portable::cast<To>(x, out, n);
+  }
+  template <class Q>
+  static void quantize(const float* x, Q* out, size_t n, QuantizeParams p) {
+    portable::quantize(x, out, n, p, Level);
+  }
+  template <class Q>
+  static void dequantize(const Q* q, float* out, size_t n, QuantParams p) {
+    portable::dequantize(q, out, n, p);
+  }
+  template <class Out, class In>
+  static void requantize(const In* x, Out* out, size_t n, RequantParams p) {
+    portable::requantize<Out>(x, out, n, p, Level);
+  }
+  template <class Q>
+  static void qadd(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+    portable::qadd(a, b, out, n, p, Level);
+  }
+  template <class Q>
+  static void qmul(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
+    portable::qmul(a, b, out, n, p, Level);
+  }
 };
 using backend = backend_at<isa::host>;
 

@@ -55,18 +55,20 @@ struct QAdd8Constants {
   int16_t out_zero_point;
   char flip;  // 0x80 for signed storage
 };
-template <class Q> constexpr QAdd8Constants qadd8_constants(QAddParams p) {
+template <class Q>
+constexpr QAdd8Constants qadd8_constants(QAddParams p) {
   constexpr bool is_signed = int_range<Q>::lo < 0;
   const int32_t bias = is_signed ? 128 : 0;
   const int32_t z = (p.a_zero_point + bias) * p.a_multiplier + (p.b_zero_point + bias) * p.b_multiplier;
-  const uint32_t pair = (static_cast<uint32_t>(static_cast<uint16_t>(p.b_multiplier)) << 16) |
-                        static_cast<uint16_t>(p.a_multiplier);
+  const uint32_t pair =
+      (static_cast<uint32_t>(static_cast<uint16_t>(p.b_multiplier)) << 16) | static_cast<uint16_t>(p.a_multiplier);
   return {static_cast<int32_t>(pair), round_constants(z, p.shift), static_cast<int16_t>(p.out_zero_point),
           static_cast<char>(is_signed ? 0x80 : 0)};
 }
 
 /// 8-bit qadd in SSE2, 16 elements per step (portable::qadd_is_narrow parameters).
-template <class Q> [[gnu::noinline]] void qadd8_sse2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+template <class Q>
+[[gnu::noinline]] void qadd8_sse2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
   const QAdd8Constants k = qadd8_constants<Q>(p);
   const __m128i mul = _mm_set1_epi32(k.mul_pair), zcmp = _mm_set1_epi32(k.round.zcmp);
   const __m128i offs = _mm_set1_epi32(k.round.offset), cnt = _mm_cvtsi32_si128(p.shift);
@@ -92,12 +94,14 @@ template <class Q> [[gnu::noinline]] void qadd8_sse2(const Q* a, const Q* b, Q* 
 }
 
 /// 8-bit qadd in AVX2, 32 elements per step (portable::qadd_is_narrow parameters).
-template <class Q> [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] void qadd8_avx2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+template <class Q>
+[[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] void qadd8_avx2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
   const QAdd8Constants k = qadd8_constants<Q>(p);
   const __m256i mul = _mm256_set1_epi32(k.mul_pair), zcmp = _mm256_set1_epi32(k.round.zcmp);
   const __m256i offs = _mm256_set1_epi32(k.round.offset);
   const __m128i cnt = _mm_cvtsi32_si128(p.shift);
-  const __m256i ozp = _mm256_set1_epi16(k.out_zero_point), flip = _mm256_set1_epi8(k.flip), zero = _mm256_setzero_si256();
+  const __m256i ozp = _mm256_set1_epi16(k.out_zero_point), flip = _mm256_set1_epi8(k.flip),
+                zero = _mm256_setzero_si256();
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     const __m256i va = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)), flip);
@@ -124,13 +128,15 @@ template <class Q> [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] void qadd8_avx2(const
 /// differences from the zero points as words, their exact int32 product from pmullw/pmulhw
 /// (|da * db| <= 65025), one vpmulld by the multiplier (|t| + half < 2^31), then the rounding
 /// and narrowing of qadd8.
-template <class Q> [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] void qmul8_avx2(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
+template <class Q>
+[[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] void qmul8_avx2(const Q* a, const Q* b, Q* out, size_t n, QMulParams p) {
   constexpr bool is_signed = int_range<Q>::lo < 0;
   const int32_t bias = is_signed ? 128 : 0;
   const RoundConstants rc = round_constants(0, p.shift);
   const __m256i azp = _mm256_set1_epi16(static_cast<int16_t>(p.a_zero_point + bias));
   const __m256i bzp = _mm256_set1_epi16(static_cast<int16_t>(p.b_zero_point + bias));
-  const __m256i m = _mm256_set1_epi32(p.multiplier), zcmp = _mm256_set1_epi32(rc.zcmp), offs = _mm256_set1_epi32(rc.offset);
+  const __m256i m = _mm256_set1_epi32(p.multiplier), zcmp = _mm256_set1_epi32(rc.zcmp),
+                offs = _mm256_set1_epi32(rc.offset);
   const __m128i cnt = _mm_cvtsi32_si128(p.shift);
   const __m256i ozp = _mm256_set1_epi16(static_cast<int16_t>(p.out_zero_point));
   const __m256i flip = _mm256_set1_epi8(static_cast<char>(is_signed ? 0x80 : 0)), zero = _mm256_setzero_si256();
@@ -138,8 +144,10 @@ template <class Q> [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] void qmul8_avx2(const
   for (; i + 32 <= n; i += 32) {
     const __m256i va = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)), flip);
     const __m256i vb = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)), flip);
-    const __m256i da[2] = {_mm256_sub_epi16(_mm256_unpacklo_epi8(va, zero), azp), _mm256_sub_epi16(_mm256_unpackhi_epi8(va, zero), azp)};
-    const __m256i db[2] = {_mm256_sub_epi16(_mm256_unpacklo_epi8(vb, zero), bzp), _mm256_sub_epi16(_mm256_unpackhi_epi8(vb, zero), bzp)};
+    const __m256i da[2] = {_mm256_sub_epi16(_mm256_unpacklo_epi8(va, zero), azp),
+                           _mm256_sub_epi16(_mm256_unpackhi_epi8(va, zero), azp)};
+    const __m256i db[2] = {_mm256_sub_epi16(_mm256_unpacklo_epi8(vb, zero), bzp),
+                           _mm256_sub_epi16(_mm256_unpackhi_epi8(vb, zero), bzp)};
     __m256i w[2];
     for (int j = 0; j < 2; ++j) {
       const __m256i plo = _mm256_mullo_epi16(da[j], db[j]), phi = _mm256_mulhi_epi16(da[j], db[j]);
@@ -187,13 +195,17 @@ struct WideRound {
 [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline WideRound wide_round(int shift) {
   const int64_t half = shift > 0 ? int64_t{1} << (shift - 1) : 0;
   const int64_t bound = shift < 32 ? int64_t{1} << (30 + shift) : 0;
-  return {_mm256_set1_epi64x(half), _mm256_set1_epi64x(shift > 0 ? 0 : INT64_MIN),
-          _mm256_set1_epi64x(-bound), _mm256_set1_epi64x(bound - 1),
-          _mm_cvtsi32_si128(shift >= 32 ? shift - 32 : shift), _mm_cvtsi32_si128(32 - shift)};
+  return {_mm256_set1_epi64x(half),
+          _mm256_set1_epi64x(shift > 0 ? 0 : INT64_MIN),
+          _mm256_set1_epi64x(-bound),
+          _mm256_set1_epi64x(bound - 1),
+          _mm_cvtsi32_si128(shift >= 32 ? shift - 32 : shift),
+          _mm_cvtsi32_si128(32 - shift)};
 }
 
 /// round_shift of 4 int64 lanes, before narrowing: t + half - [t < 0], clamped if need be.
-template <WideShift mode> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i wide_bias(__m256i t, const WideRound& c) {
+template <WideShift mode>
+[[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i wide_bias(__m256i t, const WideRound& c) {
   t = _mm256_add_epi64(_mm256_add_epi64(t, c.half), _mm256_cmpgt_epi64(c.zcmp, t));
   if constexpr (mode == WideShift::low_clamped) {
     t = _mm256_blendv_epi8(t, c.hi, _mm256_cmpgt_epi64(t, c.hi));
@@ -204,15 +216,19 @@ template <WideShift mode> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i wide_bi
 
 /// round_shift of the int64 values of the even (te) and odd (to) int32 lanes, as 8 int32 lanes
 /// in element order.
-template <WideShift mode> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i wide_round_shift(__m256i te, __m256i to, const WideRound& c) {
+template <WideShift mode>
+[[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i wide_round_shift(__m256i te, __m256i to, const WideRound& c) {
   te = wide_bias<mode>(te, c);
   to = wide_bias<mode>(to, c);
-  if constexpr (mode == WideShift::high) return _mm256_sra_epi32(_mm256_blend_epi32(_mm256_srli_epi64(te, 32), to, 0xAA), c.cnt);
-  else return _mm256_blend_epi32(_mm256_srl_epi64(te, c.cnt), _mm256_sll_epi64(to, c.cnt_odd), 0xAA);
+  if constexpr (mode == WideShift::high)
+    return _mm256_sra_epi32(_mm256_blend_epi32(_mm256_srli_epi64(te, 32), to, 0xAA), c.cnt);
+  else
+    return _mm256_blend_epi32(_mm256_srl_epi64(te, c.cnt), _mm256_sll_epi64(to, c.cnt_odd), 0xAA);
 }
 
 /// Runs F::template loop<mode> for the mode of (shift, max_abs_t).
-template <class F, class... A> void with_wide_shift(int shift, uint64_t max_abs_t, A... args) {
+template <class F, class... A>
+void with_wide_shift(int shift, uint64_t max_abs_t, A... args) {
   switch (wide_shift(shift, max_abs_t)) {
     case WideShift::high: return F::template loop<WideShift::high>(args...);
     case WideShift::low: return F::template loop<WideShift::low>(args...);
@@ -228,7 +244,8 @@ template <class F, class... A> void with_wide_shift(int shift, uint64_t max_abs_
 
 /// Stores 32 bytes of Q (8- or 16-bit storage) from 32 / sizeof(Q) int32 values in element
 /// order (r[0] holds the first 8), saturated to Q's range.
-template <class Q> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline void store_saturated(Q* out, const __m256i* r) {
+template <class Q>
+[[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline void store_saturated(Q* out, const __m256i* r) {
   constexpr bool is_signed = int_range<Q>::lo < 0;
   __m256i o;
   if constexpr (sizeof(Q) == 1) {  // the in-lane packs leave dword groups in the order 0 4 1 5 2 6 3 7
@@ -243,8 +260,10 @@ template <class Q> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline void store_saturated(Q
 }
 
 /// 8 elements of 8-, 16- or 32-bit storage as int32 lanes.
-template <class T> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i load8_as_i32(const T* p) {
-  if constexpr (sizeof(T) == 4) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+template <class T>
+[[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i load8_as_i32(const T* p) {
+  if constexpr (sizeof(T) == 4)
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   else if constexpr (sizeof(T) == 2) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     return int_range<T>::lo < 0 ? _mm256_cvtepi16_epi32(v) : _mm256_cvtepu16_epi32(v);
@@ -254,11 +273,15 @@ template <class T> [[OPTGRAMMAR_FOLD_AVX2_INLINE]] inline __m256i load8_as_i32(c
   }
 }
 
-constexpr uint64_t abs64(int64_t v) { return v < 0 ? uint64_t(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
+constexpr uint64_t abs64(int64_t v) {
+  return v < 0 ? uint64_t(0) - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
 
 /// Requantize to 8- or 16-bit storage from any integer storage, 32 / sizeof(Out) per step.
-template <class Out, class In> struct RequantizeAvx2 {
-  template <WideShift mode> [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] static void loop(const In* x, Out* out, size_t n, RequantParams p) {
+template <class Out, class In>
+struct RequantizeAvx2 {
+  template <WideShift mode>
+  [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] static void loop(const In* x, Out* out, size_t n, RequantParams p) {
     const WideRound c = wide_round(p.shift);
     const __m256i inzp = _mm256_set1_epi32(p.in_zero_point), m = _mm256_set1_epi32(p.multiplier);
     const __m256i ozp = _mm256_set1_epi32(p.out_zero_point);
@@ -277,14 +300,17 @@ template <class Out, class In> struct RequantizeAvx2 {
   }
 };
 /// Requantize with AVX2 (shift in [0, 62], out_zero_point in Out's range).
-template <class Out, class In> void requantize_avx2(const In* x, Out* out, size_t n, RequantParams p) {
+template <class Out, class In>
+void requantize_avx2(const In* x, Out* out, size_t n, RequantParams p) {
   with_wide_shift<RequantizeAvx2<Out, In>>(p.shift, (uint64_t{1} << 31) * abs64(p.multiplier), x, out, n, p);
 }
 
 /// qadd with multipliers of up to 32 bits (make_qadd_params for 16-bit storage), 8- or 16-bit
 /// storage, zero points within the storage range: the exact int64 sum of two vpmuldq products.
-template <class Q> struct QAddWideAvx2 {
-  template <WideShift mode> [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] static void loop(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+template <class Q>
+struct QAddWideAvx2 {
+  template <WideShift mode>
+  [[gnu::noinline, OPTGRAMMAR_FOLD_AVX2]] static void loop(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
     const WideRound c = wide_round(p.shift);
     const __m256i azp = _mm256_set1_epi32(p.a_zero_point), bzp = _mm256_set1_epi32(p.b_zero_point);
     const __m256i am = _mm256_set1_epi32(p.a_multiplier), bm = _mm256_set1_epi32(p.b_multiplier);
@@ -305,9 +331,11 @@ template <class Q> struct QAddWideAvx2 {
   }
 };
 /// qadd with AVX2 in int64 (zero points in Q's range, shift in [0, 62]).
-template <class Q> void qadd_wide_avx2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
+template <class Q>
+void qadd_wide_avx2(const Q* a, const Q* b, Q* out, size_t n, QAddParams p) {
   constexpr uint64_t span = static_cast<uint64_t>(int_range<Q>::hi - int_range<Q>::lo);  // bounds |q - zp|
-  with_wide_shift<QAddWideAvx2<Q>>(p.shift, span * abs64(p.a_multiplier) + span * abs64(p.b_multiplier), a, b, out, n, p);
+  with_wide_shift<QAddWideAvx2<Q>>(p.shift, span * abs64(p.a_multiplier) + span * abs64(p.b_multiplier), a, b, out, n,
+                                   p);
 }
 
 }  // namespace optgrammar::fold::portable::x86

@@ -64,10 +64,14 @@ struct ExprNode {
   AffineExpr lhs;
   AffineExpr rhs;
   ExprNode(ExprKind k, std::int64_t v, AffineExpr const* l, AffineExpr const* r)
-      : kind(k), value(v), lhs(l ? *l : AffineExpr(AffineExpr::NullTag{})), rhs(r ? *r : AffineExpr(AffineExpr::NullTag{})) {}
+      : kind(k),
+        value(v),
+        lhs(l ? *l : AffineExpr(AffineExpr::NullTag{})),
+        rhs(r ? *r : AffineExpr(AffineExpr::NullTag{})) {}
 };
 inline std::shared_ptr<const ExprNode> const& zero_node() {
-  static const std::shared_ptr<const ExprNode> z = std::make_shared<const ExprNode>(ExprKind::constant, 0, nullptr, nullptr);
+  static const std::shared_ptr<const ExprNode> z =
+      std::make_shared<const ExprNode>(ExprKind::constant, 0, nullptr, nullptr);
   return z;
 }
 }  // namespace detail
@@ -193,10 +197,12 @@ inline std::int64_t evaluate(AffineExpr const& e, std::span<const std::int64_t> 
   switch (e.kind()) {
     case ExprKind::constant: return e.value();
     case ExprKind::dim:
-      if (static_cast<std::size_t>(e.value()) >= dims.size()) throw std::out_of_range("no value for d" + std::to_string(e.value()));
+      if (static_cast<std::size_t>(e.value()) >= dims.size())
+        throw std::out_of_range("no value for d" + std::to_string(e.value()));
       return dims[static_cast<std::size_t>(e.value())];
     case ExprKind::symbol:
-      if (static_cast<std::size_t>(e.value()) >= syms.size()) throw std::out_of_range("no value for s" + std::to_string(e.value()));
+      if (static_cast<std::size_t>(e.value()) >= syms.size())
+        throw std::out_of_range("no value for s" + std::to_string(e.value()));
       return syms[static_cast<std::size_t>(e.value())];
     case ExprKind::add: return evaluate(e.lhs(), dims, syms) + evaluate(e.rhs(), dims, syms);
     case ExprKind::mul: return evaluate(e.lhs(), dims, syms) * e.value();
@@ -237,7 +243,10 @@ void for_each_var(AffineExpr const& e, F&& f) {
     case ExprKind::constant: return;
     case ExprKind::dim:
     case ExprKind::symbol: f(e.kind(), e.value()); return;
-    case ExprKind::add: for_each_var(e.lhs(), f); for_each_var(e.rhs(), f); return;
+    case ExprKind::add:
+      for_each_var(e.lhs(), f);
+      for_each_var(e.rhs(), f);
+      return;
     default: for_each_var(e.lhs(), f); return;
   }
 }
@@ -264,8 +273,14 @@ inline void print_operand(std::string& out, AffineExpr const& e) {
 inline void print_expr(std::string& out, AffineExpr const& e, int level) {
   switch (e.kind()) {
     case ExprKind::constant: out += std::to_string(e.value()); return;
-    case ExprKind::dim: out += 'd'; out += std::to_string(e.value()); return;
-    case ExprKind::symbol: out += 's'; out += std::to_string(e.value()); return;
+    case ExprKind::dim:
+      out += 'd';
+      out += std::to_string(e.value());
+      return;
+    case ExprKind::symbol:
+      out += 's';
+      out += std::to_string(e.value());
+      return;
     case ExprKind::add: {
       if (level == 2) out += '(';
       print_expr(out, e.lhs(), 0);

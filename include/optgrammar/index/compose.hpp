@@ -29,10 +29,12 @@ inline IndexingMap compose(IndexingMap const& first, IndexingMap const& second, 
   r.ranges = first.ranges;
   r.ranges.insert(r.ranges.end(), second.ranges.begin(), second.ranges.end());
   std::vector<AffineExpr> sym_shift;
-  for (std::size_t j = 0; j < second.num_ranges(); ++j) sym_shift.push_back(sym(static_cast<int>(first.num_ranges() + j)));
+  for (std::size_t j = 0; j < second.num_ranges(); ++j)
+    sym_shift.push_back(sym(static_cast<int>(first.num_ranges() + j)));
   for (auto const& e : second.results) r.results.push_back(substitute(e, first.results, sym_shift));
   r.constraints = first.constraints;
-  for (auto const& c : second.constraints) r.constraints.push_back({substitute(c.expr, first.results, sym_shift), c.range});
+  for (auto const& c : second.constraints)
+    r.constraints.push_back({substitute(c.expr, first.results, sym_shift), c.range});
   for (std::size_t i = 0; i < first.num_results(); ++i) r.constraints.push_back({first.results[i], second.dims[i]});
   r.known_empty = first.known_empty || second.known_empty;
   return simplify_result ? simplify(std::move(r)) : r;

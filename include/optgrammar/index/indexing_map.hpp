@@ -90,8 +90,10 @@ struct IndexingMap {
     s += " -> (";
     for (std::size_t i = 0; i < results.size(); ++i) s += detail::cat({i ? ", " : "", index::to_string(results[i])});
     s += ")\ndomain:\n";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += detail::cat({"d", std::to_string(i), " in ", dims[i].to_string(), "\n"});
-    for (std::size_t j = 0; j < ranges.size(); ++j) s += detail::cat({"s", std::to_string(j), " in ", ranges[j].to_string(), "\n"});
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      s += detail::cat({"d", std::to_string(i), " in ", dims[i].to_string(), "\n"});
+    for (std::size_t j = 0; j < ranges.size(); ++j)
+      s += detail::cat({"s", std::to_string(j), " in ", ranges[j].to_string(), "\n"});
     for (auto const& c : constraints) s += detail::cat({index::to_string(c.expr), " in ", c.range.to_string(), "\n"});
     if (known_empty) s += "known empty\n";
     return s;
@@ -112,7 +114,10 @@ struct IndexingMap {
     while (true) {
       bool ok = true;
       for (auto const& c : constraints)
-        if (!c.range.contains(evaluate(c.expr, d, s))) { ok = false; break; }
+        if (!c.range.contains(evaluate(c.expr, d, s))) {
+          ok = false;
+          break;
+        }
       if (ok) f(std::span<const std::int64_t>(d), std::span<const std::int64_t>(s));
       // odometer, last range variable fastest
       std::size_t k = n;
@@ -120,10 +125,16 @@ struct IndexingMap {
         --k;
         if (k >= d.size()) {
           auto j = k - d.size();
-          if (s[j] < ranges[j].hi) { ++s[j]; break; }
+          if (s[j] < ranges[j].hi) {
+            ++s[j];
+            break;
+          }
           s[j] = ranges[j].lo;
         } else {
-          if (d[k] < dims[k].hi) { ++d[k]; break; }
+          if (d[k] < dims[k].hi) {
+            ++d[k];
+            break;
+          }
           d[k] = dims[k].lo;
         }
         if (k == 0) return;

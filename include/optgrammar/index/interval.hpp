@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <initializer_list>
 #include <vector>
 
 namespace optgrammar::index {

@@ -45,12 +45,16 @@ inline IndexingMap broadcast_map(Shape const& operand, Shape const& output, std:
   m.dims = detail::bounds_of(output);
   for (std::size_t i = 0; i < dims.size(); ++i) {
     int o = dims[i];
-    if (o < 0 || static_cast<std::size_t>(o) >= output.size()) detail::bad_op("broadcast", "dimension " + std::to_string(o) + " is not an output dimension");
+    if (o < 0 || static_cast<std::size_t>(o) >= output.size())
+      detail::bad_op("broadcast", "dimension " + std::to_string(o) + " is not an output dimension");
     if (i > 0 && dims[i - 1] >= o) detail::bad_op("broadcast", "dimensions must be strictly increasing");
-    if (operand[i] == output[static_cast<std::size_t>(o)]) m.results.push_back(dim(o));
-    else if (operand[i] == 1) m.results.push_back(constant(0));
-    else detail::bad_op("broadcast", "operand dimension " + std::to_string(i) + " (extent " + std::to_string(operand[i]) +
-                                         ") does not match output dimension " + std::to_string(o));
+    if (operand[i] == output[static_cast<std::size_t>(o)])
+      m.results.push_back(dim(o));
+    else if (operand[i] == 1)
+      m.results.push_back(constant(0));
+    else
+      detail::bad_op("broadcast", "operand dimension " + std::to_string(i) + " (extent " + std::to_string(operand[i]) +
+                                      ") does not match output dimension " + std::to_string(o));
   }
   return m;
 }
@@ -96,13 +100,15 @@ inline IndexingMap slice_map(Shape const& operand, std::vector<std::int64_t> con
                              std::vector<std::int64_t> const& limits, std::vector<std::int64_t> const& strides) {
   detail::check_shape("slice", operand, "operand");
   std::size_t r = operand.size();
-  if (starts.size() != r || limits.size() != r || strides.size() != r) detail::bad_op("slice", "needs starts, limits and strides for every dimension");
+  if (starts.size() != r || limits.size() != r || strides.size() != r)
+    detail::bad_op("slice", "needs starts, limits and strides for every dimension");
   IndexingMap m;
   for (std::size_t i = 0; i < r; ++i) {
     if (strides[i] <= 0) detail::bad_op("slice", "stride of dimension " + std::to_string(i) + " must be positive");
     if (starts[i] < 0 || limits[i] > operand[i] || starts[i] > limits[i])
-      detail::bad_op("slice", "[" + std::to_string(starts[i]) + ":" + std::to_string(limits[i]) + "] is outside dimension " +
-                                  std::to_string(i) + " of extent " + std::to_string(operand[i]));
+      detail::bad_op("slice", "[" + std::to_string(starts[i]) + ":" + std::to_string(limits[i]) +
+                                  "] is outside dimension " + std::to_string(i) + " of extent " +
+                                  std::to_string(operand[i]));
     std::int64_t n = ceil_div(limits[i] - starts[i], strides[i]);
     m.dims.push_back({0, n - 1});
     m.results.push_back(dim(static_cast<int>(i)) * strides[i] + starts[i]);
@@ -112,14 +118,15 @@ inline IndexingMap slice_map(Shape const& operand, std::vector<std::int64_t> con
 
 /// Slice given by offsets and output sizes (and optional strides, default 1), the way AUTOSPLIT
 /// cuts its parts: `slice_map_sizes({64, 32}, {16, 0}, {16, 32})` reads rows 16..31.
-inline IndexingMap slice_map_sizes(Shape const& operand, std::vector<std::int64_t> const& offsets,
-                                   Shape const& sizes, std::vector<std::int64_t> strides = {}) {
+inline IndexingMap slice_map_sizes(Shape const& operand, std::vector<std::int64_t> const& offsets, Shape const& sizes,
+                                   std::vector<std::int64_t> strides = {}) {
   if (strides.empty()) strides.assign(operand.size(), 1);
   if (offsets.size() != operand.size() || sizes.size() != operand.size() || strides.size() != operand.size())
     detail::bad_op("slice", "needs offsets, sizes and strides for every dimension");
   std::vector<std::int64_t> limits;
   for (std::size_t i = 0; i < operand.size(); ++i) {
-    if (sizes[i] < 0 || strides[i] <= 0) detail::bad_op("slice", "negative size or non-positive stride in dimension " + std::to_string(i));
+    if (sizes[i] < 0 || strides[i] <= 0)
+      detail::bad_op("slice", "negative size or non-positive stride in dimension " + std::to_string(i));
     limits.push_back(sizes[i] == 0 ? offsets[i] : offsets[i] + (sizes[i] - 1) * strides[i] + 1);
   }
   return slice_map(operand, offsets, limits, strides);
@@ -135,7 +142,8 @@ inline std::vector<IndexingMap> concat_maps(std::vector<Shape> const& operands, 
   out[d] = 0;
   for (std::size_t k = 0; k < operands.size(); ++k) {
     detail::check_shape("concat", operands[k], "operand");
-    if (operands[k].size() != out.size()) detail::bad_op("concat", "operand " + std::to_string(k) + " has a different rank");
+    if (operands[k].size() != out.size())
+      detail::bad_op("concat", "operand " + std::to_string(k) + " has a different rank");
     for (std::size_t i = 0; i < out.size(); ++i)
       if (i != d && operands[k][i] != operands[0][i])
         detail::bad_op("concat", "operand " + std::to_string(k) + " differs in dimension " + std::to_string(i));
@@ -194,7 +202,8 @@ inline IndexingMap reshape_map(Shape const& operand, Shape const& output) {
   std::int64_t a = 1, b = 1;
   for (auto n : operand) a *= n;
   for (auto n : output) b *= n;
-  if (a != b) detail::bad_op("reshape", "operand has " + std::to_string(a) + " elements but the output has " + std::to_string(b));
+  if (a != b)
+    detail::bad_op("reshape", "operand has " + std::to_string(a) + " elements but the output has " + std::to_string(b));
   IndexingMap m;
   m.dims = detail::bounds_of(output);
   std::vector<AffineExpr> idx;
@@ -221,7 +230,10 @@ inline IndexingMap reduce_map(Shape const& operand, std::vector<int> const& dims
     if (reduced[i]) {
       m.ranges.push_back({0, operand[i] - 1});
       m.results.push_back(sym(ns++));
-      if (keep_dims) { m.dims.push_back({0, 0}); ++nd; }
+      if (keep_dims) {
+        m.dims.push_back({0, 0});
+        ++nd;
+      }
     } else {
       m.dims.push_back({0, operand[i] - 1});
       m.results.push_back(dim(keep_dims ? static_cast<int>(i) : nd));
@@ -308,9 +320,15 @@ inline IndexingMap dot_map(Shape const& lhs_shape, Shape const& rhs_shape, std::
     lres[lb] = rres[rb] = dim(nd++);
   }
   for (std::size_t i = 0; i < lhs_shape.size(); ++i)
-    if (lr[i] == -1) { m.dims.push_back({0, lhs_shape[i] - 1}); lres[i] = dim(nd++); }
+    if (lr[i] == -1) {
+      m.dims.push_back({0, lhs_shape[i] - 1});
+      lres[i] = dim(nd++);
+    }
   for (std::size_t i = 0; i < rhs_shape.size(); ++i)
-    if (rr[i] == -1) { m.dims.push_back({0, rhs_shape[i] - 1}); rres[i] = dim(nd++); }
+    if (rr[i] == -1) {
+      m.dims.push_back({0, rhs_shape[i] - 1});
+      rres[i] = dim(nd++);
+    }
   for (std::size_t k = 0; k < lhs_contract.size(); ++k) {
     auto lc = static_cast<std::size_t>(lhs_contract[k]), rc = static_cast<std::size_t>(rhs_contract[k]);
     if (lhs_shape[lc] != rhs_shape[rc]) detail::bad_op("dot", "contracting dimensions differ in extent");

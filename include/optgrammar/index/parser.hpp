@@ -97,18 +97,28 @@ class MapParser {
   [[noreturn]] void fail_at(std::size_t at, std::string const& what) const {
     std::size_t line = 1, col = 1;
     for (std::size_t i = 0; i < at && i < text_.size(); ++i) {
-      if (text_[i] == '\n') { ++line; col = 1; }
-      else ++col;
+      if (text_[i] == '\n') {
+        ++line;
+        col = 1;
+      } else
+        ++col;
     }
     std::size_t end = at;
     while (end < text_.size() && !std::isspace(static_cast<unsigned char>(text_[end])) && end - at < 16) ++end;
-    std::string found = at >= text_.size() ? "end of input" : "'" + std::string(text_.substr(at, std::max<std::size_t>(end - at, 1))) + "'";
-    throw ParseError("line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what + ", found " + found);
+    std::string found = at >= text_.size()
+                            ? "end of input"
+                            : "'" + std::string(text_.substr(at, std::max<std::size_t>(end - at, 1))) + "'";
+    throw ParseError("line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what + ", found " +
+                     found);
   }
-  [[noreturn]] void fail(std::string const& what) { skip_space(); fail_at(pos_, what); }
+  [[noreturn]] void fail(std::string const& what) {
+    skip_space();
+    fail_at(pos_, what);
+  }
 
   std::string name_of(AffineExpr const& v) const {
-    for (auto const& [n, e] : vars_) if (e == v) return n;
+    for (auto const& [n, e] : vars_)
+      if (e == v) return n;
     return "?";
   }
   void declare(std::string const& n, AffineExpr v) {
@@ -118,10 +128,16 @@ class MapParser {
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
-  bool at_end() { skip_space(); return pos_ >= text_.size(); }
+  bool at_end() {
+    skip_space();
+    return pos_ >= text_.size();
+  }
   bool accept(std::string_view p) {
     skip_space();
-    if (text_.substr(pos_, p.size()) == p) { pos_ += p.size(); return true; }
+    if (text_.substr(pos_, p.size()) == p) {
+      pos_ += p.size();
+      return true;
+    }
     return false;
   }
   void expect(std::string_view p) {
@@ -182,9 +198,13 @@ class MapParser {
   AffineExpr parse_expr() {
     AffineExpr e = parse_signed();
     while (true) {
-      if (accept("+")) e = e + parse_signed();
-      else if (peek_is_minus()) { ++pos_; e = e + (-parse_signed()); }
-      else return e;
+      if (accept("+"))
+        e = e + parse_signed();
+      else if (peek_is_minus()) {
+        ++pos_;
+        e = e + (-parse_signed());
+      } else
+        return e;
     }
   }
   bool peek_is_minus() {
@@ -193,7 +213,10 @@ class MapParser {
   }
   // signed := '-' signed | product
   AffineExpr parse_signed() {
-    if (peek_is_minus()) { ++pos_; return -parse_signed(); }
+    if (peek_is_minus()) {
+      ++pos_;
+      return -parse_signed();
+    }
     return parse_product();
   }
   // product := factor (('*' | floordiv | ceildiv | mod) operand)*
@@ -203,9 +226,12 @@ class MapParser {
       std::size_t at = (skip_space(), pos_);
       if (accept("*")) {
         AffineExpr r = parse_operand();
-        if (r.is_constant()) e = e * r.value();
-        else if (e.is_constant()) e = r * e.value();
-        else fail_at(at, "a product needs a constant operand");
+        if (r.is_constant())
+          e = e * r.value();
+        else if (e.is_constant())
+          e = r * e.value();
+        else
+          fail_at(at, "a product needs a constant operand");
         continue;
       }
       std::string w = peek_word();
@@ -219,7 +245,10 @@ class MapParser {
   }
   // the right operand of a binary operator: an optionally negated factor
   AffineExpr parse_operand() {
-    if (peek_is_minus()) { ++pos_; return -parse_operand(); }
+    if (peek_is_minus()) {
+      ++pos_;
+      return -parse_operand();
+    }
     return parse_factor();
   }
   // factor := INT [var | '('] | var | '(' sum ')'

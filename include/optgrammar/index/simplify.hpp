@@ -75,7 +75,10 @@ inline LinearForm linear_form(AffineExpr const& e) {
   LinearForm r;
   switch (e.kind()) {
     case ExprKind::constant: r.constant = e.value(); break;
-    case ExprKind::add: r = linear_form(e.lhs()); r.add(linear_form(e.rhs())); break;
+    case ExprKind::add:
+      r = linear_form(e.lhs());
+      r.add(linear_form(e.rhs()));
+      break;
     case ExprKind::mul: r = linear_form(e.lhs()).scaled(e.value()); break;
     default: r.add(e, 1); break;
   }
@@ -148,8 +151,10 @@ class Simplifier {
       case ExprKind::symbol: {
         LinearForm r;
         Interval b = detail::range_of_atom(e, env_);
-        if (b.is_point()) r.constant = b.lo;
-        else r.add(e, 1);
+        if (b.is_point())
+          r.constant = b.lo;
+        else
+          r.add(e, 1);
         return r;
       }
       case ExprKind::add: {
@@ -193,8 +198,10 @@ class Simplifier {
       if (g <= 1 || g >= c) continue;
       Split s{g, {}, {}};
       for (auto const& [atom, k] : l.terms) {
-        if (k % g == 0) s.a.add(atom, k / g);
-        else s.b.add(atom, k);
+        if (k % g == 0)
+          s.a.add(atom, k / g);
+        else
+          s.b.add(atom, k);
       }
       if (s.a.terms.empty()) continue;
       s.b.constant = l.constant;
@@ -214,8 +221,10 @@ class Simplifier {
   static LinearForm extract_multiples(LinearForm const& l, std::int64_t c, LinearForm& whole) {
     LinearForm rest;
     for (auto const& [atom, k] : l.terms) {
-      if (k % c == 0) whole.add(atom, k / c);
-      else rest.add(atom, k);
+      if (k % c == 0)
+        whole.add(atom, k / c);
+      else
+        rest.add(atom, k);
     }
     std::int64_t q = floor_div(l.constant, c);
     whole.constant += q;
@@ -394,7 +403,8 @@ inline void tighten_single_var(IndexingMap& m, Constraint const& c, bool& change
     index = i;
   });
   if (count == 0 || !single) return;
-  Interval& b = kind == ExprKind::dim ? m.dims[static_cast<std::size_t>(index)] : m.ranges[static_cast<std::size_t>(index)];
+  Interval& b =
+      kind == ExprKind::dim ? m.dims[static_cast<std::size_t>(index)] : m.ranges[static_cast<std::size_t>(index)];
   std::vector<std::int64_t> d(m.dims.size(), 0), s(m.ranges.size(), 0);
   std::vector<std::int64_t>& v = kind == ExprKind::dim ? d : s;
   auto holds = [&](std::int64_t x) {
@@ -420,7 +430,10 @@ inline std::optional<Constraint> simplify_constraint(IndexingMap& m, Constraint 
   for (int guard = 0; guard < 64; ++guard) {
     iv = iv + (-l.constant);
     l.constant = 0;
-    if (iv.empty()) { m.known_empty = true; return std::nullopt; }
+    if (iv.empty()) {
+      m.known_empty = true;
+      return std::nullopt;
+    }
     if (l.terms.empty()) {
       if (!iv.contains(0)) m.known_empty = true;
       return std::nullopt;
@@ -428,9 +441,16 @@ inline std::optional<Constraint> simplify_constraint(IndexingMap& m, Constraint 
     std::int64_t g = 0;
     for (auto const& t : l.terms) g = std::gcd(g, t.second);
     if (g > 1) {
-      l = [&] { LinearForm d; for (auto const& [a, k] : l.terms) d.add(a, k / g); return d; }();
+      l = [&] {
+        LinearForm d;
+        for (auto const& [a, k] : l.terms) d.add(a, k / g);
+        return d;
+      }();
       iv = {ceil_div(iv.lo, g), floor_div(iv.hi, g)};
-      if (iv.empty()) { m.known_empty = true; return std::nullopt; }
+      if (iv.empty()) {
+        m.known_empty = true;
+        return std::nullopt;
+      }
     }
     if (l.terms.size() == 1 && (l.terms[0].second == 1 || l.terms[0].second == -1)) {
       if (l.terms[0].second == -1) {
@@ -442,7 +462,10 @@ inline std::optional<Constraint> simplify_constraint(IndexingMap& m, Constraint 
         Interval& b = a.kind() == ExprKind::dim ? m.dims[static_cast<std::size_t>(a.value())]
                                                 : m.ranges[static_cast<std::size_t>(a.value())];
         Interval nb = b.intersect(iv);
-        if (nb != b) { b = nb; changed = true; }
+        if (nb != b) {
+          b = nb;
+          changed = true;
+        }
         if (nb.empty()) m.known_empty = true;
         return std::nullopt;
       }
@@ -459,7 +482,10 @@ inline std::optional<Constraint> simplify_constraint(IndexingMap& m, Constraint 
     }
     Interval rr = s.range(l);
     if (iv.contains(rr)) return std::nullopt;
-    if (rr.intersect(iv).empty()) { m.known_empty = true; return std::nullopt; }
+    if (rr.intersect(iv).empty()) {
+      m.known_empty = true;
+      return std::nullopt;
+    }
     Constraint kept{l.to_expr(), iv};
     tighten_single_var(m, kept, changed);
     return kept;
@@ -499,22 +525,29 @@ inline void remove_unused_ranges(IndexingMap& m) {
 inline IndexingMap simplify(IndexingMap m) {
   for (int round = 0; round < 16; ++round) {
     bool changed = false;
-    for (auto const& b : m.dims) if (b.empty()) m.known_empty = true;
-    for (auto const& b : m.ranges) if (b.empty()) m.known_empty = true;
+    for (auto const& b : m.dims)
+      if (b.empty()) m.known_empty = true;
+    for (auto const& b : m.ranges)
+      if (b.empty()) m.known_empty = true;
     std::vector<Constraint> kept;
     for (auto const& c : m.constraints) {
       auto k = detail::simplify_constraint(m, c, changed);
       if (!k) continue;
       auto same = std::find_if(kept.begin(), kept.end(), [&](Constraint const& o) { return o.expr == k->expr; });
-      if (same != kept.end()) same->range = same->range.intersect(k->range);
-      else kept.push_back(*k);
+      if (same != kept.end())
+        same->range = same->range.intersect(k->range);
+      else
+        kept.push_back(*k);
     }
     if (kept != m.constraints) changed = true;
     m.constraints = std::move(kept);
     Simplifier s({m.dims, m.ranges});
     for (auto& r : m.results) {
       AffineExpr n = s.simplify(r);
-      if (!(n == r)) { r = n; changed = true; }
+      if (!(n == r)) {
+        r = n;
+        changed = true;
+      }
     }
     if (!changed) break;
   }

@@ -33,10 +33,13 @@ inline std::optional<Box> input_box(IndexingMap const& out_to_in, Box const& til
   }
   m = simplify(std::move(m));
   if (m.known_empty) return std::nullopt;
-  for (auto const& b : m.dims) if (b.empty()) return std::nullopt;
-  for (auto const& b : m.ranges) if (b.empty()) return std::nullopt;
+  for (auto const& b : m.dims)
+    if (b.empty()) return std::nullopt;
+  for (auto const& b : m.ranges)
+    if (b.empty()) return std::nullopt;
   Box box = result_ranges(m);
-  for (auto const& iv : box) if (iv.empty()) return std::nullopt;
+  for (auto const& iv : box)
+    if (iv.empty()) return std::nullopt;
   return box;
 }
 
@@ -129,14 +132,17 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
   auto d = static_cast<std::size_t>(spec.dim);
   if (spec.dim < 0 || d >= spec.output.size()) {
     issue(TilingFault::bad_spec, -1, -1, spec.dim,
-          "split dimension " + std::to_string(spec.dim) + " is not a dimension of the rank-" + std::to_string(spec.output.size()) + " output");
+          "split dimension " + std::to_string(spec.dim) + " is not a dimension of the rank-" +
+              std::to_string(spec.output.size()) + " output");
     return res;
   }
   for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-    if (spec.inputs[k].map.num_dims() != spec.output.size() || spec.inputs[k].map.num_results() != spec.inputs[k].shape.size())
+    if (spec.inputs[k].map.num_dims() != spec.output.size() ||
+        spec.inputs[k].map.num_results() != spec.inputs[k].shape.size())
       issue(TilingFault::bad_spec, -1, static_cast<int>(k), -1,
-            "input " + std::to_string(k) + ": its indexing map does not go from the output's rank (" + std::to_string(spec.output.size()) +
-                ") to the input's rank (" + std::to_string(spec.inputs[k].shape.size()) + ")");
+            "input " + std::to_string(k) + ": its indexing map does not go from the output's rank (" +
+                std::to_string(spec.output.size()) + ") to the input's rank (" +
+                std::to_string(spec.inputs[k].shape.size()) + ")");
   if (!res.ok()) return res;
 
   std::int64_t extent = spec.output[d];
@@ -156,7 +162,8 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
     auto const& t = spec.parts[p];
     int pi = static_cast<int>(p);
     if (t.size <= 0) {
-      issue(TilingFault::empty_part, pi, -1, spec.dim, "part " + std::to_string(p) + " has size " + std::to_string(t.size));
+      issue(TilingFault::empty_part, pi, -1, spec.dim,
+            "part " + std::to_string(p) + " has size " + std::to_string(t.size));
       continue;
     }
     if (t.start < 0 || t.start + t.size > extent)
@@ -167,10 +174,11 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
   for (std::size_t i = 1; i < live.size(); ++i)
     if (spec.parts[live[i]].start < spec.parts[live[i - 1]].start)
       issue(TilingFault::out_of_order, static_cast<int>(live[i]), -1, spec.dim,
-            pname(live[i]) + " comes after " + pname(live[i - 1]) + " but starts before it: the concatenation along " + dname +
-                " would misplace it");
+            pname(live[i]) + " comes after " + pname(live[i - 1]) + " but starts before it: the concatenation along " +
+                dname + " would misplace it");
   std::vector<std::size_t> sorted = live;
-  std::stable_sort(sorted.begin(), sorted.end(), [&](auto a, auto b) { return spec.parts[a].start < spec.parts[b].start; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](auto a, auto b) { return spec.parts[a].start < spec.parts[b].start; });
   std::int64_t next = 0;  // first element not yet covered
   std::optional<std::size_t> prev;
   for (std::size_t p : sorted) {
@@ -182,12 +190,17 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
                 (prev ? "between " + pname(*prev) + " and " + pname(p) : "before " + pname(p)) + ")");
     else if (lo < next && prev)
       issue(TilingFault::overlap, static_cast<int>(p), -1, spec.dim,
-            "overlap: " + pname(*prev) + " and " + pname(p) + " both compute " + range_txt(lo, std::min(next - 1, hi)) + " of " + dname);
-    if (hi + 1 > next) { next = hi + 1; prev = p; }
+            "overlap: " + pname(*prev) + " and " + pname(p) + " both compute " + range_txt(lo, std::min(next - 1, hi)) +
+                " of " + dname);
+    if (hi + 1 > next) {
+      next = hi + 1;
+      prev = p;
+    }
   }
   if (next < extent)
     issue(TilingFault::gap, prev ? static_cast<int>(*prev) : -1, -1, spec.dim,
-          "gap: no part computes " + range_txt(next, extent - 1) + " of " + dname + (prev ? " (after " + pname(*prev) + ")" : ""));
+          "gap: no part computes " + range_txt(next, extent - 1) + " of " + dname +
+              (prev ? " (after " + pname(*prev) + ")" : ""));
 
   // 2. the slices each part reads
   for (std::size_t p = 0; p < spec.parts.size(); ++p) {
@@ -195,7 +208,8 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
     int pi = static_cast<int>(p);
     if (t.input_slices.size() != spec.inputs.size()) {
       issue(TilingFault::bad_spec, pi, -1, -1,
-            pname(p) + " gives " + std::to_string(t.input_slices.size()) + " input slices for " + std::to_string(spec.inputs.size()) + " inputs");
+            pname(p) + " gives " + std::to_string(t.input_slices.size()) + " input slices for " +
+                std::to_string(spec.inputs.size()) + " inputs");
       continue;
     }
     if (t.size <= 0) continue;
@@ -209,7 +223,8 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
       std::string where = pname(p) + ", input " + std::to_string(k);
       if (slice.size() != in.shape.size()) {
         issue(TilingFault::bad_spec, pi, ki, -1,
-              where + ": slice has rank " + std::to_string(slice.size()) + ", the input has rank " + std::to_string(in.shape.size()));
+              where + ": slice has rank " + std::to_string(slice.size()) + ", the input has rank " +
+                  std::to_string(in.shape.size()));
         continue;
       }
       bool slice_empty = std::any_of(slice.begin(), slice.end(), [](Interval iv) { return iv.empty(); });
@@ -224,8 +239,8 @@ inline TilingResult check_tiling(TilingSpec const& spec) {
       for (std::size_t i = 0; i < need->size(); ++i)
         if (slice_empty || !slice[i].contains((*need)[i]))
           issue(TilingFault::slice_too_small, pi, ki, static_cast<int>(i),
-                where + ": needs " + (*need)[i].to_string() + " of dimension " + std::to_string(i) + " but its slice holds " +
-                    (slice_empty ? std::string("nothing") : slice[i].to_string()));
+                where + ": needs " + (*need)[i].to_string() + " of dimension " + std::to_string(i) +
+                    " but its slice holds " + (slice_empty ? std::string("nothing") : slice[i].to_string()));
     }
   }
   return res;

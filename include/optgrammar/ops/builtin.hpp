@@ -6,8 +6,8 @@
 #pragma once
 
 #include "optgrammar/index/op_maps.hpp"
-#include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/builtin_eval.hpp"
+#include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/layer.hpp"
 #include "optgrammar/ops/onnx_eval.hpp"
 
@@ -36,7 +36,8 @@ Inferred broadcast2(const OpView& v) {
   r.dtype = true;
   r.quant = !own_quant;
   if (!broadcast(*v.operands[0].def, *v.operands[1].def, r.def))
-    r.error = cat("operand shapes ", shape_string(*v.operands[0].def), " and ", shape_string(*v.operands[1].def), " do not broadcast");
+    r.error = cat("operand shapes ", shape_string(*v.operands[0].def), " and ", shape_string(*v.operands[1].def),
+                  " do not broadcast");
   else
     r.shape = true;
   return r;
@@ -128,7 +129,8 @@ inline Inferred bias_add(const OpView& v) {
   Inferred r = like_first(v);
   OutputDef b;
   if (!broadcast(*v.operands[0].def, *v.operands[1].def, b) || !b.same_shape(*v.operands[0].def))
-    r.error = cat("bias ", shape_string(*v.operands[1].def), " does not broadcast to ", shape_string(*v.operands[0].def));
+    r.error =
+        cat("bias ", shape_string(*v.operands[1].def), " does not broadcast to ", shape_string(*v.operands[0].def));
   return r;
 }
 
@@ -171,8 +173,10 @@ inline Inferred slice(const OpView& v) {
   r.def.dims = {};
   for (std::size_t i = 0; i < size->size() && i < max_rank; ++i) r.def.dims[i] = static_cast<std::size_t>((*size)[i]);
   r.shape = true;
-  if (size->size() != x.rank) r.error = cat("size has ", size->size(), " dims for rank ", x.rank);
-  else if (start && start->size() != x.rank) r.error = cat("start has ", start->size(), " dims for rank ", x.rank);
+  if (size->size() != x.rank)
+    r.error = cat("size has ", size->size(), " dims for rank ", x.rank);
+  else if (start && start->size() != x.rank)
+    r.error = cat("start has ", start->size(), " dims for rank ", x.rank);
   else if (start)
     for (std::uint32_t k = 0; k < x.rank; ++k)
       if ((*start)[k] < 0 || static_cast<std::size_t>((*start)[k] + (*size)[k]) > x.dims[k]) {
@@ -230,7 +234,8 @@ inline Maps transpose(const OpView& v) {
 }
 inline Maps reshape(const OpView& v) {
   Maps m(v.operands.size());
-  m[0] = guarded([&] { return index::reshape_map(eval::index_shape(*v.operands[0].def), eval::index_shape(*v.declared)); });
+  m[0] = guarded(
+      [&] { return index::reshape_map(eval::index_shape(*v.operands[0].def), eval::index_shape(*v.declared)); });
   return m;
 }
 inline Maps concat(const OpView& v) {
@@ -238,7 +243,8 @@ inline Maps concat(const OpView& v) {
   auto form = eval::concat_form(v.operands, *v.declared);
   if (!form) return m;
   std::vector<index::Shape> shapes;
-  for (std::size_t k = form->first_part; k < v.operands.size(); ++k) shapes.push_back(eval::index_shape(*v.operands[k].def));
+  for (std::size_t k = form->first_part; k < v.operands.size(); ++k)
+    shapes.push_back(eval::index_shape(*v.operands[k].def));
   try {
     auto maps = index::concat_maps(shapes, static_cast<int>(form->axis));
     for (std::size_t i = 0; i < maps.size(); ++i) m[form->first_part + i] = std::move(maps[i]);
@@ -249,7 +255,9 @@ inline Maps concat(const OpView& v) {
 inline Maps slice(const OpView& v) {
   Maps m(v.operands.size());
   if (auto start = eval::int_values(v.operands[1]))
-    m[0] = guarded([&] { return index::slice_map_sizes(eval::index_shape(*v.operands[0].def), *start, eval::index_shape(*v.declared)); });
+    m[0] = guarded([&] {
+      return index::slice_map_sizes(eval::index_shape(*v.operands[0].def), *start, eval::index_shape(*v.declared));
+    });
   return m;
 }
 /// Conv2d, input: (n, h, w, co)[kh, kw, ci] -> (n, h + kh - ph, w + kw - pw, ci), the padding
@@ -274,7 +282,8 @@ inline Maps conv(const OpView& v) {
   m[0] = std::move(in);
   m[1] = std::move(filt);
   if (v.operands.size() > 2)
-    m[2] = guarded([&] { return index::numpy_broadcast_map(eval::index_shape(*v.operands[2].def), eval::index_shape(o)); });
+    m[2] = guarded(
+        [&] { return index::numpy_broadcast_map(eval::index_shape(*v.operands[2].def), eval::index_shape(o)); });
   return m;
 }
 }  // namespace indexing
@@ -295,8 +304,8 @@ inline OperandSpec param(std::string_view name, DTypeSet t, std::string_view sum
 
 constexpr std::uint32_t elementwise_binary =
     Trait::pure | Trait::elementwise | Trait::broadcasting | Trait::same_operands_and_result_type;
-constexpr std::uint32_t elementwise_unary = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type |
-                                            Trait::same_operands_and_result_shape;
+constexpr std::uint32_t elementwise_unary =
+    Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type | Trait::same_operands_and_result_shape;
 
 inline OpDefinition binary_op(std::string_view name, std::string_view summary, std::string_view desc, bool commutative,
                               EvalFn eval, std::string_view kernel) {
@@ -373,8 +382,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Input";
     d.summary = "A graph input: a value supplied when the graph runs.";
-    d.description = "Has no operands; its output definition is the input's. Never folded, never merged: two "
-                    "inputs with equal definitions are still different values.";
+    d.description =
+        "Has no operands; its output definition is the input's. Never folded, never merged: two "
+        "inputs with equal definitions are still different values.";
     d.result = {"out", TypeRule::in_set, dtypes::any, "the supplied value"};
     d.traits = Trait::graph_input | Trait::side_effecting;
     t.add(std::move(d));
@@ -397,9 +407,10 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "$Const";
     d.summary = "Constant data held by the graph (interned payload).";
-    d.description = "Its bytes fill its output definition exactly (element count times element size, row-major). "
-                    "CSE merges constants with equal payloads and equal output definitions; the constant folder "
-                    "produces them.";
+    d.description =
+        "Its bytes fill its output definition exactly (element count times element size, row-major). "
+        "CSE merges constants with equal payloads and equal output definitions; the constant folder "
+        "produces them.";
     d.result = {"out", TypeRule::in_set, dtypes::any, "the payload"};
     d.traits = Trait::pure | Trait::constant_like;
     t.add(std::move(d));
@@ -408,8 +419,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "$Shape";
     d.summary = "A shape made by gen_Shape: its value is its output definition's dims.";
-    d.description = "Has no data; rules and ops read its dims (a Slice_shape start or size, a `$Out` index). "
-                    "Counts as a constant for folding. Dtype Int32.";
+    d.description =
+        "Has no data; rules and ops read its dims (a Slice_shape start or size, a `$Out` index). "
+        "Counts as a constant for folding. Dtype Int32.";
     d.result = {"out", TypeRule::in_set, dtypes::i32, "the shape, as dims"};
     d.traits = Trait::pure | Trait::constant_like;
     d.infer = infer::shape_op;
@@ -419,8 +431,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "$Out";
     d.summary = "Output k of a multi-output op (OpMultiOut).";
-    d.description = "`$Out(op, $Shape(0, 0, n_out, k))`: the k-th of n_out outputs of `op`. Its definition is "
-                    "that output's and cannot be inferred from the operands.";
+    d.description =
+        "`$Out(op, $Shape(0, 0, n_out, k))`: the k-th of n_out outputs of `op`. Its definition is "
+        "that output's and cannot be inferred from the operands.";
     d.operands = {data("op", dtypes::any, "the multi-output op"),
                   param("which", dtypes::i32, "`$Shape(0, 0, n_out, k)`")};
     d.result = {"out", TypeRule::in_set, dtypes::any, "output k"};
@@ -435,29 +448,32 @@ inline void add_builtins(Definitions& t) {
   t.add(binary_op("Mul", "Elementwise product.", "`a * b` with numpy broadcasting. Int32 wraps modulo 2^32.", true,
                   eval::binary<fold::BinOp::mul>, "fold::binary<mul>"));
   t.add(binary_op("Max", "Elementwise maximum.",
-                  "With numpy broadcasting. A NaN operand gives NaN; between -0 and +0 the second operand wins.",
-                  true, eval::binary<fold::BinOp::max>, "fold::binary<max>"));
+                  "With numpy broadcasting. A NaN operand gives NaN; between -0 and +0 the second operand wins.", true,
+                  eval::binary<fold::BinOp::max>, "fold::binary<max>"));
   t.add(binary_op("Min", "Elementwise minimum.",
-                  "With numpy broadcasting. A NaN operand gives NaN; between -0 and +0 the second operand wins.",
-                  true, eval::binary<fold::BinOp::min>, "fold::binary<min>"));
+                  "With numpy broadcasting. A NaN operand gives NaN; between -0 and +0 the second operand wins.", true,
+                  eval::binary<fold::BinOp::min>, "fold::binary<min>"));
   t.add(unary_op("Neg", "Elementwise negation.", "`-x`; Int32 wraps (Neg(INT_MIN) == INT_MIN).",
                  eval::unary<fold::UnOp::neg>, "fold::unary<neg>"));
-  t.add(unary_op("Abs", "Elementwise absolute value.", "Clears the sign bit of floats (also of NaN); Int32 wraps (Abs(INT_MIN) == INT_MIN).",
+  t.add(unary_op("Abs", "Elementwise absolute value.",
+                 "Clears the sign bit of floats (also of NaN); Int32 wraps (Abs(INT_MIN) == INT_MIN).",
                  eval::unary<fold::UnOp::abs>, "fold::unary<abs>"));
   t.add(unary_op("Relu", "Elementwise max(x, 0).", "`x < 0 ? 0 : x`; NaN and -0 pass unchanged.",
                  eval::unary<fold::UnOp::relu>, "fold::unary<relu>"));
   t.add(clamp_op("ReluMinMax", "Clamp to [lo, hi] (lo and hi are operands).",
                  "`x < lo ? lo : x > hi ? hi : x` with lo and hi element 0 of their operands, in x's storage type "
                  "(for quantized x: quantized values). NaN passes unchanged."));
-  t.add(clamp_op("Clamp", "Clamp to [lo, hi]; same as ReluMinMax.", "Another name of ReluMinMax, with the same semantics."));
+  t.add(clamp_op("Clamp", "Clamp to [lo, hi]; same as ReluMinMax.",
+                 "Another name of ReluMinMax, with the same semantics."));
   // ---- types and quantization --------------------------------------------------------------
   {
     OpDefinition d;
     d.name = "Cast";
     d.summary = "Converts storage values to the declared dtype.";
-    d.description = "int to int saturates; float to int truncates toward zero, saturates, NaN gives 0; int to float "
-                    "rounds to nearest even. Quantization parameters are not applied (see Dequantize/Quantize). "
-                    "The target dtype is the declared output's.";
+    d.description =
+        "int to int saturates; float to int truncates toward zero, saturates, NaN gives 0; int to float "
+        "rounds to nearest even. Quantization parameters are not applied (see Dequantize/Quantize). "
+        "The target dtype is the declared output's.";
     d.operands = {data("x", dtypes::f32 | dtypes::i32 | dtypes::quantized, "input")};
     d.result = {"out", TypeRule::in_set, dtypes::f32 | dtypes::i32 | dtypes::quantized, "x's shape, declared dtype"};
     d.traits = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_shape;
@@ -502,8 +518,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Requantize";
     d.summary = "From one quantization to another (fixed-point multiplier and shift).";
-    d.description = "`sat(out_zp + round_shift((x - in_zp) * multiplier, shift))` with multiplier / 2^shift "
-                    "approximating in_step / out_step (31-bit multiplier); ties round away from zero.";
+    d.description =
+        "`sat(out_zp + round_shift((x - in_zp) * multiplier, shift))` with multiplier / 2^shift "
+        "approximating in_step / out_step (31-bit multiplier); ties round away from zero.";
     d.operands = {data("x", dtypes::quantized, "quantized values (qi32 accumulators too)")};
     d.result = {"out", TypeRule::in_set, dtypes::quantized, "x's shape; declared dtype and quantization"};
     d.traits = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_shape | Trait::quantized;
@@ -527,8 +544,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Transpose";
     d.summary = "Permutes dimensions: out.dims[i] = x.dims[perm[i]].";
-    d.description = "`perm` is an Int32 `$Const` with one entry per dimension of x (W1 uses shape [1,1,1,4]). "
-                    "Rank <= 4 runs the fold/ kernel; higher ranks ONNX Transpose's loop (onnx_eval.hpp).";
+    d.description =
+        "`perm` is an Int32 `$Const` with one entry per dimension of x (W1 uses shape [1,1,1,4]). "
+        "Rank <= 4 runs the fold/ kernel; higher ranks ONNX Transpose's loop (onnx_eval.hpp).";
     d.operands = {data("x", dtypes::any, "input"), param("perm", dtypes::i32, "the permutation")};
     d.result = {"out", TypeRule::same_as_first, dtypes::any, "x's dtype and quantization, permuted shape"};
     d.traits = Trait::pure;
@@ -543,8 +561,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Reshape";
     d.summary = "Same row-major data, another shape.";
-    d.description = "The new shape is the declared output's, or the optional `shape` operand's (a `$Shape` or an "
-                    "Int32 `$Const`); the element count must not change.";
+    d.description =
+        "The new shape is the declared output's, or the optional `shape` operand's (a `$Shape` or an "
+        "Int32 `$Const`); the element count must not change.";
     d.operands = {data("x", dtypes::any, "input"),
                   {"shape", Arity::optional, TypeRule::in_set, dtypes::i32, "the new shape", 0, true}};
     d.result = {"out", TypeRule::same_as_first, dtypes::any, "x's dtype and quantization, the new shape"};
@@ -559,11 +578,12 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Concat";
     d.summary = "Joins its parts along one dimension: Concat(parts...) or Concat(axis, parts...).";
-    d.description = "With a leading `axis` (a one-element Int32 `$Const`, as AUTOSPLIT joins its parts) the "
-                    "parts are the other operands, joined along `axis`; that form is taken when operand 0 is such "
-                    "a constant and the rest, joined along it, give the declared shape. Otherwise every operand is "
-                    "a part and the dimension is the one along which they, joined, give the declared shape (the "
-                    "lowest such). The parts agree in every other dimension and share dtype and quantization.";
+    d.description =
+        "With a leading `axis` (a one-element Int32 `$Const`, as AUTOSPLIT joins its parts) the "
+        "parts are the other operands, joined along `axis`; that form is taken when operand 0 is such "
+        "a constant and the rest, joined along it, give the declared shape. Otherwise every operand is "
+        "a part and the dimension is the one along which they, joined, give the declared shape (the "
+        "lowest such). The parts agree in every other dimension and share dtype and quantization.";
     d.operands = {{"parts", Arity::variadic, TypeRule::in_set, dtypes::any, "[axis,] the parts, in order", 1, false}};
     d.result = {"out", TypeRule::in_set, dtypes::any, "the joined shape, the parts' dtype and quantization"};
     d.traits = Trait::pure;
@@ -577,8 +597,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Slice_shape";
     d.summary = "The box [start, start + size) of its input (AUTOSPLIT_SLICE).";
-    d.description = "`start` and `size` are `$Shape`s (or Int32 `$Const`s) with one entry per dimension of x; "
-                    "the output shape is `size` (WITH_SIZE sets it).";
+    d.description =
+        "`start` and `size` are `$Shape`s (or Int32 `$Const`s) with one entry per dimension of x; "
+        "the output shape is `size` (WITH_SIZE sets it).";
     d.operands = {data("x", dtypes::any, "input"), param("start", dtypes::i32, "first index per dimension"),
                   param("size", dtypes::i32, "extent per dimension")};
     d.result = {"out", TypeRule::same_as_first, dtypes::any, "x's dtype and quantization, shape `size`"};
@@ -594,8 +615,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "Conv2d";
     d.summary = "2-d convolution, NHWC input, HWIO filter, stride 1, same padding.";
-    d.description = "`out[n,h,w,co] = sum(kh, kw, ci) x[n, h+kh-ph, w+kw-pw, ci] * w[kh,kw,ci,co]` with "
-                    "ph = (KH-1)/2, pw = (KW-1)/2, zero padding, summed in kh, kw, ci order from +0. f32.";
+    d.description =
+        "`out[n,h,w,co] = sum(kh, kw, ci) x[n, h+kh-ph, w+kw-pw, ci] * w[kh,kw,ci,co]` with "
+        "ph = (KH-1)/2, pw = (KW-1)/2, zero padding, summed in kh, kw, ci order from +0. f32.";
     d.operands = {data("x", dtypes::f32, "input [N,H,W,Cin]"), same("w", "filter [KH,KW,Cin,Cout]")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "[N,H,W,Cout]"};
     d.traits = Trait::pure;
@@ -624,8 +646,9 @@ inline void add_builtins(Definitions& t) {
     OpDefinition d;
     d.name = "ConvBiasRelu";
     d.summary = "Relu(BiasAdd(Conv2d(x, w), b)) as one op.";
-    d.description = "Computes exactly the unfused chain (same sums, same bias add, same relu), so rule R5 of W1 "
-                    "keeps results bit for bit.";
+    d.description =
+        "Computes exactly the unfused chain (same sums, same bias add, same relu), so rule R5 of W1 "
+        "keeps results bit for bit.";
     d.operands = {data("x", dtypes::f32, "input [N,H,W,Cin]"), same("w", "filter [KH,KW,Cin,Cout]"),
                   same("b", "bias, broadcast to the output")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "[N,H,W,Cout]"};

@@ -180,12 +180,14 @@ inline bool cast(const OpView& v, std::span<std::byte> out, Backend be) {
 inline bool quantize(const OpView& v, std::span<std::byte> out, Backend be) {
   const ValueView& x = v.operands[0];
   const OutputDef& o = *v.declared;
-  if (!has_data(x) || x.def->dtype != DType::Float32 || !x.def->same_shape(o) || !dtypes::quant_storage.contains(o.dtype))
+  if (!has_data(x) || x.def->dtype != DType::Float32 || !x.def->same_shape(o) ||
+      !dtypes::quant_storage.contains(o.dtype))
     return false;
   const fold::QuantizeParams p = fold::quantize_params(quant(o));
   return with_storage(o.dtype, [&](auto t) {
     using Q = decltype(t);
-    if constexpr (fold::is_float_v<Q>) return false;
+    if constexpr (fold::is_float_v<Q>)
+      return false;
     else
       return with_backend(be, [&](auto bk) {
         decltype(bk)::quantize(ptr<float>(x), ptr<Q>(out), o.element_count(), p);
@@ -202,7 +204,8 @@ inline bool dequantize(const OpView& v, std::span<std::byte> out, Backend be) {
   const fold::QuantParams p = quant(*x.def);
   return with_storage(x.def->dtype, [&](auto t) {
     using Q = decltype(t);
-    if constexpr (fold::is_float_v<Q>) return false;
+    if constexpr (fold::is_float_v<Q>)
+      return false;
     else
       return with_backend(be, [&](auto bk) {
         decltype(bk)::dequantize(ptr<Q>(x), ptr<float>(out), o.element_count(), p);
@@ -214,14 +217,16 @@ inline bool dequantize(const OpView& v, std::span<std::byte> out, Backend be) {
 inline bool requantize(const OpView& v, std::span<std::byte> out, Backend be) {
   const ValueView& x = v.operands[0];
   const OutputDef& o = *v.declared;
-  if (!has_data(x) || !x.def->same_shape(o) || !dtypes::quantized.contains(x.def->dtype) || !dtypes::quantized.contains(o.dtype))
+  if (!has_data(x) || !x.def->same_shape(o) || !dtypes::quantized.contains(x.def->dtype) ||
+      !dtypes::quantized.contains(o.dtype))
     return false;
   const fold::RequantParams p = fold::make_requant_params(quant(*x.def), quant(o));
   return with_storage(x.def->dtype, [&](auto i) {
     using In = decltype(i);
     return with_storage(o.dtype, [&](auto t) {
       using Out = decltype(t);
-      if constexpr (fold::is_float_v<In> || fold::is_float_v<Out>) return false;
+      if constexpr (fold::is_float_v<In> || fold::is_float_v<Out>)
+        return false;
       else
         return with_backend(be, [&](auto bk) {
           decltype(bk)::template requantize<Out>(ptr<In>(x), ptr<Out>(out), o.element_count(), p);
@@ -236,7 +241,8 @@ template <bool mul>
 bool quantized_binary(const OpView& v, std::span<std::byte> out, Backend be) {
   const ValueView &a = v.operands[0], &b = v.operands[1];
   const OutputDef& o = *v.declared;
-  if (!has_data(a) || !has_data(b) || a.def->dtype != o.dtype || b.def->dtype != o.dtype || !dtypes::quant_storage.contains(o.dtype))
+  if (!has_data(a) || !has_data(b) || a.def->dtype != o.dtype || b.def->dtype != o.dtype ||
+      !dtypes::quant_storage.contains(o.dtype))
     return false;
   auto sa = fold_shape(*a.def), sb = fold_shape(*b.def), so = fold_shape(o);
   if (!sa || !sb || !so) return false;
@@ -334,7 +340,8 @@ inline std::optional<ConcatForm> concat_form(std::span<const ValueView> in, cons
   if (in.size() >= 2 && in[0].def && in[0].def->dtype == DType::Int32 && in[0].def->element_count() == 1 &&
       !in[0].is_shape)
     if (auto a = first<std::int32_t>(in[0]); a && *a >= 0 && static_cast<std::uint32_t>(*a) < o.rank)
-      if (concat_joins_along(in.subspan(1), o, static_cast<std::uint32_t>(*a))) return ConcatForm{1, static_cast<std::uint32_t>(*a)};
+      if (concat_joins_along(in.subspan(1), o, static_cast<std::uint32_t>(*a)))
+        return ConcatForm{1, static_cast<std::uint32_t>(*a)};
   if (auto axis = concat_axis(in, o)) return ConcatForm{0, *axis};
   return std::nullopt;
 }
@@ -367,7 +374,8 @@ inline bool slice(const OpView& v, std::span<std::byte> out, Backend) {
   const ValueView& x = v.operands[0];
   const OutputDef& o = *v.declared;
   auto start = int_values(v.operands[1]);
-  if (!has_data(x) || !start || start->size() != x.def->rank || o.rank != x.def->rank || o.dtype != x.def->dtype) return false;
+  if (!has_data(x) || !start || start->size() != x.def->rank || o.rank != x.def->rank || o.dtype != x.def->dtype)
+    return false;
   const std::uint32_t r = o.rank;
   for (std::uint32_t k = 0; k < r; ++k)
     if ((*start)[k] < 0 || static_cast<std::size_t>((*start)[k]) + o.dims[k] > x.def->dims[k]) return false;
@@ -453,7 +461,8 @@ inline bool bias_then(const OutputDef& o, std::span<std::byte> out, const ValueV
 inline bool bias_add(const OpView& v, std::span<std::byte> out, Backend be) {
   const ValueView& x = v.operands[0];
   const OutputDef& o = *v.declared;
-  if (!has_data(x) || x.def->dtype != DType::Float32 || !x.def->same_shape(o) || o.dtype != DType::Float32) return false;
+  if (!has_data(x) || x.def->dtype != DType::Float32 || !x.def->same_shape(o) || o.dtype != DType::Float32)
+    return false;
   std::memcpy(out.data(), x.data.data(), out.size());
   return bias_then(o, out, v.operands[1], false, be);
 }

@@ -73,8 +73,8 @@ inline constexpr DTypeSet numeric = of(DType::Float32, DType::Float16, DType::In
 inline constexpr DTypeSet quant_storage = of(DType::QUInt8, DType::QInt8, DType::QUInt16, DType::QInt16);
 inline constexpr DTypeSet quantized = quant_storage | of(DType::QInt32);
 /// The plain integer types (values as stored, no zero offset or step).
-inline constexpr DTypeSet integers = of(DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::Int64,
-                                        DType::UInt32, DType::UInt64);
+inline constexpr DTypeSet integers = of(DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32,
+                                        DType::Int64, DType::UInt32, DType::UInt64);
 inline constexpr DTypeSet i64 = of(DType::Int64);
 inline constexpr DTypeSet boolean = of(DType::Bool);
 }  // namespace dtypes
@@ -99,9 +99,9 @@ enum class Arity : std::uint8_t { single, optional, variadic };
 
 /// Where an operand's or result's element type comes from.
 enum class TypeRule : std::uint8_t {
-  in_set,          ///< any type of `types`
-  same_as_result,  ///< the dtype of the op's result
-  same_as_operand, ///< the dtype of operand `like` (OperandSpec::like, 0 unless set; a result: operand 0)
+  in_set,           ///< any type of `types`
+  same_as_result,   ///< the dtype of the op's result
+  same_as_operand,  ///< the dtype of operand `like` (OperandSpec::like, 0 unless set; a result: operand 0)
   same_as_first = same_as_operand,  ///< the dtype of operand 0 (`like` left at 0): another name, for clarity
 };
 
@@ -137,25 +137,32 @@ struct ResultSpec {
 /// ops are never folded) and verification (same_operands_and_result_type).
 struct Trait {
   enum Value : std::uint32_t {
-    pure = 1u << 0,            ///< no side effects; equal inputs give equal outputs (CSE may merge)
-    commutative = 1u << 1,     ///< the two data operands may be swapped (CSE matches either order)
-    elementwise = 1u << 2,     ///< output element i reads input element i (after broadcasting)
-    broadcasting = 1u << 3,    ///< operands broadcast numpy-style
-    same_operands_and_result_type = 1u << 4,  ///< data operands and result share dtype and quantization
-    same_operands_and_result_shape = 1u << 5, ///< data operands and result share the shape
-    side_effecting = 1u << 6,  ///< observable beyond its value: never merged, never folded
-    constant_like = 1u << 7,   ///< holds its value itself ($Const, $Shape)
-    graph_input = 1u << 8,     ///< a value supplied from outside (Input)
-    graph_output = 1u << 9,    ///< a root of the graph (Output)
-    quantized = 1u << 10,      ///< computes on quantized values with their own quantizations
+    pure = 1u << 0,                            ///< no side effects; equal inputs give equal outputs (CSE may merge)
+    commutative = 1u << 1,                     ///< the two data operands may be swapped (CSE matches either order)
+    elementwise = 1u << 2,                     ///< output element i reads input element i (after broadcasting)
+    broadcasting = 1u << 3,                    ///< operands broadcast numpy-style
+    same_operands_and_result_type = 1u << 4,   ///< data operands and result share dtype and quantization
+    same_operands_and_result_shape = 1u << 5,  ///< data operands and result share the shape
+    side_effecting = 1u << 6,                  ///< observable beyond its value: never merged, never folded
+    constant_like = 1u << 7,                   ///< holds its value itself ($Const, $Shape)
+    graph_input = 1u << 8,                     ///< a value supplied from outside (Input)
+    graph_output = 1u << 9,                    ///< a root of the graph (Output)
+    quantized = 1u << 10,                      ///< computes on quantized values with their own quantizations
   };
 };
 
 /// The traits' names in bit order, for documentation and messages.
-inline constexpr std::string_view trait_names[] = {
-    "pure", "commutative", "elementwise", "broadcasting", "same-operands-and-result-type",
-    "same-operands-and-result-shape", "side-effecting", "constant-like", "graph-input", "graph-output",
-    "quantized"};
+inline constexpr std::string_view trait_names[] = {"pure",
+                                                   "commutative",
+                                                   "elementwise",
+                                                   "broadcasting",
+                                                   "same-operands-and-result-type",
+                                                   "same-operands-and-result-shape",
+                                                   "side-effecting",
+                                                   "constant-like",
+                                                   "graph-input",
+                                                   "graph-output",
+                                                   "quantized"};
 
 inline std::string traits_to_string(std::uint32_t traits) {
   std::string out;
@@ -263,18 +270,21 @@ struct OpDefinition {
   std::string allowed_operands() const {
     const std::size_t lo = min_operands(), hi = max_operands();
     std::string s = hi == static_cast<std::size_t>(-1) ? cat("at least ", lo)
-                    : lo == hi                          ? cat(lo)
-                    : hi == lo + 1                      ? cat(lo, " or ", hi)
-                                                        : cat(lo, " to ", hi);
+                    : lo == hi                         ? cat(lo)
+                    : hi == lo + 1                     ? cat(lo, " or ", hi)
+                                                       : cat(lo, " to ", hi);
     s += lo == 1 && (hi == 1 || hi == static_cast<std::size_t>(-1)) ? " operand" : " operands";
     if (operands.empty()) return s;
     s += " (";
     std::size_t attrs = 0;
     while (attrs < operands.size() && operands[attrs].summary.starts_with("attribute")) ++attrs;
     for (std::size_t k = 0; k < operands.size(); ++k) {
-      if (attrs > 0 && k == 0) s += "the attributes first: ";
-      else if (attrs > 0 && k == attrs) s += "; then ";
-      else if (k > 0) s += ", ";
+      if (attrs > 0 && k == 0)
+        s += "the attributes first: ";
+      else if (attrs > 0 && k == attrs)
+        s += "; then ";
+      else if (k > 0)
+        s += ", ";
       s.append(operands[k].name);
       if (operands[k].arity == Arity::optional) s += '?';
       if (operands[k].arity == Arity::variadic) s += "...";
@@ -307,7 +317,8 @@ class Definitions {
     if (id >= by_name_.size()) by_name_.resize(id + 1, nullptr);
     if (id < builtin_.size()) builtin_[id] = false;
     owned_.push_back(std::make_unique<OpDefinition>(std::move(def)));
-    if (by_name_[id] == nullptr) order_.push_back(owned_.back().get());
+    if (by_name_[id] == nullptr)
+      order_.push_back(owned_.back().get());
     else
       for (auto*& p : order_)
         if (p == by_name_[id]) p = owned_.back().get();

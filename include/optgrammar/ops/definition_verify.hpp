@@ -56,9 +56,8 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
   const std::size_t n = g.n_inputs(r);
   if (n < def.min_operands() || n > def.max_operands()) {
     std::string want = def.max_operands() == static_cast<std::size_t>(-1) ? cat("at least ", def.min_operands())
-                       : def.min_operands() == def.max_operands()
-                           ? cat(def.min_operands())
-                           : cat(def.min_operands(), " to ", def.max_operands());
+                       : def.min_operands() == def.max_operands()         ? cat(def.min_operands())
+                                                                  : cat(def.min_operands(), " to ", def.max_operands());
     out.push_back(cat(at(), n, " operands, the definition takes ", want));
     return;  // the operand-wise checks below would only repeat it
   }
@@ -83,9 +82,10 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
     const OperandSpec* spec = def.operand_spec(k);
     OpRef in = g.input(r, static_cast<std::uint32_t>(k));
     const DType t = g.output(in).dtype;
-    if (!type_ok(spec->rule, spec->types, t, spec->like) || (spec->rule != TypeRule::in_set && !spec->types.contains(t)))
-      out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is " +
-                    std::string(dtype_short_name(t)), ", the definition takes ", rule_text(spec->rule, spec->types, spec->like)));
+    if (!type_ok(spec->rule, spec->types, t, spec->like) ||
+        (spec->rule != TypeRule::in_set && !spec->types.contains(t)))
+      out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is " + std::string(dtype_short_name(t)),
+                        ", the definition takes ", rule_text(spec->rule, spec->types, spec->like)));
     if (spec->must_be_constant && !g.is_const(in) && g.name_id(in) != op_names::shape)
       out.push_back(cat(at(), "operand ", k, " (", spec->name, ") must be a $Const or $Shape"));
     if (spec->scalar && g.is_const(in) && g.output(in).element_count() > 1)
@@ -94,42 +94,48 @@ inline void verify_op(const Graph& g, OpRef r, const OpDefinition& def, std::vec
     if (spec->choices != 0 && g.is_const(in) && dtype_info(t).kind == DTypeKind::integer &&
         g.payload(in).size() == g.output(in).byte_size())
       for (std::size_t e = 0; e < g.output(in).element_count(); ++e)
-        if (const auto c = static_cast<std::int64_t>(element_value(t, g.payload(in).data(), e)); c < 0 || c >= spec->choices) {
-          out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is ", c, ", not an index into its ", spec->choices, " choices"));
+        if (const auto c = static_cast<std::int64_t>(element_value(t, g.payload(in).data(), e));
+            c < 0 || c >= spec->choices) {
+          out.push_back(cat(at(), "operand ", k, " (", spec->name, ") is ", c, ", not an index into its ",
+                            spec->choices, " choices"));
           break;
         }
   }
   if (!type_ok(def.result.rule, def.result.types, res.dtype, 0) || !def.result.types.contains(res.dtype))
     out.push_back(cat(at(), "result is ", dtype_short_name(res.dtype), ", the definition gives ",
-                  rule_text(def.result.rule, def.result.types, 0)));
+                      rule_text(def.result.rule, def.result.types, 0)));
   if (def.has(Trait::same_operands_and_result_type))
     for (std::size_t k = 0; k < n; ++k) {
       const OutputDef& d = g.output(g.input(r, static_cast<std::uint32_t>(k)));
       if (!d.same_encoding(res)) {
-        out.push_back(cat(at(), "operand ", k, " is ", detail::def_string(d) +
-                      ", same-operands-and-result-type wants ", detail::def_string(res)));
+        out.push_back(cat(at(), "operand ", k, " is ", detail::def_string(d) + ", same-operands-and-result-type wants ",
+                          detail::def_string(res)));
         break;
       }
     }
   if (def.has(Trait::same_operands_and_result_shape))
     for (std::size_t k = 0; k < n; ++k)
       if (!g.output(g.input(r, static_cast<std::uint32_t>(k))).same_shape(res)) {
-        out.push_back(cat(at(), "operand ", k, " has shape " +
-                      infer::shape_string(g.output(g.input(r, static_cast<std::uint32_t>(k)))) +
-                      ", same-operands-and-result-shape wants ", infer::shape_string(res)));
+        out.push_back(cat(at(), "operand ", k,
+                          " has shape " + infer::shape_string(g.output(g.input(r, static_cast<std::uint32_t>(k)))) +
+                              ", same-operands-and-result-shape wants ",
+                          infer::shape_string(res)));
         break;
       }
   if (def.infer) {
     Inferred inf = def.infer(op_view(g, r, buf));
-    if (!inf.error.empty()) out.push_back(cat(at(), inf.error));
+    if (!inf.error.empty())
+      out.push_back(cat(at(), inf.error));
     else {
       if (inf.shape && !inf.def.same_shape(res))
-        out.push_back(cat(at(), "output shape ", infer::shape_string(res), " differs from the inferred ", infer::shape_string(inf.def)));
+        out.push_back(cat(at(), "output shape ", infer::shape_string(res), " differs from the inferred ",
+                          infer::shape_string(inf.def)));
       if (inf.dtype && inf.def.dtype != res.dtype)
         out.push_back(cat(at(), "output dtype ", dtype_short_name(res.dtype), " differs from the inferred ",
-                      dtype_short_name(inf.def.dtype)));
+                          dtype_short_name(inf.def.dtype)));
       else if (inf.quant && is_quantized(res.dtype) && !inf.def.same_encoding(res))
-        out.push_back(cat(at(), "output quantization ", detail::def_string(res), " differs from the inferred ", detail::def_string(inf.def)));
+        out.push_back(cat(at(), "output quantization ", detail::def_string(res), " differs from the inferred ",
+                          detail::def_string(inf.def)));
     }
   }
 }
@@ -155,8 +161,8 @@ inline void verify_package_op(const Graph& g, OpRef r, std::vector<std::string>&
   const std::size_t n = g.n_inputs(r), lo = declared - optional;
   if (n >= lo && (open || n <= declared)) return;
   const std::string want = open ? cat("at least ", lo) : lo == declared ? cat(declared) : cat(lo, " to ", declared);
-  out.push_back(cat("%", r.index, " (", name, "): ", n, " operands, the package's DEF_TENSOR_PROPERTIES (",
-                    tp->file, ":", tp->line, ") declares ", want));
+  out.push_back(cat("%", r.index, " (", name, "): ", n, " operands, the package's DEF_TENSOR_PROPERTIES (", tp->file,
+                    ":", tp->line, ") declares ", want));
 }
 
 /// One line per problem: "%7 (Add): operand 1 (b) is qu8, the definition takes operand 0's dtype".

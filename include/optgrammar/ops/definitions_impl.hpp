@@ -4,7 +4,8 @@
 #pragma once
 
 #ifndef OPTGRAMMAR_SEPARATE_OP_DEFINITIONS
-#error "optgrammar/ops/definitions_impl.hpp is for programs built with OPTGRAMMAR_SEPARATE_OP_DEFINITIONS defined in every file; without it, ops::definitions() is already inline in every file"
+#error \
+    "optgrammar/ops/definitions_impl.hpp is for programs built with OPTGRAMMAR_SEPARATE_OP_DEFINITIONS defined in every file; without it, ops::definitions() is already inline in every file"
 #endif
 
 #include "optgrammar/ops/all_definitions.hpp"

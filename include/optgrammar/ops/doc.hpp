@@ -39,7 +39,8 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
         "when this file is stale. -->\n\n"
         "One entry per op definition (`include/optgrammar/ops/`). The graph stores no attributes besides "
         "an op's output definition, so parameters are operands (`$Const`, `$Shape`) or parts of the declared "
-        "output definition. *eval* says whether the constant folder and the reference interpreter can compute an op (a fold/ kernel, or a copy or reference loop of ops/); "
+        "output definition. *eval* says whether the constant folder and the reference interpreter can compute an op (a "
+        "fold/ kernel, or a copy or reference loop of ops/); "
         "traits are described at the end.\n\n";
   os << "| op | summary | operands | traits | eval |\n| --- | --- | --- | --- | --- |\n";
   for (const auto* d : defs) {
@@ -59,8 +60,9 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
     if (!d->operands.empty()) {
       os << "| operand | count | dtype | constant | what |\n| --- | --- | --- | --- | --- |\n";
       for (const auto& o : d->operands)
-        os << "| `" << o.name << "` | " << detail::arity_text(o) << " | " << detail::type_rule_text(o.rule, o.types, o.like) << " | "
-           << (o.must_be_constant ? "yes" : "") << " | " << o.summary << " |\n";
+        os << "| `" << o.name << "` | " << detail::arity_text(o) << " | "
+           << detail::type_rule_text(o.rule, o.types, o.like) << " | " << (o.must_be_constant ? "yes" : "") << " | "
+           << o.summary << " |\n";
       os << "\n";
     } else {
       os << "No operands.\n\n";
@@ -69,13 +71,17 @@ inline void write_ops_markdown(std::ostream& os, const std::vector<const OpDefin
        << d->result.summary << "\n";
     os << "- traits: " << (d->traits ? traits_to_string(d->traits) : "none") << "\n";
     os << "- output definition inferred: "
-       << (!d->infer ? "no (declared)" : d->infer_checks_only ? "no (declared; the operands are checked)" : "yes") << "\n";
+       << (!d->infer              ? "no (declared)"
+           : d->infer_checks_only ? "no (declared; the operands are checked)"
+                                  : "yes")
+       << "\n";
     os << "- indexing map: " << (d->indexing ? "yes" : "no") << "\n";
     os << "- evaluated by (folder, interpreter): " << (d->eval ? std::string(d->kernel) : std::string("no"))
        << (d->eval && !d->folds ? " (the interpreter only: the folder leaves it, OpDefinition::folds)" : "") << "\n\n";
   }
   os << "## How the definitions are used\n\n"
-        "- **Verification** (`ops/definition_verify.hpp`, `verify_ops(g)`): operand counts, dtypes, constant parameters, "
+        "- **Verification** (`ops/definition_verify.hpp`, `verify_ops(g)`): operand counts, dtypes, constant "
+        "parameters, "
         "the same-type/same-shape traits and the inferred output definition of every op that has a definition. "
         "Ops without one are allowed; `VerifyOptions{.strict = true}` reports them as unknown.\n"
         "- **Constant folding** (`engine/fold_step.hpp`, `ConstantFolder`, plugged in as `DriverOptions::visit`): "

@@ -58,7 +58,8 @@ inline std::optional<ConvGeometry> conv_geometry(std::span<const ValueView> in, 
     return std::nullopt;
   }
   g.group = static_cast<std::size_t>((*grp)[0]);
-  if ((!dil->empty() && dil->size() != 2) || (!str->empty() && str->size() != 2) || (!pads->empty() && pads->size() != 4)) {
+  if ((!dil->empty() && dil->size() != 2) || (!str->empty() && str->size() != 2) ||
+      (!pads->empty() && pads->size() != 4)) {
     error = "dilations and strides take 2 entries, pads 4 (or none)";
     return std::nullopt;
   }
@@ -200,7 +201,8 @@ template <float (*F)(float, const float*)>
 bool unary_params(const OpView& v, std::span<std::byte> out, Backend) {
   const ValueView& x = v.operands[0];
   const OutputDef& o = *v.declared;
-  if (!has_data(x) || x.def->dtype != DType::Float32 || o.dtype != DType::Float32 || !x.def->same_shape(o)) return false;
+  if (!has_data(x) || x.def->dtype != DType::Float32 || o.dtype != DType::Float32 || !x.def->same_shape(o))
+    return false;
   float p[2] = {0, 0};
   for (std::size_t k = 1; k < v.operands.size() && k <= 2; ++k) {
     auto f = ops::eval::first<float>(v.operands[k]);
@@ -227,10 +229,11 @@ inline void add_definitions(Definitions& t) {
         "w[kh,kw,i,c]` with g = c / (Co/group), zero outside the input; Ho = (H + pt + pb - (KH-1)*dh - 1) / sh + 1, "
         "Wo likewise. Summed in double, rounded once to f32. AUTOSPLIT tiles it by rows: each tile reads the rows "
         "its window needs and gets its own pads (a `$Shape`).";
-    d.operands = {data("x", dtypes::f32, "input [N,H,W,Ci]"), data("w", dtypes::f32, "filter [KH,KW,Ci/group,Co]"),
-                  data("b", dtypes::f32, "bias, Co elements"), int_param("dilations", "[dh, dw]; empty: 1"),
-                  int_param("group", "groups (scalar)"), int_param("pads", "[top, left, bottom, right]; empty: 0"),
-                  int_param("strides", "[sh, sw]; empty: 1")};
+    d.operands = {
+        data("x", dtypes::f32, "input [N,H,W,Ci]"),  data("w", dtypes::f32, "filter [KH,KW,Ci/group,Co]"),
+        data("b", dtypes::f32, "bias, Co elements"), int_param("dilations", "[dh, dw]; empty: 1"),
+        int_param("group", "groups (scalar)"),       int_param("pads", "[top, left, bottom, right]; empty: 0"),
+        int_param("strides", "[sh, sw]; empty: 1")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "[N,Ho,Wo,Co]"};
     d.traits = Trait::pure;
     d.infer = infer::conv_layer;
@@ -245,7 +248,8 @@ inline void add_definitions(Definitions& t) {
     d.name = "HardSigmoid";
     d.summary = "Elementwise clamp(alpha*x + beta, 0, 1).";
     d.description = "`alpha` and `beta` are f32 constants (element 0). Computed in f32.";
-    d.operands = {data("x", dtypes::f32, "input"), data("alpha", dtypes::f32, "slope"), data("beta", dtypes::f32, "offset")};
+    d.operands = {data("x", dtypes::f32, "input"), data("alpha", dtypes::f32, "slope"),
+                  data("beta", dtypes::f32, "offset")};
     d.operands[1].must_be_constant = d.operands[2].must_be_constant = true;
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "same definition as x"};
     d.traits = Trait::pure;
@@ -274,7 +278,8 @@ inline void add_definitions(Definitions& t) {
     d.description = "The hard-swish activation, computed in f32.";
     d.operands = {data("x", dtypes::f32, "input")};
     d.result = {"out", TypeRule::same_as_first, dtypes::f32, "same definition as x"};
-    d.traits = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type | Trait::same_operands_and_result_shape;
+    d.traits =
+        Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type | Trait::same_operands_and_result_shape;
     d.infer = like_x;
     d.eval = eval::unary_params<eval::hard_swish>;
     d.kernel = "ops::layer::eval::hard_swish (reference loop)";

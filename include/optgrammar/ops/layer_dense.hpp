@@ -44,7 +44,8 @@ inline Inferred fully_connected(const OpView& v) {
   const OutputDef &x = *v.operands[0].def, &w = *v.operands[1].def, &b = *v.operands[2].def;
   if (x.rank < 1 || w.rank != 2) return failed("x needs rank >= 1 and w rank 2 ([N, K])");
   if (w.dims[1] != x.dims[x.rank - 1])
-    return failed(cat("w ", ops::infer::shape_string(w), " takes K = ", w.dims[1], ", x ", ops::infer::shape_string(x), " gives ", x.dims[x.rank - 1]));
+    return failed(cat("w ", ops::infer::shape_string(w), " takes K = ", w.dims[1], ", x ", ops::infer::shape_string(x),
+                      " gives ", x.dims[x.rank - 1]));
   if (b.element_count() != 0 && b.element_count() != w.dims[0])
     return failed(cat("bias has ", b.element_count(), " elements for ", w.dims[0], " outputs"));
   std::vector<std::size_t> d = dims_of(x);
@@ -109,8 +110,10 @@ inline Inferred reduce(const OpView& v) {
   const bool keep = v.declared->rank == x.rank;
   std::vector<std::size_t> d;
   for (std::uint32_t k = 0; k < x.rank; ++k)
-    if (!red[k]) d.push_back(x.dims[k]);
-    else if (keep) d.push_back(1);
+    if (!red[k])
+      d.push_back(x.dims[k]);
+    else if (keep)
+      d.push_back(1);
   return shaped_like(v, 0, d);
 }
 /// Gather: x's dims before axis, then the indices' dims, then x's after axis.
@@ -178,7 +181,8 @@ bool norm(const OpView& v, std::span<std::byte> out, Backend) {
   const OutputDef& x = *v.operands[0].def;
   const std::size_t axis_at = layer_norm ? 4 : 3;
   const auto a = *onnx_eval::axis_of(static_cast<std::int64_t>(scalar(v.operands[axis_at])), x.rank);
-  const std::size_t inner = dense::product(x, static_cast<std::uint32_t>(a), x.rank), outer = x.element_count() / std::max<std::size_t>(1, inner);
+  const std::size_t inner = dense::product(x, static_cast<std::uint32_t>(a), x.rank),
+                    outer = x.element_count() / std::max<std::size_t>(1, inner);
   const double eps = scalar(v.operands[layer_norm ? 3 : 2]);
   const auto xv = dense::values(v.operands[0]), gv = dense::values(v.operands[1]);
   const auto bv = layer_norm ? dense::values(v.operands[2]) : std::vector<double>{};
@@ -243,12 +247,16 @@ inline Inferred attention(const OpView& v) {
   const std::uint32_t r = q.rank;
   for (std::uint32_t i = 0; i + 2 < r; ++i)
     if (k.dims[i] != q.dims[i] || val.dims[i] != q.dims[i]) return failed("q, k and v differ in their leading dims");
-  if (k.dims[r - 1] != q.dims[r - 1]) return failed(cat("q and k differ in depth: ", q.dims[r - 1], " and ", k.dims[r - 1]));
-  if (val.dims[r - 2] != k.dims[r - 2]) return failed(cat("k and v differ in length: ", k.dims[r - 2], " and ", val.dims[r - 2]));
+  if (k.dims[r - 1] != q.dims[r - 1])
+    return failed(cat("q and k differ in depth: ", q.dims[r - 1], " and ", k.dims[r - 1]));
+  if (val.dims[r - 2] != k.dims[r - 2])
+    return failed(cat("k and v differ in length: ", k.dims[r - 2], " and ", val.dims[r - 2]));
   if (m.element_count() != 0) {
     OutputDef s = q, b;
     s.dims[r - 1] = k.dims[r - 2];
-    if (!broadcast(m, s, b) || !b.same_shape(s)) return failed(cat("mask ", ops::infer::shape_string(m), " does not broadcast to the scores ", ops::infer::shape_string(s)));
+    if (!broadcast(m, s, b) || !b.same_shape(s))
+      return failed(
+          cat("mask ", ops::infer::shape_string(m), " does not broadcast to the scores ", ops::infer::shape_string(s)));
   }
   std::vector<std::size_t> d = dims_of(q);
   d.back() = val.dims[r - 1];
@@ -256,12 +264,13 @@ inline Inferred attention(const OpView& v) {
 }
 /// Rope: x [..., d] with d even; cos and sin broadcast to x.
 inline Inferred rope(const OpView& v) {
-  const OutputDef &x = *v.operands[0].def;
+  const OutputDef& x = *v.operands[0].def;
   if (x.rank < 1 || x.dims[x.rank - 1] % 2) return failed("the last dimension must be even");
   for (std::size_t k = 1; k < 3; ++k) {
     OutputDef b;
     if (!broadcast(*v.operands[k].def, x, b) || !b.same_shape(x))
-      return failed(cat(k == 1 ? "cos " : "sin ", ops::infer::shape_string(*v.operands[k].def), " does not broadcast to ", ops::infer::shape_string(x)));
+      return failed(cat(k == 1 ? "cos " : "sin ", ops::infer::shape_string(*v.operands[k].def),
+                        " does not broadcast to ", ops::infer::shape_string(x)));
   }
   return like_x(v);
 }
@@ -340,21 +349,24 @@ inline void add_dense_definitions(Definitions& t) {
                  "ops::layer::eval::fully_connected (reference loop)"));
   t.add(make_def("MatMul", "numpy matmul of operands of rank >= 2: [..., M, K] x [..., K, N].",
                  "The batch dims broadcast; summed in double, rounded once.",
-                 {data("a", fl, "[..., M, K]"), same("b", "[..., K, N]")}, {"out", TypeRule::same_as_first, fl, "[..., M, N]"},
-                 infer::matmul, as_is<onnx_eval::matmul>, "ops::onnx_eval::matmul (reference loop)"));
+                 {data("a", fl, "[..., M, K]"), same("b", "[..., K, N]")},
+                 {"out", TypeRule::same_as_first, fl, "[..., M, N]"}, infer::matmul, as_is<onnx_eval::matmul>,
+                 "ops::onnx_eval::matmul (reference loop)"));
   t.add(make_def("Softmax", "e^x / sum e^x along one axis.", "Shifted by the maximum, in double.",
-                 {data("x", fl, "input"), int_param("axis", "the axis (negative: from the end)")}, like, infer::along_axis,
-                 params_last<onnx_eval::softmax<onnx_eval::Softmax::soft>, 1>, "ops::onnx_eval::softmax (reference loop)"));
+                 {data("x", fl, "input"), int_param("axis", "the axis (negative: from the end)")}, like,
+                 infer::along_axis, params_last<onnx_eval::softmax<onnx_eval::Softmax::soft>, 1>,
+                 "ops::onnx_eval::softmax (reference loop)"));
   t.add(make_def("LogSoftmax", "ln of Softmax along one axis.", "Shifted by the maximum, in double.",
-                 {data("x", fl, "input"), int_param("axis", "the axis (negative: from the end)")}, like, infer::along_axis,
-                 params_last<onnx_eval::softmax<onnx_eval::Softmax::log>, 1>, "ops::onnx_eval::softmax (reference loop)"));
+                 {data("x", fl, "input"), int_param("axis", "the axis (negative: from the end)")}, like,
+                 infer::along_axis, params_last<onnx_eval::softmax<onnx_eval::Softmax::log>, 1>,
+                 "ops::onnx_eval::softmax (reference loop)"));
   auto reduce = [&](std::string_view name, std::string_view summary, EvalFn e) {
     t.add(make_def(name, summary,
                    "The reduced axes keep extent 1, or are left out when the declared output has a lower rank (ONNX's "
                    "keepdims 0); empty axes reduce all. In double, rounded once.",
                    {data("x", fl, "input"), int_param("axes", "the axes (negative: from the end)")},
-                   {"out", TypeRule::same_as_first, fl, "x's shape, the axes of extent 1 or left out"}, infer::reduce, e,
-                   "ops::onnx_eval::reduce (reference loop)"));
+                   {"out", TypeRule::same_as_first, fl, "x's shape, the axes of extent 1 or left out"}, infer::reduce,
+                   e, "ops::onnx_eval::reduce (reference loop)"));
   };
   reduce("ReduceMean", "Mean over axes (kept).", eval::reduce<onnx_eval::Reduce::mean>);
   reduce("ReduceSum", "Sum over axes (kept).", eval::reduce<onnx_eval::Reduce::sum>);
@@ -362,7 +374,8 @@ inline void add_dense_definitions(Definitions& t) {
   reduce("ReduceMin", "Minimum over axes (kept).", eval::reduce<onnx_eval::Reduce::min>);
   t.add(make_def("Gather", "Entries of x along an axis at integer indices (embedding lookup).",
                  "`out[a..., i..., b...] = x[a..., indices[i...], b...]`; a negative index counts from the end.",
-                 {data("x", dtypes::any, "table"), data("indices", dtypes::i32 | dtypes::i64, "indices"), int_param("axis", "the axis")},
+                 {data("x", dtypes::any, "table"), data("indices", dtypes::i32 | dtypes::i64, "indices"),
+                  int_param("axis", "the axis")},
                  {"out", TypeRule::same_as_first, dtypes::any, "x's dims around axis, the indices' in its place"},
                  infer::gather, params_last<onnx_eval::gather, 1>, "ops::onnx_eval::gather (copies)"));
   t.add(make_def("LayerNorm", "Layer normalization over the dims from axis on.",
@@ -378,27 +391,30 @@ inline void add_dense_definitions(Definitions& t) {
                  {data("x", fl, "input"), same("gamma", "scale"), float_param("epsilon", "added to the mean square"),
                   int_param("axis", "the first normalized dim")},
                  like, infer::norm<false>, eval::norm<false>, "ops::layer::eval::norm (reference loop)"));
-  t.add(make_def("GroupNorm", "Group normalization, channels last: statistics per batch entry and channel group.",
-                 "x is [N, ..., C]; group g holds channels [g*C/G, (g+1)*C/G). Per batch entry and group, the mean "
-                 "and biased variance over every position and the group's channels; `(x - mean) / sqrt(var + "
-                 "epsilon) * gamma[c] + beta[c]`. With G = C it is instance normalization. In double, rounded once.",
-                 {data("x", fl, "input [N, ..., C]"), same("gamma", "scale, C elements"), same("beta", "offset, C elements"),
-                  float_param("epsilon", "added to the variance"), int_param("groups", "G, dividing C")},
-                 like, infer::group_norm, eval::group_norm, "ops::layer::eval::group_norm (reference loop)"));
+  t.add(make_def(
+      "GroupNorm", "Group normalization, channels last: statistics per batch entry and channel group.",
+      "x is [N, ..., C]; group g holds channels [g*C/G, (g+1)*C/G). Per batch entry and group, the mean "
+      "and biased variance over every position and the group's channels; `(x - mean) / sqrt(var + "
+      "epsilon) * gamma[c] + beta[c]`. With G = C it is instance normalization. In double, rounded once.",
+      {data("x", fl, "input [N, ..., C]"), same("gamma", "scale, C elements"), same("beta", "offset, C elements"),
+       float_param("epsilon", "added to the variance"), int_param("groups", "G, dividing C")},
+      like, infer::group_norm, eval::group_norm, "ops::layer::eval::group_norm (reference loop)"));
   t.add(make_def("Attention", "Scaled dot-product attention: softmax(q k^T scale + mask) v.",
                  "q [..., S, d], k [..., T, d], v [..., T, dv] with equal leading dims (batch, heads); `mask` "
                  "(additive, or no elements for none) broadcasts to the scores [..., S, T]; the softmax runs over T. "
                  "One op per head after the lowering splits multi-head attention (leading dim of heads 1). In double, "
                  "rounded once.",
                  {data("q", fl, "queries [..., S, d]"), same("k", "keys [..., T, d]"), same("v", "values [..., T, dv]"),
-                  same("mask", "additive mask, broadcast to [..., S, T]; empty: none"), float_param("scale", "the scores' factor")},
+                  same("mask", "additive mask, broadcast to [..., S, T]; empty: none"),
+                  float_param("scale", "the scores' factor")},
                  {"out", TypeRule::same_as_first, fl, "[..., S, dv]"}, infer::attention, eval::attention,
                  "ops::layer::eval::attention (reference loop)"));
-  t.add(make_def("Rope", "Rotary position embedding, rotate-half form: x cos + rotate_half(x) sin.",
-                 "x [..., d], d even; `rotate_half(x)` is the concatenation of -x[..., d/2:] and x[..., :d/2]; cos and "
-                 "sin broadcast to x. In double, rounded once.",
-                 {data("x", fl, "input [..., d]"), same("cos", "cosines, broadcast to x"), same("sin", "sines, broadcast to x")},
-                 like, infer::rope, eval::rope, "ops::layer::eval::rope (reference loop)"));
+  t.add(make_def(
+      "Rope", "Rotary position embedding, rotate-half form: x cos + rotate_half(x) sin.",
+      "x [..., d], d even; `rotate_half(x)` is the concatenation of -x[..., d/2:] and x[..., :d/2]; cos and "
+      "sin broadcast to x. In double, rounded once.",
+      {data("x", fl, "input [..., d]"), same("cos", "cosines, broadcast to x"), same("sin", "sines, broadcast to x")},
+      like, infer::rope, eval::rope, "ops::layer::eval::rope (reference loop)"));
 }
 
 }  // namespace optgrammar::ops::layer

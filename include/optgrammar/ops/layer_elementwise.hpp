@@ -23,7 +23,8 @@ inline double rsqrt(double x, A) { return 1.0 / std::sqrt(x); }
 inline double silu(double x, A) { return x / (1.0 + std::exp(-x)); }
 /// approximate 0: x/2 (1 + erf(x/sqrt 2)); 1: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 inline double gelu(double x, A a) {
-  if (!a.empty() && a[0] != 0) return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
+  if (!a.empty() && a[0] != 0)
+    return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
   return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
 }
 }  // namespace fn
@@ -42,20 +43,22 @@ inline Inferred broadcast_any(const OpView& v) {
 inline void add_elementwise_definitions(Definitions& t) {
   namespace oe = onnx_eval;
   namespace of = onnx::fn;
-  constexpr std::uint32_t unary_traits = Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type |
-                                         Trait::same_operands_and_result_shape;
-  constexpr std::uint32_t binary_traits = Trait::pure | Trait::elementwise | Trait::broadcasting | Trait::same_operands_and_result_type;
+  constexpr std::uint32_t unary_traits =
+      Trait::pure | Trait::elementwise | Trait::same_operands_and_result_type | Trait::same_operands_and_result_shape;
+  constexpr std::uint32_t binary_traits =
+      Trait::pure | Trait::elementwise | Trait::broadcasting | Trait::same_operands_and_result_type;
   const DTypeSet fl = dtypes::floats;
   auto unary = [&](std::string_view name, std::string_view summary, EvalFn eval, std::vector<OperandSpec> params = {}) {
     std::vector<OperandSpec> ops{data("x", fl, "input")};
     for (auto& p : params) ops.push_back(p);
     // (With parameters the operands differ from the result: only x shares its definition.)
     const std::uint32_t traits = params.empty() ? unary_traits : Trait::pure | Trait::elementwise;
-    OpDefinition d = make_def(name, summary,
-                              "Any rank; computed in double from x's value (and the parameters' element 0), rounded once "
-                              "to the output's dtype.",
-                              std::move(ops), {"out", TypeRule::same_as_first, fl, "same definition as x"}, like_x, eval,
-                              "ops::onnx_eval::unary (reference loop)", traits);
+    OpDefinition d =
+        make_def(name, summary,
+                 "Any rank; computed in double from x's value (and the parameters' element 0), rounded once "
+                 "to the output's dtype.",
+                 std::move(ops), {"out", TypeRule::same_as_first, fl, "same definition as x"}, like_x, eval,
+                 "ops::onnx_eval::unary (reference loop)", traits);
     t.add(std::move(d));
   };
   unary("Sigmoid", "Elementwise 1/(1+e^-x).", as_is<oe::unary<of::sigmoid>>);
@@ -70,7 +73,8 @@ inline void add_elementwise_definitions(Definitions& t) {
   unary("Cos", "Elementwise cos x.", as_is<oe::unary<of::cos>>);
   unary("Softplus", "Elementwise ln(1+e^x).", as_is<oe::unary<of::softplus>>);
   unary("Silu", "Elementwise x * sigmoid(x) (SiLU, swish).", as_is<oe::unary<fn::silu>>);
-  unary("Gelu", "Elementwise GELU: x/2 (1 + erf(x/sqrt 2)), or its tanh approximation.", params_last<oe::unary<fn::gelu>, 1>,
+  unary("Gelu", "Elementwise GELU: x/2 (1 + erf(x/sqrt 2)), or its tanh approximation.",
+        params_last<oe::unary<fn::gelu>, 1>,
         {int_param("approximate", "0: the erf form; 1: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))")});
   unary("LeakyRelu", "Elementwise x, or alpha*x below 0.", params_last<oe::unary<of::leaky_relu>, 1>,
         {float_param("alpha", "slope below 0")});

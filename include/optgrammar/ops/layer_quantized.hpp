@@ -32,7 +32,8 @@ inline constexpr DTypeSet int_storage = dtypes::integers | dtypes::quantized;
 /// The stored integers of a value.
 inline std::vector<std::int64_t> stored(const ValueView& v) {
   std::vector<std::int64_t> out(v.def->element_count());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::int64_t>(onnx_eval::get(v.def->dtype, v.data.data(), i));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::int64_t>(onnx_eval::get(v.def->dtype, v.data.data(), i));
   return out;
 }
 /// Element c of per-channel values, or element 0 of per-tensor ones.
@@ -59,8 +60,10 @@ struct Requantizer {
   std::int32_t zp = 0;
   DType out = DType::QUInt8;
 
-  Requantizer(double in_step, const std::vector<double>& w_scale, const OutputDef& o) : zp(o.zero_offset), out(o.dtype) {
-    for (double s : w_scale) fp.push_back(fold::to_fixed_point(in_step * s / static_cast<double>(o.stepsize), 2147483647, 62));
+  Requantizer(double in_step, const std::vector<double>& w_scale, const OutputDef& o)
+      : zp(o.zero_offset), out(o.dtype) {
+    for (double s : w_scale)
+      fp.push_back(fold::to_fixed_point(in_step * s / static_cast<double>(o.stepsize), 2147483647, 62));
   }
   void put(std::span<std::byte> dst, std::size_t i, std::int64_t acc, std::size_t c) const {
     const fold::FixedPoint f = at(fp, c);
@@ -101,8 +104,8 @@ inline std::optional<ConvGeometry> quantized_conv_geometry(const OpView& v, std:
   // ConvLayer's view of it: the weight's dims as HWIO, a bias of Co elements.
   OutputDef hwio = OutputDef::make(w.dtype, {w.dims[2], w.dims[3], w.dims[1], w.dims[0]});
   OutputDef bias = OutputDef::make(DType::Int32, {w.dims[0]});
-  const std::array<ValueView, 7> as_conv{v.operands[0], ValueView{&hwio}, ValueView{&bias}, v.operands[5], v.operands[6],
-                                         v.operands[7], v.operands[8]};
+  const std::array<ValueView, 7> as_conv{v.operands[0], ValueView{&hwio}, ValueView{&bias}, v.operands[5],
+                                         v.operands[6], v.operands[7],    v.operands[8]};
   auto g = conv_geometry(as_conv, error);
   if (!g) return g;
   const std::size_t nb = v.operands[2].def->element_count();
@@ -150,7 +153,8 @@ inline bool quantized_conv(const OpView& v, std::span<std::byte> out, Backend) {
           const std::int64_t zw = quant::at(wz, c);
           for_each_tap(*g, n, oh, ow, [&](std::size_t kh, std::size_t kw, std::size_t pixel) {
             const std::size_t xp = pixel * g->ci + c0;
-            for (std::size_t i = 0; i < cig; ++i) acc += (x[xp + i] - xd.zero_offset) * (w[((c * cig + i) * g->kh + kh) * g->kw + kw] - zw);
+            for (std::size_t i = 0; i < cig; ++i)
+              acc += (x[xp + i] - xd.zero_offset) * (w[((c * cig + i) * g->kh + kh) * g->kw + kw] - zw);
           });
           rq.put(out, ((n * g->ho + oh) * g->wo + ow) * g->co + c, acc, c);
         }
@@ -165,9 +169,11 @@ namespace infer {
 inline Inferred quantized_fc(const OpView& v) {
   const OutputDef &x = *v.operands[0].def, &w = *v.operands[1].def;
   const auto layout = static_cast<std::int64_t>(scalar(v.operands[5]));
-  if (x.rank < 1 || w.rank != 2 || (layout != 0 && layout != 1)) return failed("x needs rank >= 1, w rank 2, w_layout 0 or 1");
+  if (x.rank < 1 || w.rank != 2 || (layout != 0 && layout != 1))
+    return failed("x needs rank >= 1, w rank 2, w_layout 0 or 1");
   const std::size_t K = layout ? w.dims[0] : w.dims[1], N = layout ? w.dims[1] : w.dims[0];
-  if (K != x.dims[x.rank - 1]) return failed(cat("w ", ops::infer::shape_string(w), " does not take K = ", x.dims[x.rank - 1]));
+  if (K != x.dims[x.rank - 1])
+    return failed(cat("w ", ops::infer::shape_string(w), " does not take K = ", x.dims[x.rank - 1]));
   const std::size_t nb = v.operands[2].def->element_count();
   if (nb != 0 && nb != N) return failed(cat("bias has ", nb, " elements for ", N, " outputs"));
   if (auto p = quant::weight_params_problem(v.operands[3], v.operands[4], N); !p.empty()) return failed(p);
@@ -189,12 +195,13 @@ inline Inferred quantized_matmul(const OpView& v) {
 
 namespace eval {
 inline bool quantized_fc(const OpView& v, std::span<std::byte> out, Backend) {
-  if (!all_data(v.operands) || !infer::quantized_fc(v).error.empty() || !dtypes::quantized.contains(v.operands[0].def->dtype) ||
-      !dtypes::quant_storage.contains(v.declared->dtype))
+  if (!all_data(v.operands) || !infer::quantized_fc(v).error.empty() ||
+      !dtypes::quantized.contains(v.operands[0].def->dtype) || !dtypes::quant_storage.contains(v.declared->dtype))
     return false;
   const OutputDef &xd = *v.operands[0].def, &wd = *v.operands[1].def;
   const bool kn = scalar(v.operands[5]) != 0;
-  const std::size_t K = kn ? wd.dims[0] : wd.dims[1], N = kn ? wd.dims[1] : wd.dims[0], M = xd.element_count() / std::max<std::size_t>(K, 1);
+  const std::size_t K = kn ? wd.dims[0] : wd.dims[1], N = kn ? wd.dims[1] : wd.dims[0],
+                    M = xd.element_count() / std::max<std::size_t>(K, 1);
   const auto x = quant::stored(v.operands[0]), w = quant::stored(v.operands[1]), b = quant::stored(v.operands[2]);
   const auto wz = quant::stored(v.operands[4]);
   const quant::Requantizer rq(xd.stepsize, quant::doubles(v.operands[3]), *v.declared);
@@ -244,7 +251,8 @@ inline Inferred dequantize_axis(const OpView& v) {
   const std::int64_t a = static_cast<std::int64_t>(scalar(v.operands[3]));
   const auto ax = onnx_eval::axis_of(a, x.rank);
   const std::size_t s = v.operands[1].def->element_count();
-  if (s != 1 && (!ax || s != x.dims[*ax])) return failed(cat("scale has ", s, " elements: one, or one per entry of axis ", a));
+  if (s != 1 && (!ax || s != x.dims[*ax]))
+    return failed(cat("scale has ", s, " elements: one, or one per entry of axis ", a));
   if (v.operands[2].def->element_count() != s && v.operands[2].def->element_count() > 1)
     return failed("zp has another count than scale");
   Inferred r = like_x(v);
@@ -259,7 +267,8 @@ namespace eval {
 /// (x - zp[i]) * scale[i] in float, i the index along axis (ONNX DequantizeLinear's arithmetic:
 /// the difference exact, converted to float, times the float scale).
 inline bool dequantize_axis(const OpView& v, std::span<std::byte> out, Backend) {
-  if (!all_data(v.operands) || !infer::dequantize_axis(v).error.empty() || v.declared->dtype != DType::Float32) return false;
+  if (!all_data(v.operands) || !infer::dequantize_axis(v).error.empty() || v.declared->dtype != DType::Float32)
+    return false;
   const OutputDef& x = *v.operands[0].def;
   const std::size_t s = v.operands[1].def->element_count();
   const auto ax = onnx_eval::axis_of(static_cast<std::int64_t>(scalar(v.operands[3])), x.rank);
@@ -281,21 +290,24 @@ inline void add_quantized_definitions(Definitions& t) {
   const DTypeSet act = dtypes::quant_storage;
   const ResultSpec qout{"out", TypeRule::in_set, act, "declared quantization"};
   auto weight_ops = [&](std::string_view shape) {
-    return std::vector<OperandSpec>{data("w", quant::int_storage, shape), data("b", of(DType::Int32, DType::QInt32), "Int32 bias, scale x_step * w_scale[c] (or none)"),
-                                    float_param("w_scale", "the weight's scale: one, or one per output channel"),
-                                    param("w_zp", quant::int_storage, "the weight's zero point: one, or one per output channel")};
+    return std::vector<OperandSpec>{
+        data("w", quant::int_storage, shape),
+        data("b", of(DType::Int32, DType::QInt32), "Int32 bias, scale x_step * w_scale[c] (or none)"),
+        float_param("w_scale", "the weight's scale: one, or one per output channel"),
+        param("w_zp", quant::int_storage, "the weight's zero point: one, or one per output channel")};
   };
   {
     std::vector<OperandSpec> ops{data("x", act, "input [N,H,W,Ci], its own quantization")};
     for (auto& o : weight_ops("weight [Co, Ci/group, KH, KW] (ONNX's layout)")) ops.push_back(o);
     for (auto n : {"dilations", "group", "pads", "strides"}) ops.push_back(int_param(n, "as ConvLayer's"));
-    t.add(make_def("QuantizedConvLayer", "Quantized 2-d grouped convolution plus bias, NHWC, integer sums requantized.",
-                   "`acc[n,oh,ow,c] = b[c] + sum (x - x_zp) * (w[c,i,kh,kw] - w_zp[c])` over ConvLayer's window, exact; "
-                   "`out = sat(out_zp + round_shift(acc * m_c, s_c))` with m_c / 2^s_c approximating x_step * w_scale[c] / "
-                   "out_step (31-bit multiplier, halves away from zero). The weight is ONNX's [Co, Ci/group, KH, KW] "
-                   "integers; w_scale and w_zp per tensor or per output channel.",
-                   std::move(ops), qout, infer::quantized_conv, eval::quantized_conv,
-                   "ops::layer::eval::quantized_conv (reference loop)", Trait::pure | Trait::quantized));
+    t.add(make_def(
+        "QuantizedConvLayer", "Quantized 2-d grouped convolution plus bias, NHWC, integer sums requantized.",
+        "`acc[n,oh,ow,c] = b[c] + sum (x - x_zp) * (w[c,i,kh,kw] - w_zp[c])` over ConvLayer's window, exact; "
+        "`out = sat(out_zp + round_shift(acc * m_c, s_c))` with m_c / 2^s_c approximating x_step * w_scale[c] / "
+        "out_step (31-bit multiplier, halves away from zero). The weight is ONNX's [Co, Ci/group, KH, KW] "
+        "integers; w_scale and w_zp per tensor or per output channel.",
+        std::move(ops), qout, infer::quantized_conv, eval::quantized_conv,
+        "ops::layer::eval::quantized_conv (reference loop)", Trait::pure | Trait::quantized));
   }
   {
     std::vector<OperandSpec> ops{data("x", act, "input [..., K], its own quantization")};
@@ -304,22 +316,24 @@ inline void add_quantized_definitions(Definitions& t) {
     t.add(make_def("QuantizedFullyConnected", "Quantized fully-connected layer: integer sums requantized.",
                    "`acc[..., n] = b[n] + sum_k (x[..., k] - x_zp) * (w[n, k] - w_zp[n])`, exact, requantized as "
                    "QuantizedConvLayer's.",
-                   std::move(ops), qout, infer::quantized_fc, eval::quantized_fc, "ops::layer::eval::quantized_fc (reference loop)",
-                   Trait::pure | Trait::quantized));
+                   std::move(ops), qout, infer::quantized_fc, eval::quantized_fc,
+                   "ops::layer::eval::quantized_fc (reference loop)", Trait::pure | Trait::quantized));
   }
-  t.add(make_def("QuantizedMatMul", "Quantized numpy matmul of two quantized tensors.",
-                 "`acc = sum_k (a[..., i, k] - a_zp) * (b[..., k, j] - b_zp)`, exact, requantized with a_step * b_step / "
-                 "out_step as QuantizedConvLayer's; batch dims broadcast.",
-                 {data("a", act, "[..., M, K], its own quantization"), data("b", act, "[..., K, N], its own quantization")}, qout,
-                 infer::quantized_matmul, eval::quantized_matmul, "ops::layer::eval::quantized_matmul (reference loop)",
-                 Trait::pure | Trait::quantized));
-  t.add(make_def("DequantizeAxis", "Integers to f32 with one scale and zero point per tensor or per entry of an axis.",
-                 "`(x - zp[i]) * scale[i]` with i the index along `axis` (per tensor: one each), the difference exact, then "
-                 "in float: ONNX's DequantizeLinear. x's own encoding is not read.",
-                 {data("x", quant::int_storage, "integers"), float_param("scale", "one, or one per entry of axis"),
-                  param("zp", quant::int_storage, "one, or one per entry of axis (or none: 0)"), int_param("axis", "the axis")},
-                 {"out", TypeRule::in_set, dtypes::f32, "x's shape, f32"}, infer::dequantize_axis, eval::dequantize_axis,
-                 "ops::layer::eval::dequantize_axis (reference loop)"));
+  t.add(make_def(
+      "QuantizedMatMul", "Quantized numpy matmul of two quantized tensors.",
+      "`acc = sum_k (a[..., i, k] - a_zp) * (b[..., k, j] - b_zp)`, exact, requantized with a_step * b_step / "
+      "out_step as QuantizedConvLayer's; batch dims broadcast.",
+      {data("a", act, "[..., M, K], its own quantization"), data("b", act, "[..., K, N], its own quantization")}, qout,
+      infer::quantized_matmul, eval::quantized_matmul, "ops::layer::eval::quantized_matmul (reference loop)",
+      Trait::pure | Trait::quantized));
+  t.add(make_def(
+      "DequantizeAxis", "Integers to f32 with one scale and zero point per tensor or per entry of an axis.",
+      "`(x - zp[i]) * scale[i]` with i the index along `axis` (per tensor: one each), the difference exact, then "
+      "in float: ONNX's DequantizeLinear. x's own encoding is not read.",
+      {data("x", quant::int_storage, "integers"), float_param("scale", "one, or one per entry of axis"),
+       param("zp", quant::int_storage, "one, or one per entry of axis (or none: 0)"), int_param("axis", "the axis")},
+      {"out", TypeRule::in_set, dtypes::f32, "x's shape, f32"}, infer::dequantize_axis, eval::dequantize_axis,
+      "ops::layer::eval::dequantize_axis (reference loop)"));
 }
 
 }  // namespace optgrammar::ops::layer

@@ -46,7 +46,8 @@ inline std::optional<PoolGeometry> pool_geometry(const OpView& v, bool with_dila
   g.n = x.dims[0], g.h = x.dims[1], g.w = x.dims[2], g.c = x.dims[3];
   const auto k = ints(v.operands[1]), p = ints(v.operands[2]), s = ints(v.operands[3]);
   const auto d = with_dilations ? ints(v.operands[4]) : std::vector<std::int64_t>{};
-  if (k.size() != 2 || (!p.empty() && p.size() != 4) || (!s.empty() && s.size() != 2) || (!d.empty() && d.size() != 2)) {
+  if (k.size() != 2 || (!p.empty() && p.size() != 4) || (!s.empty() && s.size() != 2) ||
+      (!d.empty() && d.size() != 2)) {
     error = "kernel takes 2 entries, pads 4, strides and dilations 2 (or none)";
     return std::nullopt;
   }
@@ -54,7 +55,8 @@ inline std::optional<PoolGeometry> pool_geometry(const OpView& v, bool with_dila
   if (!p.empty()) g.pt = p[0], g.pl = p[1], g.pb = p[2], g.pr = p[3];
   if (!s.empty()) g.sh = s[0], g.sw = s[1];
   if (!d.empty()) g.dh = d[0], g.dw = d[1];
-  if (g.kh < 1 || g.kw < 1 || g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 || g.pr < 0) {
+  if (g.kh < 1 || g.kw < 1 || g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 ||
+      g.pr < 0) {
     error = "kernel, strides and dilations must be positive, pads not negative";
     return std::nullopt;
   }
@@ -70,7 +72,8 @@ inline std::optional<PoolGeometry> pool_geometry(const OpView& v, bool with_dila
   };
   if (o.dims[0] != g.n || o.dims[3] != g.c || !fits(g.h, g.pt, g.pb, g.kh, g.dh, g.sh, o.dims[1]) ||
       !fits(g.w, g.pl, g.pr, g.kw, g.dw, g.sw, o.dims[2])) {
-    error = cat("output ", ops::infer::shape_string(o), " is no pooling of ", ops::infer::shape_string(x), " with this window");
+    error = cat("output ", ops::infer::shape_string(o), " is no pooling of ", ops::infer::shape_string(x),
+                " with this window");
     return std::nullopt;
   }
   g.ho = o.dims[1], g.wo = o.dims[2];
@@ -114,7 +117,8 @@ bool pool2d(const OpView& v, std::span<std::byte> out, Backend) {
             if (ih >= -g->pt && ih < H + g->pb && iw >= -g->pl && iw < W + g->pr) ++padded;
             if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
             ++inside;
-            const std::size_t base = ((n * g->h + static_cast<std::size_t>(ih)) * g->w + static_cast<std::size_t>(iw)) * g->c;
+            const std::size_t base =
+                ((n * g->h + static_cast<std::size_t>(ih)) * g->w + static_cast<std::size_t>(iw)) * g->c;
             for (std::size_t c = 0; c < g->c; ++c) {
               const double x_ = onnx_eval::get(xt, x, base + c);
               acc[c] = is_max ? std::max(acc[c], x_) : acc[c] + x_;
@@ -137,7 +141,8 @@ namespace infer {
 inline Inferred pad(const OpView& v) {
   const OutputDef& x = *v.operands[0].def;
   const auto p = ints(v.operands[1]);
-  if (p.size() != 2 * x.rank) return failed(cat("pads has ", p.size(), " entries for rank ", x.rank, " (begins, then ends)"));
+  if (p.size() != 2 * x.rank)
+    return failed(cat("pads has ", p.size(), " entries for rank ", x.rank, " (begins, then ends)"));
   const auto mode = static_cast<std::int64_t>(scalar(v.operands[3]));
   if (mode < 0 || mode > 2) return failed(cat("mode ", mode, " is not 0 (constant), 1 (reflect) or 2 (edge)"));
   std::vector<std::size_t> d = dims_of(x);
@@ -162,7 +167,8 @@ inline bool pad(const OpView& v, std::span<std::byte> out, Backend) {
   const auto p = ints(v.operands[1]);
   const int mode = static_cast<int>(scalar(v.operands[3]));
   const double fill = scalar(v.operands[2]);
-  const onnx_eval::Dims xd = onnx_eval::dims_of(*x.def), od = onnx_eval::dims_of(*v.declared), xs = onnx_eval::strides_of(xd);
+  const onnx_eval::Dims xd = onnx_eval::dims_of(*x.def), od = onnx_eval::dims_of(*v.declared),
+                        xs = onnx_eval::strides_of(xd);
   const std::size_t r = xd.size(), n = onnx_eval::count(od), es = element_size(x.def->dtype);
   if (v.declared->dtype != x.def->dtype) return false;
   onnx_eval::Dims idx(r, 0);
@@ -173,8 +179,10 @@ inline bool pad(const OpView& v, std::span<std::byte> out, Backend) {
       std::int64_t s = static_cast<std::int64_t>(idx[k]) - p[k];
       const auto len = static_cast<std::int64_t>(xd[k]);
       if (s < 0 || s >= len) {
-        if (mode == 0) inside = false;
-        else if (mode == 2) s = s < 0 ? 0 : len - 1;
+        if (mode == 0)
+          inside = false;
+        else if (mode == 2)
+          s = s < 0 ? 0 : len - 1;
         else {  // reflect: ... 2 1 | 0 1 2 | 1 0 ...
           const std::int64_t period = 2 * (len - 1);
           s = period == 0 ? 0 : ((s % period) + period) % period;
@@ -183,8 +191,10 @@ inline bool pad(const OpView& v, std::span<std::byte> out, Backend) {
       }
       off += static_cast<std::size_t>(s) * xs[k];
     }
-    if (inside) std::memcpy(out.data() + i * es, x.data.data() + off * es, es);
-    else onnx_eval::put(v.declared->dtype, out.data(), i, fill);
+    if (inside)
+      std::memcpy(out.data() + i * es, x.data.data() + off * es, es);
+    else
+      onnx_eval::put(v.declared->dtype, out.data(), i, fill);
     for (std::size_t k = r; k-- > 0;) {
       if (++idx[k] < od[k]) break;
       idx[k] = 0;
@@ -218,7 +228,8 @@ inline Inferred resize(const OpView& v) {
   std::vector<std::size_t> d = dims_of(o);
   if (ns && ops::eval::has_data(s))
     for (std::size_t k = 0; k < x.rank; ++k)
-      d[k] = static_cast<std::size_t>(std::floor(static_cast<double>(x.dims[k]) * onnx_eval::get(s.def->dtype, s.data.data(), k)));
+      d[k] = static_cast<std::size_t>(
+          std::floor(static_cast<double>(x.dims[k]) * onnx_eval::get(s.def->dtype, s.data.data(), k)));
   return shaped_like(v, 0, d);
 }
 }  // namespace infer
@@ -245,7 +256,8 @@ Inferred depth_space(const OpView& v) {
     if (d[3] % (B * B)) return failed(cat("block ", B, " squared does not divide the channels ", d[3]));
     d[1] *= B, d[2] *= B, d[3] /= B * B;
   } else {
-    if (d[1] % B || d[2] % B) return failed(cat("block ", B, " does not divide H and W of ", ops::infer::shape_string(x)));
+    if (d[1] % B || d[2] % B)
+      return failed(cat("block ", B, " does not divide H and W of ", ops::infer::shape_string(x)));
     d[1] /= B, d[2] /= B, d[3] *= B * B;
   }
   return shaped_like(v, 0, d);
@@ -291,7 +303,8 @@ bool depth_space(const OpView& v, std::span<std::byte> out, Backend) {
   };
   return permute_elements(v, out, [&](std::size_t k) {
     if (to_space) {  // k indexes the spatial side
-      const std::size_t c = k % cf, w = (k / cf) % (ws * b), h = (k / cf / (ws * b)) % (hs * b), n = k / cf / (ws * b) / (hs * b);
+      const std::size_t c = k % cf, w = (k / cf) % (ws * b), h = (k / cf / (ws * b)) % (hs * b),
+                        n = k / cf / (ws * b) / (hs * b);
       return deep_index(n, h / b, w / b, h % b, w % b, c);
     }
     // k indexes the deep side: which spatial element it holds
@@ -329,13 +342,15 @@ namespace eval {
 inline bool strided_slice(const OpView& v, std::span<std::byte> out, Backend) {
   if (!infer::strided_slice(v).error.empty()) return false;
   const auto b = ints(v.operands[1]), s = ints(v.operands[3]);
-  const onnx_eval::Dims od = onnx_eval::dims_of(*v.declared), xs = onnx_eval::strides_of(onnx_eval::dims_of(*v.operands[0].def));
+  const onnx_eval::Dims od = onnx_eval::dims_of(*v.declared),
+                        xs = onnx_eval::strides_of(onnx_eval::dims_of(*v.operands[0].def));
   const std::size_t r = od.size();
   onnx_eval::Dims idx(r, 0);
   std::vector<std::size_t> src(onnx_eval::count(od));
   for (std::size_t i = 0; i < src.size(); ++i) {
     std::size_t off = 0;
-    for (std::size_t k = 0; k < r; ++k) off += static_cast<std::size_t>(b[k] + static_cast<std::int64_t>(idx[k]) * s[k]) * xs[k];
+    for (std::size_t k = 0; k < r; ++k)
+      off += static_cast<std::size_t>(b[k] + static_cast<std::int64_t>(idx[k]) * s[k]) * xs[k];
     src[i] = off;
     for (std::size_t k = r; k-- > 0;) {
       if (++idx[k] < od[k]) break;
@@ -351,7 +366,8 @@ namespace infer {
 inline Inferred expand(const OpView& v) {
   OutputDef b;
   if (!broadcast(*v.operands[0].def, *v.declared, b) || !b.same_shape(*v.declared))
-    return failed(cat(ops::infer::shape_string(*v.operands[0].def), " does not broadcast to ", ops::infer::shape_string(*v.declared)));
+    return failed(cat(ops::infer::shape_string(*v.operands[0].def), " does not broadcast to ",
+                      ops::infer::shape_string(*v.declared)));
   Inferred r = like_x(v);
   r.def.rank = v.declared->rank;
   r.def.dims = v.declared->dims;
@@ -362,13 +378,18 @@ inline Inferred expand(const OpView& v) {
 inline void add_spatial_definitions(Definitions& t) {
   const DTypeSet floats = dtypes::floats, movable = dtypes::any;
   auto pool = [&](std::string_view name, std::string_view summary, std::string_view desc, bool is_max) {
-    OperandSpec last = is_max ? int_param("dilations", "[dh, dw]; empty: 1") : int_param("count_pad", "1: divide by the window positions inside the padded input; 0: by the elements inside the input");
-    t.add(make_def(name, summary, desc,
-                   {data("x", is_max ? movable : floats, "input [N,H,W,C]"), int_param("kernel", "[kh, kw]"),
-                    int_param("pads", "[top, left, bottom, right]; empty: 0"), int_param("strides", "[sh, sw]; empty: 1"), last},
-                   {"out", TypeRule::same_as_first, dtypes::any, "[N,Ho,Wo,C], declared"},
-                   is_max ? infer::pool2d<true> : infer::pool2d<false>, is_max ? eval::pool2d<true> : eval::pool2d<false>,
-                   "ops::layer::eval::pool2d (reference loop)"));
+    OperandSpec last =
+        is_max ? int_param("dilations", "[dh, dw]; empty: 1")
+               : int_param(
+                     "count_pad",
+                     "1: divide by the window positions inside the padded input; 0: by the elements inside the input");
+    t.add(make_def(
+        name, summary, desc,
+        {data("x", is_max ? movable : floats, "input [N,H,W,C]"), int_param("kernel", "[kh, kw]"),
+         int_param("pads", "[top, left, bottom, right]; empty: 0"), int_param("strides", "[sh, sw]; empty: 1"), last},
+        {"out", TypeRule::same_as_first, dtypes::any, "[N,Ho,Wo,C], declared"},
+        is_max ? infer::pool2d<true> : infer::pool2d<false>, is_max ? eval::pool2d<true> : eval::pool2d<false>,
+        "ops::layer::eval::pool2d (reference loop)"));
   };
   pool("MaxPool2d", "Window maximum over height and width, NHWC.",
        "Windows start at (oh*sh - pt, ow*sw - pl) and span (kh-1)*dh+1 by (kw-1)*dw+1 positions; the output "
@@ -382,14 +403,15 @@ inline void add_spatial_definitions(Definitions& t) {
        "[-pl, W + pr), with 0 the input elements covered (ONNX's count_include_pad). Summed in double, rounded "
        "once.",
        false);
-  t.add(make_def("Pad", "Pads every dimension: constant, reflect or edge (any rank).",
-                 "`pads` holds the elements added before each dimension, then those after it (ONNX's order); "
-                 "mode 0 fills them with `value` (element 0, in x's dtype; an empty value: 0), mode 1 mirrors the "
-                 "input without repeating its edge, mode 2 repeats the edge.",
-                 {data("x", movable, "input"), int_param("pads", "[begin_0, ..., begin_r-1, end_0, ..., end_r-1]"),
-                  param("value", movable, "fill value (mode 0); empty: 0"), int_param("mode", "0 constant, 1 reflect, 2 edge")},
-                 {"out", TypeRule::same_as_first, dtypes::any, "each dimension grown by its pads"}, infer::pad, eval::pad,
-                 "ops::layer::eval::pad (copies)"));
+  t.add(make_def(
+      "Pad", "Pads every dimension: constant, reflect or edge (any rank).",
+      "`pads` holds the elements added before each dimension, then those after it (ONNX's order); "
+      "mode 0 fills them with `value` (element 0, in x's dtype; an empty value: 0), mode 1 mirrors the "
+      "input without repeating its edge, mode 2 repeats the edge.",
+      {data("x", movable, "input"), int_param("pads", "[begin_0, ..., begin_r-1, end_0, ..., end_r-1]"),
+       param("value", movable, "fill value (mode 0); empty: 0"), int_param("mode", "0 constant, 1 reflect, 2 edge")},
+      {"out", TypeRule::same_as_first, dtypes::any, "each dimension grown by its pads"}, infer::pad, eval::pad,
+      "ops::layer::eval::pad (copies)"));
   t.add(make_def("Resize", "Resizes every axis by its scale (nearest, linear or cubic; any rank).",
                  "ONNX's Resize of opsets 11 to 17 with the roi unused: output coordinate o of an axis reads "
                  "input coordinate x(o) by `coord` (0 half_pixel, 1 pytorch_half_pixel, 2 align_corners, 3 "
@@ -400,8 +422,8 @@ inline void add_spatial_definitions(Definitions& t) {
                  {data("x", floats, "input"), float_param("scales", "one per axis; empty: from the output's extents"),
                   int_param("coord", "coordinate transformation (0-4)"), float_param("cubic_a", "cubic coefficient"),
                   int_param("exclude", "1: cubic weights outside the input dropped"),
-                  float_param("extrapolation", "unused (no crop box)"), int_param("mode", "0 nearest, 1 linear, 2 cubic"),
-                  int_param("nearest", "nearest rounding (0-3)")},
+                  float_param("extrapolation", "unused (no crop box)"),
+                  int_param("mode", "0 nearest, 1 linear, 2 cubic"), int_param("nearest", "nearest rounding (0-3)")},
                  {"out", TypeRule::same_as_first, floats, "x's rank; each axis floor(extent * scale)"}, infer::resize,
                  eval::resize, "ops::onnx_eval::resize (reference loop)"));
   t.add(make_def("ChannelShuffle", "Interleaves the groups of the last axis (ShuffleNet's channel shuffle).",

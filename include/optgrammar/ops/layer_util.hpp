@@ -4,8 +4,8 @@
 // function with its parameters after its data operands instead of before them.
 #pragma once
 
-#include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/builtin_eval.hpp"
+#include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/onnx_eval.hpp"
 
 #include <array>
@@ -37,7 +37,9 @@ inline OperandSpec param(std::string_view name, DTypeSet types, std::string_view
 inline OperandSpec int_param(std::string_view name, std::string_view summary) {
   return param(name, dtypes::i32 | dtypes::i64, summary);
 }
-inline OperandSpec float_param(std::string_view name, std::string_view summary) { return param(name, dtypes::f32, summary); }
+inline OperandSpec float_param(std::string_view name, std::string_view summary) {
+  return param(name, dtypes::f32, summary);
+}
 
 /// The parts of a definition every layer op fills the same way.
 inline OpDefinition make_def(std::string_view name, std::string_view summary, std::string_view description,
@@ -73,7 +75,8 @@ inline std::vector<std::int64_t> ints(const ValueView& v) {
 }
 /// Element 0 of a numeric constant, as double (`fallback` when it has none).
 inline double scalar(const ValueView& v, double fallback = 0.0) {
-  if (!v.def || !v.known || v.is_shape || v.def->element_count() == 0 || v.data.size() != v.def->byte_size()) return fallback;
+  if (!v.def || !v.known || v.is_shape || v.def->element_count() == 0 || v.data.size() != v.def->byte_size())
+    return fallback;
   return onnx_eval::get(v.def->dtype, v.data.data(), 0);
 }
 /// Every operand has its bytes.
@@ -113,7 +116,8 @@ inline bool broadcast(const OutputDef& a, const OutputDef& b, OutputDef& out) {
   out.rank = r;
   out.dims = {};
   for (std::uint32_t i = 0; i < r; ++i) {
-    const std::size_t da = i + a.rank >= r ? a.dims[i + a.rank - r] : 1, db = i + b.rank >= r ? b.dims[i + b.rank - r] : 1;
+    const std::size_t da = i + a.rank >= r ? a.dims[i + a.rank - r] : 1,
+                      db = i + b.rank >= r ? b.dims[i + b.rank - r] : 1;
     if (da != db && da != 1 && db != 1) return false;
     out.dims[i] = da == 1 ? db : da;
   }

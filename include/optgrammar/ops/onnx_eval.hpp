@@ -159,7 +159,8 @@ bool unary(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const ValueView& x = a.in(0);
   const OutputDef& o = *v.declared;
   if (x.def->element_count() != o.element_count()) return false;
-  for (std::size_t i = 0; i < o.element_count(); ++i) put(o.dtype, out.data(), i, F(get(x.def->dtype, x.data.data(), i), at));
+  for (std::size_t i = 0; i < o.element_count(); ++i)
+    put(o.dtype, out.data(), i, F(get(x.def->dtype, x.data.data(), i), at));
   return true;
 }
 
@@ -301,11 +302,14 @@ inline bool transpose(const OpView& v, std::span<std::byte> out, std::size_t na)
   Dims od(r);
   for (std::size_t k = 0; k < r; ++k) od[k] = xd[static_cast<std::size_t>(perm[k])];
   if (od != dims_of(*v.declared)) return false;
-  gather_bytes(x, offsets_by_index(od, [&](const Dims& idx) {
-                 std::size_t off = 0;
-                 for (std::size_t k = 0; k < r; ++k) off += idx[k] * xs[static_cast<std::size_t>(perm[k])];
-                 return off;
-               }),
+  gather_bytes(x,
+               offsets_by_index(od,
+                                [&](const Dims& idx) {
+                                  std::size_t off = 0;
+                                  for (std::size_t k = 0; k < r; ++k)
+                                    off += idx[k] * xs[static_cast<std::size_t>(perm[k])];
+                                  return off;
+                                }),
                out);
   return true;
 }
@@ -358,7 +362,8 @@ inline std::optional<SliceBox> slice_box(const Args& a) {
   if (axes.empty())
     for (std::size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<std::int64_t>(k));
   if (steps.empty()) steps.assign(starts.size(), 1);
-  if (starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size()) return std::nullopt;
+  if (starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return std::nullopt;
   SliceBox b{std::vector<std::int64_t>(r, 0), std::vector<std::int64_t>(r, 1), xd};
   for (std::size_t i = 0; i < starts.size(); ++i) {
     auto ax = axis_of(axes[i], r);
@@ -390,12 +395,16 @@ inline bool slice(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const Dims xs = strides_of(dims_of(*x.def));
   const auto b = slice_box(a);
   if (!b || count(b->extent) != v.declared->element_count() || x.def->dtype != v.declared->dtype) return false;
-  gather_bytes(x, offsets_by_index(b->extent, [&](const Dims& idx) {
-                 std::size_t off = 0;
-                 for (std::size_t k = 0; k < idx.size(); ++k)
-                   off += static_cast<std::size_t>(b->first[k] + static_cast<std::int64_t>(idx[k]) * b->step[k]) * xs[k];
-                 return off;
-               }),
+  gather_bytes(x,
+               offsets_by_index(b->extent,
+                                [&](const Dims& idx) {
+                                  std::size_t off = 0;
+                                  for (std::size_t k = 0; k < idx.size(); ++k)
+                                    off += static_cast<std::size_t>(b->first[k] +
+                                                                    static_cast<std::int64_t>(idx[k]) * b->step[k]) *
+                                           xs[k];
+                                  return off;
+                                }),
                out);
   return true;
 }
@@ -445,11 +454,13 @@ inline bool tile(const OpView& v, std::span<std::byte> out, std::size_t na) {
   if (od.size() != xd.size() || x.def->dtype != v.declared->dtype) return false;
   for (std::size_t k = 0; k < xd.size(); ++k)
     if (xd[k] == 0 || od[k] % xd[k] != 0) return false;
-  gather_bytes(x, offsets_by_index(od, [&](const Dims& idx) {
-                 std::size_t off = 0;
-                 for (std::size_t k = 0; k < xd.size(); ++k) off += (idx[k] % xd[k]) * xs[k];
-                 return off;
-               }),
+  gather_bytes(x,
+               offsets_by_index(od,
+                                [&](const Dims& idx) {
+                                  std::size_t off = 0;
+                                  for (std::size_t k = 0; k < xd.size(); ++k) off += (idx[k] % xd[k]) * xs[k];
+                                  return off;
+                                }),
                out);
   return true;
 }
@@ -466,7 +477,8 @@ inline bool shape(const OpView& v, std::span<std::byte> out, std::size_t na) {
   e = std::clamp<std::int64_t>(e, 0, r);
   const std::size_t n = e > s ? static_cast<std::size_t>(e - s) : 0;
   if (n != v.declared->element_count()) return false;
-  for (std::size_t i = 0; i < n; ++i) put(v.declared->dtype, out.data(), i, static_cast<double>(xd[static_cast<std::size_t>(s) + i]));
+  for (std::size_t i = 0; i < n; ++i)
+    put(v.declared->dtype, out.data(), i, static_cast<double>(xd[static_cast<std::size_t>(s) + i]));
   return true;
 }
 
@@ -497,9 +509,10 @@ bool reduce(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const std::size_t no = count(rd);
   if (no != v.declared->element_count()) return false;
   const Dims rs = strides_of(rd);
-  std::vector<double> acc(no, R == Reduce::max ? -std::numeric_limits<double>::infinity()
-                              : R == Reduce::min ? std::numeric_limits<double>::infinity()
-                              : R == Reduce::prod ? 1.0 : 0.0);
+  std::vector<double> acc(no, R == Reduce::max    ? -std::numeric_limits<double>::infinity()
+                              : R == Reduce::min  ? std::numeric_limits<double>::infinity()
+                              : R == Reduce::prod ? 1.0
+                                                  : 0.0);
   // log_sum_exp: shift by the maximum for stability.
   std::vector<double> mx(R == Reduce::log_sum_exp ? no : 0, -std::numeric_limits<double>::infinity());
   const std::size_t n = count(xd);
@@ -576,7 +589,7 @@ bool softmax(const OpView& v, std::span<std::byte> out, std::size_t na) {
       double s = 0;
       for (std::size_t j = 0; j < len; ++j) s += std::exp(row[j] - m);
       for (std::size_t j = 0; j < len; ++j) {
-        double e = S == Softmax::soft ? std::exp(row[j] - m) / s
+        double e = S == Softmax::soft  ? std::exp(row[j] - m) / s
                    : S == Softmax::log ? row[j] - m - std::log(s)
                                        : (j == arg ? 1.0 : 0.0);
         put(v.declared->dtype, out.data(), base + j * inner, e);
@@ -590,8 +603,8 @@ bool softmax(const OpView& v, std::span<std::byte> out, std::size_t na) {
 /// numpy matmul of values av (dims ad) and bv (dims bd): 1-d operands promoted, batch dims
 /// broadcast; the products, summed in double, into res (row-major). False when they do not fit.
 /// `shape`, when given, receives the result's dims (without the promoted ones).
-inline bool matmul_values(Dims ad, const std::vector<double>& av, Dims bd, const std::vector<double>& bv, std::vector<double>& res,
-                          Dims* shape = nullptr) {
+inline bool matmul_values(Dims ad, const std::vector<double>& av, Dims bd, const std::vector<double>& bv,
+                          std::vector<double>& res, Dims* shape = nullptr) {
   if (ad.empty() || bd.empty()) return false;
   const bool a_vector = ad.size() == 1, b_vector = bd.size() == 1;
   if (a_vector) ad.insert(ad.begin(), 1);
@@ -638,7 +651,8 @@ inline bool matmul(const OpView& v, std::span<std::byte> out, std::size_t na) {
   for (std::size_t i = 0; i < av.size(); ++i) av[i] = get(A.def->dtype, A.data.data(), i);
   for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = get(B.def->dtype, B.data.data(), i);
   Dims shape;
-  if (!matmul_values(dims_of(*A.def), av, dims_of(*B.def), bv, res, &shape) || shape != dims_of(*v.declared)) return false;
+  if (!matmul_values(dims_of(*A.def), av, dims_of(*B.def), bv, res, &shape) || shape != dims_of(*v.declared))
+    return false;
   for (std::size_t i = 0; i < res.size(); ++i) put(v.declared->dtype, out.data(), i, res[i]);
   return true;
 }
@@ -758,7 +772,8 @@ inline bool conv_shape(const Args& a, const OutputDef& x, const OutputDef& wt, c
   if (kernel.empty()) kernel.assign(wd.begin() + 2, wd.end());
   Window w;
   const Dims in_sp(xd.begin() + 2, xd.end()), out_sp(od.begin() + 2, od.end());
-  if (!make_window(w, nsp, kernel, a.attr_ints(5), a.attr_ints(1), a.attr_ints(4), static_cast<int>(a.attr_int(0)), in_sp, out_sp))
+  if (!make_window(w, nsp, kernel, a.attr_ints(5), a.attr_ints(1), a.attr_ints(4), static_cast<int>(a.attr_int(0)),
+                   in_sp, out_sp))
     return false;
   if (count(w.kernel) != count(Dims(wd.begin() + 2, wd.end()))) return false;
   s.in_size = count(in_sp);
@@ -774,8 +789,10 @@ inline bool conv_shape(const Args& a, const OutputDef& x, const OutputDef& wt, c
       bool inside = true;
       for (std::size_t d = 0; d < nsp && inside; ++d) {
         const std::int64_t p = static_cast<std::int64_t>(op[d] * w.stride[d] + kp[d] * w.dilation[d]) - w.pad_begin[d];
-        if (p < 0 || p >= static_cast<std::int64_t>(in_sp[d])) inside = false;
-        else off += static_cast<std::size_t>(p) * is[d];
+        if (p < 0 || p >= static_cast<std::int64_t>(in_sp[d]))
+          inside = false;
+        else
+          off += static_cast<std::size_t>(p) * is[d];
       }
       s.tap[o * s.k_size + kk] = inside ? off : static_cast<std::size_t>(-1);
       for (std::size_t d = nsp; d-- > 0;) {
@@ -867,10 +884,13 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
     // Padding from the wanted output size: total = stride*(in-1) + out_pad + (k-1)*d + 1 - out.
     for (std::size_t d = 0; d < nsp; ++d) {
       const std::int64_t op = out_pad.empty() ? 0 : out_pad[d];
-      const std::int64_t total = static_cast<std::int64_t>(w.stride[d] * (in_sp[d] - 1) + (w.kernel[d] - 1) * w.dilation[d] + 1) +
-                                 op - static_cast<std::int64_t>(out_sp[d]);
-      if (auto_pad == same_lower) w.pad_begin[d] = total - total / 2;
-      else w.pad_begin[d] = total / 2;
+      const std::int64_t total =
+          static_cast<std::int64_t>(w.stride[d] * (in_sp[d] - 1) + (w.kernel[d] - 1) * w.dilation[d] + 1) + op -
+          static_cast<std::int64_t>(out_sp[d]);
+      if (auto_pad == same_lower)
+        w.pad_begin[d] = total - total / 2;
+      else
+        w.pad_begin[d] = total / 2;
       if (auto_pad == notset && out_shape.empty()) w.pad_begin[d] = total / 2;
     }
   }
@@ -885,8 +905,10 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
       bool inside = true;
       for (std::size_t d = 0; d < nsp && inside; ++d) {
         const std::int64_t p = static_cast<std::int64_t>(ip[d] * w.stride[d] + kp[d] * w.dilation[d]) - w.pad_begin[d];
-        if (p < 0 || p >= static_cast<std::int64_t>(out_sp[d])) inside = false;
-        else off += static_cast<std::size_t>(p) * os[d];
+        if (p < 0 || p >= static_cast<std::int64_t>(out_sp[d]))
+          inside = false;
+        else
+          off += static_cast<std::size_t>(p) * os[d];
       }
       if (inside)
         for (std::size_t n = 0; n < N; ++n)
@@ -894,7 +916,8 @@ inline bool conv_transpose(const OpView& v, std::span<std::byte> out, std::size_
             const double x = get(X.def->dtype, X.data.data(), (n * C + c) * in_size + i);
             const std::size_t g = c / cg;
             for (std::size_t mm = 0; mm < mg; ++mm)
-              acc[(n * M + g * mg + mm) * out_size + off] += x * get(Wt.def->dtype, Wt.data.data(), (c * mg + mm) * k_size + kk);
+              acc[(n * M + g * mg + mm) * out_size + off] +=
+                  x * get(Wt.def->dtype, Wt.data.data(), (c * mg + mm) * k_size + kk);
           }
       for (std::size_t d = nsp; d-- > 0;) {
         if (++kp[d] < w.kernel[d]) break;
@@ -937,9 +960,12 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
   Window w;
   const int auto_pad = static_cast<int>(a.attr_int(0));
   constexpr std::size_t kernel_at = P == Pool::lp ? 1 : 3, pads_at = P == Pool::lp ? 3 : 4,
-                        strides_at = P == Pool::lp ? 4 : P == Pool::max ? 6 : 5;
-  const bool ok = make_window(w, nsp, a.attr_ints(kernel_at), a.attr_ints(strides_at), is_max ? a.attr_ints(2) : std::vector<std::int64_t>{},
-                              a.attr_ints(pads_at), auto_pad, in_sp, out_sp);
+                        strides_at = P == Pool::lp    ? 4
+                                     : P == Pool::max ? 6
+                                                      : 5;
+  const bool ok =
+      make_window(w, nsp, a.attr_ints(kernel_at), a.attr_ints(strides_at),
+                  is_max ? a.attr_ints(2) : std::vector<std::int64_t>{}, a.attr_ints(pads_at), auto_pad, in_sp, out_sp);
   if (!ok || od[0] * od[1] != NC) return false;
   const bool include_pad = P == Pool::average && a.attr_int(2) != 0;
   const bool indices = is_max && na > 7 && a.attr_int(7) == 1;
@@ -957,8 +983,10 @@ bool pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
       for (std::size_t d = 0; d < nsp; ++d) {
         const std::int64_t p = static_cast<std::int64_t>(op[d] * w.stride[d] + kp[d] * w.dilation[d]) - w.pad_begin[d];
         if (p < -w.pad_begin[d] || p >= static_cast<std::int64_t>(in_sp[d]) + w.pad_end[d]) in_padded = false;
-        if (p < 0 || p >= static_cast<std::int64_t>(in_sp[d])) inside = false;
-        else off += static_cast<std::size_t>(p) * is[d];
+        if (p < 0 || p >= static_cast<std::int64_t>(in_sp[d]))
+          inside = false;
+        else
+          off += static_cast<std::size_t>(p) * is[d];
       }
       if (inside) taps.push_back(off);
       if (in_padded) ++padded;
@@ -1022,7 +1050,10 @@ bool global_pool(const OpView& v, std::span<std::byte> out, std::size_t na) {
       const double e = get(X.def->dtype, X.data.data(), c * sp + i);
       r = P == Pool::max ? std::max(r, e) : P == Pool::lp ? r + std::pow(std::fabs(e), p_norm) : r + e;
     }
-    put(v.declared->dtype, out.data(), c, P == Pool::max ? r : P == Pool::lp ? std::pow(r, 1.0 / p_norm) : r / static_cast<double>(sp));
+    put(v.declared->dtype, out.data(), c,
+        P == Pool::max  ? r
+        : P == Pool::lp ? std::pow(r, 1.0 / p_norm)
+                        : r / static_cast<double>(sp));
   }
   return true;
 }
@@ -1050,7 +1081,14 @@ inline bool batch_norm(const OpView& v, std::span<std::byte> out, std::size_t na
 // ---- resize ---------------------------------------------------------------------------------
 
 /// Resize's choices, in the order of the attributes' choice lists.
-enum class CoordMode : int { half_pixel, pytorch_half_pixel, align_corners, asymmetric, tf_half_pixel_for_nn, tf_crop_and_resize };
+enum class CoordMode : int {
+  half_pixel,
+  pytorch_half_pixel,
+  align_corners,
+  asymmetric,
+  tf_half_pixel_for_nn,
+  tf_crop_and_resize
+};
 enum class ResizeMode : int { nearest, linear, cubic };
 enum class NearestMode : int { round_prefer_floor, round_prefer_ceil, floor, ceil };
 
@@ -1074,14 +1112,17 @@ inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
   if (X.def->element_count() == 0 && v.declared->element_count() != 0) return false;
   std::vector<double> roi, scales;
   if (a.present(1))
-    for (std::size_t i = 0; i < a.in(1).def->element_count(); ++i) roi.push_back(get(a.in(1).def->dtype, a.in(1).data.data(), i));
+    for (std::size_t i = 0; i < a.in(1).def->element_count(); ++i)
+      roi.push_back(get(a.in(1).def->dtype, a.in(1).data.data(), i));
   if (a.present(2))
-    for (std::size_t i = 0; i < a.in(2).def->element_count(); ++i) scales.push_back(get(a.in(2).def->dtype, a.in(2).data.data(), i));
+    for (std::size_t i = 0; i < a.in(2).def->element_count(); ++i)
+      scales.push_back(get(a.in(2).def->dtype, a.in(2).data.data(), i));
   if (!scales.empty() && scales.size() != r) return false;
   // With scales (no crop box), each output length is floor(input length * scale) in float.
   if (coord != CoordMode::tf_crop_and_resize)
     for (std::size_t k = 0; k < scales.size(); ++k)
-      if (static_cast<double>(std::floor(static_cast<float>(xd[k]) * static_cast<float>(scales[k]))) != static_cast<double>(od[k]))
+      if (static_cast<double>(std::floor(static_cast<float>(xd[k]) * static_cast<float>(scales[k]))) !=
+          static_cast<double>(od[k]))
         return false;
   struct Tap {
     std::size_t offset;
@@ -1119,7 +1160,9 @@ inline bool resize(const OpView& v, std::span<std::byte> out, std::size_t na) {
       // A scale of 0 or a huge one gives an infinite or NaN coordinate: every tap past an edge
       // reads the edge, so x is kept within 4 of the input before it becomes an integer.
       x = std::isnan(x) ? 0.0 : std::clamp(x, -4.0, in + 4.0);
-      auto clamp_index = [&](std::int64_t i) { return static_cast<std::size_t>(std::clamp<std::int64_t>(i, 0, static_cast<std::int64_t>(xd[k]) - 1)); };
+      auto clamp_index = [&](std::int64_t i) {
+        return static_cast<std::size_t>(std::clamp<std::int64_t>(i, 0, static_cast<std::int64_t>(xd[k]) - 1));
+      };
       auto& t = taps[k][o];
       if (mode == ResizeMode::nearest) {
         double n = 0;

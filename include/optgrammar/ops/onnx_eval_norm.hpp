@@ -54,7 +54,8 @@ inline bool layer_norm(const OpView& v, std::span<std::byte> out, std::size_t na
     if (which == 2) put(o.dtype, out.data(), p, inv);
     if (which != 0) continue;
     for (std::size_t i = 0; i < inner; ++i) {
-      double y = (get(x.def->dtype, x.data.data(), p * inner + i) - mean) * inv * get(a.in(1).def->dtype, a.in(1).data.data(), (*so)[i]);
+      double y = (get(x.def->dtype, x.data.data(), p * inner + i) - mean) * inv *
+                 get(a.in(1).def->dtype, a.in(1).data.data(), (*so)[i]);
       if (bo) y += get(a.in(2).def->dtype, a.in(2).data.data(), (*bo)[i]);
       put(o.dtype, out.data(), p * inner + i, y);
     }
@@ -79,7 +80,8 @@ inline bool instance_norm(const OpView& v, std::span<std::byte> out, std::size_t
     const double scale = get(a.in(1).def->dtype, a.in(1).data.data(), c) / std::sqrt(var + eps),
                  bias = get(a.in(2).def->dtype, a.in(2).data.data(), c);
     for (std::size_t i = 0; i < sp; ++i)
-      put(v.declared->dtype, out.data(), nc * sp + i, (get(x.def->dtype, x.data.data(), nc * sp + i) - mean) * scale + bias);
+      put(v.declared->dtype, out.data(), nc * sp + i,
+          (get(x.def->dtype, x.data.data(), nc * sp + i) - mean) * scale + bias);
   }
   return true;
 }
@@ -155,7 +157,8 @@ inline bool mean_variance_norm(const OpView& v, std::span<std::byte> out, std::s
     }
     mean /= static_cast<double>(grp.size());
     const double var = sq / static_cast<double>(grp.size()) - mean * mean;
-    for (std::size_t i : grp) put(v.declared->dtype, out.data(), i, (get(x.def->dtype, x.data.data(), i) - mean) / (std::sqrt(var) + 1e-9));
+    for (std::size_t i : grp)
+      put(v.declared->dtype, out.data(), i, (get(x.def->dtype, x.data.data(), i) - mean) / (std::sqrt(var) + 1e-9));
   });
 }
 
@@ -175,7 +178,8 @@ inline bool lp_norm(const OpView& v, std::span<std::byte> out, std::size_t na) {
       norm += p == 1 ? std::fabs(e) : e * e;
     }
     if (p == 2) norm = std::sqrt(norm);
-    for (std::size_t i : grp) put(v.declared->dtype, out.data(), i, norm == 0 ? 0.0 : get(x.def->dtype, x.data.data(), i) / norm);
+    for (std::size_t i : grp)
+      put(v.declared->dtype, out.data(), i, norm == 0 ? 0.0 : get(x.def->dtype, x.data.data(), i) / norm);
   });
 }
 
@@ -199,8 +203,8 @@ inline bool dropout(const OpView& v, std::span<std::byte> out, std::size_t na) {
 /// The negative log-likelihood loss of log-probabilities lp [N, C, d...] (values lv) at labels
 /// [N, d...]: -lp[n, label, d] * weight[label] per element, 0 where the label is ignore_index;
 /// reduction none keeps them, sum adds them, mean divides the sum by the sum of the weights used.
-inline bool nll_loss(const Args& a, const Dims& ld, const std::vector<double>& lv, const ValueView& labels, const ValueView* weight,
-                     int reduction, const OpView& v, std::span<std::byte> out) {
+inline bool nll_loss(const Args& a, const Dims& ld, const std::vector<double>& lv, const ValueView& labels,
+                     const ValueView* weight, int reduction, const OpView& v, std::span<std::byte> out) {
   if (ld.size() < 2) return false;
   const std::size_t N = ld[0], C = ld[1], D = count(ld) / std::max<std::size_t>(1, N * C);
   if (labels.def->element_count() != N * D) return false;

@@ -103,7 +103,10 @@ inline bool dynamic_quantize_linear(const OpView& v, std::span<std::byte> out, s
       if (o.element_count() != x.def->element_count()) return false;
       for (std::size_t i = 0; i < o.element_count(); ++i)
         store_int(o.dtype, out.data(), i,
-                  static_cast<std::int64_t>(scale == 0 ? zp : quantize_value(static_cast<float>(get(x.def->dtype, x.data.data(), i)), scale, zp, DType::UInt8)));
+                  static_cast<std::int64_t>(
+                      scale == 0 ? zp
+                                 : quantize_value(static_cast<float>(get(x.def->dtype, x.data.data(), i)), scale, zp,
+                                                  DType::UInt8)));
       return true;
     case 1: put(o.dtype, out.data(), 0, scale); return true;
     case 2: store_int(o.dtype, out.data(), 0, static_cast<std::int64_t>(zp)); return true;
@@ -140,8 +143,8 @@ inline bool minus_zero_point(const ValueView& x, const ValueView* zp, ZeroAt whe
 /// scale) + zero_point), with scale = a_scale * b_scale / y_scale computed in float.
 inline double requantize(double acc, float scale, double zero_point, DType t) {
   const IntRange r = storage_range(t);
-  return std::clamp(static_cast<double>(std::nearbyint(static_cast<float>(acc) * scale)) + zero_point, static_cast<double>(r.lo),
-                    static_cast<double>(r.hi));
+  return std::clamp(static_cast<double>(std::nearbyint(static_cast<float>(acc) * scale)) + zero_point,
+                    static_cast<double>(r.lo), static_cast<double>(r.hi));
 }
 
 /// MatMulInteger(A, B, a_zero_point, b_zero_point): Int32 sums of (a - a_zp)(b - b_zp) (a_zp
@@ -152,9 +155,11 @@ inline bool matmul_integer(const OpView& v, std::span<std::byte> out, std::size_
   std::vector<double> av, bv, res;
   if (!minus_zero_point(a.in(0), a.present(2) ? &a.in(2) : nullptr, ZeroAt::row, av) ||
       !minus_zero_point(a.in(1), a.present(3) ? &a.in(3) : nullptr, ZeroAt::column, bv) ||
-      !matmul_values(dims_of(*a.in(0).def), av, dims_of(*a.in(1).def), bv, res) || res.size() != v.declared->element_count())
+      !matmul_values(dims_of(*a.in(0).def), av, dims_of(*a.in(1).def), bv, res) ||
+      res.size() != v.declared->element_count())
     return false;
-  for (std::size_t i = 0; i < res.size(); ++i) store_int(v.declared->dtype, out.data(), i, static_cast<std::int64_t>(res[i]));
+  for (std::size_t i = 0; i < res.size(); ++i)
+    store_int(v.declared->dtype, out.data(), i, static_cast<std::int64_t>(res[i]));
   return true;
 }
 
@@ -165,8 +170,10 @@ inline bool qlinear_matmul(const OpView& v, std::span<std::byte> out, std::size_
   Args a{v, na};
   if (a.n_inputs() != 8 || !a.inputs_have_data()) return false;
   std::vector<double> av, bv, res;
-  if (!minus_zero_point(a.in(0), &a.in(2), ZeroAt::row, av) || !minus_zero_point(a.in(3), &a.in(5), ZeroAt::column, bv) ||
-      !matmul_values(dims_of(*a.in(0).def), av, dims_of(*a.in(3).def), bv, res) || res.size() != v.declared->element_count())
+  if (!minus_zero_point(a.in(0), &a.in(2), ZeroAt::row, av) ||
+      !minus_zero_point(a.in(3), &a.in(5), ZeroAt::column, bv) ||
+      !matmul_values(dims_of(*a.in(0).def), av, dims_of(*a.in(3).def), bv, res) ||
+      res.size() != v.declared->element_count())
     return false;
   const OutputDef& o = *v.declared;
   const auto sa = static_cast<float>(get(a.in(1).def->dtype, a.in(1).data.data(), 0)),
@@ -193,7 +200,8 @@ inline bool conv_integer(const OpView& v, std::span<std::byte> out, std::size_t 
     return false;
   const std::vector<double> acc = conv_sums(s, xv, wv);
   if (acc.size() != v.declared->element_count()) return false;
-  for (std::size_t i = 0; i < acc.size(); ++i) store_int(v.declared->dtype, out.data(), i, static_cast<std::int64_t>(acc[i]));
+  for (std::size_t i = 0; i < acc.size(); ++i)
+    store_int(v.declared->dtype, out.data(), i, static_cast<std::int64_t>(acc[i]));
   return true;
 }
 
@@ -206,7 +214,8 @@ inline bool qlinear_conv(const OpView& v, std::span<std::byte> out, std::size_t 
   if (a.n_inputs() < 8 || !a.inputs_have_data()) return false;
   ConvShape s;
   std::vector<double> xv, wv;
-  if (!conv_shape(a, *a.in(0).def, *a.in(3).def, *v.declared, s) || !minus_zero_point(a.in(0), &a.in(2), ZeroAt::tensor, xv) ||
+  if (!conv_shape(a, *a.in(0).def, *a.in(3).def, *v.declared, s) ||
+      !minus_zero_point(a.in(0), &a.in(2), ZeroAt::tensor, xv) ||
       !minus_zero_point(a.in(3), &a.in(5), ZeroAt::channel, wv))
     return false;
   const std::vector<double> acc = conv_sums(s, xv, wv);

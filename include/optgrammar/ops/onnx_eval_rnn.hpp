@@ -15,7 +15,19 @@ namespace optgrammar::ops::onnx_eval {
 /// The activation functions, in the order of the attribute's choice list.
 inline constexpr std::string_view rnn_activations =
     "Relu,Tanh,Sigmoid,Affine,LeakyRelu,ThresholdedRelu,ScaledTanh,HardSigmoid,Elu,Softsign,Softplus";
-enum class Act : int { relu, tanh, sigmoid, affine, leaky_relu, thresholded_relu, scaled_tanh, hard_sigmoid, elu, softsign, softplus };
+enum class Act : int {
+  relu,
+  tanh,
+  sigmoid,
+  affine,
+  leaky_relu,
+  thresholded_relu,
+  scaled_tanh,
+  hard_sigmoid,
+  elu,
+  softsign,
+  softplus
+};
 
 struct Activation {
   Act f = Act::tanh;
@@ -42,7 +54,8 @@ struct Activation {
 /// activations: operands 0 to 2), `per_dir` per direction, defaulting to `defaults`; alpha and
 /// beta are taken in order by the functions that use them, else ONNX's defaults of the op of
 /// that name.
-inline std::vector<Activation> read_activations(const Args& a, std::size_t per_dir, std::size_t dirs, std::vector<Act> defaults) {
+inline std::vector<Activation> read_activations(const Args& a, std::size_t per_dir, std::size_t dirs,
+                                                std::vector<Act> defaults) {
   const auto alphas = a.attr_values(0), betas = a.attr_values(1);
   const auto names = a.attr_ints(2);
   std::vector<Activation> acts;
@@ -92,10 +105,13 @@ bool recurrent(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const std::vector<double> x = values_of(X), w = values_of(W), r = values_of(R);
   const std::vector<double> b = a.present(3) ? values_of(a.in(3)) : std::vector<double>(dirs * 2 * gates * H, 0.0);
   if (b.size() != dirs * 2 * gates * H) return false;
-  std::vector<std::int64_t> lens = a.present(4) ? a.input_ints(4) : std::vector<std::int64_t>(Bn, static_cast<std::int64_t>(T));
+  std::vector<std::int64_t> lens =
+      a.present(4) ? a.input_ints(4) : std::vector<std::int64_t>(Bn, static_cast<std::int64_t>(T));
   if (lens.size() != Bn) return false;
   // States are [dirs][batch][H] here; layout 1 stores them [batch][dirs][H].
-  auto state_at = [&](std::size_t d, std::size_t n, std::size_t h) { return batch_first ? (n * dirs + d) * H + h : (d * Bn + n) * H + h; };
+  auto state_at = [&](std::size_t d, std::size_t n, std::size_t h) {
+    return batch_first ? (n * dirs + d) * H + h : (d * Bn + n) * H + h;
+  };
   std::vector<double> h0(dirs * Bn * H, 0.0), c0(dirs * Bn * H, 0.0), peep(dirs * 3 * H, 0.0);
   if (a.present(5)) {
     const auto v5 = values_of(a.in(5));
@@ -117,8 +133,9 @@ bool recurrent(const OpView& v, std::span<std::byte> out, std::size_t na) {
   }
   const std::size_t per_dir = K == Cell::rnn ? 1 : K == Cell::gru ? 2 : 3;
   const auto acts = read_activations(a, per_dir, dirs,
-                                     K == Cell::rnn ? std::vector<Act>{Act::tanh} : K == Cell::gru ? std::vector<Act>{Act::sigmoid, Act::tanh}
-                                                                                                    : std::vector<Act>{Act::sigmoid, Act::tanh, Act::tanh});
+                                     K == Cell::rnn   ? std::vector<Act>{Act::tanh}
+                                     : K == Cell::gru ? std::vector<Act>{Act::sigmoid, Act::tanh}
+                                                      : std::vector<Act>{Act::sigmoid, Act::tanh, Act::tanh});
   auto clipped = [&](double z) { return clip > 0 ? std::clamp(z, -clip, clip) : z; };
   std::vector<double> Y(T * dirs * Bn * H, 0.0), Yh = h0, Yc = c0;
   std::vector<double> pre(gates * H);
@@ -128,7 +145,8 @@ bool recurrent(const OpView& v, std::span<std::byte> out, std::size_t na) {
     const double* rd = r.data() + d * gates * H * H;
     const double* wb = b.data() + d * 2 * gates * H;
     const double* rb = wb + gates * H;
-    const Activation *f = &acts[d * per_dir], *g = per_dir > 1 ? &acts[d * per_dir + 1] : f, *hh = per_dir > 2 ? &acts[d * per_dir + 2] : f;
+    const Activation *f = &acts[d * per_dir], *g = per_dir > 1 ? &acts[d * per_dir + 1] : f,
+                     *hh = per_dir > 2 ? &acts[d * per_dir + 2] : f;
     for (std::size_t n = 0; n < Bn; ++n) {
       const auto len = static_cast<std::size_t>(std::clamp<std::int64_t>(lens[n], 0, static_cast<std::int64_t>(T)));
       double* hs = Yh.data() + (d * Bn + n) * H;
@@ -167,7 +185,9 @@ bool recurrent(const OpView& v, std::span<std::byte> out, std::size_t na) {
           const double* p = peep.data() + d * 3 * H;
           for (std::size_t j = 0; j < H; ++j) {
             const double it = (*f)(clipped(pre[j] + rec(j, hprev.data()) + rb[j] + p[j] * cs[j]));
-            const double ft = option ? 1 - it : (*f)(clipped(pre[2 * H + j] + rec(2 * H + j, hprev.data()) + rb[2 * H + j] + p[2 * H + j] * cs[j]));
+            const double ft = option ? 1 - it
+                                     : (*f)(clipped(pre[2 * H + j] + rec(2 * H + j, hprev.data()) + rb[2 * H + j] +
+                                                    p[2 * H + j] * cs[j]));
             const double ct = (*g)(clipped(pre[3 * H + j] + rec(3 * H + j, hprev.data()) + rb[3 * H + j]));
             const double c = ft * cs[j] + it * ct;
             const double ot = (*f)(clipped(pre[H + j] + rec(H + j, hprev.data()) + rb[H + j] + p[H + j] * c));

@@ -16,8 +16,8 @@ namespace optgrammar::ops::onnx_eval {
 // ---- spectra --------------------------------------------------------------------------------
 
 /// The DFT of `n` complex samples re/im (zero beyond `len` of them), `bins` output bins.
-inline void dft_line(const std::vector<double>& re, const std::vector<double>& im, std::size_t n, std::size_t bins, bool inverse,
-                     std::vector<double>& ore, std::vector<double>& oim) {
+inline void dft_line(const std::vector<double>& re, const std::vector<double>& im, std::size_t n, std::size_t bins,
+                     bool inverse, std::vector<double>& ore, std::vector<double>& oim) {
   ore.assign(bins, 0.0);
   oim.assign(bins, 0.0);
   const double sign = inverse ? 1.0 : -1.0;
@@ -139,7 +139,8 @@ inline bool mel_weight_matrix(const OpView& v, std::span<std::byte> out, std::si
   if (!a.inputs_have_data()) return false;
   const auto mels = static_cast<std::size_t>(a.input_ints(0).at(0));
   const std::int64_t dft_len = a.input_ints(1).at(0), rate = a.input_ints(2).at(0);
-  const double lo = get(a.in(3).def->dtype, a.in(3).data.data(), 0), hi = get(a.in(4).def->dtype, a.in(4).data.data(), 0);
+  const double lo = get(a.in(3).def->dtype, a.in(3).data.data(), 0),
+               hi = get(a.in(4).def->dtype, a.in(4).data.data(), 0);
   const auto bins = static_cast<std::size_t>(dft_len / 2 + 1);
   if (bins * mels != v.declared->element_count() || rate == 0) return false;
   const double lo_mel = 2595 * std::log10(1 + lo / 700), hi_mel = 2595 * std::log10(1 + hi / 700);
@@ -155,7 +156,8 @@ inline bool mel_weight_matrix(const OpView& v, std::span<std::byte> out, std::si
   };
   for (std::size_t i = 0; i < mels; ++i) {
     const std::int64_t l = edge[i], c = edge[i + 1], h = edge[i + 2];
-    if (c == l) set(c, i, 1.0);
+    if (c == l)
+      set(c, i, 1.0);
     else
       for (std::int64_t j = l; j <= c; ++j) set(j, i, static_cast<double>(j - l) / static_cast<double>(c - l));
     for (std::int64_t j = c; j < h; ++j) set(j, i, static_cast<double>(h - j) / static_cast<double>(h - c));
@@ -205,7 +207,8 @@ inline bool tfidf(const OpView& v, std::span<std::byte> out, std::size_t na) {
         for (std::size_t skip = 0; skip <= (n == 1 ? 0 : max_skip); ++skip) {
           if (s + (n - 1) * (skip + 1) >= C) break;
           items.clear();
-          for (std::size_t j = 0; j < n; ++j) items.push_back(get_int(x.def->dtype, x.data.data(), r * C + s + j * (skip + 1)));
+          for (std::size_t j = 0; j < n; ++j)
+            items.push_back(get_int(x.def->dtype, x.data.data(), r * C + s + j * (skip + 1)));
           for (const auto& [gram, index] : grams)
             if (gram == items) tf[r * static_cast<std::size_t>(width) + static_cast<std::size_t>(index)] += 1;
         }
@@ -251,7 +254,8 @@ inline bool non_max_suppression(const OpView& v, std::span<std::byte> out, std::
   auto iou = [](const Box& p, const Box& q) {
     const double ap = (p.y2 - p.y1) * (p.x2 - p.x1), aq = (q.y2 - q.y1) * (q.x2 - q.x1);
     if (ap <= 0 || aq <= 0) return 0.0;
-    const double ih = std::max(0.0, std::min(p.y2, q.y2) - std::max(p.y1, q.y1)), iw = std::max(0.0, std::min(p.x2, q.x2) - std::max(p.x1, q.x1));
+    const double ih = std::max(0.0, std::min(p.y2, q.y2) - std::max(p.y1, q.y1)),
+                 iw = std::max(0.0, std::min(p.x2, q.x2) - std::max(p.x1, q.x1));
     const double inter = ih * iw;
     return inter / (ap + aq - inter);
   };
@@ -273,7 +277,8 @@ inline bool non_max_suppression(const OpView& v, std::span<std::byte> out, std::
           if (iou(bi, box(b, j)) > iou_t) keep = false;
         if (!keep) continue;
         kept.push_back(i);
-        rows.insert(rows.end(), {static_cast<std::int64_t>(b), static_cast<std::int64_t>(k), static_cast<std::int64_t>(i)});
+        rows.insert(rows.end(),
+                    {static_cast<std::int64_t>(b), static_cast<std::int64_t>(k), static_cast<std::int64_t>(i)});
       }
     }
   if (rows.size() != v.declared->element_count()) return false;
@@ -309,8 +314,10 @@ inline bool roi_align(const OpView& v, std::span<std::byte> out, std::size_t na)
       rh = std::max(rh, 1.0);
     }
     const double bh = rh / static_cast<double>(PH), bw = rw / static_cast<double>(PW);
-    const auto gh = static_cast<std::size_t>(ratio > 0 ? ratio : static_cast<std::int64_t>(std::ceil(rh / static_cast<double>(PH))));
-    const auto gw = static_cast<std::size_t>(ratio > 0 ? ratio : static_cast<std::int64_t>(std::ceil(rw / static_cast<double>(PW))));
+    const auto gh = static_cast<std::size_t>(
+        ratio > 0 ? ratio : static_cast<std::int64_t>(std::ceil(rh / static_cast<double>(PH))));
+    const auto gw = static_cast<std::size_t>(
+        ratio > 0 ? ratio : static_cast<std::int64_t>(std::ceil(rw / static_cast<double>(PW))));
     const double cnt = static_cast<double>(std::max<std::size_t>(gh * gw, 1));
     if (batch[r] < 0 || static_cast<std::size_t>(batch[r]) >= X.def->dims[0]) return false;
     const std::size_t n = static_cast<std::size_t>(batch[r]);
@@ -323,8 +330,10 @@ inline bool roi_align(const OpView& v, std::span<std::byte> out, std::size_t na)
           bool first = true;
           for (std::size_t iy = 0; iy < gh; ++iy)
             for (std::size_t ix = 0; ix < gw; ++ix) {
-              double y = y1 + static_cast<double>(ph) * bh + (static_cast<double>(iy) + 0.5) * bh / static_cast<double>(gh);
-              double x = x1 + static_cast<double>(pw) * bw + (static_cast<double>(ix) + 0.5) * bw / static_cast<double>(gw);
+              double y =
+                  y1 + static_cast<double>(ph) * bh + (static_cast<double>(iy) + 0.5) * bh / static_cast<double>(gh);
+              double x =
+                  x1 + static_cast<double>(pw) * bw + (static_cast<double>(ix) + 0.5) * bw / static_cast<double>(gw);
               double w1 = 0, w2 = 0, w3 = 0, w4 = 0;
               std::size_t yl = 0, yh = 0, xl = 0, xh = 0;
               const bool outside = y < -1.0 || y > static_cast<double>(H) || x < -1.0 || x > static_cast<double>(W);
@@ -333,11 +342,16 @@ inline bool roi_align(const OpView& v, std::span<std::byte> out, std::size_t na)
                 x = std::max(x, 0.0);
                 yl = static_cast<std::size_t>(y);
                 xl = static_cast<std::size_t>(x);
-                if (yl >= H - 1) yh = yl = H - 1, y = static_cast<double>(yl);
-                else yh = yl + 1;
-                if (xl >= W - 1) xh = xl = W - 1, x = static_cast<double>(xl);
-                else xh = xl + 1;
-                const double ly = y - static_cast<double>(yl), lx = x - static_cast<double>(xl), hy = 1 - ly, hx = 1 - lx;
+                if (yl >= H - 1)
+                  yh = yl = H - 1, y = static_cast<double>(yl);
+                else
+                  yh = yl + 1;
+                if (xl >= W - 1)
+                  xh = xl = W - 1, x = static_cast<double>(xl);
+                else
+                  xh = xl + 1;
+                const double ly = y - static_cast<double>(yl), lx = x - static_cast<double>(xl), hy = 1 - ly,
+                             hx = 1 - lx;
                 w1 = hy * hx, w2 = hy * lx, w3 = ly * hx, w4 = ly * lx;
               }
               const double v1 = w1 * px(yl, xl), v2 = w2 * px(yl, xh), v3 = w3 * px(yh, xl), v4 = w4 * px(yh, xh);
@@ -371,18 +385,23 @@ inline bool max_roi_pool(const OpView& v, std::span<std::byte> out, std::size_t 
   for (std::size_t r = 0; r < R; ++r) {
     auto roi = [&](std::size_t k) { return get(rois.def->dtype, rois.data.data(), r * 5 + k); };
     const auto n = static_cast<std::size_t>(roi(0));
-    const auto x1 = static_cast<std::int64_t>(std::round(roi(1) * scale)), y1 = static_cast<std::int64_t>(std::round(roi(2) * scale));
-    const auto x2 = static_cast<std::int64_t>(std::round(roi(3) * scale)), y2 = static_cast<std::int64_t>(std::round(roi(4) * scale));
-    const double rh = static_cast<double>(std::max<std::int64_t>(y2 - y1 + 1, 1)), rw = static_cast<double>(std::max<std::int64_t>(x2 - x1 + 1, 1));
+    const auto x1 = static_cast<std::int64_t>(std::round(roi(1) * scale)),
+               y1 = static_cast<std::int64_t>(std::round(roi(2) * scale));
+    const auto x2 = static_cast<std::int64_t>(std::round(roi(3) * scale)),
+               y2 = static_cast<std::int64_t>(std::round(roi(4) * scale));
+    const double rh = static_cast<double>(std::max<std::int64_t>(y2 - y1 + 1, 1)),
+                 rw = static_cast<double>(std::max<std::int64_t>(x2 - x1 + 1, 1));
     if (n >= X.def->dims[0]) return false;
     for (std::size_t c = 0; c < C; ++c)
       for (std::size_t ph = 0; ph < PH; ++ph)
         for (std::size_t pw = 0; pw < PW; ++pw) {
           auto lo = [](double v, std::int64_t o, std::size_t lim) {
-            return static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(v)) + o, 0, static_cast<std::int64_t>(lim)));
+            return static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(v)) + o, 0,
+                                                                     static_cast<std::int64_t>(lim)));
           };
           auto hi = [](double v, std::int64_t o, std::size_t lim) {
-            return static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(v)) + o, 0, static_cast<std::int64_t>(lim)));
+            return static_cast<std::size_t>(std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(v)) + o, 0,
+                                                                     static_cast<std::int64_t>(lim)));
           };
           const std::size_t hs = lo(static_cast<double>(ph) * rh / static_cast<double>(PH), y1, H),
                             he = hi(static_cast<double>(ph + 1) * rh / static_cast<double>(PH), y1, H);
@@ -390,7 +409,8 @@ inline bool max_roi_pool(const OpView& v, std::span<std::byte> out, std::size_t 
                             we = hi(static_cast<double>(pw + 1) * rw / static_cast<double>(PW), x1, W);
           double m = he <= hs || we <= ws ? 0.0 : -std::numeric_limits<double>::infinity();
           for (std::size_t yy = hs; yy < he; ++yy)
-            for (std::size_t xx = ws; xx < we; ++xx) m = std::max(m, get(X.def->dtype, X.data.data(), ((n * C + c) * H + yy) * W + xx));
+            for (std::size_t xx = ws; xx < we; ++xx)
+              m = std::max(m, get(X.def->dtype, X.data.data(), ((n * C + c) * H + yy) * W + xx));
           put(v.declared->dtype, out.data(), ((r * C + c) * PH + ph) * PW + pw, m);
         }
   }
@@ -405,7 +425,8 @@ inline bool grid_sample(const OpView& v, std::span<std::byte> out, std::size_t n
   Args a{v, na};
   if (a.n_inputs() != 2 || !a.inputs_have_data()) return false;
   const ValueView &X = a.in(0), &grid = a.in(1);
-  if (X.def->rank != 4 || grid.def->rank != 4 || grid.def->dims[3] != 2 || grid.def->dims[0] != X.def->dims[0]) return false;
+  if (X.def->rank != 4 || grid.def->rank != 4 || grid.def->dims[3] != 2 || grid.def->dims[0] != X.def->dims[0])
+    return false;
   const bool align = a.attr_int(0) != 0;
   const auto mode = a.attr_int(1), padding = a.attr_int(2);  // bilinear, nearest, bicubic; zeros, border, reflection
   const std::size_t N = X.def->dims[0], C = X.def->dims[1], H = X.def->dims[2], W = X.def->dims[3];
@@ -437,11 +458,13 @@ inline bool grid_sample(const OpView& v, std::span<std::byte> out, std::size_t n
       const std::size_t plane = (n * C + c) * H * W;
       auto px = [&](std::int64_t yy, std::int64_t xx) {
         if (yy < 0 || xx < 0 || yy >= static_cast<std::int64_t>(H) || xx >= static_cast<std::int64_t>(W)) return 0.0;
-        return get(X.def->dtype, X.data.data(), plane + static_cast<std::size_t>(yy) * W + static_cast<std::size_t>(xx));
+        return get(X.def->dtype, X.data.data(),
+                   plane + static_cast<std::size_t>(yy) * W + static_cast<std::size_t>(xx));
       };
       for (std::size_t i = 0; i < Ho * Wo; ++i) {
         const std::size_t g = (n * Ho * Wo + i) * 2;
-        double x = unnormalize(get(grid.def->dtype, grid.data.data(), g), W), y = unnormalize(get(grid.def->dtype, grid.data.data(), g + 1), H);
+        double x = unnormalize(get(grid.def->dtype, grid.data.data(), g), W),
+               y = unnormalize(get(grid.def->dtype, grid.data.data(), g + 1), H);
         double r = 0;
         if (mode == 2) {  // bicubic: each of the 16 taps moved inside by the padding mode
           const double fx = std::floor(x), fy = std::floor(y), tx = x - fx, ty = y - fy;
@@ -470,7 +493,8 @@ inline bool grid_sample(const OpView& v, std::span<std::byte> out, std::size_t n
           } else {
             const double fx = std::floor(x), fy = std::floor(y), tx = x - fx, ty = y - fy;
             const auto x0 = static_cast<std::int64_t>(fx), y0 = static_cast<std::int64_t>(fy);
-            r = (1 - ty) * ((1 - tx) * px(y0, x0) + tx * px(y0, x0 + 1)) + ty * ((1 - tx) * px(y0 + 1, x0) + tx * px(y0 + 1, x0 + 1));
+            r = (1 - ty) * ((1 - tx) * px(y0, x0) + tx * px(y0, x0 + 1)) +
+                ty * ((1 - tx) * px(y0 + 1, x0) + tx * px(y0 + 1, x0 + 1));
           }
         }
         put(v.declared->dtype, out.data(), (n * C + c) * Ho * Wo + i, r);

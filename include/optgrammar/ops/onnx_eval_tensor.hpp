@@ -78,8 +78,10 @@ inline bool where(const OpView& v, std::span<std::byte> out, std::size_t na) {
        yo = broadcast_offsets(dims_of(*y.def), od);
   if (!co || !xo || !yo) return false;
   for (std::size_t i = 0; i < co->size(); ++i) {
-    if (get(c.def->dtype, c.data.data(), (*co)[i]) != 0) copy_element(x, (*xo)[i], out, i);
-    else copy_element(y, (*yo)[i], out, i);
+    if (get(c.def->dtype, c.data.data(), (*co)[i]) != 0)
+      copy_element(x, (*xo)[i], out, i);
+    else
+      copy_element(y, (*yo)[i], out, i);
   }
   return true;
 }
@@ -135,8 +137,10 @@ inline bool constant_of_shape(const OpView& v, std::span<std::byte> out, std::si
   const std::size_t es = element_size(o.dtype);
   std::vector<std::byte> one(es);
   if (val.def && val.known && val.def->element_count() >= 1) {
-    if (val.def->dtype == o.dtype) std::memcpy(one.data(), val.data.data(), es);
-    else put(o.dtype, one.data(), 0, get(val.def->dtype, val.data.data(), 0));
+    if (val.def->dtype == o.dtype)
+      std::memcpy(one.data(), val.data.data(), es);
+    else
+      put(o.dtype, one.data(), 0, get(val.def->dtype, val.data.data(), 0));
   } else {
     put(o.dtype, one.data(), 0, 0.0);
   }
@@ -150,7 +154,8 @@ inline bool range(const OpView& v, std::span<std::byte> out, std::size_t na) {
   if (a.n_inputs() != 3 || !a.inputs_have_data()) return false;
   const OutputDef& o = *v.declared;
   if (!is_float(o.dtype)) {
-    const std::int64_t s = get_int(a.in(0).def->dtype, a.in(0).data.data(), 0), l = get_int(a.in(1).def->dtype, a.in(1).data.data(), 0),
+    const std::int64_t s = get_int(a.in(0).def->dtype, a.in(0).data.data(), 0),
+                       l = get_int(a.in(1).def->dtype, a.in(1).data.data(), 0),
                        d = get_int(a.in(2).def->dtype, a.in(2).data.data(), 0);
     if (d == 0) return false;
     const std::int64_t n = std::max<std::int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
@@ -181,7 +186,8 @@ inline bool eye_like(const OpView& v, std::span<std::byte> out, std::size_t na) 
   const std::int64_t k = a.attr_int(1);
   for (std::size_t i = 0; i < o.dims[0]; ++i)
     for (std::size_t j = 0; j < o.dims[1]; ++j)
-      put(o.dtype, out.data(), i * o.dims[1] + j, static_cast<std::int64_t>(j) - static_cast<std::int64_t>(i) == k ? 1.0 : 0.0);
+      put(o.dtype, out.data(), i * o.dims[1] + j,
+          static_cast<std::int64_t>(j) - static_cast<std::int64_t>(i) == k ? 1.0 : 0.0);
   return true;
 }
 
@@ -311,7 +317,8 @@ inline bool top_k(const OpView& v, std::span<std::byte> out, std::size_t na) {
   auto ax = axis_of(a.attr_int(0), xd.size());
   if (!ax) return false;
   const bool largest = a.attr_int(2) != 0, indices = a.attr_int(4) == 1;
-  const auto k = static_cast<std::size_t>(a.present(1) ? get_int(a.in(1).def->dtype, a.in(1).data.data(), 0) : a.attr_int(1));
+  const auto k =
+      static_cast<std::size_t>(a.present(1) ? get_int(a.in(1).def->dtype, a.in(1).data.data(), 0) : a.attr_int(1));
   const AxisSplit s = split_at(xd, *ax);
   const OutputDef& o = *v.declared;
   if (k > s.len || s.outer * k * s.inner != o.element_count() || (!indices && o.dtype != x.def->dtype)) return false;
@@ -321,11 +328,14 @@ inline bool top_k(const OpView& v, std::span<std::byte> out, std::size_t na) {
     for (std::size_t q = 0; q < s.inner; ++q) {
       for (std::size_t j = 0; j < s.len; ++j) row[j] = get(x.def->dtype, x.data.data(), (p * s.len + j) * s.inner + q);
       std::iota(order.begin(), order.end(), std::size_t{0});
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t l, std::size_t r) { return largest ? row[l] > row[r] : row[l] < row[r]; });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t l, std::size_t r) { return largest ? row[l] > row[r] : row[l] < row[r]; });
       for (std::size_t j = 0; j < k; ++j) {
         const std::size_t to = (p * k + j) * s.inner + q;
-        if (indices) store_int(o.dtype, out.data(), to, static_cast<std::int64_t>(order[j]));
-        else copy_element(x, (p * s.len + order[j]) * s.inner + q, out, to);
+        if (indices)
+          store_int(o.dtype, out.data(), to, static_cast<std::int64_t>(order[j]));
+        else
+          copy_element(x, (p * s.len + order[j]) * s.inner + q, out, to);
       }
     }
   return true;
@@ -341,7 +351,8 @@ inline bool gather_elements(const OpView& v, std::span<std::byte> out, std::size
   const ValueView &x = a.in(0), &ind = a.in(1);
   const Dims xd = dims_of(*x.def), id = dims_of(*ind.def), xs = strides_of(xd);
   auto ax = axis_of(a.attr_int(0), xd.size());
-  if (!ax || id.size() != xd.size() || ind.def->element_count() != v.declared->element_count() || x.def->dtype != v.declared->dtype)
+  if (!ax || id.size() != xd.size() || ind.def->element_count() != v.declared->element_count() ||
+      x.def->dtype != v.declared->dtype)
     return false;
   for (std::size_t i = 0; i < ind.def->element_count(); ++i) {
     Dims idx = unravel(i, id);
@@ -360,8 +371,8 @@ inline bool gather_elements(const OpView& v, std::span<std::byte> out, std::size
 
 /// The element offset in `data` (of dims dd, strides ds) that index tuple t of `ind` (its last
 /// dim k) names, after `batch` leading batch dims; false when an index is outside.
-inline bool nd_offset(const ValueView& ind, std::size_t t, std::size_t k, const Dims& dd, const Dims& ds, std::size_t batch,
-                      std::size_t batch_index, std::size_t& off) {
+inline bool nd_offset(const ValueView& ind, std::size_t t, std::size_t k, const Dims& dd, const Dims& ds,
+                      std::size_t batch, std::size_t batch_index, std::size_t& off) {
   off = 0;
   for (std::size_t b = 0; b < batch; ++b) {
     // batch_index is the flat index over the first `batch` dims
@@ -412,9 +423,12 @@ inline double combine(Combine c, double old, double u) {
   }
   return u;
 }
-inline void scatter_one(const ValueView& upd, std::size_t from, std::span<std::byte> out, std::size_t to, DType t, Combine c) {
-  if (c == Combine::none) copy_element(upd, from, out, to);
-  else put(t, out.data(), to, combine(c, get(t, out.data(), to), get(upd.def->dtype, upd.data.data(), from)));
+inline void scatter_one(const ValueView& upd, std::size_t from, std::span<std::byte> out, std::size_t to, DType t,
+                        Combine c) {
+  if (c == Combine::none)
+    copy_element(upd, from, out, to);
+  else
+    put(t, out.data(), to, combine(c, get(t, out.data(), to), get(upd.def->dtype, upd.data.data(), from)));
 }
 
 /// ScatterElements(axis, reduction; data, indices, updates) and Scatter(axis; ...) of opsets 9
@@ -428,8 +442,9 @@ bool scatter_elements(const OpView& v, std::span<std::byte> out, std::size_t na)
   const Dims xd = dims_of(*x.def), id = dims_of(*ind.def), xs = strides_of(xd);
   auto ax = axis_of(a.attr_int(0), xd.size());
   const Combine c = HasReduction ? static_cast<Combine>(a.attr_int(1)) : Combine::none;
-  if (!ax || id.size() != xd.size() || upd.def->element_count() != ind.def->element_count() || x.def->dtype != v.declared->dtype ||
-      upd.def->dtype != x.def->dtype || x.def->element_count() != v.declared->element_count())
+  if (!ax || id.size() != xd.size() || upd.def->element_count() != ind.def->element_count() ||
+      x.def->dtype != v.declared->dtype || upd.def->dtype != x.def->dtype ||
+      x.def->element_count() != v.declared->element_count())
     return false;
   if (!out.empty()) std::memcpy(out.data(), x.data.data(), out.size());
   for (std::size_t i = 0; i < ind.def->element_count(); ++i) {
@@ -517,7 +532,8 @@ inline bool non_zero(const OpView& v, std::span<std::byte> out, std::size_t na) 
   if (r * n != v.declared->element_count()) return false;
   for (std::size_t h = 0; h < n; ++h) {
     const Dims idx = xd.empty() ? Dims{0} : unravel(hits[h], xd);
-    for (std::size_t d = 0; d < r; ++d) store_int(v.declared->dtype, out.data(), d * n + h, static_cast<std::int64_t>(idx[d]));
+    for (std::size_t d = 0; d < r; ++d)
+      store_int(v.declared->dtype, out.data(), d * n + h, static_cast<std::int64_t>(idx[d]));
   }
   return true;
 }
@@ -545,7 +561,8 @@ inline bool unique(const OpView& v, std::span<std::byte> out, std::size_t na) {
   auto slice = [&](std::size_t j) {
     std::vector<double> e;
     for (std::size_t p = 0; p < s.outer; ++p)
-      for (std::size_t q = 0; q < s.inner; ++q) e.push_back(get(x.def->dtype, x.data.data(), (p * s.len + j) * s.inner + q));
+      for (std::size_t q = 0; q < s.inner; ++q)
+        e.push_back(get(x.def->dtype, x.data.data(), (p * s.len + j) * s.inner + q));
     return e;
   };
   std::vector<std::vector<double>> slices(s.len);
@@ -560,7 +577,9 @@ inline bool unique(const OpView& v, std::span<std::byte> out, std::size_t na) {
   }
   std::vector<std::size_t> order(firsts.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  if (sorted) std::sort(order.begin(), order.end(), [&](std::size_t l, std::size_t r) { return slices[firsts[l]] < slices[firsts[r]]; });
+  if (sorted)
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t l, std::size_t r) { return slices[firsts[l]] < slices[firsts[r]]; });
   std::vector<std::size_t> rank(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
   const std::size_t nu = order.size();
@@ -586,7 +605,8 @@ inline bool unique(const OpView& v, std::span<std::byte> out, std::size_t na) {
     }
     case 2: {
       if (o.element_count() != s.len) return false;
-      for (std::size_t j = 0; j < s.len; ++j) store_int(o.dtype, out.data(), j, static_cast<std::int64_t>(rank[inverse[j]]));
+      for (std::size_t j = 0; j < s.len; ++j)
+        store_int(o.dtype, out.data(), j, static_cast<std::int64_t>(rank[inverse[j]]));
       return true;
     }
     default: return false;
@@ -647,9 +667,12 @@ inline bool pad(const OpView& v, std::span<std::byte> out, std::size_t na) {
       std::int64_t p = static_cast<std::int64_t>(idx[k]) - pads[k];
       const auto n = static_cast<std::int64_t>(xd[k]);
       if (p < 0 || p >= n) {
-        if (mode == 0 || n == 0) inside = false;
-        else if (mode == 2) p = std::clamp<std::int64_t>(p, 0, n - 1);
-        else if (n == 1) p = 0;
+        if (mode == 0 || n == 0)
+          inside = false;
+        else if (mode == 2)
+          p = std::clamp<std::int64_t>(p, 0, n - 1);
+        else if (n == 1)
+          p = 0;
         else {  // reflect, period 2(n - 1)
           const std::int64_t period = 2 * (n - 1);
           p = ((p % period) + period) % period;
@@ -658,8 +681,10 @@ inline bool pad(const OpView& v, std::span<std::byte> out, std::size_t na) {
       }
       off += static_cast<std::size_t>(p) * xs[k];
     }
-    if (inside) std::memcpy(out.data() + i * es, x.data.data() + off * es, es);
-    else std::memcpy(out.data() + i * es, fill.data(), es);
+    if (inside)
+      std::memcpy(out.data() + i * es, x.data.data() + off * es, es);
+    else
+      std::memcpy(out.data() + i * es, fill.data(), es);
   }
   return true;
 }
@@ -696,7 +721,8 @@ inline bool split(const OpView& v, std::span<std::byte> out, std::size_t na) {
   const std::size_t len = o.dims[*ax];
   for (std::size_t p = 0; p < s.outer; ++p)
     for (std::size_t j = 0; j < len; ++j)
-      for (std::size_t q = 0; q < s.inner; ++q) copy_element(x, (p * s.len + start + j) * s.inner + q, out, (p * len + j) * s.inner + q);
+      for (std::size_t q = 0; q < s.inner; ++q)
+        copy_element(x, (p * s.len + start + j) * s.inner + q, out, (p * len + j) * s.inner + q);
   return true;
 }
 
@@ -727,8 +753,10 @@ bool depth_space(const OpView& v, std::span<std::byte> out, std::size_t na) {
               const std::size_t dc = crd ? (c * b + i) * b + j : (i * b + j) * C + c;
               const std::size_t deep_off = ((n * C * b * b + dc) * H + h) * W + w;
               const std::size_t wide_off = ((n * C + c) * H * b + h * b + i) * W * b + w * b + j;
-              if (ToSpace) copy_element(x, deep_off, out, wide_off);
-              else copy_element(x, wide_off, out, deep_off);
+              if (ToSpace)
+                copy_element(x, deep_off, out, wide_off);
+              else
+                copy_element(x, wide_off, out, deep_off);
             }
   return true;
 }
@@ -875,13 +903,16 @@ inline bool einsum(const OpView& v, std::span<std::byte> out, std::size_t na) {
     for (std::size_t i = 0; i < terms[k].size(); ++i) {
       const auto l = static_cast<std::size_t>(terms[k][i]);
       const std::size_t d = a.in(k).def->dims[i];
-      if (!seen[l] || extent[l] == 1) extent[l] = d;
-      else if (d != extent[l] && d != 1) return false;
+      if (!seen[l] || extent[l] == 1)
+        extent[l] = d;
+      else if (d != extent[l] && d != 1)
+        return false;
       seen[l] = true;
     }
   std::vector<int> all = out_labels, summed;
   for (int l = 0; l < 128; ++l)
-    if (seen[static_cast<std::size_t>(l)] && std::find(out_labels.begin(), out_labels.end(), l) == out_labels.end()) summed.push_back(l);
+    if (seen[static_cast<std::size_t>(l)] && std::find(out_labels.begin(), out_labels.end(), l) == out_labels.end())
+      summed.push_back(l);
   Dims od, sd;
   for (int l : out_labels) od.push_back(seen[static_cast<std::size_t>(l)] ? extent[static_cast<std::size_t>(l)] : 1);
   for (int l : summed) sd.push_back(extent[static_cast<std::size_t>(l)]);

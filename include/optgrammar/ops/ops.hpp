@@ -2,7 +2,7 @@
 #pragma once
 
 #include "optgrammar/ops/builtin.hpp"
-#include "optgrammar/ops/definition.hpp"
-#include "optgrammar/ops/doc.hpp"
 #include "optgrammar/ops/builtin_eval.hpp"
+#include "optgrammar/ops/definition.hpp"
 #include "optgrammar/ops/definition_verify.hpp"
+#include "optgrammar/ops/doc.hpp"

@@ -213,8 +213,10 @@ constexpr void guard_term(const N& n, StaticGuards& g) {
       long long dim = 0;
       if constexpr (P::kind == Kind::DimOf) {
         using I = boost::mp11::mp_at_c<typename P::children, 1>;
-        if constexpr (I::kind == Kind::Int || I::kind == Kind::Size) dim = boost::hana::at_c<1>(p.kids).leaf.i;
-        else return;
+        if constexpr (I::kind == Kind::Int || I::kind == Kind::Size)
+          dim = boost::hana::at_c<1>(p.kids).leaf.i;
+        else
+          return;
       }
       if constexpr (T::kind == Kind::Tag) {
         const int s = boost::hana::at_c<0>(p.kids).leaf.slot;
@@ -223,7 +225,9 @@ constexpr void guard_term(const N& n, StaticGuards& g) {
             g.n_terms < TermGuard::max_per_rule) {
           StaticGuards::Term& t = g.terms[g.n_terms++];
           t.slot = s;
-          t.of = P::kind == Kind::DimOf ? TermGuard::Of::dim : P::kind == Kind::RankOf ? TermGuard::Of::rank : TermGuard::Of::dtype;
+          t.of = P::kind == Kind::DimOf    ? TermGuard::Of::dim
+                 : P::kind == Kind::RankOf ? TermGuard::Of::rank
+                                           : TermGuard::Of::dtype;
           t.dim = static_cast<std::size_t>(dim);
           t.value = static_cast<std::size_t>(value);
         }
@@ -269,8 +273,10 @@ constexpr bool specialize(long v) { return v != 0; }
 /// the one chosen is instantiated.
 template <class Rule, class A, engine::RuleLayout L>
 constexpr auto apply_function() {
-  if constexpr (Rule::specialized) return &engine::apply_rule<analyzed<Rule>, L>;
-  else return &engine::apply_shared<A, L>;
+  if constexpr (Rule::specialized)
+    return &engine::apply_rule<analyzed<Rule>, L>;
+  else
+    return &engine::apply_shared<A, L>;
 }
 
 /// The canonical text of an analyzed rule of type A (one function per node type, not per rule).
@@ -389,22 +395,22 @@ bool define_rule() {
 // A macro because a rule must (1) be evaluated where the rule words (Op, AND, ...) are visible
 // without a using-directive, which a class derived from `words` gives, (2) capture __FILE__ and
 // __LINE__, and (3) create a uniquely named registration object at namespace scope.
-#define OPTGRAMMAR_RULE_(NAME, FLAGS, PASS, PASS_TEXT, MATCH, CST, REPL)                               \
-  namespace {                                                                                          \
-  struct NAME : ::optgrammar::dsl::words {                                                             \
-    static constexpr std::string_view pass_text() { return PASS_TEXT; }                                \
-    static constexpr std::string_view text() { return #MATCH " " #CST " " #REPL; }                     \
-    static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }                \
-    static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }             \
-    static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }           \
-    static constexpr std::string_view file() { return __FILE__; }                                      \
-    static constexpr int line = __LINE__;                                                              \
-    static constexpr const char* flags = FLAGS;                                                        \
-    static constexpr bool specialized = ::optgrammar::package_glue::specialize(OPTGRAMMAR_SPECIALIZE_RULES); \
-  };                                                                                                   \
-  struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                      \
-    static_assert(sizeof(accept(PASS)));                                                               \
-  };                                                                                                   \
+#define OPTGRAMMAR_RULE_(NAME, FLAGS, PASS, PASS_TEXT, MATCH, CST, REPL)                                           \
+  namespace {                                                                                                      \
+  struct NAME : ::optgrammar::dsl::words {                                                                         \
+    static constexpr std::string_view pass_text() { return PASS_TEXT; }                                            \
+    static constexpr std::string_view text() { return #MATCH " " #CST " " #REPL; }                                 \
+    static constexpr auto match() { return ::optgrammar::dsl::detail::to_node(MATCH); }                            \
+    static constexpr auto constraint() { return ::optgrammar::dsl::detail::to_node(CST); }                         \
+    static constexpr auto replacement() { return ::optgrammar::dsl::detail::to_node(REPL); }                       \
+    static constexpr std::string_view file() { return __FILE__; }                                                  \
+    static constexpr int line = __LINE__;                                                                          \
+    static constexpr const char* flags = FLAGS;                                                                    \
+    static constexpr bool specialized = ::optgrammar::package_glue::specialize(OPTGRAMMAR_SPECIALIZE_RULES);       \
+  };                                                                                                               \
+  struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::dsl::verdict_scope<NAME> {                                 \
+    static_assert(sizeof(accept(PASS)));                                                                           \
+  };                                                                                                               \
   [[maybe_unused]] const bool OPTGRAMMAR_CAT(NAME, _registered) = ::optgrammar::package_glue::define_rule<NAME>(); \
   }
 

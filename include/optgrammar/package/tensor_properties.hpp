@@ -41,8 +41,8 @@ struct PropertiesVerdict {
 /// then properties `Name("operand", ...)` naming operands of the Op, "*" (every output), or the
 /// names an `Outputs(...)` right after the Op gives the outputs. A "..." operand stands for itself
 /// and every later input, so it can only come last. A property may name "..." also when the Op has
-/// none: the inputs that no other property singles out (TensorProperties::of_input). Names are non-empty and printable, without
-/// spaces, quotes or escapes. Faults are reported in source order, as og-parse finds them.
+/// none: the inputs that no other property singles out (TensorProperties::of_input). Names are non-empty and printable,
+/// without spaces, quotes or escapes. Faults are reported in source order, as og-parse finds them.
 constexpr PropertiesVerdict check_tensor_properties(std::string_view text) {
   using dsl::Fault;
   PropertiesVerdict v;
@@ -53,18 +53,20 @@ constexpr PropertiesVerdict check_tensor_properties(std::string_view text) {
   bool first = true, ellipsis_inside = false, unprintable = false;
   auto printable = [&](std::string_view s) {
     for (char c : s)
-      if (c == '\\' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f) unprintable = true;
+      if (c == '\\' || static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) >= 0x7f)
+        unprintable = true;
   };
-  if (!p.call(name, [&](std::string_view s) {
-        printable(s);
-        if (first) {
-          first = false;
-          op = s;
-          return;
-        }
-        if (n > 0 && known[n - 1] == "...") ellipsis_inside = true;
-        if (n < 64) known[n++] = s;
-      }) ||
+  if (!p.call(name,
+              [&](std::string_view s) {
+                printable(s);
+                if (first) {
+                  first = false;
+                  op = s;
+                  return;
+                }
+                if (n > 0 && known[n - 1] == "...") ellipsis_inside = true;
+                if (n < 64) known[n++] = s;
+              }) ||
       name != "Op" || first || unprintable)
     return v.fail(Fault::properties_form);
   if (ellipsis_inside) return v.fail(Fault::properties_ellipsis);
@@ -170,26 +172,28 @@ struct param_order_scope {
 
 /// DEF_TENSOR_PROPERTIES(Op("Conv2d", "in", "w"), Flat("*"), MainMemory("w")): an ill-formed
 /// declaration is one compile error, optgrammar::rule_error::<family> of the message catalogue.
-#define DEF_TENSOR_PROPERTIES(...) OPTGRAMMAR_TENSOR_PROPERTIES_(OPTGRAMMAR_CAT(og_tensor_props_, __COUNTER__), __VA_ARGS__)
-#define OPTGRAMMAR_TENSOR_PROPERTIES_(NAME, ...)                                                                \
-  struct NAME {                                                                                               \
-    static constexpr std::string_view text() { return OPTGRAMMAR_STRINGIFY(__VA_ARGS__); }                    \
-  };                                                                                                          \
-  struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::package_glue::detail::properties_scope<NAME> {         \
-    static_assert(sizeof(accept(OPTGRAMMAR_STRINGIFY(__VA_ARGS__))));                                          \
-  };                                                                                                          \
-  static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(NAME, _registered){             \
+#define DEF_TENSOR_PROPERTIES(...) \
+  OPTGRAMMAR_TENSOR_PROPERTIES_(OPTGRAMMAR_CAT(og_tensor_props_, __COUNTER__), __VA_ARGS__)
+#define OPTGRAMMAR_TENSOR_PROPERTIES_(NAME, ...)                                                       \
+  struct NAME {                                                                                        \
+    static constexpr std::string_view text() { return OPTGRAMMAR_STRINGIFY(__VA_ARGS__); }             \
+  };                                                                                                   \
+  struct OPTGRAMMAR_CAT(NAME, _verdict) : ::optgrammar::package_glue::detail::properties_scope<NAME> { \
+    static_assert(sizeof(accept(OPTGRAMMAR_STRINGIFY(__VA_ARGS__))));                                  \
+  };                                                                                                   \
+  static const ::optgrammar::detail::TensorPropertiesRegistrar OPTGRAMMAR_CAT(NAME, _registered){      \
       OPTGRAMMAR_STRINGIFY(__VA_ARGS__), __FILE__, __LINE__};
 
 /// DEF_PACKAGE_PARAM_ORDER("Conv2d", "stride", true, nullptr, "pad", false, nullptr): the op name
 /// (a string or a variable holding one), then one or more triples of parameter name, whether it
 /// is mandatory, and its default; another form is one compile error,
 /// optgrammar::rule_error::param_order_form.
-#define DEF_PACKAGE_PARAM_ORDER(OP, ...) OPTGRAMMAR_PARAM_ORDER_(OPTGRAMMAR_CAT(og_param_order_, __COUNTER__), OP, __VA_ARGS__)
-#define OPTGRAMMAR_PARAM_ORDER_(NAME, OP, ...)                                                               \
-  struct OPTGRAMMAR_CAT(NAME, _verdict)                                                                      \
-      : ::optgrammar::package_glue::detail::param_order_scope<decltype(                                      \
-            ::optgrammar::package_glue::detail::param_order_operands(__VA_ARGS__))::value> {                  \
-    static_assert(sizeof(accept(OPTGRAMMAR_STRINGIFY(OP))));                                                 \
-  };                                                                                                         \
+#define DEF_PACKAGE_PARAM_ORDER(OP, ...) \
+  OPTGRAMMAR_PARAM_ORDER_(OPTGRAMMAR_CAT(og_param_order_, __COUNTER__), OP, __VA_ARGS__)
+#define OPTGRAMMAR_PARAM_ORDER_(NAME, OP, ...)                                                        \
+  struct OPTGRAMMAR_CAT(NAME, _verdict)                                                               \
+      : ::optgrammar::package_glue::detail::param_order_scope<                                        \
+            decltype(::optgrammar::package_glue::detail::param_order_operands(__VA_ARGS__))::value> { \
+    static_assert(sizeof(accept(OPTGRAMMAR_STRINGIFY(OP))));                                          \
+  };                                                                                                  \
   OPTGRAMMAR_PARAM_ORDER_REGISTER_(NAME, OP, __VA_ARGS__)

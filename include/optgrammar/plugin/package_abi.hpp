@@ -10,8 +10,8 @@
 // which must be the loader's own.
 #pragma once
 
-#include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/declarations.hpp"
+#include "optgrammar/core/op_names.hpp"
 #include "optgrammar/core/registry.hpp"
 #include "optgrammar/engine/rule_set.hpp"
 #include "optgrammar/ops/definition.hpp"
@@ -36,22 +36,22 @@ inline constexpr std::uint32_t abi_version = 11;
 /// The registries as one module (the loader or a package) sees them.
 struct PackageAbi {
   std::uint32_t version = 0;
-  std::uint32_t rule_info_size = 0;  ///< sizeof(RuleInfo): a package built against other headers
-  std::uint32_t op_impl_size = 0;    ///< sizeof(OpImplInfo)
-  const char* name = "";             ///< the package's name (the CMake target's)
-  const void* rules = nullptr;       ///< &RuleSet::global()
-  const void* op_registry = nullptr; ///< &OpRegistry::instance()
-  const void* op_names = nullptr;    ///< &OpNames::instance()
-  const void* definitions = nullptr; ///< &ops::Definitions::instance()
+  std::uint32_t rule_info_size = 0;         ///< sizeof(RuleInfo): a package built against other headers
+  std::uint32_t op_impl_size = 0;           ///< sizeof(OpImplInfo)
+  const char* name = "";                    ///< the package's name (the CMake target's)
+  const void* rules = nullptr;              ///< &RuleSet::global()
+  const void* op_registry = nullptr;        ///< &OpRegistry::instance()
+  const void* op_names = nullptr;           ///< &OpNames::instance()
+  const void* definitions = nullptr;        ///< &ops::Definitions::instance()
   const void* tensor_properties = nullptr;  ///< &TensorPropertyRegistry::instance()
   const void* param_orders = nullptr;       ///< &ParamOrderRegistry::instance()
   const void* tensor_classes = nullptr;     ///< &TensorClasses::instance()
 
   /// Whether both see the same registries.
   bool same_registries(const PackageAbi& o) const noexcept {
-    return rules == o.rules && op_registry == o.op_registry && op_names == o.op_names &&
-           definitions == o.definitions && tensor_properties == o.tensor_properties &&
-           param_orders == o.param_orders && tensor_classes == o.tensor_classes;
+    return rules == o.rules && op_registry == o.op_registry && op_names == o.op_names && definitions == o.definitions &&
+           tensor_properties == o.tensor_properties && param_orders == o.param_orders &&
+           tensor_classes == o.tensor_classes;
   }
 };
 
@@ -78,9 +78,8 @@ inline constexpr const char* entry_symbol = "optgrammar_package_abi";
 }  // namespace optgrammar::plugin
 
 /// Defines the package's entry point; optgrammar_add_op_package generates one use per package.
-#define OPTGRAMMAR_PACKAGE_ENTRY(NAME)                                                          \
-  extern "C" __attribute__((visibility("default"))) const ::optgrammar::plugin::PackageAbi*     \
-  optgrammar_package_abi() {                                                                    \
-    static const ::optgrammar::plugin::PackageAbi abi = ::optgrammar::plugin::module_abi(NAME); \
-    return &abi;                                                                                \
+#define OPTGRAMMAR_PACKAGE_ENTRY(NAME)                                                                                 \
+  extern "C" __attribute__((visibility("default"))) const ::optgrammar::plugin::PackageAbi* optgrammar_package_abi() { \
+    static const ::optgrammar::plugin::PackageAbi abi = ::optgrammar::plugin::module_abi(NAME);                        \
+    return &abi;                                                                                                       \
   }

@@ -19,7 +19,8 @@ long sys3(long nr, long a0, long a1, long a2) {
 
 constexpr long sys_write = 64, sys_exit_group = 94;
 
-template <class U> U udiv(U n, U d, U* rem) {
+template <class U>
+U udiv(U n, U d, U* rem) {
   // Restoring division, one quotient bit per step; d == 0 gives all-ones like hardware would.
   U q = 0, r = 0;
   for (int i = int(sizeof(U) * 8) - 1; i >= 0; --i) {
@@ -33,7 +34,8 @@ template <class U> U udiv(U n, U d, U* rem) {
   return q;
 }
 
-template <class S, class U> S sdiv(S n, S d, bool want_rem) {
+template <class S, class U>
+S sdiv(S n, S d, bool want_rem) {
   const bool nn = n < 0, dn = d < 0;
   const U un = nn ? static_cast<U>(U{0} - static_cast<U>(n)) : static_cast<U>(n);
   const U ud = dn ? static_cast<U>(U{0} - static_cast<U>(d)) : static_cast<U>(d);
@@ -107,11 +109,19 @@ void* __hexagon_memcpy_likely_aligned_min32bytes_mult8bytes(void* dst, const voi
 }
 
 uint32_t __hexagon_udivsi3(uint32_t n, uint32_t d) { return udiv<uint32_t>(n, d, nullptr); }
-uint32_t __hexagon_umodsi3(uint32_t n, uint32_t d) { uint32_t r = 0; udiv<uint32_t>(n, d, &r); return r; }
+uint32_t __hexagon_umodsi3(uint32_t n, uint32_t d) {
+  uint32_t r = 0;
+  udiv<uint32_t>(n, d, &r);
+  return r;
+}
 int32_t __hexagon_divsi3(int32_t n, int32_t d) { return sdiv<int32_t, uint32_t>(n, d, false); }
 int32_t __hexagon_modsi3(int32_t n, int32_t d) { return sdiv<int32_t, uint32_t>(n, d, true); }
 uint64_t __hexagon_udivdi3(uint64_t n, uint64_t d) { return udiv<uint64_t>(n, d, nullptr); }
-uint64_t __hexagon_umoddi3(uint64_t n, uint64_t d) { uint64_t r = 0; udiv<uint64_t>(n, d, &r); return r; }
+uint64_t __hexagon_umoddi3(uint64_t n, uint64_t d) {
+  uint64_t r = 0;
+  udiv<uint64_t>(n, d, &r);
+  return r;
+}
 int64_t __hexagon_divdi3(int64_t n, int64_t d) { return sdiv<int64_t, uint64_t>(n, d, false); }
 int64_t __hexagon_moddi3(int64_t n, int64_t d) { return sdiv<int64_t, uint64_t>(n, d, true); }
 

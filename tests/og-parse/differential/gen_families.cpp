@@ -60,32 +60,27 @@ const std::map<Family, FamilyUses>& coded() {
         {{M, R"({N}(1, OK, false))", R}, {M, R"(GT({N}(OK, 1, false), 0))", R}, {M, C, R"({N}(OK, "x", "*"))"}}}},
       {Family::EXTERNAL_CONSTRAINT,
        {{{M, R"({N}(ext_c, "x", 3))", R}},
-        {{M, R"({N}(ext_c, "x", 0.5f))", R}, {M, R"({N}(ext_c, "x"))", R}, {M, R"({N}(ext_s, "x"))", R},
+        {{M, R"({N}(ext_c, "x", 0.5f))", R},
+         {M, R"({N}(ext_c, "x"))", R},
+         {M, R"({N}(ext_s, "x"))", R},
          {M, C, R"(Op("N", {N}(ext_c, "x", 3)))"}}}},
       {Family::MESSAGE,
-       {{{M, R"(AND({N}("rank %d", RANK_OF("x")), OK))", R}},
-        {{M, C, R"({N}("x"))"}, {R"(Op("A", {N}("x")))", C, R}}}},
+       {{{M, R"(AND({N}("rank %d", RANK_OF("x")), OK))", R}}, {{M, C, R"({N}("x"))"}, {R"(Op("A", {N}("x")))", C, R}}}},
       {Family::IS_OP,
        {{{M, R"({N}("x", "Relu"))", R}},
         {{M, R"({N}(1, "Relu"))", R}, {M, R"({N}("x", ""))", R}, {M, R"({N}("x", 3))", R}}}},
       {Family::PRODUCER_FOR,
        {{{M, R"({N}(INPUT_OF("*", 0), "Add"))", R}},
         {{M, R"({N}(RANK_OF("x"), "Add"))", R}, {M, C, R"(Op("N", {N}("x", "Add")))"}}}},
-      {Family::CAST,
-       {{{M, R"(GT(RANK_OF("x"), {N}(3)))", R}},
-        {{M, R"(GT(RANK_OF("x"), {N}(RANK_OF("x"))))", R}}}},
-      {Family::Operand,
-       {{{M, C, R"(Op("N", {N}("x")))"}},
-        {{M, C, R"(Op("N", {N}("q")))"}, {M, C, R"({N}("*"))"}}}},
+      {Family::CAST, {{{M, R"(GT(RANK_OF("x"), {N}(3)))", R}}, {{M, R"(GT(RANK_OF("x"), {N}(RANK_OF("x"))))", R}}}},
+      {Family::Operand, {{{M, C, R"(Op("N", {N}("x")))"}}, {{M, C, R"(Op("N", {N}("q")))"}, {M, C, R"({N}("*"))"}}}},
       {Family::WrapOp,
-       {{{M, C, R"({N}("W", Op("N", "x")))"}},
-        {{M, C, R"({N}("W", 3))"}, {M, R"(SAME_OP({N}("W", "x"), "x"))", R}}}},
-      {Family::WrapOpAlways,
-       {{{M, C, R"({N}("W", "x"))"}},
-        {{M, C, R"({N}("W", OK))"}, {M, C, R"({N}("W", "q"))"}}}},
+       {{{M, C, R"({N}("W", Op("N", "x")))"}}, {{M, C, R"({N}("W", 3))"}, {M, R"(SAME_OP({N}("W", "x"), "x"))", R}}}},
+      {Family::WrapOpAlways, {{{M, C, R"({N}("W", "x"))"}}, {{M, C, R"({N}("W", OK))"}, {M, C, R"({N}("W", "q"))"}}}},
       {Family::gen_ShapeOf,
        {{{M, C, R"(WITH_SIZE({N}("x"), Op("N", "x")))"}},
-        {{M, C, R"(WITH_SIZE({N}(Op("P", "x")), Op("N", "x")))"}, {M, C, R"(WITH_SIZE({N}(3), Op("N", "x")))"},
+        {{M, C, R"(WITH_SIZE({N}(Op("P", "x")), Op("N", "x")))"},
+         {M, C, R"(WITH_SIZE({N}(3), Op("N", "x")))"},
          {M, R"(SAME_OP({N}("x"), "x"))", R}}}},
       {Family::AUTOSPLIT,
        {{{M, C, R"({N}(1, "I", 4, Op("N", TYPICAL_SLICE("x", "I"))))"}},
@@ -105,11 +100,13 @@ const std::map<Family, FamilyUses>& coded() {
           R"(AUTOSPLIT(1, "I", 4, Op("N", AUTOSPLIT_SLICE("x", {N}(simple_split_start, "I", "x"), {N}(simple_split_size, "I", "x")))))"}},
         {{M, C,
           R"(AUTOSPLIT(1, "I", 4, Op("N", AUTOSPLIT_SLICE("x", {N}(simple_split_start, "I", "x", 2), {N}(simple_split_size, "I", "x")))))"},
-         {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", AUTOSPLIT_SLICE("x", {N}(ext_s, "I", "x"), {N}(simple_split_size, "I", "x")))))"},
+         {M, C,
+          R"(AUTOSPLIT(1, "I", 4, Op("N", AUTOSPLIT_SLICE("x", {N}(ext_s, "I", "x"), {N}(simple_split_size, "I", "x")))))"},
          {M, C, R"(Op("N", WITH_SIZE({N}(simple_split_size, "I", "x"), Op("P", "x"))))"}}}},
       {Family::WITH_SIZE,
        {{{M, C, R"({N}("x", Op("N", "x")))"}, {M, C, R"({N}(gen_Shape(1, 2, 3, 4), Op("N", "x")))"}},
-        {{M, C, R"({N}(Op("P", "x"), Op("N", "x")))"}, {M, C, R"({N}("x", "y"))"},
+        {{M, C, R"({N}(Op("P", "x"), Op("N", "x")))"},
+         {M, C, R"({N}("x", "y"))"},
          {M, C, R"({N}(SELECT(OK, gen_ConstScalar_i32(1), "x"), Op("N", "x")))"}}}},
       {Family::WITH_TYPE,
        {{{M, C, R"({N}("x", Op("N", "x")))"}},
@@ -119,7 +116,8 @@ const std::map<Family, FamilyUses>& coded() {
         {{M, C, R"({N}("x", 3))"}, {M, R"(SAME_OP({N}("x", Op("N", "x")), "x"))", R}}}},
       {Family::WITH_OUTPUT_TYPE,
        {{{M, C, R"({N}(DType::QUInt8, 0, 1.0f, Op("N", "x")))"}},
-        {{M, C, R"({N}(1, 0, 1.0f, Op("N", "x")))"}, {M, C, R"({N}(DType::QUInt8, 0.5f, 1.0f, Op("N", "x")))"},
+        {{M, C, R"({N}(1, 0, 1.0f, Op("N", "x")))"},
+         {M, C, R"({N}(DType::QUInt8, 0.5f, 1.0f, Op("N", "x")))"},
          {M, C, R"({N}(DType::QUInt8, 0, OK, Op("N", "x")))"}}}},
       {Family::WITH_MULTI_OUT,
        {{{M, C, R"(Op("M", {N}(2, Op("G", "x"))))"}},
@@ -127,9 +125,7 @@ const std::map<Family, FamilyUses>& coded() {
       {Family::ResizeDim,
        {{{M, C, R"({N}(1, 7, Op("N", "x")))"}},
         {{M, C, R"({N}(1.0f, 7, Op("N", "x")))"}, {M, C, R"({N}(1, 7, "x"))"}}}},
-      {Family::WITH_SAME_ID,
-       {{{M, C, R"({N}("x", Op("N", "x")))"}},
-        {{M, C, R"({N}(3, Op("N", "x")))"}}}},
+      {Family::WITH_SAME_ID, {{{M, C, R"({N}("x", Op("N", "x")))"}}, {{M, C, R"({N}(3, Op("N", "x")))"}}}},
       {Family::WITH_SPLIT_HISTORY,
        {{{M, C, R"({N}("x", 2, Op("N", "x")))"}, {M, C, R"({N}("x", Op("N", "x")))"}},
         {{M, C, R"({N}("x", RANK_OF("x"), Op("N", "x")))"}, {M, C, R"({N}("x", 2.5f, Op("N", "x")))"}}}},
@@ -138,18 +134,22 @@ const std::map<Family, FamilyUses>& coded() {
         {{M, C, R"(Op("N", {N}(ext_r)))"}, {M, C, R"({N}(ext_s))"}, {M, C, R"({N}("ext_r"))"}}}},
       {Family::SHAPEFN_APPLY,
        {{{M, C, R"(WITH_SIZE({N}(ext_s, "x"), Op("N", "x")))"}},
-        {{M, C, R"(WITH_SIZE({N}(ext_s, 3), Op("N", "x")))"}, {M, C, R"(WITH_SIZE({N}(ext_c, "x"), Op("N", "x")))"},
+        {{M, C, R"(WITH_SIZE({N}(ext_s, 3), Op("N", "x")))"},
+         {M, C, R"(WITH_SIZE({N}(ext_c, "x"), Op("N", "x")))"},
          {M, C, R"(WITH_SIZE({N}(ext_s, "x", 2), Op("N", "x")))"}}}},
       {Family::AUTOSPLIT_SLICE,
        {{{M, C,
           R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", AUTOSPLIT_SHAPEFN_APPLY(simple_split_start, "I", "x"), AUTOSPLIT_SHAPEFN_APPLY(simple_split_size, "I", "x")))))"}},
-        {{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", AUTOSPLIT_SHAPEFN_APPLY(simple_split_start, "I", "x"), Op("P", "x")))))"},
-         {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}(gen_Shape(1), AUTOSPLIT_SHAPEFN_APPLY(simple_split_start, "I", "x"), gen_Shape(1)))))"},
+        {{M, C,
+          R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", AUTOSPLIT_SHAPEFN_APPLY(simple_split_start, "I", "x"), Op("P", "x")))))"},
+         {M, C,
+          R"(AUTOSPLIT(1, "I", 4, Op("N", {N}(gen_Shape(1), AUTOSPLIT_SHAPEFN_APPLY(simple_split_start, "I", "x"), gen_Shape(1)))))"},
          {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", gen_Shape(1)))))"}}}},
       {Family::TYPICAL_SLICE,
        {{{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", "I"))))"}},
         {{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}(gen_Shape(1, 8, 1, 1), "I"))))"},
-         {M, C, R"(Op("N", {N}("x", "I")))"}, {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x"))))"}}}},
+         {M, C, R"(Op("N", {N}("x", "I")))"},
+         {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x"))))"}}}},
       {Family::CHANGEDIM_SLICE,
        {{{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", "I", 2))))"}},
         {{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", "I", 2.5f))))"},
@@ -157,14 +157,16 @@ const std::map<Family, FamilyUses>& coded() {
       {Family::TYPICAL_CONV_SLICE,
        {{{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", "I", 1, 3))))"}},
         {{M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}(3, "I", 1, 3))))"},
-         {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", "I", gen_Shape(1)))))"}, {M, C, R"(Op("N", {N}("x", "I", 1)))"}}}},
+         {M, C, R"(AUTOSPLIT(1, "I", 4, Op("N", {N}("x", "I", gen_Shape(1)))))"},
+         {M, C, R"(Op("N", {N}("x", "I", 1)))"}}}},
       {Family::OpMultiOut,
        {{{M, C, R"({N}(2, 1, "S", "x"))"}},
-        {{M, C, R"({N}(2, 1))"}, {M, R"(EQ(RANK_OF({N}(2, 1, "S", "x")), 4))", R}, {R"({N}(2, 1, "S", "x"))", C, R},
+        {{M, C, R"({N}(2, 1))"},
+         {M, R"(EQ(RANK_OF({N}(2, 1, "S", "x")), 4))", R},
+         {R"({N}(2, 1, "S", "x"))", C, R},
          {M, C, R"({N}(2.5f, 1, "S", "x"))"}}}},
       {Family::NAMED_VALUE,
-       {{{M, R"(GT(ADD(RANK_OF("x"), {N}), 0))", R}},
-        {{M, C, R"(Op("N", {N}))"}, {R"(Op("A", {N}))", C, R}}}},
+       {{{M, R"(GT(ADD(RANK_OF("x"), {N}), 0))", R}}, {{M, C, R"(Op("N", {N}))"}, {R"(Op("A", {N}))", C, R}}}},
   };
   return uses;
 }
@@ -187,30 +189,47 @@ const std::map<std::string_view, FamilyUses>& expanded() {
       {"CAST_TO_FP16", {{{M, C, R"({N}("x"))"}}, {{M, C, R"({N}(3))"}}}},
       {"CAST_TO_FP32", {{{M, C, R"({N}("x"))"}}, {{M, R"(SAME_OP({N}("x"), "x"))", R}}}},
       {"MAKE_OP_FP16_AND_INSERT_CAST", {{{M, C, R"({N}(Op("N", "x")))"}}, {{M, C, R"({N}("x"))"}}}},
-      {"AUTOTHREAD_HVX", {{{M, C, R"({N}(1, "I", Op("N", TYPICAL_SLICE("x", "I"))))"}}, {{M, C, R"({N}(1, "I", Op("N", "x")))"}}}},
-      {"AUTOTHREAD_HMX", {{{M, C, R"({N}(2, "J", Op("N", TYPICAL_SLICE("x", "J"))))"}}, {{M, C, R"({N}(0.5f, "J", Op("N", TYPICAL_SLICE("x", "J"))))"}}}},
+      {"AUTOTHREAD_HVX",
+       {{{M, C, R"({N}(1, "I", Op("N", TYPICAL_SLICE("x", "I"))))"}}, {{M, C, R"({N}(1, "I", Op("N", "x")))"}}}},
+      {"AUTOTHREAD_HMX",
+       {{{M, C, R"({N}(2, "J", Op("N", TYPICAL_SLICE("x", "J"))))"}},
+        {{M, C, R"({N}(0.5f, "J", Op("N", TYPICAL_SLICE("x", "J"))))"}}}},
       {"DWC_ACT_STORAGE_EST", {{{M, R"(GT({N}("y", "x", 32), 0))", R}}, {{M, R"(GT({N}("y", "x", 32, 3), 0))", R}}}},
       {"DWC_SMART_CHANNEL_SIZE", {{{M, R"(GT({N}("y", "x"), 0))", R}}, {{M, R"(GT({N}("y", "x", 3), 0))", R}}}},
       {"GET_IN_SIZE", {{{M, R"(GT({N}(8, 3, 2, 1), 0))", R}}, {{M, R"(GT({N}(8, 3, 2, 1, 3), 0))", R}}}},
-      {"ESTIMATE_MIN_SIZE", {{{M, R"(GT({N}("x", "y", "*", 1, 2), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 1, 2, 3), 0))", R}}}},
-      {"ESTIMATE_SIZE_ALIGNED_SLICE", {{{M, R"(GT({N}("x", "y", "*"), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH_CONV", {{{M, R"(GT({N}("x", "y", "*", 2, 1, 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 2, 1, 4096, 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH", {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
+      {"ESTIMATE_MIN_SIZE",
+       {{{M, R"(GT({N}("x", "y", "*", 1, 2), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 1, 2, 3), 0))", R}}}},
+      {"ESTIMATE_SIZE_ALIGNED_SLICE",
+       {{{M, R"(GT({N}("x", "y", "*"), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH_CONV",
+       {{{M, R"(GT({N}("x", "y", "*", 2, 1, 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 2, 1, 4096, 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH",
+       {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
       {"EVEN_TILE_UNDER_CUSTOM", {{{M, R"(GT({N}(300, 256, 8), 0))", R}}, {{M, R"(GT({N}(300, 256, 8, 3), 0))", R}}}},
-      {"EVEN_TILE_UNDER_CUTOFF2_CUSTOM", {{{M, R"(GT({N}(300, 256, 8), 0))", R}}, {{M, R"(GT({N}(300, 256, 8, 3), 0))", R}}}},
-      {"SMART_EARLY_WIDTH_S2", {{{M, R"(GT({N}("x", "y", "*", 4096, 16), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 16, 3), 0))", R}}}},
-      {"SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2", {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH_CHANSHUF", {{{M, R"(GT({N}("x", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "*", 4096, 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH_QUANTIZE", {{{M, R"(GT({N}("x", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "*", 4096, 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH_ELEMWISE", {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH_DILATION", {{{M, R"(GT({N}("x", "y", "*", 2, 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 2, 4096, 3), 0))", R}}}},
+      {"EVEN_TILE_UNDER_CUTOFF2_CUSTOM",
+       {{{M, R"(GT({N}(300, 256, 8), 0))", R}}, {{M, R"(GT({N}(300, 256, 8, 3), 0))", R}}}},
+      {"SMART_EARLY_WIDTH_S2",
+       {{{M, R"(GT({N}("x", "y", "*", 4096, 16), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 16, 3), 0))", R}}}},
+      {"SMART_EARLY_WIDTH_ADAPTIVE_ROUNDING_S2",
+       {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH_CHANSHUF",
+       {{{M, R"(GT({N}("x", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "*", 4096, 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH_QUANTIZE",
+       {{{M, R"(GT({N}("x", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "*", 4096, 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH_ELEMWISE",
+       {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH_DILATION",
+       {{{M, R"(GT({N}("x", "y", "*", 2, 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 2, 4096, 3), 0))", R}}}},
       {"S2S2D_BYTESLEFT", {{{M, R"(GT({N}("y", "x", 4096), 0))", R}}, {{M, R"(GT({N}("y", "x", 4096, 3), 0))", R}}}},
       {"S2S2D_MAXWIDTH", {{{M, R"(GT({N}("y", "x", 4096), 0))", R}}, {{M, R"(GT({N}("y", "x", 4096, 3), 0))", R}}}},
       {"S2S2D_GOODWIDTH", {{{M, R"(GT({N}("y", "x", 4096), 0))", R}}, {{M, R"(GT({N}("y", "x", 4096, 3), 0))", R}}}},
-      {"MAX_GOOD_WIDTH_S2D", {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
+      {"MAX_GOOD_WIDTH_S2D",
+       {{{M, R"(GT({N}("x", "y", "*", 4096), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 4096, 3), 0))", R}}}},
       {"ESTIMATE_H1_MATMUL_SIZE", {{{M, R"(GT({N}("x", "y"), 0))", R}}, {{M, R"(GT({N}("x", "y", 3), 0))", R}}}},
-      {"SMART_BATCHNORM_WIDTH", {{{M, R"(GT({N}("x", "y", "*", 256), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 256, 3), 0))", R}}}},
-      {"SMART_WIDTH_DEPTHTOSPACE", {{{M, R"(GT({N}("x", "*", 128), 0))", R}}, {{M, R"(GT({N}("x", "*", 128, 3), 0))", R}}}},
+      {"SMART_BATCHNORM_WIDTH",
+       {{{M, R"(GT({N}("x", "y", "*", 256), 0))", R}}, {{M, R"(GT({N}("x", "y", "*", 256, 3), 0))", R}}}},
+      {"SMART_WIDTH_DEPTHTOSPACE",
+       {{{M, R"(GT({N}("x", "*", 128), 0))", R}}, {{M, R"(GT({N}("x", "*", 128, 3), 0))", R}}}},
       {"IS_EMPTY_DIM", {{{M, R"({N}("x", 2))", R}}, {{M, R"({N}("x", 2, 3))", R}}}},
       {"DWC_GOOD_WEIGHTS", {{{M, R"({N}("y", "x", 32))", R}}, {{M, R"({N}("y", "x", 32, 3))", R}}}},
       {"GOOD_WIDTH_DEPTHTOSPACE_CHECK", {{{M, R"({N}("x", "*", 64))", R}}, {{M, R"({N}("x", "*", 64, 3))", R}}}},
@@ -294,7 +313,8 @@ Written in_rule(const Construct& rec, const std::string& e) {
     default: value = "GT(" + e + ", 0)";
   }
   if (splits)  // a split variable: in the last operand of its AUTOSPLIT
-    w.replacement = "AUTOSPLIT(1, \"I\", 4, Op(\"N\", TYPICAL_SLICE(\"x\", \"I\"), gen_ConstScalar_i32(SELECT(" + value + ", 1, 2))))";
+    w.replacement = "AUTOSPLIT(1, \"I\", 4, Op(\"N\", TYPICAL_SLICE(\"x\", \"I\"), gen_ConstScalar_i32(SELECT(" +
+                    value + ", 1, 2))))";
   else if (rec.places & in_constraint)
     w.constraint = value;
   else
@@ -313,15 +333,19 @@ std::vector<std::string> good_operands(const Construct& rec) {
   std::vector<std::string> ops;
   for (std::size_t i = 0; i < rec.min_args; ++i) {
     const OperandKind k = t.kind(i);
-    if (k == OperandKind::option_name) ops.emplace_back("\"opt\"");
-    else if (k == OperandKind::split_tag) ops.emplace_back("\"I\"");
-    else ops.emplace_back(sample(fitting(k)));
+    if (k == OperandKind::option_name)
+      ops.emplace_back("\"opt\"");
+    else if (k == OperandKind::split_tag)
+      ops.emplace_back("\"I\"");
+    else
+      ops.emplace_back(sample(fitting(k)));
   }
   return ops;
 }
 
 void print(const Written& w) {
-  std::printf("DEF_PACKAGE_OPTIMIZATION(EARLY, %s, %s, %s)\n", w.match.c_str(), w.constraint.c_str(), w.replacement.c_str());
+  std::printf("DEF_PACKAGE_OPTIMIZATION(EARLY, %s, %s, %s)\n", w.match.c_str(), w.constraint.c_str(),
+              w.replacement.c_str());
 }
 std::string with_name(std::string_view part, std::string_view name) {
   std::string s(part);
@@ -334,17 +358,20 @@ void print(const Use& u, std::string_view name) {
 }  // namespace
 
 int main() {
-  std::puts("// Generated by tests/og-parse/differential/gen_families.cpp: every construct family, used well and misused.");
+  std::puts(
+      "// Generated by tests/og-parse/differential/gen_families.cpp: every construct family, used well and misused.");
   std::puts("#include <optgrammar/rules.hpp>");
   std::puts("[[maybe_unused]] static bool ext_c(optgrammar::Constraint &c, optgrammar::OpRef x, int depth) {");
   std::puts("  (void)c, (void)x;");
   std::puts("  return depth > 0;");
   std::puts("}");
-  std::puts("[[maybe_unused]] static optgrammar::QuickShape ext_s(optgrammar::Replacement &rpx, optgrammar::OpRef x) {");
+  std::puts(
+      "[[maybe_unused]] static optgrammar::QuickShape ext_s(optgrammar::Replacement &rpx, optgrammar::OpRef x) {");
   std::puts("  (void)rpx, (void)x;");
   std::puts("  return {};");
   std::puts("}");
-  std::puts("[[maybe_unused]] static optgrammar::OpRef ext_r(optgrammar::Replacement &rpx, optgrammar::OpDef const &def) {");
+  std::puts(
+      "[[maybe_unused]] static optgrammar::OpRef ext_r(optgrammar::Replacement &rpx, optgrammar::OpDef const &def) {");
   std::puts("  (void)def;");
   std::puts("  return rpx.root();");
   std::puts("}");
@@ -355,7 +382,8 @@ int main() {
     if (f == Family::EXPANDED) {
       const auto it = expanded().find(rec.name);
       if (it == expanded().end()) {
-        std::fprintf(stderr, "gen_families: no use of the EXPANDED name %.*s\n", static_cast<int>(rec.name.size()), rec.name.data());
+        std::fprintf(stderr, "gen_families: no use of the EXPANDED name %.*s\n", static_cast<int>(rec.name.size()),
+                     rec.name.data());
         return 1;
       }
       for (const Use& u : it->second.good) print(u, rec.name);

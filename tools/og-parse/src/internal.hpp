@@ -162,11 +162,11 @@ enum class ItemKind : std::uint8_t {
 
 struct Item {
   ItemKind kind = ItemKind::rule;
-  Loc loc;               ///< the macro name (or the line-start user macro that produced it)
+  Loc loc;  ///< the macro name (or the line-start user macro that produced it)
   /// Its tokens: [begin, end) of the file's token buffer, which holds an end-of-input token at
   /// `end` (at the place of the last token), so that the parser needs no test for the end.
   std::size_t begin = 0, end = 0;
-  bool bad = false;      ///< an error was already reported while scanning it
+  bool bad = false;       ///< an error was already reported while scanning it
   bool bad_tail = false;  ///< '(' or ',' follows it: checked, but not a valid rule
 };
 

@@ -98,12 +98,15 @@ void lint_rules(Session& s) {
   constexpr std::uint32_t none = ~std::uint32_t{0};
   std::vector<std::uint32_t> previous(rules.size(), none);
   {
-    const auto group = [&](std::uint32_t i) { return std::pair<int, std::string_view>(rules[i].pass.priority, rules[i].lint.match[0].str()); };
+    const auto group = [&](std::uint32_t i) {
+      return std::pair<int, std::string_view>(rules[i].pass.priority, rules[i].lint.match[0].str());
+    };
     std::vector<std::uint32_t> by_group;
     by_group.reserve(rules.size());
     for (const std::uint32_t i : order)
       if (rules[i].valid) by_group.push_back(i);
-    std::stable_sort(by_group.begin(), by_group.end(), [&](std::uint32_t a, std::uint32_t b) { return group(a) < group(b); });
+    std::stable_sort(by_group.begin(), by_group.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return group(a) < group(b); });
     for (std::size_t k = 1; k < by_group.size(); ++k)
       if (group(by_group[k]) == group(by_group[k - 1])) previous[by_group[k]] = by_group[k - 1];
   }
@@ -119,7 +122,8 @@ void lint_rules(Session& s) {
       // equal hashes of the parts' nodes stand for equal parts (Rule::LintFacts)
       const bool same_constraint = qf.constraint_hash == rf.constraint_hash;
       if (same_constraint && qf.match_hash == rf.match_hash && qf.replacement_hash == rf.replacement_hash) {
-        s.diag(r.loc, Severity::warning, fmt::format("duplicate rule: the same rule is at {}:{}", s.file_name(q.loc.file), q.line));
+        s.diag(r.loc, Severity::warning,
+               fmt::format("duplicate rule: the same rule is at {}:{}", s.file_name(q.loc.file), q.line));
         break;
       }
       if (q.external_replace) continue;  // it may leave the op in place

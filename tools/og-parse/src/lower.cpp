@@ -128,15 +128,18 @@ TypeText read_type(std::string_view t) {
       continue;
     }
     std::size_t e = i;
-    while (e < t.size() && (is_ident_char(t[e]) || (t[e] == ':' && e + 1 < t.size() && t[e + 1] == ':'))) e += t[e] == ':' ? 2 : 1;
+    while (e < t.size() && (is_ident_char(t[e]) || (t[e] == ':' && e + 1 < t.size() && t[e + 1] == ':')))
+      e += t[e] == ':' ? 2 : 1;
     std::string_view w = t.substr(i, e - i);
     i = e;
     if (const std::size_t q = w.rfind("::"); q != std::string_view::npos) w = w.substr(q + 2);
-    if (w == "const") r.is_const = true;
+    if (w == "const")
+      r.is_const = true;
     else if (w == "volatile" || w == "static" || w == "inline" || w == "constexpr" || w == "extern" || w == "struct" ||
              w == "class" || w == "typename")
       continue;
-    else if (r.base.empty() || w == "int" || w == "long" || w == "short" || w == "char" || w == "unsigned" || w == "signed")
+    else if (r.base.empty() || w == "int" || w == "long" || w == "short" || w == "char" || w == "unsigned" ||
+             w == "signed")
       r.base = r.base.empty() ? std::string(w) : r.base + " " + std::string(w);
     else
       r.base = std::string(w);
@@ -148,9 +151,9 @@ bool is_unsigned_name(std::string_view b) {
          b == "uint64_t" || b == "uintptr_t";
 }
 bool is_integer_name(std::string_view b) {
-  return is_unsigned_name(b) || b == "int" || b.starts_with("long") || b.starts_with("short") || b.starts_with("signed") ||
-         b.ends_with(" int") || b == "char" || b == "int8_t" || b == "int16_t" || b == "int32_t" || b == "int64_t" ||
-         b == "ptrdiff_t" || b == "ssize_t" || b == "intptr_t";
+  return is_unsigned_name(b) || b == "int" || b.starts_with("long") || b.starts_with("short") ||
+         b.starts_with("signed") || b.ends_with(" int") || b == "char" || b == "int8_t" || b == "int16_t" ||
+         b == "int32_t" || b == "int64_t" || b == "ptrdiff_t" || b == "ssize_t" || b == "intptr_t";
 }
 /// What a function returns, from its return type as written (as dsl/external.hpp's returns_of).
 Returns returns_of_text(std::string_view type) {
@@ -195,9 +198,12 @@ Signature signature_of_text(const ShapeFn& fn, Kind k) {
   };
   const bool framework_first = n > 0 && (given[0] == ParamKind::Replacement || given[0] == ParamKind::Constraint);
   if (!framework_first) {
-    if (k == Kind::ExternalConstraint) add(ParamKind::Constraint);
-    else add(ParamKind::Replacement);
-    if (k == Kind::AutosplitShapefnApply && !(n > 0 && given[0] == ParamKind::SplitContext)) add(ParamKind::SplitContext);
+    if (k == Kind::ExternalConstraint)
+      add(ParamKind::Constraint);
+    else
+      add(ParamKind::Replacement);
+    if (k == Kind::AutosplitShapefnApply && !(n > 0 && given[0] == ParamKind::SplitContext))
+      add(ParamKind::SplitContext);
   }
   for (std::size_t i = 0; i < n; ++i) add(given[i]);
   return s;
@@ -310,7 +316,8 @@ const std::vector<ExpansionNode>& expansion_of(std::uint16_t rec) { return expan
 const std::vector<unsigned long long> string_places = [] {
   std::vector<unsigned long long> v(n_records);
   for (std::size_t i = 0; i < n_records; ++i)
-    if (!dsl::constructs[i].expansion.empty()) v[i] = dsl::expansion_detail::string_operands(dsl::constructs[i].expansion);
+    if (!dsl::constructs[i].expansion.empty())
+      v[i] = dsl::expansion_detail::string_operands(dsl::constructs[i].expansion);
   return v;
 }();
 
@@ -472,7 +479,9 @@ class Lowering {
     return static_cast<std::uint32_t>(pool_.size() - 1);
   }
   Value leaf(const FlatNode& f, Loc at) { return Value{false, make(f, span_of(at), {}), {}, span_of(at)}; }
-  Value made(FlatNode f, dsl::Span at, std::span<const std::uint32_t> kids) { return Value{false, make(f, at, kids), {}, at}; }
+  Value made(FlatNode f, dsl::Span at, std::span<const std::uint32_t> kids) {
+    return Value{false, make(f, at, kids), {}, at};
+  }
   static FlatNode of_kind(Kind k, std::string_view s = {}) {
     FlatNode f;
     f.kind = k;
@@ -531,7 +540,8 @@ class Lowering {
       f.value = static_cast<long long>(*d);
       return leaf(f, n->loc);
     }
-    if (const std::uint16_t rec = names.find(t); rec != NameTable::none && dsl::constructs[rec].family == Family::NAMED_VALUE)
+    if (const std::uint16_t rec = names.find(t);
+        rec != NameTable::none && dsl::constructs[rec].family == Family::NAMED_VALUE)
       return expand(rec, {}, span_of(n->loc));
     if (framework_function(t)) fail(n->loc, catalogue(Fault::function_as_value, t));
     fail(n->loc, catalogue(Fault::unknown_name, t, did_you_mean(t)));
@@ -590,7 +600,8 @@ class Lowering {
   static std::string spelling(const Node* n) {
     switch (n->kind) {
       case NodeKind::string: return fmt::format("\"{}\"", n->text);
-      case NodeKind::integer: return n->is_size ? fmt::format("{}U", static_cast<std::uint64_t>(n->ival)) : fmt::format("{}", n->ival);
+      case NodeKind::integer:
+        return n->is_size ? fmt::format("{}U", static_cast<std::uint64_t>(n->ival)) : fmt::format("{}", n->ival);
       case NodeKind::floating: return fmt::format("{}", n->fval);
       case NodeKind::call: return fmt::format("{}(...)", n->text);
       default: return std::string(n->text);
@@ -608,7 +619,8 @@ class Lowering {
     const bool plural = r.min_args != 1 || r.max_args != 1;
     if (r.max_args == dsl::any_count)
       fail(at, catalogue(Fault::operand_count_at_least, r.name, r.min_args, plural ? "s" : "", got));
-    const std::string want = r.min_args == r.max_args ? fmt::format("{}", r.min_args) : fmt::format("{} or {}", r.min_args, r.max_args);
+    const std::string want =
+        r.min_args == r.max_args ? fmt::format("{}", r.min_args) : fmt::format("{} or {}", r.min_args, r.max_args);
     fail(at, catalogue(Fault::operand_count, r.name, want, plural ? "s" : "", got));
   }
   /// A string literal where the word takes one (an op name, a tag, an option name).
@@ -710,7 +722,8 @@ class Lowering {
       case dsl::WordForm::named:
         count(r, args.size(), at);
         return made(of_kind(kind_of(f), string(args[0], dsl::typing_of(f).kinds[0] == dsl::OperandKind::option_name
-                                                              ? "an option name" : "a split tag")),
+                                                            ? "an option name"
+                                                            : "a split tag")),
                     at, {});
       case dsl::WordForm::variadic: break;
       default: count(r, args.size(), at);
@@ -726,7 +739,8 @@ class Lowering {
     const dsl::Construct& r = dsl::constructs[rec];
     const unsigned long long strings = string_places[rec];
     for (std::size_t k = 1; k <= args.size(); ++k)
-      if ((strings >> k & 1u) && !args[k - 1].is_string) string(args[k - 1], fmt::format("operand {} of '{}'", k, r.name));
+      if ((strings >> k & 1u) && !args[k - 1].is_string)
+        string(args[k - 1], fmt::format("operand {} of '{}'", k, r.name));
     boost::container::small_vector<VType, 8> types;
     for (const Value& v : args) types.push_back(v.is_string ? VType::OpRef : pool_[v.node].f.type);
     if (dsl::expansion_detail::expands(r, types.data(), types.size())) return term(rec, 0, args, at);
@@ -773,7 +787,8 @@ class Lowering {
         if (dsl::expansion_detail::keeps_written_name(dsl::constructs[rec].family) && !v.is_string) {
           if (v.node < before) {  // an operand's node, which other places share: a copy of it
             const Made m = pool_[v.node];
-            const boost::container::small_vector<std::uint32_t, 8> k(kids_.begin() + m.kids, kids_.begin() + m.kids + m.f.n);
+            const boost::container::small_vector<std::uint32_t, 8> k(kids_.begin() + m.kids,
+                                                                     kids_.begin() + m.kids + m.f.n);
             v.node = make(m.f, m.span, all(k));
           }
           pool_[v.node].f.record = rec + 1;
@@ -781,7 +796,8 @@ class Lowering {
         return v;
       }
     }
-    fail(where, fmt::format("internal: an expansion text of '{}' has '$k...' outside a name's operands", dsl::constructs[rec].name));
+    fail(where, fmt::format("internal: an expansion text of '{}' has '$k...' outside a name's operands",
+                            dsl::constructs[rec].name));
   }
 
   // ---- operands the C++ front end's macros stringize ------------------------------------------
@@ -813,8 +829,9 @@ class Lowering {
       sig = signature_of_text(*fn, use);
     } else {
       sig.known = false;
-      sig.result = use == Kind::ExternalConstraint ? Returns::Bool : use == Kind::ExternalReplace ? Returns::OpRef
-                                                                                                  : Returns::QuickShape;
+      sig.result = use == Kind::ExternalConstraint ? Returns::Bool
+                   : use == Kind::ExternalReplace  ? Returns::OpRef
+                                                   : Returns::QuickShape;
     }
     sigs_.push_back(sig);
     return Value{false, function_node(n->text, sigs_.size() - 1, at), {}, at};
@@ -843,7 +860,7 @@ class Lowering {
     FlatNode c;
     if (to == 'f') {
       c.kind = Kind::Float;
-      c.real = is_float ? v.real
+      c.real = is_float               ? v.real
                : v.kind == Kind::Size ? static_cast<double>(static_cast<float>(static_cast<std::uint64_t>(v.value)))
                                       : static_cast<double>(static_cast<float>(v.value));
     } else if (to == 's') {
@@ -854,8 +871,9 @@ class Lowering {
       c.value = is_float ? static_cast<long long>(static_cast<std::uint64_t>(x)) : v.value;
     } else {
       const double x = is_float ? std::trunc(v.real) : 0.0;
-      const bool in_range = is_float ? (x >= -2147483648.0 && x <= 2147483647.0)
-                                     : (v.kind == Kind::Size ? static_cast<std::uint64_t>(v.value) <= 2147483647u : true);
+      const bool in_range = is_float
+                                ? (x >= -2147483648.0 && x <= 2147483647.0)
+                                : (v.kind == Kind::Size ? static_cast<std::uint64_t>(v.value) <= 2147483647u : true);
       if (!in_range) fail(n->loc, catalogue(Fault::cast_int_range, n->text));
       c.kind = Kind::Int;
       c.value = is_float ? static_cast<long long>(x) : v.value;
@@ -901,7 +919,8 @@ std::uint64_t part_hash(const std::vector<FlatNode>& nodes, std::uint32_t root) 
   for (std::uint32_t i = root, end = all_nodes[root].end; i < end; ++i) {
     const FlatNode& n = all_nodes[i];
     const std::size_t len = n.str.len;
-    mix(static_cast<std::uint64_t>(n.kind) | static_cast<std::uint64_t>(n.n) << 8 | static_cast<std::uint64_t>(len) << 40);
+    mix(static_cast<std::uint64_t>(n.kind) | static_cast<std::uint64_t>(n.n) << 8 |
+        static_cast<std::uint64_t>(len) << 40);
     mix(static_cast<std::uint64_t>(n.value));
     if (n.kind == Kind::Float) {
       const double real = n.real != n.real ? std::numeric_limits<double>::quiet_NaN() : n.real == 0 ? 0.0 : n.real;
@@ -930,14 +949,16 @@ Rule::LintFacts lint_facts(Session& s, const std::vector<FlatNode>& nodes, const
   auto* match = static_cast<MatchNode*>(s.allocate(n * sizeof(MatchNode), alignof(MatchNode)));
   for (std::uint32_t i = 0; i < n; ++i) {
     const FlatNode& x = nodes[m + i];
-    ::new (match + i) MatchNode{x.str.p, static_cast<std::uint32_t>(x.str.len), x.n, x.end - m, spans[m + i], x.kind, x.wildcard};
+    ::new (match + i)
+        MatchNode{x.str.p, static_cast<std::uint32_t>(x.str.len), x.n, x.end - m, spans[m + i], x.kind, x.wildcard};
   }
   f.match = {match, n};
   // each tag once (most constraints read a tag or two, several times)
   static thread_local std::vector<std::string_view> tags;
   tags.clear();
   for (std::uint32_t i = roots[1]; i < roots[2]; ++i)
-    if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0 && std::find(tags.begin(), tags.end(), nodes[i].str.view()) == tags.end())
+    if (nodes[i].kind == Kind::Tag && nodes[i].slot > 0 &&
+        std::find(tags.begin(), tags.end(), nodes[i].str.view()) == tags.end())
       tags.push_back(nodes[i].str.view());
   f.constraint_tags = keep(s, tags);
   f.match_hash = part_hash(nodes, roots[0]);
@@ -969,8 +990,9 @@ void check_rule(Session& s, Rule& r, Node* match, Node* constraint, Node* replac
     }
   }
   b.scratch.resize(b.nodes.size());
-  dsl::FlatRule flat{b.nodes.data(), static_cast<std::uint32_t>(b.nodes.size()), roots[0], roots[1], roots[2],
-                     b.sigs.data(), static_cast<std::uint32_t>(b.sigs.size()), b.scratch.data(), b.spans.data()};
+  dsl::FlatRule flat{
+      b.nodes.data(), static_cast<std::uint32_t>(b.nodes.size()), roots[0],         roots[1],      roots[2],
+      b.sigs.data(),  static_cast<std::uint32_t>(b.sigs.size()),  b.scratch.data(), b.spans.data()};
   dsl::Analysis a;
   static thread_local dsl::Findings findings;  // (its texts are large: not cleared, only counted)
   findings.n = 0;

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 int main(int argc, char** argv) {
@@ -22,9 +22,11 @@ int main(int argc, char** argv) {
        quiet = false;
   app.add_option("files", files, "op-package source files ('-' reads standard input)")->required();
   auto* jopt = app.add_flag("--json", json, "print every rule (and the other declarations) as JSON on stdout");
-  app.add_flag("--canonical", canonical, "print every rule in canonical form, prefixed with file:line:")->excludes(jopt);
+  app.add_flag("--canonical", canonical, "print every rule in canonical form, prefixed with file:line:")
+      ->excludes(jopt);
   app.add_flag("--strict", strict, "make the 'should' restrictions that shipped packages break errors");
-  app.add_flag("--no-lint", no_lint, "no lint warnings (shadowed and duplicate rules, unused tags, ops a match cannot find)");
+  app.add_flag("--no-lint", no_lint,
+               "no lint warnings (shadowed and duplicate rules, unused tags, ops a match cannot find)");
   app.add_flag("--no-op-check", no_op_check,
                "no warnings of ops a match cannot find (unknown op, operand count): for rules written against "
                "other op definitions than this library's");
@@ -74,8 +76,10 @@ int main(int argc, char** argv) {
       if ((ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c") && it->is_regular_file(ec))
         found.push_back(it->path().string());
     }
-    if (ec) fail(fmt::format("cannot read the folder '{}': {}", f, ec.message()));
-    else if (found.empty()) fail(fmt::format("no source file (.cpp, .cc, .cxx, .c) under the folder '{}'", f));
+    if (ec)
+      fail(fmt::format("cannot read the folder '{}': {}", f, ec.message()));
+    else if (found.empty())
+      fail(fmt::format("no source file (.cpp, .cc, .cxx, .c) under the folder '{}'", f));
     std::sort(found.begin(), found.end());
     inputs.insert(inputs.end(), found.begin(), found.end());
   }

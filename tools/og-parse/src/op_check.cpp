@@ -40,7 +40,8 @@ void check_rule_ops(Session& s) {
   if (s.options().keep_trees) {
     // each rule's nodes
     for (const Rule& r : s.rules())
-      if (r.valid) dsl::know_replacement_ops(r.nodes.data(), r.replacement, static_cast<std::uint32_t>(r.nodes.size()), ops);
+      if (r.valid)
+        dsl::know_replacement_ops(r.nodes.data(), r.replacement, static_cast<std::uint32_t>(r.nodes.size()), ops);
     for (const Rule& r : s.rules())
       if (r.valid)
         for (const auto& w : dsl::check_match_ops(r.nodes.data(), r.match, r.constraint, ops))
@@ -76,8 +77,9 @@ void check_rule_ops(Session& s) {
     for (auto& m : match)
       if (is_op(m.kind) && ops.find(m.str.view()) == nullptr && made.contains(m.str.view())) m.kind = dsl::Kind::Tag;
     auto warnings = dsl::check_match_ops(match.data(), 0, static_cast<std::uint32_t>(match.size()), ops);
-    const bool unknown = std::any_of(warnings.begin(), warnings.end(),
-                                     [&](const dsl::OpCheckWarning& w) { return ops.find(match[w.node].str.view()) == nullptr; });
+    const bool unknown = std::any_of(warnings.begin(), warnings.end(), [&](const dsl::OpCheckWarning& w) {
+      return ops.find(match[w.node].str.view()) == nullptr;
+    });
     if (unknown) {
       if (!all) {
         all = ops;

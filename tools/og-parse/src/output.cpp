@@ -69,7 +69,8 @@ nlohmann::json node_json(const FlatNode* nodes, std::uint32_t i, bool in_match) 
   std::uint32_t j = 0;
   for (std::uint32_t k = i + 1; k < n.end; k = nodes[k].end, ++j) {
     // the kept string, where the canonical form prints it
-    if (j == 0 && (n.kind == Kind::Op || n.kind == Kind::OpVarIn || n.kind == Kind::WrapOp || n.kind == Kind::WrapOpAlways))
+    if (j == 0 &&
+        (n.kind == Kind::Op || n.kind == Kind::OpVarIn || n.kind == Kind::WrapOp || n.kind == Kind::WrapOpAlways))
       args.push_back(leaf_json("string", s, "opstring"));
     if (j == 0 && n.kind == Kind::Let) args.push_back(leaf_json("string", s, "tag"));
     if (j == 0 && n.kind == Kind::LayoutChunksize) args.push_back(leaf_json("name", s, "name"));
@@ -82,12 +83,13 @@ nlohmann::json node_json(const FlatNode* nodes, std::uint32_t i, bool in_match) 
     args.push_back(node_json(nodes, k, in_match));
   }
   if (n.n == 0 && (n.kind == Kind::Op || n.kind == Kind::OpVarIn)) args.push_back(leaf_json("string", s, "opstring"));
-  if (n.kind == Kind::IterInputOf || (n.n == 1 && (n.kind == Kind::AutosplitShapefnApply || n.kind == Kind::TypicalConvSlice)))
+  if (n.kind == Kind::IterInputOf ||
+      (n.n == 1 && (n.kind == Kind::AutosplitShapefnApply || n.kind == Kind::TypicalConvSlice)))
     args.push_back(leaf_json("string", s, "split_tag"));
   if (n.kind == Kind::IsOp || n.kind == Kind::ProducerFor) args.push_back(leaf_json("string", s, "opstring"));
   if (dsl::typing_of(n.kind).regular() && dsl::typing_of(n.kind).names() > 0)
-    args.push_back(leaf_json("string", s,
-                             dsl::typing_of(n.kind).kinds[0] == dsl::OperandKind::option_name ? "option" : "split_tag"));
+    args.push_back(leaf_json(
+        "string", s, dsl::typing_of(n.kind).kinds[0] == dsl::OperandKind::option_name ? "option" : "split_tag"));
   // (in the match, Op, OpVarIn and LET are patterns, whatever their operands)
   const bool pattern = in_match && (n.kind == Kind::Op || n.kind == Kind::OpVarIn || n.kind == Kind::Let);
   return {{"node", "call"},
@@ -97,8 +99,15 @@ nlohmann::json node_json(const FlatNode* nodes, std::uint32_t i, bool in_match) 
 }
 
 dsl::FlatRule flat_of(const Rule& r) {
-  return dsl::FlatRule{r.nodes.data(), static_cast<std::uint32_t>(r.nodes.size()), r.match, r.constraint, r.replacement,
-                       nullptr, 0, nullptr, r.spans.data()};
+  return dsl::FlatRule{r.nodes.data(),
+                       static_cast<std::uint32_t>(r.nodes.size()),
+                       r.match,
+                       r.constraint,
+                       r.replacement,
+                       nullptr,
+                       0,
+                       nullptr,
+                       r.spans.data()};
 }
 
 }  // namespace
@@ -119,7 +128,10 @@ nlohmann::json Session::to_json() const {
     j["file"] = files_[r.loc.file].name;
     j["line"] = r.line;
     j["macro"] = r.with_flags ? "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" : "DEF_PACKAGE_OPTIMIZATION";
-    j["pass"] = {{"name", std::string(r.pass.name)}, {"offset", r.pass.offset}, {"priority", r.pass.priority}, {"text", pass_text(r.pass)}};
+    j["pass"] = {{"name", std::string(r.pass.name)},
+                 {"offset", r.pass.offset},
+                 {"priority", r.pass.priority},
+                 {"text", pass_text(r.pass)}};
     j["flags"] = r.with_flags ? leaf_json("name", std::string(r.flags), "name") : json(nullptr);
     j["match"] = node_json(r.nodes.data(), r.match, true);
     j["constraint"] = node_json(r.nodes.data(), r.constraint, false);
@@ -130,8 +142,13 @@ nlohmann::json Session::to_json() const {
   doc["rules"] = std::move(rules);
   json ops = json::array();
   for (const auto& o : ops_) {
-    json j = {{"file", files_[o.loc.file].name}, {"line", o.line}, {"macro", o.macro}, {"function", o.function},
-              {"op", o.op}, {"cost", o.cost}, {"flags", o.flags}};
+    json j = {{"file", files_[o.loc.file].name},
+              {"line", o.line},
+              {"macro", o.macro},
+              {"function", o.function},
+              {"op", o.op},
+              {"cost", o.cost},
+              {"flags", o.flags}};
     if (!o.op_variable.empty()) j["op_variable"] = o.op_variable;  // "op" is then ""
     ops.push_back(std::move(j));
   }
@@ -140,8 +157,12 @@ nlohmann::json Session::to_json() const {
   for (const auto& t : tprops_) {
     json props = json::array();
     for (const auto& [name, operands] : t.properties) props.push_back({{"name", name}, {"operands", operands}});
-    tps.push_back({{"file", files_[t.loc.file].name}, {"line", t.line}, {"op", t.op}, {"operands", t.operands},
-                   {"outputs", t.outputs}, {"properties", std::move(props)}});
+    tps.push_back({{"file", files_[t.loc.file].name},
+                   {"line", t.line},
+                   {"op", t.op},
+                   {"operands", t.operands},
+                   {"outputs", t.outputs},
+                   {"properties", std::move(props)}});
   }
   doc["tensor_properties"] = std::move(tps);
   json pos = json::array();
@@ -156,13 +177,19 @@ nlohmann::json Session::to_json() const {
   doc["param_orders"] = std::move(pos);
   json fns = json::array();
   for (const auto& f : shapefns_)
-    fns.push_back({{"file", files_[f.loc.file].name}, {"line", f.line}, {"name", f.name}, {"return_type", f.return_type},
+    fns.push_back({{"file", files_[f.loc.file].name},
+                   {"line", f.line},
+                   {"name", f.name},
+                   {"return_type", f.return_type},
                    {"params", f.params}});
   doc["shape_functions"] = std::move(fns);
   json diags = json::array();
   for (const auto& d : diags_)
-    diags.push_back({{"file", files_[d.loc.file].name}, {"line", d.line}, {"col", d.col},
-                     {"severity", d.severity == Severity::error ? "error" : "warning"}, {"message", d.message}});
+    diags.push_back({{"file", files_[d.loc.file].name},
+                     {"line", d.line},
+                     {"col", d.col},
+                     {"severity", d.severity == Severity::error ? "error" : "warning"},
+                     {"message", d.message}});
   doc["diagnostics"] = std::move(diags);
   doc["errors"] = error_count();
   doc["warnings"] = warning_count();

@@ -22,8 +22,7 @@ constexpr int max_nesting = 200;
 class Parser {
  public:
   Parser(Session& s, const Item& item, const Token* begin, const Token* end, std::vector<Node*>& operands)
-      : s_(s), item_(item), t_(begin), n_(static_cast<std::size_t>(end - begin)),
-        operands_(operands) {}
+      : s_(s), item_(item), t_(begin), n_(static_cast<std::size_t>(end - begin)), operands_(operands) {}
 
   /// The token at hand; at the end, the end-of-input token that follows the item's (Item).
   const Token& peek() const noexcept { return t_[i_]; }
@@ -101,7 +100,8 @@ class Parser {
     std::uint64_t v = 0;
     for (char c : digits) {
       const int d = digit(c);
-      if (d >= base) fail(t.loc, fmt::format("invalid digit '{}' in {} constant '{}'", c, base == 8 ? "octal" : "binary", t.text));
+      if (d >= base)
+        fail(t.loc, fmt::format("invalid digit '{}' in {} constant '{}'", c, base == 8 ? "octal" : "binary", t.text));
       if (v > (std::numeric_limits<std::uint64_t>::max() - static_cast<unsigned>(d)) / static_cast<unsigned>(base))
         fail(t.loc, fmt::format("integer constant '{}' is too large", t.text));
       v = v * static_cast<unsigned>(base) + static_cast<unsigned>(d);
@@ -114,13 +114,13 @@ class Parser {
         is_size = true;
       } else if ((c == 'l' || c == 'L') && longs < 2) {
         ++longs;
-        if (longs == 2 && suffix[k - 1] != c) fail(t.loc, fmt::format("invalid suffix '{}' on integer constant", suffix));
+        if (longs == 2 && suffix[k - 1] != c)
+          fail(t.loc, fmt::format("invalid suffix '{}' on integer constant", suffix));
       } else {
         fail(t.loc, fmt::format("invalid suffix '{}' on integer constant '{}'", suffix, t.text));
       }
     }
-    if (base == 8 && v >= 8)
-      warn(t.loc, catalogue(Fault::octal_constant, t.text, v));
+    if (base == 8 && v >= 8) warn(t.loc, catalogue(Fault::octal_constant, t.text, v));
     return integer(t, v, is_size, negative, at);
   }
 
@@ -308,20 +308,17 @@ class Parser {
     if (sign.kind != Tok::plus && sign.kind != Tok::minus) return p;
     take();
     const Token num = peek();
-    if (num.kind != Tok::number)
-      fail(num.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
+    if (num.kind != Tok::number) fail(num.loc, catalogue(Fault::pass_spec_form, pass_spec_text()));
     take();
     for (char c : num.text)
-      if (!is_digit(c))
-        fail(num.loc, catalogue(Fault::pass_offset_form, num.text));
-    if (num.text.size() > 1 && num.text[0] == '0')
-      fail(num.loc, catalogue(Fault::pass_offset_octal, num.text));
+      if (!is_digit(c)) fail(num.loc, catalogue(Fault::pass_offset_form, num.text));
+    if (num.text.size() > 1 && num.text[0] == '0') fail(num.loc, catalogue(Fault::pass_offset_octal, num.text));
     if (num.text.size() > 6) fail(num.loc, catalogue(Fault::pass_offset_too_large, num.text));
     int v = 0;
     for (char c : num.text) v = v * 10 + (c - '0');
     if (sign.kind == Tok::minus) {
-      warn(sign.loc, fmt::format("'{} - {}' is outside the grammar (a pass spec is NAME or NAME + N); accepted",
-                                 p.name, num.text));
+      warn(sign.loc, fmt::format("'{} - {}' is outside the grammar (a pass spec is NAME or NAME + N); accepted", p.name,
+                                 num.text));
       v = -v;
     }
     p.offset = v;
@@ -401,8 +398,10 @@ class Parser {
                                  static_cast<std::size_t>(last.text.data() + last.text.size() - first.text.data()));
       for (char c : raw) {
         const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-        if (!space) text += c;
-        else if (!text.empty() && text.back() != ' ') text += ' ';
+        if (!space)
+          text += c;
+        else if (!text.empty() && text.back() != ' ')
+          text += ' ';
       }
     } else {
       text = joined;
@@ -450,7 +449,8 @@ class Parser {
       if (peek().kind == Tok::other && peek().text == "<") template_args(name);
       return name;
     }
-    if (t.kind != Tok::lparen) fail(t.loc, fmt::format("expected the name of the implementation function, found {}", spell(t)));
+    if (t.kind != Tok::lparen)
+      fail(t.loc, fmt::format("expected the name of the implementation function, found {}", spell(t)));
     // (impl<T, U>): a parenthesized template-id, taken as written
     take();
     std::string name;
@@ -464,7 +464,8 @@ class Parser {
         take();
         break;
       }
-      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) && (x.kind == Tok::ident || x.kind == Tok::number))
+      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) &&
+          (x.kind == Tok::ident || x.kind == Tok::number))
         name += ' ';
       name += x.text;
       if (x.kind == Tok::comma) name += ' ';
@@ -488,14 +489,16 @@ class Parser {
       if (x.kind == Tok::eof || (x.kind == Tok::rparen && paren == 0))
         fail(open.loc, "unbalanced '<' in the implementation function's template arguments");
       if (x.kind == Tok::comma && paren == 0)
-        fail(x.loc, fmt::format("the template-id '{}...' has a ',' outside parentheses, which splits the macro argument; "
-                                "write it in parentheses: ({}...>)",
-                                name, name));
+        fail(x.loc,
+             fmt::format("the template-id '{}...' has a ',' outside parentheses, which splits the macro argument; "
+                         "write it in parentheses: ({}...>)",
+                         name, name));
       if (x.kind == Tok::lparen) ++paren;
       if (x.kind == Tok::rparen) --paren;
       if (x.kind == Tok::other && x.text == "<") ++angle;
       if (x.kind == Tok::other && x.text == ">") --angle;
-      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) && (x.kind == Tok::ident || x.kind == Tok::number))
+      if (prev && (prev->kind == Tok::ident || prev->kind == Tok::number) &&
+          (x.kind == Tok::ident || x.kind == Tok::number))
         name += ' ';
       name += x.text;
       if (x.kind == Tok::comma) name += ' ';
@@ -523,7 +526,8 @@ class Parser {
   std::string known_name(const Token& at, std::string_view name, std::span<const std::string_view> known,
                          std::string_view what, char quote) {
     if (std::ranges::find(known, name) == known.end())
-      fail(at.loc, fmt::format("unknown {} {}{}{} (the {}s are {})", what, quote, name, quote, what, fmt::join(known, ", ")));
+      fail(at.loc,
+           fmt::format("unknown {} {}{}{} (the {}s are {})", what, quote, name, quote, what, fmt::join(known, ", ")));
     return std::string(name);
   }
 
@@ -540,8 +544,8 @@ class Parser {
   /// compiler takes it, og-parse cannot know the op, and says so; `what` says what it cannot tell.
   std::string op_variable(std::string_view what) {
     const Token t = take();
-    warn(t.loc, fmt::format("the op name is the variable '{}', not a string constant: og-parse cannot tell {}",
-                            t.text, what));
+    warn(t.loc,
+         fmt::format("the op name is the variable '{}', not a string constant: og-parse cannot tell {}", t.text, what));
     return std::string(t.text);
   }
 
@@ -551,7 +555,9 @@ class Parser {
     d.line = s_.line_of(d.loc);
     const bool cost_fn = item_.kind == ItemKind::op_cost_fn_flags;
     const bool with_cost = item_.kind == ItemKind::op_cost_flags || cost_fn;
-    d.macro = cost_fn ? "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS" : with_cost ? "DEF_PACKAGE_OP_AND_COST_AND_FLAGS" : "DEF_PACKAGE_OP";
+    d.macro = cost_fn     ? "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS"
+              : with_cost ? "DEF_PACKAGE_OP_AND_COST_AND_FLAGS"
+                          : "DEF_PACKAGE_OP";
     try {
       take();
       d.function = function_name();
@@ -619,8 +625,7 @@ class Parser {
       for (bool after_op = true; peek().kind == Tok::comma; after_op = false) {
         take();
         const Token pn = peek();
-        if (pn.kind != Tok::ident || peek(1).kind != Tok::lparen)
-          fail(pn.loc, catalogue(Fault::properties_form));
+        if (pn.kind != Tok::ident || peek(1).kind != Tok::lparen) fail(pn.loc, catalogue(Fault::properties_form));
         const bool outputs = pn.text == "Outputs";
         if (outputs && !after_op) fail(pn.loc, catalogue(Fault::outputs_place));
         take();
@@ -642,8 +647,10 @@ class Parser {
         }
         if (outputs && names.empty()) fail(pn.loc, catalogue(Fault::outputs_empty));
         close();
-        if (outputs) tp.outputs = std::move(names);
-        else tp.properties.emplace_back(std::string(pn.text), std::move(names));
+        if (outputs)
+          tp.outputs = std::move(names);
+        else
+          tp.properties.emplace_back(std::string(pn.text), std::move(names));
       }
       close();
       s_.mutable_tensor_properties().push_back(std::move(tp));
@@ -658,8 +665,10 @@ class Parser {
     try {
       take();
       // The SDK's generated sources name the op through a variable here (`sg_opNameRelu`).
-      if (peek().kind == Tok::ident) po.op_variable = op_variable("which op these parameters belong to");
-      else po.op = string_arg("the op name");
+      if (peek().kind == Tok::ident)
+        po.op_variable = op_variable("which op these parameters belong to");
+      else
+        po.op = string_arg("the op name");
       if (peek().kind != Tok::comma) fail(peek().loc, catalogue(Fault::param_order_form));
       while (peek().kind == Tok::comma) {
         take();
@@ -667,7 +676,8 @@ class Parser {
         p.name = string_arg("a parameter name");
         // A triple cut short (the C++ front end counts the operands and says the same).
         if (peek().kind == Tok::rparen) fail(peek().loc, catalogue(Fault::param_order_form));
-        expect(Tok::comma, "','", fmt::format("after parameter \"{}\" (each parameter is: name, mandatory, default)", p.name));
+        expect(Tok::comma, "','",
+               fmt::format("after parameter \"{}\" (each parameter is: name, mandatory, default)", p.name));
         const Token m = peek();
         if (m.kind == Tok::ident && (m.text == "true" || m.text == "false")) {
           p.mandatory = m.text == "true";

@@ -29,7 +29,7 @@ constexpr std::size_t max_group_tokens = 1 << 18;
 constexpr std::size_t file_tokens_base = 1 << 21;
 constexpr std::size_t file_tokens_per_byte = 8;
 constexpr int max_expansion_depth = 64;
-constexpr std::size_t max_include_depth = 200;  // as deep as GCC goes
+constexpr std::size_t max_include_depth = 200;       // as deep as GCC goes
 constexpr std::size_t max_rule_lookahead = 1 << 16;  // bytes looked at by looks_like_rule
 
 struct Macro {
@@ -50,14 +50,22 @@ bool item_kind_of(std::string_view name, ItemKind& k) noexcept {
   if (name.size() < 7 || name.substr(0, 4) != "DEF_") return false;
   // DEF_OPT and DEF_OPTIM: the framework's short names of the two rule macros, with the same
   // operands (its rule header defines them so; include/optgrammar/htp_compat.hpp does too).
-  if (name == "DEF_PACKAGE_OPTIMIZATION" || name == "DEF_OPT") k = ItemKind::rule;
-  else if (name == "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" || name == "DEF_OPTIM") k = ItemKind::rule_with_flags;
-  else if (name == "DEF_PACKAGE_OP") k = ItemKind::op;
-  else if (name == "DEF_PACKAGE_OP_AND_COST_AND_FLAGS") k = ItemKind::op_cost_flags;
-  else if (name == "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS") k = ItemKind::op_cost_fn_flags;
-  else if (name == "DEF_TENSOR_PROPERTIES") k = ItemKind::tensor_properties;
-  else if (name == "DEF_PACKAGE_PARAM_ORDER") k = ItemKind::param_order;
-  else return false;
+  if (name == "DEF_PACKAGE_OPTIMIZATION" || name == "DEF_OPT")
+    k = ItemKind::rule;
+  else if (name == "DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS" || name == "DEF_OPTIM")
+    k = ItemKind::rule_with_flags;
+  else if (name == "DEF_PACKAGE_OP")
+    k = ItemKind::op;
+  else if (name == "DEF_PACKAGE_OP_AND_COST_AND_FLAGS")
+    k = ItemKind::op_cost_flags;
+  else if (name == "DEF_PACKAGE_OP_AND_COST_F_AND_FLAGS")
+    k = ItemKind::op_cost_fn_flags;
+  else if (name == "DEF_TENSOR_PROPERTIES")
+    k = ItemKind::tensor_properties;
+  else if (name == "DEF_PACKAGE_PARAM_ORDER")
+    k = ItemKind::param_order;
+  else
+    return false;
   return true;
 }
 
@@ -69,10 +77,14 @@ bool is_rule_kind(ItemKind k) noexcept { return k == ItemKind::rule || k == Item
 bool macro_like(std::string_view name) noexcept {
   bool letter = false, small = false, underscore = false;
   for (char c : name) {
-    if (c >= 'A' && c <= 'Z') letter = true;
-    else if (c >= 'a' && c <= 'z') small = true;
-    else if (c == '_') underscore = true;
-    else if (!(c >= '0' && c <= '9')) return false;
+    if (c >= 'A' && c <= 'Z')
+      letter = true;
+    else if (c >= 'a' && c <= 'z')
+      small = true;
+    else if (c == '_')
+      underscore = true;
+    else if (!(c >= '0' && c <= '9'))
+      return false;
   }
   if (small) return underscore && name[0] >= 'A' && name[0] <= 'Z';
   return letter && name.size() > 1;
@@ -97,7 +109,9 @@ class MacroTable {
   bool empty() const noexcept { return map_.empty(); }
 
  private:
-  static unsigned length_bit(std::string_view name) noexcept { return static_cast<unsigned>(std::min<std::size_t>(name.size(), 63)); }
+  static unsigned length_bit(std::string_view name) noexcept {
+    return static_cast<unsigned>(std::min<std::size_t>(name.size(), 63));
+  }
   const Macro* lookup(std::string_view name) const {
     const auto it = map_.find(name);
     return it == map_.end() ? nullptr : &it->second;
@@ -112,7 +126,7 @@ const MacroTable& builtin_macros();
 /// What the scan of one source file and of the files it includes share.
 struct ScanState {
   MacroTable macros;
-  bool reading_builtins = false;  ///< the scan that makes builtin_macros(), which must not consult it
+  bool reading_builtins = false;        ///< the scan that makes builtin_macros(), which must not consult it
   std::vector<std::uint32_t> active;    ///< the files being scanned, outermost first
   std::vector<std::string> unresolved;  ///< #include "..." names found nowhere
   /// ", which og-parse did not find ..." when includes were not found, else "".
@@ -145,8 +159,15 @@ class Scanner {
   /// its own includes) are taken.
   Scanner(Session& s, std::uint32_t file, std::vector<Item>& items, std::vector<Token>& toks,
           ScanState* shared = nullptr, bool stream = false)
-      : s_(s), file_(file), src_(s.file(file).text), items_(items), toks_(toks), header_(shared != nullptr),
-        stream_(stream && !header_), st_(shared ? *shared : own_), macros_(st_.macros) {
+      : s_(s),
+        file_(file),
+        src_(s.file(file).text),
+        items_(items),
+        toks_(toks),
+        header_(shared != nullptr),
+        stream_(stream && !header_),
+        st_(shared ? *shared : own_),
+        macros_(st_.macros) {
     if (!shared) st_.active.push_back(file);
   }
 
@@ -337,8 +358,7 @@ class Scanner {
   /// Collects the balanced tokens from the '(' at `lp`. Returns false (after a diagnostic) when
   /// the construct is not closed; `end` is where scanning resumes. `macro_used` tells whether
   /// one of the tokens names a macro of the file.
-  bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end,
-               bool& macro_used) {
+  bool collect(std::size_t lp, std::string_view what, std::vector<Token>& raw, std::size_t& end, bool& macro_used) {
     const char* const s = src_.data();  // a file's whole text (Session::File): a NUL follows it
     const std::size_t n = src_.size();
     std::size_t p = lp;
@@ -398,8 +418,7 @@ class Scanner {
   bool check_after_rule(std::size_t end, std::string_view what) {
     std::size_t p = skip_blank_and_comments(end);
     if (p < src_.size() && (src_[p] == '(' || src_[p] == ',')) {
-      s_.diag(loc(p), Severity::error,
-              fmt::format("'{}' may not follow the closing ')' of {}(...)", src_[p], what));
+      s_.diag(loc(p), Severity::error, fmt::format("'{}' may not follow the closing ')' of {}(...)", src_[p], what));
       return false;
     }
     return true;
@@ -584,7 +603,8 @@ class Scanner {
         while (k < in.size() && !(in[k].kind == Tok::ident && find_macro(in[k].text) && !disabled(in[k].text))) ++k;
         if (within_limits(k - i)) {
           count(t.loc, k - i);
-          out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(i), in.begin() + static_cast<std::ptrdiff_t>(k));
+          out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(i),
+                     in.begin() + static_cast<std::ptrdiff_t>(k));
         } else {
           for (std::size_t r = i; r < k; ++r) push(out, in[r]);
         }
@@ -650,8 +670,9 @@ class Scanner {
             continue;
           }
           const auto& arg = args[static_cast<std::size_t>(p)];
-          const bool pasted = (b + 1 < m.body.size() && m.body[b + 1].kind == Tok::hash && m.body[b + 1].text == "##") ||
-                              (b > 0 && m.body[b - 1].kind == Tok::hash && m.body[b - 1].text == "##");
+          const bool pasted =
+              (b + 1 < m.body.size() && m.body[b + 1].kind == Tok::hash && m.body[b + 1].text == "##") ||
+              (b > 0 && m.body[b - 1].kind == Tok::hash && m.body[b - 1].text == "##");
           if (pasted) {
             count(at, arg.size());
             body.insert(body.end(), arg.begin(), arg.end());
@@ -686,8 +707,10 @@ class Scanner {
     const std::size_t n = src_.size();
     std::size_t e = i;
     while (e < n && src_[e] != '\n') {
-      if (src_[e] == '\\' && e + 1 < n && src_[e + 1] == '\n') ++e;
-      else if (src_[e] == '\\' && e + 2 < n && src_[e + 1] == '\r' && src_[e + 2] == '\n') e += 2;
+      if (src_[e] == '\\' && e + 1 < n && src_[e + 1] == '\n')
+        ++e;
+      else if (src_[e] == '\\' && e + 2 < n && src_[e + 1] == '\r' && src_[e + 2] == '\n')
+        e += 2;
       else if (src_[e] == '/' && e + 1 < n && src_[e + 1] == '*') {
         std::size_t c = src_.find("*/", e + 2);
         if (c == std::string_view::npos) return n;
@@ -784,7 +807,8 @@ class Scanner {
     }
     if (!f) return not_read(name);
     // A file being scanned is not entered again (a cycle; the compiler's include guards).
-    if (st_.active.size() >= max_include_depth || std::find(st_.active.begin(), st_.active.end(), *f) != st_.active.end())
+    if (st_.active.size() >= max_include_depth ||
+        std::find(st_.active.begin(), st_.active.end(), *f) != st_.active.end())
       return;
     st_.active.push_back(*f);
     Scanner(s_, *f, items_, toks_, &st_).run();
@@ -825,8 +849,8 @@ class Scanner {
   bool at_namespace_scope() const noexcept { return blocks_ == 0; }
 
   static bool is_keyword_type(std::string_view w) noexcept {
-    static constexpr std::string_view words[] = {"int", "long", "short", "char", "unsigned", "signed", "float",
-                                                 "double", "bool", "void", "const", "volatile"};
+    static constexpr std::string_view words[] = {"int",   "long",   "short", "char", "unsigned", "signed",
+                                                 "float", "double", "bool",  "void", "const",    "volatile"};
     return std::find(std::begin(words), std::end(words), w) != std::end(words);
   }
   /// A parameter's type: without its default value and its name ("OpRef const &x" gives
@@ -1011,11 +1035,11 @@ class Scanner {
   ScanState& st_;
   MacroTable& macros_;
   std::vector<std::string_view> disabled_;
-  std::vector<bool> scopes_;       ///< the open braces: whether each opens a namespace-like scope
-  std::size_t blocks_ = 0;         ///< how many of them do not (a class, a function body)
-  bool opens_namespace_ = false;   ///< `namespace` or `extern` seen: the next `{` opens one
-  std::size_t decl_start_ = 0;     ///< where the declaration being read began
-  std::size_t produced_ = 0;       ///< tokens produced for the current construct or group
+  std::vector<bool> scopes_;      ///< the open braces: whether each opens a namespace-like scope
+  std::size_t blocks_ = 0;        ///< how many of them do not (a class, a function body)
+  bool opens_namespace_ = false;  ///< `namespace` or `extern` seen: the next `{` opens one
+  std::size_t decl_start_ = 0;    ///< where the declaration being read began
+  std::size_t produced_ = 0;      ///< tokens produced for the current construct or group
   std::size_t limit_ = max_expanded_tokens;
   std::size_t file_produced_ = 0;  ///< tokens produced by all macro uses of this file
 };

@@ -13,9 +13,9 @@
 #include <sys/mman.h>
 #endif
 
+#include <fmt/format.h>
 #include <boost/interprocess/file_mapping.hpp>
 #include <boost/interprocess/mapped_region.hpp>
-#include <fmt/format.h>
 
 namespace og_parse {
 namespace {
@@ -87,7 +87,8 @@ const std::vector<std::uint32_t>& Session::line_starts(const File& f) const {
   // the lines counted first: the list is made once, not copied to fresh pages as it grows
   f.line_starts.reserve(static_cast<std::size_t>(std::count(b, e, '\n')) + 1);
   f.line_starts.push_back(0);
-  for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr;)
+  for (const char* p = b;
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr;)
     f.line_starts.push_back(static_cast<std::uint32_t>(++p - b));
   return f.line_starts;
 }
@@ -98,7 +99,8 @@ std::uint32_t Session::line_of(Loc loc) const {
     // forward from the last look-up, without the list
     const char* const b = f.text.data();
     const char* const e = b + std::min<std::size_t>(loc.offset, f.text.size());
-    for (const char* p = b + f.counted_to; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr; ++p)
+    for (const char* p = b + f.counted_to;
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr; ++p)
       ++f.counted_lines;
     f.counted_to = static_cast<std::uint32_t>(e - b);
     return f.counted_lines + 1;
@@ -139,9 +141,7 @@ std::string Session::format(const Diagnostic& d) const {
                      d.severity == Severity::error ? "error" : "warning", d.message);
 }
 
-Node* Session::make_node() {
-  return ::new (construct_arena_.allocate(sizeof(Node), alignof(Node))) Node();
-}
+Node* Session::make_node() { return ::new (construct_arena_.allocate(sizeof(Node), alignof(Node))) Node(); }
 
 std::span<Node*> Session::node_list(std::span<Node* const> nodes) {
   if (nodes.empty()) return {};

@@ -8,9 +8,9 @@
 #include "HTP/core/op_register_ext.h"
 #include "HTP/core/optimize.h"
 #include "HTP/core/simple_reg.h"
-#include "kernels/example_kernels.h"
 #include "example_helpers.h"
 #include "example_reference.h"
+#include "kernels/example_kernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,7 +56,8 @@ namespace ops = optgrammar::ops;
               &ref::eval<&reluImpl<Tensor>>, &ref::same_shape);
   ref::define("example.Softmax", "softmax along the last dimension, in f32 or f16 (softmaxImpl).",
               {ref::operand("x", "input", ops::dtypes::f32 | ops::of(optgrammar::DType::Float16))},
-              &ref::eval<&softmaxImpl<Tensor>>, &ref::same_shape, ops::dtypes::f32 | ops::of(optgrammar::DType::Float16));
+              &ref::eval<&softmaxImpl<Tensor>>, &ref::same_shape,
+              ops::dtypes::f32 | ops::of(optgrammar::DType::Float16));
   ref::define("QNN_Cast", "x's values in the output's float dtype (the framework's cast).",
               {ref::operand("x", "input", ops::dtypes::floats)}, &ref::eval<&castReference>, &ref::same_shape,
               ops::dtypes::floats, ops::TypeRule::in_set);
@@ -77,9 +78,7 @@ DEF_PACKAGE_OPTIMIZATION(EARLY + 2, Op("example.Relu", LET("fused", Op("example.
 DEF_PACKAGE_OPTIMIZATION(EARLY, Op("example.Relu", LET("inner", Op("example.Relu", "x"))), OK, "inner")
 
 // Softmax in fp16, only where the graph allows relaxed precision.
-DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(LATE, relaxed_precision_flag,
-    Op("example.Softmax", "x"),
-    EXAMPLE_IS_4D_FLOAT("x"),
-    MAKE_OP_FP16_AND_INSERT_CAST(Op("example.Softmax", CAST_TO_FP16("x"))))
+DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS(LATE, relaxed_precision_flag, Op("example.Softmax", "x"), EXAMPLE_IS_4D_FLOAT("x"),
+                                    MAKE_OP_FP16_AND_INSERT_CAST(Op("example.Softmax", CAST_TO_FP16("x"))))
 
 END_PKG_OP_DEFINITION(PKG_ExampleActivations);

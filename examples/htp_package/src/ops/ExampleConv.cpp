@@ -7,9 +7,9 @@
 #include "HTP/core/op_register_ext.h"
 #include "HTP/core/optimize.h"
 #include "HTP/core/simple_reg.h"
-#include "kernels/example_kernels.h"
 #include "example_helpers.h"
 #include "example_reference.h"
+#include "kernels/example_kernels.h"
 
 #include <algorithm>
 
@@ -79,15 +79,12 @@ API_EXPORT QuickShape example_rows_size(Replacement& rpx, Split_Context const& s
 }
 
 // Conv then Relu: one fused op.
-DEF_PACKAGE_OPTIMIZATION(EARLY + 1,
-    Op("example.Relu", LET("conv", Op("example.Conv", "act", "w"))),
-    EXAMPLE_IS_4D_FLOAT("act"),
-    Op("example.ConvRelu", "act", "w"))
+DEF_PACKAGE_OPTIMIZATION(EARLY + 1, Op("example.Relu", LET("conv", Op("example.Conv", "act", "w"))),
+                         EXAMPLE_IS_4D_FLOAT("act"), Op("example.ConvRelu", "act", "w"))
 
 // Tall convolutions by rows of example_tile_rows; each part reads its rows of the activation.
-DEF_PACKAGE_OPTIMIZATION(TILING,
-    Op("example.ConvRelu", "act", "w"),
-    EXAMPLE_NEEDS_TILING,
+DEF_PACKAGE_OPTIMIZATION(
+    TILING, Op("example.ConvRelu", "act", "w"), EXAMPLE_NEEDS_TILING,
     AUTOSPLIT(1, "I", EXAMPLE_TILE_ROWS,
               Op("example.ConvRelu",
                  AUTOSPLIT_SLICE("act", AUTOSPLIT_SHAPEFN_APPLY(example_rows_start, "I", "act", SPLIT_DIM("I")),

@@ -6,9 +6,9 @@
 #include "HTP/core/op_register_ext.h"
 #include "HTP/core/optimize.h"
 #include "HTP/core/simple_reg.h"
-#include "kernels/example_kernels.h"
 #include "example_helpers.h"
 #include "example_reference.h"
+#include "kernels/example_kernels.h"
 
 BEGIN_PKG_OP_DEFINITION(PKG_ExamplePad);
 
@@ -16,7 +16,8 @@ BEGIN_PKG_OP_DEFINITION(PKG_ExamplePad);
 template <typename TensorType>
 GraphStatus placeAt(TensorType& out, const TensorType& in, std::int32_t top, std::int32_t left) {
   if (top < 0 || left < 0 || out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3] ||
-      in.dims[1] + static_cast<std::size_t>(top) > out.dims[1] || in.dims[2] + static_cast<std::size_t>(left) > out.dims[2])
+      in.dims[1] + static_cast<std::size_t>(top) > out.dims[1] ||
+      in.dims[2] + static_cast<std::size_t>(left) > out.dims[2])
     return GraphStatus::ErrorFatal;
   const std::size_t t = static_cast<std::size_t>(top), l = static_cast<std::size_t>(left);
   for (std::size_t i = 0; i < out.size(); ++i) out.data[i] = 0;
@@ -33,7 +34,9 @@ GraphStatus placeAt(TensorType& out, const TensorType& in, std::int32_t top, std
 template <typename TensorType>
 GraphStatus padImpl(TensorType& out, const TensorType& in, const Int32Tensor& pad) {
   if (pad.n != 4) return GraphStatus::ErrorFatal;
-  const auto amount = [&](std::size_t k) { return static_cast<std::size_t>(pad.data[k]); };  // (a negative one: placeAt refuses it)
+  const auto amount = [&](std::size_t k) {
+    return static_cast<std::size_t>(pad.data[k]);
+  };  // (a negative one: placeAt refuses it)
   if (out.dims[1] != in.dims[1] + amount(0) + amount(1) || out.dims[2] != in.dims[2] + amount(2) + amount(3))
     return GraphStatus::ErrorFatal;
   return placeAt(out, in, pad.data[0], pad.data[2]);
@@ -74,7 +77,8 @@ Inferred padQnnOperands(const OpView& v) {
   ref::define("example.Pad", "4-d act padded with zeros by pad = [top, bottom, left, right] (padImpl).",
               {ref::operand("act", "input"), ref::operand("pad", "[top, bottom, left, right]", {}, true)},
               &ref::eval<&padImpl<Tensor>>, &padShape);
-  ref::define("example.PadQnn", "4-d act placed at before = {0, top, left, 0} of the output, zeros around (padQnnImpl).",
+  ref::define("example.PadQnn",
+              "4-d act placed at before = {0, top, left, 0} of the output, zeros around (padQnnImpl).",
               {ref::operand("act", "input"), ref::operand("before", "{0, top, left, 0}", {}, true)},
               &ref::eval<&padQnnImpl<Tensor>>, &padQnnOperands);
   return true;
@@ -89,10 +93,9 @@ DEF_TENSOR_PROPERTIES(Op("example.PadQnn", "act", "before"), Flat("*", "act"), M
 DEF_PACKAGE_PARAM_ORDER("example.Pad", "pad", true, nullptr)
 
 // The pad amounts become where the activation starts; the result is sized as the padded tensor.
-DEF_PACKAGE_OPTIMIZATION(EARLY,
-    Op("example.Pad", "act", OPCONST("pad")),
-    EXAMPLE_IS_4D_FLOAT("act"),
-    WITH_SIZE(SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
-              WITH_TYPE("act", Op("example.PadQnn", "act", SHAPEFN_APPLY(pad_before_for_qnn, "act", "pad")))))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("example.Pad", "act", OPCONST("pad")), EXAMPLE_IS_4D_FLOAT("act"),
+                         WITH_SIZE(SHAPEFN_APPLY(pad_total_for_qnn, "act", "pad"),
+                                   WITH_TYPE("act", Op("example.PadQnn", "act",
+                                                       SHAPEFN_APPLY(pad_before_for_qnn, "act", "pad")))))
 
 END_PKG_OP_DEFINITION(PKG_ExamplePad);

@@ -5,9 +5,9 @@
 #include "HTP/core/op_register_ext.h"
 #include "HTP/core/optimize.h"
 #include "HTP/core/simple_reg.h"
-#include "kernels/example_kernels.h"
 #include "example_helpers.h"
 #include "example_reference.h"
+#include "kernels/example_kernels.h"
 
 #include <algorithm>
 
@@ -18,7 +18,8 @@ BEGIN_PKG_OP_DEFINITION(PKG_ExamplePool);
 template <bool Max>
 GraphStatus poolWindows(Tensor& out, const Tensor& in, std::int32_t wh, std::int32_t ww) {
   if (wh < 1 || ww < 1 || out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3] ||
-      out.dims[1] * static_cast<std::size_t>(wh) > in.dims[1] || out.dims[2] * static_cast<std::size_t>(ww) > in.dims[2])
+      out.dims[1] * static_cast<std::size_t>(wh) > in.dims[1] ||
+      out.dims[2] * static_cast<std::size_t>(ww) > in.dims[2])
     return GraphStatus::ErrorFatal;
   const std::size_t depth = in.dims[3], H = static_cast<std::size_t>(wh), W = static_cast<std::size_t>(ww);
   for (std::size_t b = 0; b < out.dims[0]; ++b)
@@ -30,7 +31,8 @@ GraphStatus poolWindows(Tensor& out, const Tensor& in, std::int32_t wh, std::int
           };
           float acc = Max ? at(0, 0) : 0.0f;
           for (std::size_t i = 0; i < H; ++i)
-            for (std::size_t j = 0; j < W; ++j) acc = Max ? std::max(acc, at(i, j)) : acc + at(i, j) / static_cast<float>(H * W);
+            for (std::size_t j = 0; j < W; ++j)
+              acc = Max ? std::max(acc, at(i, j)) : acc + at(i, j) / static_cast<float>(H * W);
           out.data[((b * out.dims[1] + h) * out.dims[2] + w) * depth + d] = acc;
         }
   return GraphStatus::Success;
@@ -59,8 +61,9 @@ template <std::size_t n, std::size_t h, std::size_t w>
 Inferred pooledShape(const OpView& v) {
   std::int32_t win[n];
   const auto& x = *v.operands[0].def;
-  if (x.rank != 4 || !ref::ints(v, 1, n, win) || win[h] < 1 || win[w] < 1 || static_cast<std::size_t>(win[h]) > x.dims[1] ||
-      static_cast<std::size_t>(win[w]) > x.dims[2] || (n == 4 && (win[0] != 1 || win[3] != 1)))
+  if (x.rank != 4 || !ref::ints(v, 1, n, win) || win[h] < 1 || win[w] < 1 ||
+      static_cast<std::size_t>(win[h]) > x.dims[1] || static_cast<std::size_t>(win[w]) > x.dims[2] ||
+      (n == 4 && (win[0] != 1 || win[3] != 1)))
     return ref::rejected(n == 2 ? "x must be 4-d and window [h, w] within its rows and columns"
                                 : "x must be 4-d and window [1, h, w, 1] within its rows and columns");
   return ref::with_hw(v, x.dims[1] / static_cast<std::size_t>(win[h]), x.dims[2] / static_cast<std::size_t>(win[w]));
@@ -71,8 +74,8 @@ Inferred pooledShape(const OpView& v) {
               {ref::operand("x", "input"), ref::operand("window", "[h, w]", {}, true)}, &ref::eval<&maxPoolImpl>,
               &pooledShape<2, 0, 1>);
   ref::define("example.MaxPoolWindow", "example.MaxPool with the window as the shape [1, h, w, 1] (maxPoolWindowImpl).",
-              {ref::operand("x", "input"), ref::operand("window", "[1, h, w, 1]", {}, true)}, &ref::eval<&maxPoolWindowImpl>,
-              &pooledShape<4, 1, 2>);
+              {ref::operand("x", "input"), ref::operand("window", "[1, h, w, 1]", {}, true)},
+              &ref::eval<&maxPoolWindowImpl>, &pooledShape<4, 1, 2>);
   return true;
 }();
 }  // namespace
@@ -83,9 +86,7 @@ DEF_PACKAGE_OP(maxPoolWindowImpl, "example.MaxPoolWindow")
 DEF_TENSOR_PROPERTIES(Op("example.MaxPool", "x", "window"), Flat("*", "x"), MainMemory("window"))
 DEF_TENSOR_PROPERTIES(Op("example.MaxPoolWindow", "x", "window"), Flat("*", "x"), MainMemory("window"))
 
-DEF_PACKAGE_OPTIMIZATION(EARLY,
-    Op("example.MaxPool", "x", OPCONST("window")),
-    EQ(RANK_OF("x"), 4),
-    Op("example.MaxPoolWindow", "x", SHAPEFN_APPLY(reshape_hw_to_4d, "window")))
+DEF_PACKAGE_OPTIMIZATION(EARLY, Op("example.MaxPool", "x", OPCONST("window")), EQ(RANK_OF("x"), 4),
+                         Op("example.MaxPoolWindow", "x", SHAPEFN_APPLY(reshape_hw_to_4d, "window")))
 
 END_PKG_OP_DEFINITION(PKG_ExamplePool);

@@ -75,7 +75,7 @@ enum class NodeKind : std::uint8_t { string, integer, floating, name, call };
 /// keeps (Session::intern) or a constant of the grammar.
 struct Node {
   NodeKind kind = NodeKind::name;
-  bool is_size = false;   ///< integer constant with U suffix
+  bool is_size = false;  ///< integer constant with U suffix
   Loc loc;
   std::string_view text;  ///< call name, string value (as written, between its quotes), name
   std::int64_t ival = 0;  ///< integer value (size values are stored as their bit pattern)
@@ -84,9 +84,9 @@ struct Node {
 };
 
 struct PassSpec {
-  std::string_view name;  ///< as written (a view of the source)
-  int offset = 0;     ///< N of NAME+N (negative for the tolerated NAME-N)
-  int priority = 0;   ///< priority of NAME plus offset
+  std::string_view name;    ///< as written (a view of the source)
+  int offset = 0;           ///< N of NAME+N (negative for the tolerated NAME-N)
+  int priority = 0;         ///< priority of NAME plus offset
   bool has_offset = false;  ///< written as NAME+N or NAME-N (printed even when N is 0)
 };
 
@@ -94,7 +94,7 @@ struct Rule {
   Loc loc;  ///< the DEF_PACKAGE_OPTIMIZATION token (or the line-start macro that expands to it)
   std::uint32_t line = 0;
   bool with_flags = false;
-  bool valid = false;  ///< false when the rule had an error (it is then not printed)
+  bool valid = false;             ///< false when the rule had an error (it is then not printed)
   bool external_replace = false;  ///< the replacement contains EXTERNAL_REPLACE
   PassSpec pass;
   /// DEF_PACKAGE_OPTIMIZATION_WITH_FLAGS' flags as written (whitespace runs as one space), or "".
@@ -115,8 +115,8 @@ struct Rule {
     /// A node of the match as lint's generality test and the op check read it
     /// (optgrammar::dsl::FlatNode's fields, its text as a pointer and a 32-bit length: 32 bytes).
     struct MatchNode {
-      const char* text = "";       ///< FlatNode::str: its first character
-      std::uint32_t size = 0;      ///< FlatNode::str: its length
+      const char* text = "";   ///< FlatNode::str: its first character
+      std::uint32_t size = 0;  ///< FlatNode::str: its length
       std::uint32_t n = 0;
       std::uint32_t end = 0;       ///< the index after its subtree, from the match's root
       optgrammar::dsl::Span span;  ///< where it was written
@@ -147,11 +147,11 @@ struct Rule {
 struct OpDecl {
   Loc loc;
   std::uint32_t line = 0;
-  std::string macro;     ///< DEF_PACKAGE_OP or DEF_PACKAGE_OP_AND_COST_AND_FLAGS
-  std::string function;  ///< implementation function as written, e.g. impl<float>
-  std::string op;          ///< empty when the name is given by a variable (op_variable)
-  std::string op_variable; ///< the variable naming the op, written in place of a string constant
-  std::string cost;      ///< DEF_PACKAGE_OP: the framework's default (core/registry.hpp)
+  std::string macro;        ///< DEF_PACKAGE_OP or DEF_PACKAGE_OP_AND_COST_AND_FLAGS
+  std::string function;     ///< implementation function as written, e.g. impl<float>
+  std::string op;           ///< empty when the name is given by a variable (op_variable)
+  std::string op_variable;  ///< the variable naming the op, written in place of a string constant
+  std::string cost;         ///< DEF_PACKAGE_OP: the framework's default (core/registry.hpp)
   std::vector<std::string> flags;
 };
 
@@ -168,8 +168,8 @@ struct TensorProperties {
 struct ParamOrder {
   Loc loc;
   std::uint32_t line = 0;
-  std::string op;          ///< empty when the name is given by a variable (op_variable)
-  std::string op_variable; ///< the variable naming the op, written in place of a string constant
+  std::string op;           ///< empty when the name is given by a variable (op_variable)
+  std::string op_variable;  ///< the variable naming the op, written in place of a string constant
   struct Param {
     std::string name;
     bool mandatory = false;
@@ -335,6 +335,5 @@ class Session {
   std::pmr::monotonic_buffer_resource construct_arena_{construct_block_.get(), construct_block};
   std::uint64_t seq_ = 0;
 };
-
 
 }  // namespace og_parse

@@ -331,7 +331,7 @@ class Session {
   /// The parsed trees of the construct being read, freed for the next one: in a block of the
   /// session's own, which each construct uses again (the heap only for one that needs more).
   static constexpr std::size_t construct_block = std::size_t{1} << 16;
-  std::unique_ptr<std::byte[]> construct_block_{new std::byte[construct_block]};
+  std::unique_ptr<std::byte[]> construct_block_ = std::make_unique_for_overwrite<std::byte[]>(construct_block);
   std::pmr::monotonic_buffer_resource construct_arena_{construct_block_.get(), construct_block};
   std::uint64_t seq_ = 0;
 };

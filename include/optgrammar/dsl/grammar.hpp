@@ -28,8 +28,8 @@ enum Place : unsigned char {
 /// The construct families: the constructs checked alike (IS_* names, DIM_* names and functional
 /// casts each form one family, told apart by `extra`). EXPANDED is the family of names that are
 /// nothing but their record's expansion, with no typing of their own: both front ends build them
-/// from the record's text, with no code of their own per name. Each family is written `X(family, topic, node, form,
-/// typing)`:
+/// from the record's text, with no code of their own per name. Each family is written
+/// `X(family, topic, node, form, typing)`:
 /// - topic: the page of the reference (docs/grammar/<topic>.md) that describes it;
 /// - node: `node(K)` when the C++ front end makes rule nodes of kind K for it (dsl/node.hpp's
 ///   `Kind` is generated from this column), `none` for a family that is an expansion of others;

@@ -39,12 +39,16 @@
   SELECT(EQ(MOD(ADD(A, 4), 4), 1), 3, SELECT(EQ(MOD(ADD(A, 4), 4), 0), 0, SUB(MOD(ADD(A, 4), 4), 1)))
 
 // Elementwise ops (unary, or with scalar parameters) move after the transpose back to NCHW.
-#define HTP_SINK(NAME)                                                                         \
-  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x")), HTP_IS_TO_NCHW("t_perm"), \
+// HTP_SINK_WHEN moves the op after the transpose "t_perm" when GUARD holds of it; HTP_SINK1_WHEN
+// the same for an op with one more operand, a parameter.
+#define HTP_SINK_WHEN(NAME, GUARD)                                          \
+  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x")), GUARD, \
                            Op("Transpose", WITH_SIZE("x", Op(NAME, "x")), "t_perm"))
-#define HTP_SINK1(NAME)                                                                             \
-  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x"), "p"), HTP_IS_TO_NCHW("t_perm"), \
+#define HTP_SINK1_WHEN(NAME, GUARD)                                              \
+  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x"), "p"), GUARD, \
                            Op("Transpose", WITH_SIZE("x", Op(NAME, "x", "p")), "t_perm"))
+#define HTP_SINK(NAME) HTP_SINK_WHEN(NAME, HTP_IS_TO_NCHW("t_perm"))
+#define HTP_SINK1(NAME) HTP_SINK1_WHEN(NAME, HTP_IS_TO_NCHW("t_perm"))
 // Binary ops with a rank-4 operand that does not come from NHWC: it goes to NHWC itself (a
 // constant is folded; a value of extent 1 in C or in H and W is a reshape).
 #define HTP_SINK_OTHER(NAME)                                                                            \

@@ -188,12 +188,8 @@ DEF_PACKAGE_OPTIMIZATION(TRANSLATE, Op("onnx.SpaceToDepth", "block", "x"), EQ(RA
 #define HTP_IS_SWAP12(P)                                                                                             \
   AND(CONSTVAL_INT_VALID(P, 2), NOT(CONSTVAL_INT_VALID(P, 3)), EQ(CONSTVAL_INT(P, 0), 0), EQ(CONSTVAL_INT(P, 1), 2), \
       EQ(CONSTVAL_INT(P, 2), 1))
-#define HTP_SINK3(NAME)                                                                       \
-  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x")), HTP_IS_SWAP12("t_perm"), \
-                           Op("Transpose", WITH_SIZE("x", Op(NAME, "x")), "t_perm"))
-#define HTP_SINK3_1(NAME)                                                                          \
-  DEF_PACKAGE_OPTIMIZATION(EARLY, Op(NAME, HTP_FROM_NHWC("t", "x"), "p"), HTP_IS_SWAP12("t_perm"), \
-                           Op("Transpose", WITH_SIZE("x", Op(NAME, "x", "p")), "t_perm"))
+#define HTP_SINK3(NAME) HTP_SINK_WHEN(NAME, HTP_IS_SWAP12("t_perm"))
+#define HTP_SINK3_1(NAME) HTP_SINK1_WHEN(NAME, HTP_IS_SWAP12("t_perm"))
 HTP_SINK3("Relu")
 HTP_SINK3("Silu")
 HTP_SINK3("Sigmoid")

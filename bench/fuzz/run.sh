@@ -53,20 +53,28 @@ run() {
   rm -rf "$work"
   return $found
 }
-# A libFuzzer process keeps one core busy: the targets run two at a time, and each one's report is
-# printed in this order when both of its pair have ended.
+# A libFuzzer process keeps one core busy: the targets run on two lanes, each one after the other
+# on its lane, the lanes balanced by the targets' usual times in ci mode (og_parse_fuzz, the
+# longest, then og_pipeline_fuzz; og_onnx_fuzz, then og_text_fuzz); the reports are printed in
+# this order when both lanes have ended.
 status=0
 reports="$(mktemp -d)"
 og_parse_data="$root/tests/og-parse/data"
 host_lines "[fuzz]" before
-run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid" >"$reports/1" 2>&1 & p1=$!
-run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/2" 2>&1 & p2=$!
-wait $p1 || status=1
-wait $p2 || status=1
-run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/3" 2>&1 & p3=$!
-run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx" >"$reports/4" 2>&1 & p4=$!
-wait $p3 || status=1
-wait $p4 || status=1
+(
+  s=0
+  run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid" >"$reports/1" 2>&1 || s=1
+  run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/3" 2>&1 || s=1
+  exit $s
+) & lane1=$!
+(
+  s=0
+  run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx" >"$reports/4" 2>&1 || s=1
+  run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/2" 2>&1 || s=1
+  exit $s
+) & lane2=$!
+wait $lane1 || status=1
+wait $lane2 || status=1
 cat "$reports"/1 "$reports"/2 "$reports"/3 "$reports"/4
 rm -rf "$reports"
 host_lines "[fuzz]" after

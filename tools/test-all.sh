@@ -10,7 +10,7 @@
 # The benchmark programs that no test runs are not built here (-DOPTGRAMMAR_BENCH_PROGRAMS=OFF;
 # `cmake --build --preset gcc --target NAME` builds one). In the gcc preset the programs and packages
 # under tests/ and the embedding example compile at -O1 (OPTGRAMMAR_TESTS_O1, CMakeLists.txt), what they test at -O3;
-# in the asan preset at -O0 (OPTGRAMMAR_TESTS_DEBUG_O0), what they test at -O1. The fuzz targets are built in the asan
+# in the asan preset at -O0 (OPTGRAMMAR_TESTS_DEBUG_O0), with the benchmark programs, what they test at -O1. The fuzz targets are built in the asan
 # preset's folder when it is there (its ASan + UBSan objects, og_parse_fuzz among them, are not
 # compiled a second time), else in build/fuzz.
 # Usage: tools/test-all.sh [gcc|clang|asan|tsan|fuzz]...   (default: gcc asan tsan fuzz)

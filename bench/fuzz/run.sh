@@ -53,28 +53,26 @@ run() {
   rm -rf "$work"
   return $found
 }
-# A libFuzzer process keeps one core busy: the targets run on two lanes, each one after the other
-# on its lane, the lanes balanced by the targets' usual times in ci mode (og_parse_fuzz, the
-# longest, then og_pipeline_fuzz; og_onnx_fuzz, then og_text_fuzz); the reports are printed in
-# this order when both lanes have ended.
+# A libFuzzer process keeps one core busy: the targets run two at a time, the next one starting as
+# soon as one ends, the longest first by their usual times in ci mode; each writes its report and
+# its exit status to a file, and the reports are printed in this order when all have ended.
 status=0
 reports="$(mktemp -d)"
 og_parse_data="$root/tests/og-parse/data"
 host_lines "[fuzz]" before
-(
-  s=0
-  run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid" >"$reports/1" 2>&1 || s=1
-  run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/3" 2>&1 || s=1
-  exit $s
-) & lane1=$!
-(
-  s=0
-  run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx" >"$reports/4" 2>&1 || s=1
-  run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata" >"$reports/2" 2>&1 || s=1
-  exit $s
-) & lane2=$!
-wait $lane1 || status=1
-wait $lane2 || status=1
+fuzz_1() { run og_parse_fuzz 20000 "$build/tests/og-parse/og_parse_fuzz" "$root/tests/og-parse/corpus" "$og_parse_data/valid" "$og_parse_data/invalid"; }
+fuzz_2() { run og_text_fuzz 400000 "$build/bench/fuzz/og_text_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"; }
+fuzz_3() { run og_pipeline_fuzz 200000 "$build/bench/fuzz/og_pipeline_fuzz" "$here/corpus/graph" "$root/tools/og-opt/testdata"; }
+fuzz_4() { run og_onnx_fuzz 500000 "$build/bench/fuzz/og_onnx_fuzz" "$here/corpus/onnx"; }
+started=0
+for k in 1 4 2 3; do
+  # (wait -n returns when one of the two running ends: it is called right after the second starts)
+  if [ $started -ge 2 ]; then wait -n || true; fi
+  { s=0; "fuzz_$k" >"$reports/$k" 2>&1 || s=1; echo $s >"$reports/$k.status"; } &
+  started=$((started + 1))
+done
+wait
+for k in 1 2 3 4; do [ "$(cat "$reports/$k.status" 2>/dev/null)" = 0 ] || status=1; done
 cat "$reports"/1 "$reports"/2 "$reports"/3 "$reports"/4
 rm -rf "$reports"
 host_lines "[fuzz]" after
